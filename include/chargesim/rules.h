@@ -1,0 +1,8 @@
+#ifndef CHARGESIM_RULES_H
+#define CHARGESIM_RULES_H
+/* The rulesets, one per file under src/rules/. Listed in src/rules/registry.c. */
+#include "chargesim/ruleset.h"
+
+extern const cs_ruleset cs_rules_generic; /* src/rules/generic.c */
+
+#endif

@@ -1,0 +1,134 @@
+#ifndef CHARGESIM_RULESET_H
+#define CHARGESIM_RULESET_H
+/* The ruleset interface: one constant struct of metadata and pure functions
+ * per game. The driver, the statistics and the writers only ever see this
+ * struct, so adding a game is one file under src/rules/ plus one line in the
+ * table (src/rules/registry.c); nothing else changes.
+ *
+ * One trial of a ruleset is split in two, so that conditional Monte Carlo
+ * can replace the dice by their exact distribution (issue 4):
+ *   layout  = draw_layout(ctx, num, rng)      positions, angles, misjudged
+ *                                             distances: everything but dice
+ *   outcome = resolve(ctx, layout, rng)        samples the dice
+ *   probs   = outcome_probabilities(ctx, layout)   exact given the layout
+ * Every function here is pure: no I/O, no globals, no allocation. */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "chargesim/rng.h"
+#include "chargesim/status.h"
+
+#define CS_MAX_PARAMS     64
+#define CS_MAX_OUTCOMES   12
+#define CS_MAX_METRICS    16
+#define CS_PROBS_MAX_VALUES 48  /* support of one exact metric distribution */
+
+typedef enum cs_param_type {
+    CS_PARAM_REAL,   /* a number, e.g. a distance in inches */
+    CS_PARAM_INT,    /* a whole number */
+    CS_PARAM_BOOL,   /* true/false, yes/no, 1/0 */
+    CS_PARAM_CHOICE, /* one of `choices`; its index is the numeric value */
+    CS_PARAM_DICE,   /* a dice expression (dice.h), validated by the loader */
+    CS_PARAM_TEXT,   /* free text the ruleset parses itself in prepare */
+} cs_param_type;
+
+enum {
+    CS_PF_LAYOUT = 1u << 0,     /* may be drawn per trial: uniform(a,b), normal(m,s) */
+    CS_PF_ASSUMPTION = 1u << 1, /* a reading chosen where the source is silent */
+};
+
+typedef struct cs_param_def {
+    const char *key;            /* as written in experiment files */
+    cs_param_type type;
+    const char *def;            /* default, written as a user would write it */
+    const char *unit;           /* "in", "deg", "" ... */
+    const char *help;           /* one line; cite the rule where it applies */
+    double min, max;            /* accepted range for REAL and INT */
+    const char *const *choices; /* NULL-terminated, for CHOICE */
+    unsigned flags;             /* CS_PF_* */
+} cs_param_def;
+
+/* The parameter values of one sweep point, indexed like the ruleset's table. */
+typedef struct cs_params {
+    double num[CS_MAX_PARAMS];       /* REAL, INT, BOOL (0/1), CHOICE (index) */
+    const char *text[CS_MAX_PARAMS]; /* DICE and TEXT values as written; else NULL */
+    bool drawn[CS_MAX_PARAMS];       /* drawn per trial; num holds its centre here */
+} cs_params;
+
+typedef struct cs_metric_def {
+    const char *name;  /* CSV name: mean_<name>, and the metric of --dist */
+    const char *unit;
+    const char *help;
+    double resolution; /* histogram bin width (1 for counts, 0.1 for inches) */
+    double lo, hi;     /* histogram range; values outside go to the end bins */
+} cs_metric_def;
+
+/* One sampled trial. resolve sets `outcome` and every metric of the ruleset:
+ * a metric that does not apply to this trial (a final gap on a success) is
+ * NAN and is left out of that metric's mean and distribution. */
+typedef struct cs_trial {
+    int outcome;
+    double m[CS_MAX_METRICS];
+} cs_trial;
+
+/* The exact answer given one layout. outcome_probabilities sets p for every
+ * outcome (summing to 1). For each metric it may give nothing (n[i] = 0 and
+ * mean[i] = NAN, as the driver clears them), the exact mean only (mean[i] =
+ * E[metric; defined], pdef[i] = P(defined)), or the whole distribution
+ * (n[i] values in value[i][], prob[i][] unconditional, and pdef[i]). */
+typedef struct cs_probs {
+    double p[CS_MAX_OUTCOMES];
+    double mean[CS_MAX_METRICS];  /* E[X * 1{defined}] */
+    double pdef[CS_MAX_METRICS];  /* P(defined) */
+    int n[CS_MAX_METRICS];
+    double value[CS_MAX_METRICS][CS_PROBS_MAX_VALUES];
+    double prob[CS_MAX_METRICS][CS_PROBS_MAX_VALUES];
+} cs_probs;
+
+typedef struct cs_ruleset {
+    const char *name;     /* as in `ruleset = NAME` */
+    const char *summary;  /* one line for `chargesim rules` */
+    const char *doc;      /* the readings taken, cited; printed by `chargesim rules NAME` */
+    const cs_param_def *params;
+    int n_params;
+    const char *const *outcomes; /* exclusive and exhaustive */
+    int n_outcomes;
+    unsigned success_mask;       /* bit i: outcome i ends in base contact */
+    const cs_metric_def *metrics;
+    int n_metrics;
+    size_t ctx_size;     /* bytes of the per-sweep-point context prepare fills */
+    size_t layout_size;  /* bytes of one layout */
+
+    /* Validates one sweep point's values and precomputes what every trial
+     * shares (dice distributions, unit geometry). On bad values returns
+     * CS_EINPUT and names the key in diag. Called once per sweep point. */
+    cs_status (*prepare)(const cs_params *p, void *ctx, cs_diag *diag);
+
+    /* True when layouts vary between trials even though no parameter is
+     * drawn (interceptors placed at random, a misjudged distance...). NULL:
+     * the layout is a function of the parameters alone. */
+    bool (*layout_is_random)(const void *ctx);
+
+    /* Builds one trial's layout. `num` is the point's numeric values with
+     * this trial's draws in place; rng is the trial's stream, for layout
+     * randomness only (never dice). */
+    void (*draw_layout)(const void *ctx, const double *num, cs_rng *rng, void *layout);
+
+    /* Samples the dice of one trial on that layout. */
+    void (*resolve)(const void *ctx, const void *layout, cs_rng *rng, cs_trial *out);
+
+    /* Exact outcome probabilities given the layout; NULL if only sampling. */
+    void (*outcome_probabilities)(const void *ctx, const void *layout, cs_probs *out);
+} cs_ruleset;
+
+/* The table of rulesets (src/rules/registry.c). */
+const cs_ruleset *cs_ruleset_find(const char *name);
+int cs_ruleset_count(void);
+const cs_ruleset *cs_ruleset_at(int i);
+
+/* Index of a parameter, outcome or metric by name; -1 if absent. */
+int cs_ruleset_param_index(const cs_ruleset *rs, const char *key);
+int cs_ruleset_outcome_index(const cs_ruleset *rs, const char *name);
+int cs_ruleset_metric_index(const cs_ruleset *rs, const char *name);
+
+#endif

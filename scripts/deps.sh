@@ -1,0 +1,24 @@
+#!/bin/sh
+# Installs the Debian packages chargesim needs, when any is missing.
+# As root it runs apt-get; otherwise it prints the exact command and fails,
+# so `make run` / `make test` never continue on a half-equipped machine.
+set -eu
+pkgs="gcc make pkg-config libcsv-dev libinih-dev libcriterion-dev libxml2-dev gnuplot-nox"
+missing=""
+for p in $pkgs; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+echo "chargesim: missing Debian packages:$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq $missing
+else
+    echo "run as root:  apt-get update && apt-get install -y$missing" >&2
+    echo "(or: sudo apt-get install -y$missing), then run make again" >&2
+    exit 1
+fi
