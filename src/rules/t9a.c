@@ -183,10 +183,25 @@ void cs_t9a_charge_geometry(const cs_scenario *s, cs_t9a_charge *out)
     out->models_target = out->align.flush ? out->align.models_target : 1;
 }
 
-static bool sweep_hits_any(const cs_rect *front, double turn, const cs_rect *blk, int n)
+static double dist_point_rect(cs_vec2 p, const cs_rect *r)
 {
+    double d = INFINITY;
+    for (int f = CS_FRONT; f <= CS_REAR; f++) {
+        double e = cs_geom_dist_point_seg(p, cs_geom_edge(r, (cs_facing)f));
+        d = e < d ? e : d;
+    }
+    return d;
+}
+
+/* Whether wheeling the front strip by `turn` touches one of blk. The strip
+ * never leaves the disc of radius width (+ its depth) about the pivot
+ * corner, so only blockers reaching into that disc are swept. */
+static bool wheel_hits_any(const cs_rect *front, double turn, const cs_rect *blk, int n)
+{
+    cs_vec2 k = cs_geom_corner(front, turn > 0.0 ? CS_CORNER_FL : CS_CORNER_FR);
     for (int i = 0; i < n; i++)
-        if (cs_geom_snake_sweep_hits(front, 0.0, turn, 0.0, &blk[i]))
+        if (dist_point_rect(k, &blk[i]) <= front->width + 2.0 * FRONT_DEPTH &&
+            cs_geom_snake_sweep_hits(front, 0.0, turn, 0.0, &blk[i]))
             return true;
     return false;
 }
@@ -229,12 +244,12 @@ void cs_t9a_failed_move(const cs_scenario *s, cs_facing f, double dist, cs_t9a_f
     int n_blk = movement_blockers(s, blk);
     blk[n_blk++] = *tg;
     cs_rect front = front_facing(ch);
-    if (turn != 0.0 && sweep_hits_any(&front, turn, blk, n_blk)) {
+    if (turn != 0.0 && wheel_hits_any(&front, turn, blk, n_blk)) {
         /* Stop just before contact: the largest wheel that touches nothing. */
         double lo = 0.0, hi = turn;
         for (int it = 0; it < 50; it++) {
             double mid = 0.5 * (lo + hi);
-            if (sweep_hits_any(&front, mid, blk, n_blk))
+            if (wheel_hits_any(&front, mid, blk, n_blk))
                 hi = mid;
             else
                 lo = mid;
