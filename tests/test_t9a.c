@@ -382,7 +382,7 @@ Test(t9a, another_enemy_on_the_only_path_leaves_no_room)
     cs_scenario s;
     cs_t9a_charge g;
     cs_scenario_build(p.num, first_scn(), &s);
-    cs_t9a_charge_geometry(&s, &g);
+    cs_t9a_charge_geometry(&s, true, &g);
     cr_expect(g.sight);
     cr_expect(!g.room);
     cr_expect_eq(g.arc, CS_FRONT);
@@ -490,4 +490,51 @@ Test(t9a, probabilities_sum_to_one_and_metrics_are_exact)
     EXPECT_NEAR(sum, 1.0, 1e-12);
     for (int m = 0; m < rs->n_metrics; m++)
         cr_expect(pr.n[m] > 0 || pr.mean[m] == pr.mean[m], "metric %d", m);
+}
+
+Test(t9a, edition_2_failed_die_kept_or_rolled)
+{
+    /* Edition 2, Minimised, Advance Rate 0, at 12": 3D6 keep the lower
+     * two; only three sixes charge (1/216). A failed charge moves h and ends
+     * 12 - h away. failed_die = kept: h is the middle die; it is 6 when at
+     * least two dice show 6 (3 * 5 + 1 = 16 rolls), less the triple six:
+     * 15/216. failed_die = rolled: h is the highest of the three, 6 in
+     * 6^3 - 5^3 = 91 rolls, less the triple six: 90/216. */
+    cs_params p = head_on(12.0);
+    set_choice(&p, "edition", "2");
+    set(&p, "advance_rate", 0);
+    set(&p, "minimised", 1);
+    cs_probs pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "charged"), 1.0 / 216.0, 1e-12);
+    EXPECT_NEAR(p_metric(&pr, "final_gap", 6.0), 15.0 / 216.0, 1e-12);
+    set_choice(&p, "failed_die", "rolled");
+    pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "charged"), 1.0 / 216.0, 1e-12);
+    EXPECT_NEAR(p_metric(&pr, "final_gap", 6.0), 90.0 / 216.0, 1e-12);
+    /* the highest rolled is 1 only for three ones: gap 11 with 1/216 */
+    EXPECT_NEAR(p_metric(&pr, "final_gap", 11.0), 1.0 / 216.0, 1e-12);
+    mc_agrees(&p, "failed", 40000, 31u);
+}
+
+Test(t9a, other_units_block_sight_unless_told_otherwise)
+{
+    /* Head-on at 8" with an enemy 12" x 0.5" across the way at y = 4: every
+     * line from the charger's front to the target crosses it. With units
+     * blocking sight there is no Line of Sight; without, there is. Either
+     * way it leaves no room, and the charge is illegal. */
+    cs_params p = head_on(8.0);
+    set(&p, "other1_y", 4.0);
+    set(&p, "other1_width", 12.0);
+    set(&p, "other1_depth", 0.5);
+    cs_scenario s;
+    cs_t9a_charge g;
+    cs_scenario_build(p.num, first_scn(), &s);
+    cs_t9a_charge_geometry(&s, true, &g);
+    cr_expect(!g.sight);
+    cr_expect(!g.room);
+    cs_t9a_charge_geometry(&s, false, &g);
+    cr_expect(g.sight);
+    cr_expect(!g.room);
+    cs_probs pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "illegal"), 1.0, 0.0);
 }

@@ -14,7 +14,8 @@
 typedef struct cs_t9a_charge {
     bool overlap;       /* charger and target overlap: no position the game allows */
     bool sight;         /* Line of Sight from the charger's front (90-degree field of
-                           view from its front edge; other units block it) */
+                           view from its front edge; terrain, and other units if
+                           asked, block it) */
     cs_facing arc;      /* arc of the target holding the centre of the charger's front
                            edge: the Target Facing */
     double distance;    /* closest points of the two unit boundaries, in */
@@ -26,8 +27,9 @@ typedef struct cs_t9a_charge {
     int models_target;
 } cs_t9a_charge;
 
-/* The geometry of the charge of s->charger on s->target. */
-void cs_t9a_charge_geometry(const cs_scenario *s, cs_t9a_charge *out);
+/* The geometry of the charge of s->charger on s->target. Other units block
+ * sight when units_block_sight (t9a's parameter of that name). */
+void cs_t9a_charge_geometry(const cs_scenario *s, bool units_block_sight, cs_t9a_charge *out);
 
 /* One Failed Charge Move (3rd edition, Failed Charge Move). */
 typedef struct cs_t9a_failed {

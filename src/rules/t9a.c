@@ -6,8 +6,8 @@
  * path, align move, the failed charge move for every distance it can take);
  * resolve rolls the dice on it; outcome_probabilities sums the exact dice
  * distributions instead. The range dice (with Maximised / Minimised) are
- * enumerated once per sweep point in prepare, jointly with the highest kept
- * die that edition 2's failed charge moves. */
+ * enumerated once per sweep point in prepare, jointly with the highest die
+ * that edition 2's failed charge moves. */
 #include <math.h>
 #include <string.h>
 
@@ -16,10 +16,11 @@
 #include "chargesim/scenario.h"
 #include "chargesim/t9a.h"
 
-enum { P_EDITION, P_CHARGE_SPEED, P_ADVANCE_RATE, P_MAXIMISED, P_MINIMISED, P_REACTION, P_SCN,
-       P_COUNT = P_SCN + CS_SCN_N_PARAMS };
+enum { P_EDITION, P_CHARGE_SPEED, P_ADVANCE_RATE, P_MAXIMISED, P_MINIMISED, P_REACTION,
+       P_UNITS_BLOCK_SIGHT, P_FAILED_DIE, P_SCN, P_COUNT = P_SCN + CS_SCN_N_PARAMS };
 enum { ED_3, ED_2 };
 enum { REACT_HOLD, REACT_FLEE };
+enum { DIE_KEPT, DIE_ROLLED };
 enum { O_CHARGED, O_FAILED, O_CAUGHT, O_FLED, O_ILLEGAL, O_COUNT };
 enum { M_RANGE, M_DISTANCE, M_PATH_COST, M_WHEEL_ANGLE, M_CONTACT_CHARGER, M_CONTACT_TARGET,
        M_FINAL_GAP, M_COUNT };
@@ -31,6 +32,7 @@ enum { M_RANGE, M_DISTANCE, M_PATH_COST, M_WHEEL_ANGLE, M_CONTACT_CHARGER, M_CON
 
 static const char *const edition_names[] = {"3", "2", NULL};
 static const char *const reaction_names[] = {"hold", "flee", NULL};
+static const char *const die_names[] = {"kept", "rolled", NULL};
 
 static const cs_param_def params[P_COUNT] = {
     {"edition", CS_PARAM_CHOICE, "3", "",
@@ -50,6 +52,12 @@ static const cs_param_def params[P_COUNT] = {
     {"reaction", CS_PARAM_CHOICE, "hold", "",
      "target's Charge Reaction: hold, or flee 2D6 directly away (Charge Reactions, Flee Move)", 0,
      0, reaction_names, 0},
+    {"units_block_sight", CS_PARAM_BOOL, "true", "",
+     "other units block Line of Sight (read: every unit of one Height; false: only terrain)",
+     0, 0, NULL, CS_PF_ASSUMPTION},
+    {"failed_die", CS_PARAM_CHOICE, "kept", "",
+     "edition 2's failed charge moves the highest D6 of the range roll: kept dice, or also a "
+     "die Minimised discarded", 0, 0, die_names, CS_PF_ASSUMPTION},
     CS_SCENARIO_PARAMS("8", "5", "4", "1", "1", "5", "4", "1", "1"),
 };
 
@@ -72,12 +80,14 @@ static const cs_metric_def metrics[M_COUNT] = {
 typedef struct t9a_ctx {
     int edition;        /* ED_3 or ED_2 */
     int reaction;       /* REACT_* */
+    bool units_block;   /* other units block Line of Sight */
+    bool die_rolled;    /* edition 2's failed move: highest of every die rolled */
     int n_dice;         /* dice that count towards the range: 1 (ed 3) or 2 (ed 2) */
     int extra;          /* extra dice rolled: |maximised - minimised| */
     bool keep_high;     /* the extra dice were Maximised: the lowest are discarded */
     int constant;       /* 4 + Charge Speed (ed 3) or Advance Rate (ed 2) */
     int max_range;      /* highest possible range: Declaring Charges' "maximum potential" */
-    double joint[13][7]; /* P(kept dice sum to s and the highest kept die is h) */
+    double joint[13][7]; /* P(kept dice sum to s and the failed charge die is h) */
     double flee[13];    /* P(2D6 = f) */
 } t9a_ctx;
 
@@ -88,7 +98,7 @@ typedef struct t9a_layout {
     double wheel;       /* its wheel, degrees, unsigned */
     int contact_charger, contact_target;
     double gap[7];      /* final gap after a failed charge move: [0] of 4" (ed 3),
-                           [h] of h inches (ed 2: the highest kept die) */
+                           [h] of h inches (ed 2: the highest die) */
 } t9a_layout;
 
 /* ---- geometry ----------------------------------------------------------- */
@@ -152,7 +162,7 @@ static int movement_blockers(const cs_scenario *s, cs_rect *out)
  * are not searched for a better align). When no flush align exists the
  * charge is Unaligned; its align moves are not modelled and the models at
  * the initial point of contact, one a side, are reported (assumption). */
-void cs_t9a_charge_geometry(const cs_scenario *s, cs_t9a_charge *out)
+void cs_t9a_charge_geometry(const cs_scenario *s, bool units_block_sight, cs_t9a_charge *out)
 {
     const cs_rect *ch = &s->charger.r, *tg = &s->target.r;
     cs_poly sight_block[CS_LOS_MAX_BLOCK];
@@ -165,8 +175,17 @@ void cs_t9a_charge_geometry(const cs_scenario *s, cs_t9a_charge *out)
     if (out->overlap)
         return;
     /* Line of Sight: lines from the Front Facing at most 45 degrees off
-     * forward; other units block it (assumption: all units of one Height). */
-    int n_sight = cs_scenario_sight_blockers(s, sight_block);
+     * forward, blocked by opaque terrain and by "models from another unit
+     * with a Height ... equal or greater" (assumption: all units of one
+     * Height, so every other unit blocks; or none, as asked). */
+    int n_sight = 0;
+    if (units_block_sight) {
+        n_sight = cs_scenario_sight_blockers(s, sight_block);
+    } else {
+        for (int j = 0; j < s->n_terrain; j++)
+            if (s->terrain[j].kind != CS_TERRAIN_IMPASSABLE)
+                sight_block[n_sight++] = s->terrain[j].poly;
+    }
     out->sight = cs_geom_los(ch, 90.0, tg, sight_block, n_sight);
 
     int n_blk = movement_blockers(s, blk);
@@ -274,9 +293,10 @@ void cs_t9a_failed_move(const cs_scenario *s, cs_facing f, double dist, cs_t9a_f
 
 /* Dice, Maximised and Minimised Roll: roll the extra dice and discard the
  * lowest (Maximised) or highest (Minimised) before adding up. face[] is
- * sorted in place; returns the kept sum and stores the highest kept die
- * (edition 2's failed charge distance: the kept dice are "the dice rolled",
- * an assumption where Minimised discarded a higher one). */
+ * sorted in place; returns the kept sum and stores edition 2's failed
+ * charge distance, "the highest single D6 rolled": of the kept dice, or of
+ * every die rolled when failed_die = rolled (they differ only where
+ * Minimised discarded a higher die; RULES.md is silent). */
 static int keep_dice(const t9a_ctx *c, int *face, int *high)
 {
     int m = c->n_dice + c->extra;
@@ -289,7 +309,7 @@ static int keep_dice(const t9a_ctx *c, int *face, int *high)
     int first = c->keep_high ? 0 : c->extra, sum = 0;
     for (int i = first; i < first + c->n_dice; i++)
         sum += face[i];
-    *high = face[first];
+    *high = c->die_rolled ? face[0] : face[first];
     return sum;
 }
 
@@ -313,6 +333,8 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
     int net = (int)p->num[P_MAXIMISED] - (int)p->num[P_MINIMISED];
     c->edition = (int)p->num[P_EDITION];
     c->reaction = (int)p->num[P_REACTION];
+    c->units_block = p->num[P_UNITS_BLOCK_SIGHT] != 0.0;
+    c->die_rolled = (int)p->num[P_FAILED_DIE] == DIE_ROLLED;
     c->n_dice = c->edition == ED_3 ? 1 : 2;
     c->extra = net < 0 ? -net : net;
     c->keep_high = net >= 0;
@@ -320,7 +342,7 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
                                      : (int)p->num[P_ADVANCE_RATE];
     c->max_range = 6 * c->n_dice + c->constant;
 
-    /* Exact joint law of (kept sum, highest kept die): every one of the
+    /* Exact joint law of (kept sum, failed charge die): every one of the
      * 6^m equally likely rolls, m <= 5. */
     int m = c->n_dice + c->extra, total = 1;
     for (int i = 0; i < m; i++)
@@ -349,7 +371,7 @@ static void draw_layout(const void *vctx, const double *num, cs_rng *rng, void *
 
     memset(l, 0, sizeof *l);
     cs_scenario_build(num, P_SCN, &s);
-    cs_t9a_charge_geometry(&s, &g);
+    cs_t9a_charge_geometry(&s, c->units_block, &g);
     l->distance = g.distance;
     /* Declaring Charges: Line of Sight from the front rank, within the
      * maximum potential Charge Range, room to move into base contact. */
@@ -494,10 +516,11 @@ const cs_ruleset cs_rules_t9a = {
         "  (maximised) or highest (minimised) discarded; one of each cancels. Swiftstride is\n"
         "  maximised = 1.\n"
         "- Declaring Charges (else `illegal`): Line of Sight from the front (lines from the\n"
-        "  front edge within 45 degrees of forward; other units block it: assumption, all\n"
-        "  units of one Height), distance within the maximum potential range, and room: a\n"
-        "  snaking path to the Target Facing touching no other unit (enemy or friend) nor\n"
-        "  impassable terrain. Units that overlap are illegal too.\n"
+        "  front edge within 45 degrees of forward; opaque terrain blocks it, other units\n"
+        "  too unless units_block_sight = false: assumption, all units of one Height), the\n"
+        "  distance within the maximum potential range, and room: a snaking path to the\n"
+        "  Target Facing touching no other unit (enemy or friend) nor impassable terrain.\n"
+        "  Units that overlap are illegal too.\n"
         "- Success (`charged`): range >= the distance between the units' closest points\n"
         "  (Measuring Distances), with room for the charge and align move. The wheel's cost\n"
         "  never decides: it is reported as path_cost.\n"
@@ -513,13 +536,13 @@ const cs_ruleset cs_rules_t9a = {
         "  counts (Base Contact). Assumptions: the owner's other paths are not searched for\n"
         "  a better contact point; an Unaligned Charge (no flush placement) reports one\n"
         "  model a side, its align moves are not modelled.\n"
-        "- Failed Charge Move (`failed`): edition 3, 4\"; edition 2, the highest kept D6 of\n"
-        "  the range roll (assumption: discarded dice do not count). No initial forward;\n"
-        "  wheel towards the centre of the Target Facing until the unit's centre would move\n"
-        "  straight at it, 90 degrees, a wheel cost (outer corner's forward travel,\n"
-        "  w sin(angle)) of the whole distance, or just before contact; then forward for\n"
-        "  the rest, stopping just before contact (final_gap 0 then). Edition 2 moves the\n"
-        "  same way (assumption).\n"
+        "- Failed Charge Move (`failed`): edition 3, 4\"; edition 2, the highest D6 of the\n"
+        "  range roll (failed_die: the kept dice by default, an assumption; Minimised may\n"
+        "  have discarded a higher one). No initial forward; wheel towards the centre of\n"
+        "  the Target Facing until the unit's centre would move straight at it, 90\n"
+        "  degrees, a wheel cost (outer corner's forward travel, w sin(angle)) of the whole\n"
+        "  distance, or just before contact; then forward for the rest, stopping just\n"
+        "  before contact (final_gap 0 then). Edition 2 moves the same way (assumption).\n"
         "- Reaction flee: the target flees 2D6 directly away; the gap grows by exactly the\n"
         "  flee distance (RULES.md). Range >= distance + flee: `caught` (the fleeing unit is\n"
         "  destroyed: a success), else `fled`. Table edges are not modelled, and neither is\n"
