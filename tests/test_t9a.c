@@ -538,3 +538,39 @@ Test(t9a, other_units_block_sight_unless_told_otherwise)
     cs_probs pr = exact(&p);
     EXPECT_NEAR(p_of(&pr, "illegal"), 1.0, 0.0);
 }
+
+Test(t9a, terrain_blocks_sight_or_movement_by_kind)
+{
+    /* Head-on at 8" with a 12" x 1" terrain piece across the way at y = 4,
+     * turned 10 degrees (still spanning every path and sight line). Blocking
+     * terrain hides the target but lets the charge through; impassable
+     * terrain lets it be seen but leaves no room; either way: illegal. */
+    cs_params p = head_on(8.0);
+    set(&p, "terrain1_y", 4.0);
+    set(&p, "terrain1_width", 12.0);
+    set(&p, "terrain1_depth", 1.0);
+    set(&p, "terrain1_angle", 10.0);
+    cs_scenario s;
+    cs_t9a_charge g;
+
+    set_choice(&p, "terrain1_kind", "blocking");
+    cs_scenario_build(p.num, first_scn(), &s);
+    cs_t9a_charge_geometry(&s, true, &g);
+    cr_expect(!g.sight);
+    cr_expect(g.room);
+    cs_probs pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "illegal"), 1.0, 0.0);
+
+    set_choice(&p, "terrain1_kind", "impassable");
+    cs_scenario_build(p.num, first_scn(), &s);
+    cs_t9a_charge_geometry(&s, true, &g);
+    cr_expect(g.sight);
+    cr_expect(!g.room);
+    pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "illegal"), 1.0, 0.0);
+
+    /* Moved aside (centre x = 10), it blocks nothing: 4+ on D6 + 4 at 8". */
+    set(&p, "terrain1_x", 10.0);
+    pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "charged"), 0.5, 1e-12);
+}
