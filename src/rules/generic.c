@@ -208,6 +208,16 @@ static double one_die_exact(const generic_ctx *c, double need, cs_probs *pr, boo
     return success;
 }
 
+/* P(the final roll is v) when the first roll shows v with probability q:
+ * without a re-roll, q; with the failed policy, q if v already succeeds, plus
+ * P(first fails) q for the re-roll. */
+static double kept(int v, double need, double again, double q)
+{
+    if (again == 0.0)
+        return q;
+    return ((double)v >= need ? q : 0.0) + again * q;
+}
+
 static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr)
 {
     const generic_ctx *c = vctx;
@@ -220,6 +230,7 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
         p = one_die_exact(c, need, pr, dist && c->n_dice * c->sides <= CS_PROBS_MAX_VALUES);
     } else {
         double p1 = cs_dist_p_at_least_real(&c->dist, need);
+        /* again = P(the whole roll is re-rolled); 0 also when p1 = 1. */
         double again = c->reroll == REROLL_FAILED ? 1.0 - p1 : 0.0;
         p = p1 + again * p1;
         if (dist) {
@@ -227,13 +238,13 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
              * + P(first fails) P(v on the re-roll). */
             for (int v = c->dist.lo; v <= c->dist.hi; v++) {
                 double q = c->dist.p[v - c->dist.lo];
-                put(pr, M_ROLL, (double)v, ((double)v >= need ? q : 0.0) + again * q);
+                put(pr, M_ROLL, (double)v, kept(v, need, again, q));
             }
         } else {
             double mean = 0.0;
             for (int v = c->dist.lo; v <= c->dist.hi; v++) {
                 double q = c->dist.p[v - c->dist.lo];
-                mean += (double)v * (((double)v >= need ? q : 0.0) + again * q);
+                mean += (double)v * kept(v, need, again, q);
             }
             pr->mean[M_ROLL] = mean;
         }
