@@ -158,10 +158,10 @@ static scenario one_test(const char *initiative)
 Test(coreheim, d12_test_probabilities_exact_and_mc)
 {
     /* 1.1: 7+ passes on 7..12 = 6/12; 2+ on 2..12 = 11/12 (the natural 1
-     * fails); 13+ only on the natural 12 = 1/12. */
-    const char *init[] = {"7", "2", "13"};
-    const double want[] = {6.0 / 12.0, 11.0 / 12.0, 1.0 / 12.0};
-    for (int i = 0; i < 3; i++) {
+     * fails); 13+ only on the natural 12 = 1/12; 1+ like 2+. */
+    const char *init[] = {"7", "2", "13", "1"};
+    const double want[] = {6.0 / 12.0, 11.0 / 12.0, 1.0 / 12.0, 11.0 / 12.0};
+    for (int i = 0; i < 4; i++) {
         scenario s = one_test(init[i]);
         cs_probs probs = exact(&s);
         cr_expect_float_eq(probs.p[outcome("charged")], want[i], 1e-12, "%s+", init[i]);
