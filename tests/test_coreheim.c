@@ -497,8 +497,11 @@ Test(coreheim, prepare_rejects_inverted_ranges)
     cs_diag diag = {0, NULL, NULL};
     cr_expect_eq(R->prepare(&s.p, s.ctx, &diag), CS_EINPUT);
     cr_expect_str_eq(diag.key, "intercept_lateral_min");
+    /* land_gap beyond the route matters only with a jump. */
     s.p = defaults();
     set(&s.p, "land_gap", "7");
+    cr_expect_eq(R->prepare(&s.p, s.ctx, &diag), CS_OK);
+    set(&s.p, "jump", "2");
     cr_expect_eq(R->prepare(&s.p, s.ctx, &diag), CS_EINPUT);
     cr_expect_str_eq(diag.key, "land_gap");
 }

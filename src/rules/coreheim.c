@@ -272,12 +272,14 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
         *diag = (cs_diag){0, "intercept_along_min", "must not exceed intercept_along_max"};
         return CS_EINPUT;
     }
-    bool distance_fixed = !p->drawn[P_DISTANCE];
-    if (distance_fixed && !p->drawn[P_CLIMB_AT] && v[P_CLIMB_AT] > v[P_DISTANCE]) {
+    /* Only checked where the obstacle exists and nothing is drawn, so that a
+     * distance sweep without a climb or a jump never trips on the defaults. */
+    bool fixed = !p->drawn[P_DISTANCE];
+    if (fixed && v[P_CLIMB] > 0.0 && !p->drawn[P_CLIMB_AT] && v[P_CLIMB_AT] > v[P_DISTANCE]) {
         *diag = (cs_diag){0, "climb_at", "must lie on the route: at most distance"};
         return CS_EINPUT;
     }
-    if (distance_fixed && !p->drawn[P_LAND_GAP] && v[P_LAND_GAP] > v[P_DISTANCE]) {
+    if (fixed && v[P_JUMP] > 0.0 && !p->drawn[P_LAND_GAP] && v[P_LAND_GAP] > v[P_DISTANCE]) {
         *diag = (cs_diag){0, "land_gap", "must lie on the route: at most distance"};
         return CS_EINPUT;
     }
