@@ -169,7 +169,8 @@ static const char doc[] =
     "- Interceptors are drawn independently: lateral uniform on [intercept_lateral_min,\n"
     "  intercept_lateral_max] inches, along uniform on [intercept_along_min,\n"
     "  intercept_along_max] of the route; the first interceptors_engaged are in combat.\n"
-    "- Drawn values are clamped into range: climb_at to the route, land_gap to the route.";
+    "- Drawn values are clamped into range: climb_at to the route, land_gap to the route;\n"
+    "  a drawn interceptor count is rounded to the nearest whole number.";
 
 /* Everything a trial shares: the test's pass probability and the choices. */
 typedef struct ch_ctx {
