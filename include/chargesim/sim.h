@@ -60,4 +60,13 @@ void cs_run_result_free(cs_run_result *r);
 /* The block size the driver uses for a trial count. */
 uint64_t cs_sim_block_size(uint64_t trials);
 
+
+
+/* Samples the dice expression `trials` times in blocks over threads (block b
+ * from stream (seed, 0, b)) and counts each total: counts[v - lo] for
+ * lo = cs_dice_min(d), counts sized cs_dice_max(d) - lo + 1. Identical counts
+ * for any thread count. */
+struct cs_dice;
+cs_status cs_sim_dice_counts(const struct cs_dice *d, uint64_t trials, uint64_t seed,
+                             int threads, uint64_t *counts, cs_error *err);
 #endif

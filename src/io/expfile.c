@@ -139,7 +139,7 @@ cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
             section = lhs;
             key = dot + 1;
         }
-        if (!push(&r, section, key, eq + 1, "--set", 0)) {
+        if (!push(&r, section, key, eq + 1, "command line", 0)) {
             st = cs_error_set(err, CS_ENOMEM, "out of memory");
             goto fail;
         }

@@ -33,7 +33,7 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
     const cs_experiment *e = r->exp;
     const cs_ruleset *rs = e->rs;
     bool pct = fmt != CS_FORMAT_CSV;
-    int ncols = e->n_sweep + 6 + rs->n_outcomes + rs->n_metrics + 1;
+    int ncols = e->n_sweep + 5 + rs->n_outcomes + rs->n_metrics + 1;
     int c = 0;
     char name[128];
     cs_status st = cs_table_init(out, ncols);
