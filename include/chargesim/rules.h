@@ -4,5 +4,6 @@
 #include "chargesim/ruleset.h"
 
 extern const cs_ruleset cs_rules_generic; /* src/rules/generic.c */
+extern const cs_ruleset cs_rules_coreheim; /* src/rules/coreheim.c */
 
 #endif
