@@ -153,6 +153,10 @@ Test(asoiaf, head_on_exact)
     cr_expect_float_eq(pr.p[outcome("disordered")], 0.0, 1e-12);
     cr_expect_float_eq(head_on_success("5", "12", &pr), 0.0, 1e-12);
     cr_expect_float_eq(pr.p[outcome("illegal")], 1.0, 1e-12);
+    /* An illegal charge delivers no wounds; the other metrics do not apply. */
+    cr_expect_float_eq(pr.mean[metric("wounds_delivered")], 0.0, 1e-12);
+    cr_expect_float_eq(pr.pdef[metric("wounds_delivered")], 1.0, 1e-12);
+    cr_expect_float_eq(pr.pdef[metric("roll")], 0.0, 1e-12);
     /* At 5" every roll connects, and the 1 is disordered: 1/6. At 7" the 1
      * (5 + 1 = 6 < 7) falls short, so no disordered charge connects. */
     head_on_success("5", "5", &pr);
@@ -305,7 +309,7 @@ Test(asoiaf, disordered_effect_on_attack)
     }
 }
 
-/* Wounds delivered count a failed charge as 0: at 8" (speed 5) the mean is
+/* Wounds delivered count a failed (or illegal) charge as 0: at 8" (speed 5) the mean is
  * 4/6 of the ordered mean 6 * 3/8 = 2.25, as the 1 never connects: 1.5. */
 Test(asoiaf, wounds_delivered_mean)
 {

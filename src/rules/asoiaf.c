@@ -165,7 +165,7 @@ static const cs_metric_def metrics[M_COUNT] = {
     [M_WOUNDS] = {"wounds", "", "unsaved hits of the charge attack (charges that connect)", 1, 0,
                   CS_ASOIAF_MAX_DICE},
     [M_WOUNDS_DELIVERED] = {"wounds_delivered", "",
-                            "wounds per declared charge, 0 when it fails", 1, 0,
+                            "wounds per trial: 0 when the charge fails or cannot be declared", 1, 0,
                             CS_ASOIAF_MAX_DICE},
     [M_ALIGNMENT] = {"alignment", "%",
                      "100 centre to centre, 50 half, 0 neither possible (charges that connect)",
@@ -545,6 +545,7 @@ static void resolve(const void *vctx, const void *vlayout, cs_rng *rng, cs_trial
         out->m[i] = NAN;
     if (!l->legal) {
         out->outcome = O_ILLEGAL;
+        out->m[M_WOUNDS_DELIVERED] = 0.0;
         return;
     }
     int roll = cs_rng_die(rng, 6);
@@ -599,8 +600,10 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
     memset(out, 0, sizeof *out);
     if (!l->legal) {
         out->p[O_ILLEGAL] = 1.0;
+        add_value(out, M_WOUNDS_DELIVERED, 0.0, 1.0);
         for (int i = 0; i < M_COUNT; i++)
-            out->mean[i] = NAN;
+            if (i != M_WOUNDS_DELIVERED)
+                out->mean[i] = NAN;
         return;
     }
     const int n = c->ordered.dice;
@@ -667,8 +670,8 @@ static const char doc[] =
     "(disordered_effect = no_bonus; none and no_attack are the alternatives).\n"
     "Drawn units or terrain overlapping the charger or the target are left off the table.\n"
     "Metrics: roll, moved and distance_needed (legal charges); hits, wounds, alignment and\n"
-    "defender_shift (charges that connect); wounds_delivered (every declared charge, 0 when\n"
-    "it fails).\n";
+    "defender_shift (charges that connect); wounds_delivered (every trial, 0 when the charge\n"
+    "fails or is illegal: what the charge is worth, for comparing speeds).\n";
 
 const cs_ruleset cs_rules_asoiaf = {
     .name = "asoiaf",
