@@ -68,7 +68,7 @@ test: deps
 run: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) run experiments/default.ini -o results/default.csv
-	$(BIN) run experiments/default.ini --format md -o results/default.md
+	$(BIN) run experiments/default.ini --format md --pivot move:distance -o results/default.md
 	@echo "wrote results/default.csv and results/default.md"
 
 asan: deps

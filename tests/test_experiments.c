@@ -41,7 +41,7 @@ static void check_file(const char *path)
         /* The mc standard error from the better estimate of p; the
          * conditional one from its own interval. */
         double p = b->p_success;
-        double se_m2 = p * (1.0 - p) / (double)a->trials;
+        double se_m2 = fmax(0.0, p * (1.0 - p)) / (double)a->trials;
         double se_c = 0.5 * (b->ci_high - b->ci_low) / c.z;
         double bound = 5.0 * sqrt(se_m2 + se_c * se_c);
         char label[256];
