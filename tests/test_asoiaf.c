@@ -553,3 +553,62 @@ Test(asoiaf, defender_shift)
     cr_expect_float_eq(metric_mean(&pr, "alignment"), 100.0, 1e-12);
     cr_expect_float_eq(metric_mean(&pr, "defender_shift"), 1.5, 1e-9);
 }
+
+/* The same defender shift with impassable terrain instead of the two trays
+ * (3" x 2" pieces at (-5.7, 6) and (5.7, 6): x in [-7.2, -4.2] and
+ * [4.2, 7.2]): terrain blocks the placements as units do. */
+Test(asoiaf, defender_shift_by_terrain)
+{
+    cs_params p;
+    cs_probs pr;
+    defaults(&p);
+    set(&p, "pivot", "none");
+    set(&p, "offset", "1.5");
+    static const char *const xs[2] = {"-5.7", "5.7"};
+    for (int i = 0; i < 2; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "terrain%d_kind", i + 1);
+        set(&p, key, "impassable");
+        snprintf(key, sizeof key, "terrain%d_x", i + 1);
+        set(&p, key, xs[i]);
+        snprintf(key, sizeof key, "terrain%d_y", i + 1);
+        set(&p, key, "6");
+        snprintf(key, sizeof key, "terrain%d_width", i + 1);
+        set(&p, key, "3");
+        snprintf(key, sizeof key, "terrain%d_depth", i + 1);
+        set(&p, key, "2");
+    }
+    run_exact(&p, &pr);
+    cr_expect_float_eq(p_success(&pr), 4.0 / 6.0, 1e-12);
+    cr_expect_float_eq(metric_mean(&pr, "alignment"), 100.0, 1e-12);
+    cr_expect_float_eq(metric_mean(&pr, "defender_shift"), 1.5, 1e-9);
+}
+
+/* A drawn unit or terrain piece landing on the target cannot stand there
+ * and is left out: the head-on 8" charge keeps its 4/6. (prepare checks
+ * only the centre of a draw, so the layout is built here directly.) */
+Test(asoiaf, drawn_overlaps_are_left_out)
+{
+    cs_params p;
+    cs_probs pr;
+    defaults(&p);
+    setup(&p);
+    set_unit(&p, 1, "enemy", "0", "9", "3", "2");
+    set(&p, "terrain1_kind", "impassable");
+    set(&p, "terrain1_y", "10");
+    set(&p, "terrain1_width", "2");
+    cs_rng rng;
+    cs_rng_seed(&rng, 1u, 2u);
+    rs->draw_layout(R.ctx, p.num, &rng, R.layout);
+    exact(&pr);
+    cr_expect_float_eq(p_success(&pr), 4.0 / 6.0, 1e-12);
+    /* Placed clear of the target instead (3" x 1" centred at (0, 5.5), so
+     * y in [5, 6]), the unit blocks the lane: the charger stops 1" short of
+     * its near edge, at 4". */
+    set_unit(&p, 1, "enemy", "0", "5.5", "3", "1");
+    set(&p, "terrain1_width", "0");
+    rs->draw_layout(R.ctx, p.num, &rng, R.layout);
+    exact(&pr);
+    cr_expect_float_eq(pr.p[outcome("failed")], 1.0, 1e-12);
+    cr_expect_float_eq(metric_mean(&pr, "moved"), 4.0, 1e-9);
+}
