@@ -612,3 +612,43 @@ Test(asoiaf, drawn_overlaps_are_left_out)
     cr_expect_float_eq(pr.p[outcome("failed")], 1.0, 1e-12);
     cr_expect_float_eq(metric_mean(&pr, "moved"), 4.0, 1e-9);
 }
+
+/* Issue 6 acceptance through the ruleset: at 5" (speed 5) every roll
+ * connects; the five ordered charges (p 5/6) hit as Bin(6, 3/4), the
+ * disordered one (1/6) as Bin(6, 1/2): C(6,k) 3^k / 4096 and C(6,k) / 64. */
+Test(asoiaf, ordered_and_disordered_hit_distributions)
+{
+    static const double c6[7] = {1, 6, 15, 20, 15, 6, 1};
+    cs_probs pr;
+    head_on_success("5", "5", &pr);
+    int mo = metric("hits_ordered"), md = metric("hits_disordered");
+    cr_expect_float_eq(pr.pdef[mo], 5.0 / 6.0, 1e-12);
+    cr_expect_float_eq(pr.pdef[md], 1.0 / 6.0, 1e-12);
+    for (int k = 0; k <= 6; k++) {
+        cr_expect_float_eq(pr.value[mo][k], (double)k, 1e-12);
+        cr_expect_float_eq(pr.prob[mo][k] / pr.pdef[mo], c6[k] * pow(3.0, (double)k) / 4096.0,
+                           1e-12, "k=%d", k);
+        cr_expect_float_eq(pr.prob[md][k] / pr.pdef[md], c6[k] / 64.0, 1e-12, "k=%d", k);
+    }
+    /* Sampled through resolve: the hit counts of each kind of charge. */
+    const int n = 30000;
+    int cnt[2][7] = {{0}}, tot[2] = {0, 0};
+    cs_rng rng;
+    cs_rng_seed(&rng, 9u, 9u);
+    for (int t = 0; t < n; t++) {
+        cs_trial tr;
+        rs->resolve(R.ctx, R.layout, &rng, &tr);
+        int kind = tr.outcome == outcome("disordered");
+        double h = tr.m[kind ? md : mo];
+        cr_assert(!isnan(h));
+        cr_assert(isnan(tr.m[kind ? mo : md]));
+        cnt[kind][(int)h]++;
+        tot[kind]++;
+    }
+    expect_within_5se((double)tot[1] / n, 1.0 / 6.0, n, "disordered share");
+    for (int k = 0; k <= 6; k++) {
+        expect_within_5se((double)cnt[0][k] / tot[0], c6[k] * pow(3.0, (double)k) / 4096.0,
+                          tot[0], "ordered hits");
+        expect_within_5se((double)cnt[1][k] / tot[1], c6[k] / 64.0, tot[1], "disordered hits");
+    }
+}

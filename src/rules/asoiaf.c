@@ -147,11 +147,16 @@ enum {
     M_MOVED,
     M_HITS,
     M_WOUNDS,
+    M_HITS_ORDERED, /* then hits_disordered, wounds_ordered, wounds_disordered */
+    M_HITS_DISORDERED,
+    M_WOUNDS_ORDERED,
+    M_WOUNDS_DISORDERED,
     M_WOUNDS_DELIVERED,
     M_ALIGNMENT,
     M_DEFENDER_SHIFT,
     M_COUNT
 };
+_Static_assert(M_COUNT <= CS_MAX_METRICS, "asoiaf has too many metrics");
 static const cs_metric_def metrics[M_COUNT] = {
     [M_ROLL] = {"roll", "", "the charge distance die (legal charges)", 1, 1, 6},
     [M_DISTANCE_NEEDED] = {"distance_needed", "in",
@@ -164,6 +169,15 @@ static const cs_metric_def metrics[M_COUNT] = {
                 CS_ASOIAF_MAX_DICE},
     [M_WOUNDS] = {"wounds", "", "unsaved hits of the charge attack (charges that connect)", 1, 0,
                   CS_ASOIAF_MAX_DICE},
+    [M_HITS_ORDERED] = {"hits_ordered", "", "hits of an ordered charge (misses re-rolled)", 1,
+                        0, CS_ASOIAF_MAX_DICE},
+    [M_HITS_DISORDERED] = {"hits_disordered", "",
+                           "hits of a disordered charge (as disordered_effect says)", 1, 0,
+                           CS_ASOIAF_MAX_DICE},
+    [M_WOUNDS_ORDERED] = {"wounds_ordered", "", "unsaved hits of an ordered charge", 1, 0,
+                          CS_ASOIAF_MAX_DICE},
+    [M_WOUNDS_DISORDERED] = {"wounds_disordered", "", "unsaved hits of a disordered charge", 1,
+                             0, CS_ASOIAF_MAX_DICE},
     [M_WOUNDS_DELIVERED] = {"wounds_delivered", "",
                             "wounds per trial: 0 when the charge fails or cannot be declared", 1, 0,
                             CS_ASOIAF_MAX_DICE},
@@ -565,6 +579,8 @@ static void resolve(const void *vctx, const void *vlayout, cs_rng *rng, cs_trial
     cs_asoiaf_attack_roll(disordered ? &c->disordered : &c->ordered, rng, &hits, &wounds);
     out->m[M_HITS] = (double)hits;
     out->m[M_WOUNDS] = (double)wounds;
+    out->m[disordered ? M_HITS_DISORDERED : M_HITS_ORDERED] = (double)hits;
+    out->m[disordered ? M_WOUNDS_DISORDERED : M_WOUNDS_ORDERED] = (double)wounds;
     out->m[M_WOUNDS_DELIVERED] = (double)wounds;
     out->m[M_ALIGNMENT] = l->alignment;
     out->m[M_DEFENDER_SHIFT] = l->shift;
@@ -625,9 +641,12 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
         }
         bool disordered = roll == 1;
         out->p[disordered ? O_DISORDERED : O_CHARGED] += sixth;
-        add_pmf(out, M_HITS, disordered ? c->disordered_hits : c->ordered_hits, n, sixth);
+        const double *h = disordered ? c->disordered_hits : c->ordered_hits;
         const double *w = disordered ? c->disordered_wounds : c->ordered_wounds;
+        add_pmf(out, M_HITS, h, n, sixth);
         add_pmf(out, M_WOUNDS, w, n, sixth);
+        add_pmf(out, disordered ? M_HITS_DISORDERED : M_HITS_ORDERED, h, n, sixth);
+        add_pmf(out, disordered ? M_WOUNDS_DISORDERED : M_WOUNDS_ORDERED, w, n, sixth);
         add_pmf(out, M_WOUNDS_DELIVERED, w, n, sixth);
         add_value(out, M_ALIGNMENT, l->alignment, sixth);
         add_value(out, M_DEFENDER_SHIFT, l->shift, sixth);
@@ -670,7 +689,8 @@ static const char doc[] =
     "(disordered_effect = no_bonus; none and no_attack are the alternatives).\n"
     "Drawn units or terrain overlapping the charger or the target are left off the table.\n"
     "Metrics: roll, moved and distance_needed (legal charges); hits, wounds, alignment and\n"
-    "defender_shift (charges that connect); wounds_delivered (every trial, 0 when the charge\n"
+    "defender_shift (charges that connect); hits_ordered, wounds_ordered, hits_disordered,\n"
+    "wounds_disordered (the connecting charges of each kind); wounds_delivered (every trial, 0 when the charge\n"
     "fails or is illegal: what the charge is worth, for comparing speeds).\n";
 
 const cs_ruleset cs_rules_asoiaf = {
