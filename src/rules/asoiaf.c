@@ -674,7 +674,9 @@ static const char doc[] =
     "overlaps a unit or impassable terrain (then it keeps its facing).\n"
     "Charge distance = speed + D6. The charger moves straight ahead; touching the target at\n"
     "any point is a successful charge; it stops 1\" from any other unit or impassable\n"
-    "terrain (then the charge fails). A natural 1 is a disordered charge: outcome\n"
+    "terrain (then the charge fails: issue 6 reads \"never declare a charge it cannot\n"
+    "potentially accomplish\" as the speed + 6 range check only, so a blocked lane is a\n"
+    "failed charge, not an illegal one). A natural 1 is a disordered charge: outcome\n"
     "`disordered` when it still connects, `failed` otherwise.\n"
     "50/50 split between two arcs: the charger chooses the side with the higher chance of\n"
     "connecting (the sides differ in room and in the pivot), else the first in the order\n"
@@ -690,8 +692,9 @@ static const char doc[] =
     "Drawn units or terrain overlapping the charger or the target are left off the table.\n"
     "Metrics: roll, moved and distance_needed (legal charges); hits, wounds, alignment and\n"
     "defender_shift (charges that connect); hits_ordered, wounds_ordered, hits_disordered,\n"
-    "wounds_disordered (the connecting charges of each kind); wounds_delivered (every trial, 0 when the charge\n"
-    "fails or is illegal: what the charge is worth, for comparing speeds).\n";
+    "wounds_disordered (the connecting charges of each kind); wounds_delivered (every\n"
+    "trial, 0 when the charge fails or is illegal: what the charge is worth, for comparing\n"
+    "speeds).\n";
 
 const cs_ruleset cs_rules_asoiaf = {
     .name = "asoiaf",
