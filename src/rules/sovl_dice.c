@@ -252,12 +252,16 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
         for (int k = 0; k < 11; k++)
             rev[k] = p2d6[12 - k];
         put_dist(out, M_MARGIN, rev, 11, (double)(c->target - 12));
+        /* E[2D6] = 7 exactly; the summed form leaves a rounding residue
+         * that would print as -0.0000 on an even target. */
+        out->mean[M_MARGIN] = (double)c->target - 7.0;
     } else if (c->test == TEST_FLIGHT) {
         int n = c->flight_dice;
         out->p[O_OFF_TABLE] = cs_sovl_flight_p_reach(n, l->edge_distance);
         out->p[O_ON_TABLE] = 1.0 - out->p[O_OFF_TABLE];
         put_dist(out, M_ROLL, c->nd6 + n, 5 * n + 1, (double)n);
         put_dist(out, M_MARGIN, c->nd6 + n, 5 * n + 1, (double)n - l->edge_distance);
+        out->mean[M_MARGIN] = 3.5 * (double)n - l->edge_distance; /* E[nD6] = 3.5 n */
     } else {
         int needed = hit_score(c, l->target_distance);
         if (needed == 0) {
