@@ -241,6 +241,8 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
 {
     const ctx *c = vctx;
     const layout *l = vlayout;
+    for (int o = 0; o < N_OUTCOMES; o++)
+        out->p[o] = 0.0;
     if (c->test == TEST_DISCIPLINE) {
         double p2d6[13];
         cs_sovl_nd6(2, p2d6);
