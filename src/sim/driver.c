@@ -23,8 +23,8 @@ typedef struct point_state {
     unsigned sampled_mask;            /* metrics estimated by sampling */
     double sum_p[CS_MAX_OUTCOMES];    /* conditional: sums of per-layout probabilities */
     double sum_ps, sum_ps2;           /* conditional: of p_success and its square */
+    double comp_p[CS_MAX_OUTCOMES], comp_ps; /* their compensations */
     double msum[CS_MAX_METRICS];      /* mc: sum; conditional: sum of E[X 1{def}] or sampled X */
-    double msumsq[CS_MAX_METRICS];    /* mc only */
     double mpdef[CS_MAX_METRICS];     /* conditional: sum of P(def) or sampled 1{def} */
 } point_state;
 
@@ -33,7 +33,9 @@ typedef struct slot_shape {
     int n_out, n_met, nd;
 } slot_shape;
 
-enum { S_PS = 0, S_PS2 = 1 }; /* slot layout: ps, ps2, p[o]..., msum[m]..., m2[m]... */
+/* Slot layout: ps, ps2, p[o]..., m1[m]..., m2[m]..., then the compensations of
+ * ps and p[o]. */
+enum { S_PS = 0, S_PS2 = 1 };
 
 static inline double *slot_p(double *s, const slot_shape *sh)
 {
@@ -44,6 +46,24 @@ static inline double *slot_m1(double *s, const slot_shape *sh) { return s + 2 + 
 static inline double *slot_m2(double *s, const slot_shape *sh)
 {
     return s + 2 + sh->n_out + sh->n_met;
+}
+/* Compensations of ps and p[o] (Neumaier summation): a fixed layout repeated
+ * 10^6 times must still sum to n times its value to ~1e-16, so that
+ * conditional equals exact to 1e-12. */
+static inline double *slot_comp(double *s, const slot_shape *sh)
+{
+    return s + 2 + sh->n_out + 2 * sh->n_met;
+}
+
+/* Neumaier's compensated addition: *sum + *comp tracks the exact sum. */
+static inline void ksum(double *sum, double *comp, double x)
+{
+    double t = *sum + x;
+    if (fabs(*sum) >= fabs(x))
+        *comp += (*sum - t) + x;
+    else
+        *comp += (x - t) + *sum;
+    *sum = t;
 }
 
 typedef struct drawn_param {
@@ -113,41 +133,48 @@ static void block_mc(run_ctx *rc, uint64_t k, uint64_t b, double *slot, void *la
     point_state *ps = &rc->pt[k];
     const slot_shape *sh = &rc->sh;
     uint64_t n = block_trials(rc, b);
-    uint64_t count[CS_MAX_OUTCOMES] = {0}, mdef[CS_MAX_METRICS] = {0};
-    double *m1 = slot_m1(slot, sh), *m2 = slot_m2(slot, sh);
+    cs_tally tl;
+    double *m1 = slot_m1(slot, sh);
     double num[CS_MAX_PARAMS];
     cs_rng rng;
     cs_trial tr;
     const void *lay = ps->random_layout ? layout : ps->layout;
     const int nm = rs->n_metrics;
 
+    memset(&tl, 0, sizeof tl);
     cs_rng_stream(&rng, rc->e->seed, k, b);
-    memcpy(num, ps->params.num, sizeof num);
-    for (uint64_t t = 0; t < n; t++) {
-        if (ps->random_layout) {
-            draw_params(rc, num, &rng);
-            rs->draw_layout(ps->ctx, num, &rng, layout);
-        }
-        rs->resolve(ps->ctx, lay, &rng, &tr);
-        count[tr.outcome]++;
-        for (int m = 0; m < nm; m++) {
-            double v = tr.m[m];
-            if (v == v) { /* not NAN: measured in this trial */
-                mdef[m]++;
-                m1[m] += v;
-                m2[m] += v * v;
-                if (hist)
-                    hist_add(hist, rc, m, v, 1u);
+    if (!ps->random_layout && !hist && rs->resolve_batch) {
+        /* The same draws and sums as the loop below, without a call per trial. */
+        rs->resolve_batch(ps->ctx, lay, &rng, n, &tl);
+    } else {
+        memcpy(num, ps->params.num, sizeof num);
+        for (uint64_t t = 0; t < n; t++) {
+            if (ps->random_layout) {
+                draw_params(rc, num, &rng);
+                rs->draw_layout(ps->ctx, num, &rng, layout);
+            }
+            rs->resolve(ps->ctx, lay, &rng, &tr);
+            tl.count[tr.outcome]++;
+            for (int m = 0; m < nm; m++) {
+                double v = tr.m[m];
+                if (v == v) { /* not NAN: measured in this trial */
+                    tl.mdef[m]++;
+                    tl.msum[m] += v;
+                    if (hist)
+                        hist_add(hist, rc, m, v, 1u);
+                }
             }
         }
     }
+    for (int m = 0; m < nm; m++)
+        m1[m] = tl.msum[m];
     for (int o = 0; o < rs->n_outcomes; o++) {
 #pragma omp atomic
-        ps->count[o] += count[o];
+        ps->count[o] += tl.count[o];
     }
     for (int m = 0; m < nm; m++) {
 #pragma omp atomic
-        ps->mdef[m] += mdef[m];
+        ps->mdef[m] += tl.mdef[m];
     }
 }
 
@@ -169,8 +196,11 @@ static void add_layout(run_ctx *rc, const point_state *ps, const void *lay, cs_r
     const slot_shape *sh = &rc->sh;
     cs_probs pr;
     double *p = slot_p(slot, sh), *m1 = slot_m1(slot, sh), *m2 = slot_m2(slot, sh);
+    double *comp = slot_comp(slot, sh);
     bool need_sample = false;
 
+    for (int o = 0; o < rs->n_outcomes; o++)
+        pr.p[o] = 0.0;
     for (int m = 0; m < rs->n_metrics; m++) {
         pr.n[m] = 0;
         pr.mean[m] = (double)NAN;
@@ -178,10 +208,10 @@ static void add_layout(run_ctx *rc, const point_state *ps, const void *lay, cs_r
     }
     rs->outcome_probabilities(ps->ctx, lay, &pr);
     double s = success_of(rc, pr.p);
-    slot[S_PS] += s;
+    ksum(&slot[S_PS], &comp[0], s);
     slot[S_PS2] += s * s;
     for (int o = 0; o < rs->n_outcomes; o++)
-        p[o] += pr.p[o];
+        ksum(&p[o], &comp[1 + o], pr.p[o]);
     for (int m = 0; m < rs->n_metrics; m++) {
         if (pr.n[m] > 0) {
             double mean = 0.0, def = 0.0;
@@ -291,15 +321,13 @@ static void merge_round(run_ctx *rc, const uint64_t *items, uint64_t n_items, co
         double *s = (double *)(slots + i * (uint64_t)sh->nd);
         ps->trials += block_trials(rc, items[2 * i + 1]);
         ps->blocks_done++;
-        ps->sum_ps += s[S_PS];
+        ksum(&ps->sum_ps, &ps->comp_ps, s[S_PS] + slot_comp(s, sh)[0]);
         ps->sum_ps2 += s[S_PS2];
         for (int o = 0; o < sh->n_out; o++)
-            ps->sum_p[o] += slot_p(s, sh)[o];
+            ksum(&ps->sum_p[o], &ps->comp_p[o], slot_p(s, sh)[o] + slot_comp(s, sh)[1 + o]);
         for (int m = 0; m < sh->n_met; m++) {
             ps->msum[m] += slot_m1(s, sh)[m];
-            if (rc->method == CS_METHOD_MC)
-                ps->msumsq[m] += slot_m2(s, sh)[m];
-            else
+            if (rc->method != CS_METHOD_MC)
                 ps->mpdef[m] += slot_m2(s, sh)[m];
         }
     }
@@ -318,8 +346,9 @@ static void point_interval(const run_ctx *rc, const point_state *ps, double z, d
         cs_stats_wilson(succ, ps->trials, z, lo, hi);
         return;
     }
-    cs_moments mo = {ps->trials, ps->sum_ps, ps->sum_ps2};
-    *p = cs_moments_mean(&mo);
+    cs_moments mo = {ps->trials, ps->sum_ps + ps->comp_ps, ps->sum_ps2};
+    /* A mean of probabilities may round a hair outside [0, 1]. */
+    *p = fmin(1.0, fmax(0.0, cs_moments_mean(&mo)));
     double var = ps->trials > 1 ? cs_moments_variance(&mo) : 0.0;
     cs_stats_mean_interval(*p, var, ps->trials, z, lo, hi);
     /* Rounding must not push the exact value outside its own interval. */
@@ -421,7 +450,7 @@ static void fill_result(run_ctx *rc, uint64_t k, double z, cs_point_result *r)
             if (rc->success_mask & (1u << o))
                 r->successes += ps->count[o];
         } else {
-            r->p_outcome[o] = ps->sum_p[o] / (double)ps->trials;
+            r->p_outcome[o] = (ps->sum_p[o] + ps->comp_p[o]) / (double)ps->trials;
         }
     }
     for (int m = 0; m < rs->n_metrics; m++) {
@@ -470,7 +499,7 @@ static void run_exact(run_ctx *rc)
     const cs_ruleset *rs = rc->rs;
     for (uint64_t k = 0; k < rc->e->n_points; k++) {
         point_state *ps = &rc->pt[k];
-        double slot[2 + CS_MAX_OUTCOMES + 2 * CS_MAX_METRICS] = {0};
+        double slot[3 + 2 * CS_MAX_OUTCOMES + 2 * CS_MAX_METRICS] = {0};
         unsigned sampled = 0;
         cs_rng rng;
         uint64_t *hist = rc->thread_hist
@@ -479,10 +508,10 @@ static void run_exact(run_ctx *rc)
         cs_rng_stream(&rng, rc->e->seed, k, 0);
         add_layout(rc, ps, ps->layout, &rng, slot, hist, &sampled);
         ps->trials = 1;
-        ps->sum_ps = slot[S_PS];
+        ps->sum_ps = slot[S_PS] + slot_comp(slot, &rc->sh)[0];
         ps->sum_ps2 = slot[S_PS2];
         for (int o = 0; o < rs->n_outcomes; o++)
-            ps->sum_p[o] = slot_p(slot, &rc->sh)[o];
+            ps->sum_p[o] = slot_p(slot, &rc->sh)[o] + slot_comp(slot, &rc->sh)[1 + o];
         for (int m = 0; m < rs->n_metrics; m++) {
             ps->msum[m] = slot_m1(slot, &rc->sh)[m];
             ps->mpdef[m] = slot_m2(slot, &rc->sh)[m];
@@ -512,7 +541,6 @@ static void sample_exact_metrics(run_ctx *rc, cs_run_result *out)
         memset(fresh[k].count, 0, sizeof fresh[k].count);
         memset(fresh[k].mdef, 0, sizeof fresh[k].mdef);
         memset(fresh[k].msum, 0, sizeof fresh[k].msum);
-        memset(fresh[k].msumsq, 0, sizeof fresh[k].msumsq);
         fresh[k].trials = 0;
         fresh[k].blocks_done = 0;
         fresh[k].active = true;
@@ -564,7 +592,7 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     rc.hist_mask = ~0u;
     rc.sh.n_out = e->rs->n_outcomes;
     rc.sh.n_met = e->rs->n_metrics;
-    rc.sh.nd = 2 + rc.sh.n_out + 2 * rc.sh.n_met;
+    rc.sh.nd = 3 + 2 * rc.sh.n_out + 2 * rc.sh.n_met;
     if ((st = cs_experiment_method(e, &rc.method, err)) != CS_OK)
         return st;
     for (int i = 0; i < e->rs->n_params; i++) {
