@@ -6,6 +6,7 @@
 
 static const cs_ruleset *const table[] = {
     &cs_rules_generic,
+    &cs_rules_coreheim,
     &cs_rules_asoiaf,
 };
 
