@@ -270,6 +270,7 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
 
     if (c->reroll == REROLL_ONE_DIE) {
         p = one_die_exact(c, need, pr, dist && c->n_dice * c->sides <= CS_PROBS_MAX_VALUES);
+        p = fmin(1.0, p); /* a sum of exact terms may round a hair above 1 */
     } else {
         double p1 = cs_dist_p_at_least_real(&c->dist, need);
         /* again = P(the whole roll is re-rolled); 0 also when p1 = 1. */

@@ -199,6 +199,8 @@ static void add_layout(run_ctx *rc, const point_state *ps, const void *lay, cs_r
     double *comp = slot_comp(slot, sh);
     bool need_sample = false;
 
+    for (int o = 0; o < rs->n_outcomes; o++)
+        pr.p[o] = 0.0;
     for (int m = 0; m < rs->n_metrics; m++) {
         pr.n[m] = 0;
         pr.mean[m] = (double)NAN;
@@ -345,7 +347,8 @@ static void point_interval(const run_ctx *rc, const point_state *ps, double z, d
         return;
     }
     cs_moments mo = {ps->trials, ps->sum_ps + ps->comp_ps, ps->sum_ps2};
-    *p = cs_moments_mean(&mo);
+    /* A mean of probabilities may round a hair outside [0, 1]. */
+    *p = fmin(1.0, fmax(0.0, cs_moments_mean(&mo)));
     double var = ps->trials > 1 ? cs_moments_variance(&mo) : 0.0;
     cs_stats_mean_interval(*p, var, ps->trials, z, lo, hi);
     /* Rounding must not push the exact value outside its own interval. */
