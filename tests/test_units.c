@@ -15,6 +15,7 @@
 
 #include "chargesim/cli.h"
 #include "chargesim/units.h"
+#include "support/helpers.h"
 
 #define EXACT 1e-12
 
@@ -531,6 +532,78 @@ Test(units, exact_asoiaf_reach_plus_one_and_charge_attack)
     analyse(&u, "Axemen", "1..12", NULL, &r, p);
     cr_expect_not(r.has_metric[0]);
     cr_expect_float_eq(p[8], 2.0 / 6.0, EXACT, "speed 4 + D6 >= 9 on a 5 or a 6");
+    cs_units_free(&u);
+}
+
+/* p_success from `chargesim run --method exact` (the driver) for the
+ * unit's values over distances lo..hi, speed raised by `plus`. */
+static void driver_p(const cs_unit *u, const cs_units_grid *g, int plus, double *out)
+{
+    char ini[2048];
+    int n = snprintf(ini, sizeof ini,
+                     "[experiment]\nruleset = %s\nmethod = exact\n[params]\ndistance = "
+                     "%g..%g:%g\n",
+                     u->map->rs->name, g->lo, g->hi, g->step);
+    for (int i = 0; i < u->map->n_fixed; i++)
+        n += snprintf(ini + n, sizeof ini - (size_t)n, "%s = %s\n", u->map->fixed_key[i],
+                      u->map->fixed_val[i]);
+    for (int i = 0; i < u->n_values; i++) {
+        const char *key = u->map->rs->params[u->value[i].param].key;
+        if (u->value[i].param == u->map->speed_param)
+            n += snprintf(ini + n, sizeof ini - (size_t)n, "%s = %g\n", key,
+                          atof(u->value[i].text) + plus);
+        else
+            n += snprintf(ini + n, sizeof ini - (size_t)n, "%s = %s\n", key, u->value[i].text);
+    }
+    cs_experiment e;
+    cs_error err = {0};
+    cr_assert_eq(th_load(ini, NULL, 0, &e, &err), CS_OK, "%s\n%s", err.msg, ini);
+    cs_run_result r;
+    cr_assert_eq(th_run(&e, 1, &r), CS_OK);
+    cr_assert_eq(r.method, CS_METHOD_EXACT);
+    cr_assert_eq((int)r.n_points, cs_units_grid_count(g));
+    for (uint64_t k = 0; k < r.n_points; k++)
+        out[k] = r.point[k].p_success;
+    cs_run_result_free(&r);
+    cs_experiment_free(&e);
+}
+
+/* The table's p_success, reach and +1 speed are the driver's exact method's
+ * numbers, for every test unit of both rulesets. */
+Test(units, table_equals_the_exact_method)
+{
+    cs_units_mapping m;
+    load_bound("mappings/old.ini", &m);
+    cs_units u = {0};
+    cs_error err = {0};
+    cr_assert_eq(cs_units_read_bs(data("old.cat"), &m, &u, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(read_csv("units.csv", &u, &err), CS_OK, "%s", err.msg);
+    cs_units_grid g = {1, 24, 1};
+    const int n = cs_units_grid_count(&g);
+    double p[CS_UNITS_MAX_GRID], base[CS_UNITS_MAX_GRID], plus[CS_UNITS_MAX_GRID];
+    cs_units_sets none = {0};
+    for (int i = 0; i < u.n; i++) {
+        const cs_unit *un = &u.unit[i];
+        cs_unit_result r = {.p = p};
+        cr_assert_eq(cs_units_analyse(un, &none, &g, &r, &err), CS_OK, "%s", err.msg);
+        driver_p(un, &g, 0, base);
+        driver_p(un, &g, 1, plus);
+        double rise = 0.0;
+        for (int k = 0; k < n; k++) {
+            cr_expect_float_eq(p[k], base[k], EXACT, "%s at %d", un->name, k + 1);
+            rise += plus[k] - base[k];
+        }
+        cr_expect_float_eq(r.plus1, rise / (double)n, EXACT, "%s", un->name);
+        for (int q = 0; q < CS_UNITS_N_REACH; q++) {
+            /* Every unit here reaches each level at 1" and falls below it
+             * within 24", so the reach is read off the driver's sweep. */
+            int k = 0;
+            while (k + 1 < n && base[k + 1] >= cs_units_reach_levels[q])
+                k++;
+            cr_expect(r.has_reach[q] && r.reach[q] == (double)(k + 1), "%s reach %d: %g", un->name,
+                      q, r.reach[q]);
+        }
+    }
     cs_units_free(&u);
 }
 
