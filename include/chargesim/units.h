@@ -91,6 +91,12 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
  * in the parameter's range. CS_EINPUT naming the mapping file otherwise. */
 cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err);
 
+/* The files of a directory whose names end in one of `suffixes` (NULL-
+ * terminated), hidden ones aside, as dir/name in name order; *out is
+ * malloc'ed (free()), each entry CS_UNITS_PATH long. */
+cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
+                              char (**out)[CS_UNITS_PATH], int *n, cs_error *err);
+
 /* Every *.ini of a directory, in name order. *out is malloc'ed (free()). */
 cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int *n, cs_error *err);
 
@@ -159,10 +165,6 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
 /* The gameSystemId of a .cat (or the id of a .gst), to pick a mapping. */
 cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error *err);
 
-/* The .cat and .gst files of a directory, in name order; *out malloc'ed,
- * each entry CS_UNITS_PATH long. */
-cs_status cs_units_bs_list(const char *dir, char (**out)[CS_UNITS_PATH], int *n,
-                           cs_error *err);
 
 /* Units CSV: a header row, then one unit per row. Columns:
  *   name     required, the unit's name
@@ -200,10 +202,6 @@ void cs_units_found_add(cs_units_found *f, const char *text, const char *file, i
  * u->name, file, line, catalogue and map must be set. */
 cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found, bool csv,
                           bool *kept, cs_error *err);
-
-/* Appends a note about u, placed at file:line (CS_ENOMEM if out of memory). */
-cs_status cs_units_add_note(cs_units *out, cs_unit_note_kind kind, cs_unit_problem problem,
-                            const cs_unit *u, const char *file, int line, const char *what);
 
 /* Parses a characteristic's text in `format` into a number. Returns false
  * (with `why` set to a static reason) when it does not read; `*absent` is set

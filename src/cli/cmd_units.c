@@ -131,7 +131,8 @@ static cs_status read_source(const char *source, cs_units_mapping *maps, int n_m
     int n = 0;
     cs_status st = CS_OK;
     if (is_dir(source)) {
-        st = cs_units_bs_list(source, &files, &n, err);
+        static const char *const bs[] = {".cat", ".gst", NULL};
+        st = cs_units_list_files(source, bs, &files, &n, err);
         int cats = 0;
         for (int i = 0; st == CS_OK && i < n; i++)
             if (ends_with(files[i], ".cat"))

@@ -8,7 +8,6 @@
  * from: see cs_units_read_bs in units.h. Not read: modifiers and conditions
  * (a cost or characteristic changed by an option), catalogue links between
  * catalogues, info groups (none in the data this was written against). */
-#include <dirent.h>
 #include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -598,17 +597,15 @@ static cs_status find_gst(const char *cat_path, const char *system_id, char *out
         slash[slash == dir ? 1 : 0] = '\0';
     else
         snprintf(dir, sizeof dir, ".");
+    static const char *const gst_only[] = {".gst", NULL};
     char(*files)[CS_UNITS_PATH];
     int n;
-    cs_status st = cs_units_bs_list(dir, &files, &n, err);
+    cs_status st = cs_units_list_files(dir, gst_only, &files, &n, err);
     if (st != CS_OK)
         return st;
     st = CS_EINPUT;
     for (int i = 0; i < n; i++) {
-        size_t len = strlen(files[i]);
         char id[CS_UNITS_TEXT];
-        if (len < 4 || strcmp(files[i] + len - 4, ".gst") != 0)
-            continue;
         if (cs_units_bs_system(files[i], id, sizeof id, err) == CS_OK &&
             strcmp(id, system_id) == 0) {
             snprintf(out, cap, "%s", files[i]);
@@ -672,57 +669,4 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
     close_doc(&r.cat);
     close_doc(&r.gst);
     return st;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(a, b);
-}
-
-cs_status cs_units_bs_list(const char *dir, char (**out)[CS_UNITS_PATH], int *n, cs_error *err)
-{
-    *out = NULL;
-    *n = 0;
-    DIR *d = opendir(dir);
-    if (!d) {
-        cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", dir, strerror(errno));
-        return CS_EINPUT;
-    }
-    char(*names)[CS_UNITS_PATH] = NULL;
-    int count = 0, cap = 0;
-    cs_status st = CS_OK;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        size_t len = strlen(e->d_name);
-        if (e->d_name[0] == '.' || len < 5 ||
-            (strcmp(e->d_name + len - 4, ".cat") != 0 && strcmp(e->d_name + len - 4, ".gst") != 0))
-            continue;
-        if (count == cap) {
-            int c = cap ? 2 * cap : 32;
-            void *q = realloc(names, (size_t)c * sizeof *names);
-            if (!q) {
-                st = CS_ENOMEM;
-                cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
-                break;
-            }
-            names = q;
-            cap = c;
-        }
-        int w = snprintf(names[count], CS_UNITS_PATH, "%s/%s", dir, e->d_name);
-        if (w < 0 || w >= CS_UNITS_PATH) {
-            cs_error_set(err, CS_EINPUT, "%s/%s: path too long", dir, e->d_name);
-            st = CS_EINPUT;
-            break;
-        }
-        count++;
-    }
-    closedir(d);
-    if (st != CS_OK) {
-        free(names);
-        return st;
-    }
-    if (count > 0)
-        qsort(names, (size_t)count, sizeof *names, by_name);
-    *out = names;
-    *n = count;
-    return CS_OK;
 }

@@ -58,8 +58,9 @@ static cs_status push_unit(cs_units *out, const cs_unit *u)
     return CS_OK;
 }
 
-cs_status cs_units_add_note(cs_units *out, cs_unit_note_kind kind, cs_unit_problem problem,
-                            const cs_unit *u, const char *file, int line, const char *what)
+/* Appends a note about u, placed at file:line. */
+static cs_status add_note(cs_units *out, cs_unit_note_kind kind, cs_unit_problem problem,
+                          const cs_unit *u, const char *file, int line, const char *what)
 {
     if (out->n_notes == out->cap_notes) {
         cs_unit_note *q = grow(out->note, &out->cap_notes, sizeof *q);
@@ -359,11 +360,11 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
     /* A unit left out is named for what it lacks among the required
      * values; its optional ones no longer matter. */
     if (skipped[0] != '\0') {
-        return cs_units_add_note(out, CS_UNIT_SKIPPED, skip_problem, u, skip_file, skip_line,
+        return add_note(out, CS_UNIT_SKIPPED, skip_problem, u, skip_file, skip_line,
                                  skipped);
     }
     if (incomplete[0] != '\0') {
-        cs_status st = cs_units_add_note(out, CS_UNIT_INCOMPLETE, inc_problem, u, inc_file,
+        cs_status st = add_note(out, CS_UNIT_INCOMPLETE, inc_problem, u, inc_file,
                                          inc_line, incomplete);
         if (st != CS_OK)
             return st;
@@ -640,55 +641,80 @@ static int by_name(const void *a, const void *b)
     return strcmp(a, b);
 }
 
-cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int *n, cs_error *err)
+static bool has_suffix(const char *name, const char *const *suffixes)
+{
+    size_t n = strlen(name);
+    for (int i = 0; suffixes[i]; i++) {
+        size_t k = strlen(suffixes[i]);
+        if (n > k && strcmp(name + n - k, suffixes[i]) == 0)
+            return true;
+    }
+    return false;
+}
+
+cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
+                              char (**out)[CS_UNITS_PATH], int *n, cs_error *err)
 {
     *out = NULL;
     *n = 0;
     DIR *d = opendir(dir);
-    if (!d) {
-        return cs_error_set(err, CS_EINPUT, "%s: cannot open the mapping directory: %s", dir,
+    if (!d)
+        return cs_error_set(err, CS_EINPUT, "%s: cannot open the directory: %s", dir,
                             strerror(errno));
-    }
     char(*names)[CS_UNITS_PATH] = NULL;
     int count = 0, cap = 0;
     cs_status st = CS_OK;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        size_t len = strlen(e->d_name);
-        if (len < 5 || strcmp(e->d_name + len - 4, ".ini") != 0 || e->d_name[0] == '.')
+    for (struct dirent *e; st == CS_OK && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || !has_suffix(e->d_name, suffixes))
             continue;
         if (count == cap) {
             void *q = grow(names, &cap, sizeof *names);
             if (!q) {
-                st = CS_ENOMEM;
+                st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
                 break;
             }
             names = q;
         }
         int w = snprintf(names[count], CS_UNITS_PATH, "%s/%s", dir, e->d_name);
-        if (w < 0 || w >= CS_UNITS_PATH) {
-            cs_error_set(err, CS_EINPUT, "%s/%s: path too long", dir, e->d_name);
-            st = CS_EINPUT;
-            break;
-        }
+        if (w < 0 || w >= CS_UNITS_PATH)
+            st = cs_error_set(err, CS_EINPUT, "%s/%s: path too long", dir, e->d_name);
         count++;
     }
     closedir(d);
-    if (st == CS_OK && count > 0) {
+    if (st != CS_OK) {
+        free(names);
+        return st;
+    }
+    if (count > 0)
         qsort(names, (size_t)count, sizeof *names, by_name);
+    *out = names;
+    *n = count;
+    return CS_OK;
+}
+
+cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int *n, cs_error *err)
+{
+    static const char *const ini[] = {".ini", NULL};
+    char(*names)[CS_UNITS_PATH];
+    int count;
+    *out = NULL;
+    *n = 0;
+    cs_status st = cs_units_list_files(dir, ini, &names, &count, err);
+    if (st != CS_OK)
+        return st;
+    if (count > 0) {
         *out = calloc((size_t)count, sizeof **out);
         if (!*out)
-            st = CS_ENOMEM;
-        for (int i = 0; st == CS_OK && i < count; i++)
-            st = cs_units_mapping_load(names[i], &(*out)[i], err);
-        if (st == CS_OK)
-            *n = count;
+            st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
     }
-    if (st == CS_ENOMEM)
-        cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
+    for (int i = 0; st == CS_OK && i < count; i++)
+        st = cs_units_mapping_load(names[i], &(*out)[i], err);
+    free(names);
     if (st != CS_OK) {
         free(*out);
         *out = NULL;
+        return st;
     }
-    free(names);
-    return st;
+    *n = count;
+    return CS_OK;
 }
