@@ -186,9 +186,9 @@ Test(units, mapping_files)
     cr_expect(strstr(err.msg, "ruleset is missing"), "%s", err.msg);
     cr_expect_eq(load_text("[units]\nruleset = chess\n", &m, &err, true), CS_EINPUT);
     cr_expect(strstr(err.msg, "ruleset `chess` is not built"), "%s", err.msg);
-    cr_expect_eq(load_text("[units]\nruleset = generic\n[characteristic M]\nparam = mv\n", &m,
-                           &err, true),
-                 CS_EINPUT);
+    cr_expect_eq(
+        load_text("[units]\nruleset = generic\n[characteristic M]\nparam = mv\n", &m, &err, true),
+        CS_EINPUT);
     cr_expect(strstr(err.msg, "param `mv` is not a parameter of generic"), "%s", err.msg);
     cr_expect_eq(load_text("[units]\nruleset = generic\n[fixed]\ndice = 2q6\n", &m, &err, true),
                  CS_EINPUT);
@@ -680,8 +680,7 @@ Test(units, command)
     cr_assert_not_null(text);
     cr_expect(strncmp(text, "catalogue,name,ruleset,points,base,move,reach_50,", 49) == 0, "%s",
               text);
-    cr_expect(strstr(text, "Test Army,Swordsmen,generic,150,20×20,4,11,9,8,0.041667,"), "%s",
-              text);
+    cr_expect(strstr(text, "Test Army,Swordsmen,generic,150,20×20,4,11,9,8,0.041667,"), "%s", text);
     int lines = 0;
     for (char *c = text; *c; c++)
         lines += *c == '\n';
@@ -695,8 +694,8 @@ Test(units, command)
     const char *bad_csv[] = {data("bad_value.csv"), "--mapping", maps, "-o", out, NULL};
     cr_expect_eq(run_units(bad_csv), 2);
     cr_expect_neq(access(out, F_OK), 0);
-    const char *bad_set[] = {data("units.csv"), "--mapping", maps, "--set", "move=5", "-o", out,
-                             NULL};
+    const char *bad_set[] = {data("units.csv"), "--mapping", maps, "--set",
+                             "move=5",          "-o",        out,  NULL};
     cr_expect_eq(run_units(bad_set), 2);
     cr_expect_neq(access(out, F_OK), 0);
     const char *bad_range[] = {data("units.csv"), "--mapping", maps, "--distance", "9..1", NULL};
@@ -708,7 +707,7 @@ Test(units, command)
 
     /* Markdown: percentages, one row per unit. */
     const char *md[] = {data("old.cat"), "--mapping", maps, "--format", "md", "--distance",
-                        "6..8", "-o", out, "--quiet", NULL};
+                        "6..8",          "-o",        out,  "--quiet",  NULL};
     cr_assert_eq(run_units(md), 0);
     text = slurp(out);
     cr_expect(strstr(text, "| Old House | Guardsmen | asoiaf | 7 | - | 5 | 3 | 7 | 9 | 7 | 6 |"),
@@ -887,7 +886,8 @@ static void check_catalogue(const char *cat_path, const char *gst_path, const cs
     /* Units of the catalogue: not nested in a unit, not a unit's linked
      * model; then game-system units a link outside any unit reaches. */
     xmlXPathObjectPtr o = xq(&cat, NULL, "//" SE UNIT "[not(ancestor::" SE UNIT ")]");
-    xmlXPathObjectPtr linked = xq(&cat, NULL, "//" SE UNIT "//*[local-name()='entryLink']/@targetId");
+    xmlXPathObjectPtr linked =
+        xq(&cat, NULL, "//" SE UNIT "//*[local-name()='entryLink']/@targetId");
     for (int i = 0; i < nodes(o); i++) {
         xmlNodePtr e = o->nodesetval->nodeTab[i];
         xmlChar *id = xmlGetProp(e, (const xmlChar *)"id");
@@ -929,9 +929,8 @@ static void check_catalogue(const char *cat_path, const char *gst_path, const cs
         const char *why;
         if (vals[i].n > 0)
             snprintf(expected->id[expected->n++], 64, "%s", (const char *)id);
-        if (vals[i].n == 1 &&
-            cs_units_parse_value(vals[i].t[0], CS_UNITS_INCHES, m->chars[0].alternate, &num,
-                                 &absent, &why))
+        if (vals[i].n == 1 && cs_units_parse_value(vals[i].t[0], CS_UNITS_INCHES,
+                                                   m->chars[0].alternate, &num, &absent, &why))
             snprintf(readable->id[readable->n++], 64, "%s", (const char *)id);
         xmlFree(id);
     }
@@ -940,8 +939,8 @@ static void check_catalogue(const char *cat_path, const char *gst_path, const cs
     cs_error err = {0};
     cr_assert_eq(cs_units_read_bs(cat_path, m, &u, &err), CS_OK, "%s", err.msg);
     /* Rows: exactly the units whose one value reads, each once, with it. */
-    cr_expect_eq(u.n, readable->n, "%s: %d rows, XPath finds %d units with a readable %s",
-                 cat_path, u.n, readable->n, key);
+    cr_expect_eq(u.n, readable->n, "%s: %d rows, XPath finds %d units with a readable %s", cat_path,
+                 u.n, readable->n, key);
     for (int i = 0; i < u.n; i++) {
         cr_expect(has_id(readable, u.unit[i].id), "%s: row %s (%s) not found by XPath", cat_path,
                   u.unit[i].name, u.unit[i].id);
@@ -963,8 +962,8 @@ static void check_catalogue(const char *cat_path, const char *gst_path, const cs
         const cs_unit_note *n = &u.note[i];
         if (n->kind == CS_UNIT_SKIPPED && n->problem != CS_UNIT_MISSING) {
             with_value_left_out++;
-            cr_expect(has_id(expected, n->id) && !has_id(readable, n->id), "%s: note %s",
-                      cat_path, n->name);
+            cr_expect(has_id(expected, n->id) && !has_id(readable, n->id), "%s: note %s", cat_path,
+                      n->name);
         }
     }
     cr_expect_eq(u.n + with_value_left_out, expected->n,

@@ -26,47 +26,47 @@
 #include "chargesim/status.h"
 #include "chargesim/table.h"
 
-#define CS_UNITS_MAX_CHARS   16   /* characteristic sections in one mapping */
-#define CS_UNITS_MAX_FIXED   16   /* fixed parameters in one mapping */
-#define CS_UNITS_MAX_METRICS 4    /* metrics a mapping reports per unit */
-#define CS_UNITS_MAX_VALUES  24   /* parameter values one unit carries */
-#define CS_UNITS_MAX_SETS    32   /* --set K=V pairs */
-#define CS_UNITS_NAME        128  /* unit, catalogue and characteristic names */
-#define CS_UNITS_TEXT        64   /* one value as written */
-#define CS_UNITS_PATH        512
-#define CS_UNITS_NOTE        320
-#define CS_UNITS_MAX_GRID    400  /* distances in one table */
+#define CS_UNITS_MAX_CHARS 16  /* characteristic sections in one mapping */
+#define CS_UNITS_MAX_FIXED 16  /* fixed parameters in one mapping */
+#define CS_UNITS_MAX_METRICS 4 /* metrics a mapping reports per unit */
+#define CS_UNITS_MAX_VALUES 24 /* parameter values one unit carries */
+#define CS_UNITS_MAX_SETS 32   /* --set K=V pairs */
+#define CS_UNITS_NAME 128      /* unit, catalogue and characteristic names */
+#define CS_UNITS_TEXT 64       /* one value as written */
+#define CS_UNITS_PATH 512
+#define CS_UNITS_NOTE 320
+#define CS_UNITS_MAX_GRID 400 /* distances in one table */
 
 /* How a characteristic's text is read (mapping key `format`). */
 typedef enum cs_units_format {
-    CS_UNITS_INCHES, /* 4"  4  4.5"  and the alternate forms 2" (9")  Ground 2", Fly 9" */
-    CS_UNITS_TARGET, /* a D6 score: 3+ or 3 */
-    CS_UNITS_NUMBER, /* a plain number: 8 */
+    CS_UNITS_INCHES,     /* 4"  4  4.5"  and the alternate forms 2" (9")  Ground 2", Fly 9" */
+    CS_UNITS_TARGET,     /* a D6 score: 3+ or 3 */
+    CS_UNITS_NUMBER,     /* a plain number: 8 */
     CS_UNITS_TEXT_AS_IS, /* handed to the parameter as written (dice, choices) */
 } cs_units_format;
 
 /* One `[characteristic NAME]` section: where a parameter's value comes from. */
 typedef struct cs_units_char {
-    char name[CS_UNITS_NAME];       /* the characteristic's name in the catalogue */
-    char param[CS_UNITS_TEXT];      /* the ruleset parameter it feeds */
+    char name[CS_UNITS_NAME];  /* the characteristic's name in the catalogue */
+    char param[CS_UNITS_TEXT]; /* the ruleset parameter it feeds */
     cs_units_format format;
-    bool required;                  /* a unit without it is skipped (else: incomplete) */
-    bool alternate;                 /* take the bracketed value of `2" (9")` */
-    char where_name[CS_UNITS_NAME]; /* only profiles whose characteristic where_name */
-    char where_value[CS_UNITS_TEXT];/* ... reads where_value ("" = every profile) */
+    bool required;                   /* a unit without it is skipped (else: incomplete) */
+    bool alternate;                  /* take the bracketed value of `2" (9")` */
+    char where_name[CS_UNITS_NAME];  /* only profiles whose characteristic where_name */
+    char where_value[CS_UNITS_TEXT]; /* ... reads where_value ("" = every profile) */
 } cs_units_char;
 
 /* One mapping file. Texts are kept as written; cs_units_mapping_bind checks
  * them against the ruleset when the mapping is used. */
 typedef struct cs_units_mapping {
     char path[CS_UNITS_PATH];
-    char ruleset[CS_UNITS_TEXT];         /* [units] ruleset */
-    char game_system_id[CS_UNITS_TEXT];  /* [units] game_system_id ("" = CSV only) */
-    char cost[CS_UNITS_TEXT];            /* [units] cost: the cost type's name */
-    char speed[CS_UNITS_TEXT];           /* [units] speed: the parameter +1 is tried on */
-    char distance[CS_UNITS_TEXT];        /* [units] distance: the head-on gap parameter */
-    char base[CS_UNITS_NAME];            /* [units] base: the base size characteristic */
-    char range[CS_UNITS_TEXT];           /* [units] range: default distances, a..b[:step] */
+    char ruleset[CS_UNITS_TEXT];        /* [units] ruleset */
+    char game_system_id[CS_UNITS_TEXT]; /* [units] game_system_id ("" = CSV only) */
+    char cost[CS_UNITS_TEXT];           /* [units] cost: the cost type's name */
+    char speed[CS_UNITS_TEXT];          /* [units] speed: the parameter +1 is tried on */
+    char distance[CS_UNITS_TEXT];       /* [units] distance: the head-on gap parameter */
+    char base[CS_UNITS_NAME];           /* [units] base: the base size characteristic */
+    char range[CS_UNITS_TEXT];          /* [units] range: default distances, a..b[:step] */
     int n_metrics;
     char metric[CS_UNITS_MAX_METRICS][CS_UNITS_TEXT]; /* [units] metrics, comma separated */
     int n_fixed;
@@ -102,22 +102,22 @@ cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int
 
 /* One value of a unit: a ruleset parameter and the text it came from. */
 typedef struct cs_unit_value {
-    int param;                 /* index in the unit's ruleset parameter table */
-    char text[CS_UNITS_TEXT];  /* the value as the experiment model reads it: 4 */
-    char raw[CS_UNITS_TEXT];   /* as the source wrote it: 4" */
+    int param;                /* index in the unit's ruleset parameter table */
+    char text[CS_UNITS_TEXT]; /* the value as the experiment model reads it: 4 */
+    char raw[CS_UNITS_TEXT];  /* as the source wrote it: 4" */
 } cs_unit_value;
 
 typedef struct cs_unit {
     char name[CS_UNITS_NAME];
-    char id[CS_UNITS_TEXT];          /* the BattleScribe entry's id; "" for a CSV row */
-    char catalogue[CS_UNITS_NAME];   /* catalogue name, or the CSV file's base name */
-    char file[CS_UNITS_PATH];        /* where the unit is defined */
+    char id[CS_UNITS_TEXT];        /* the BattleScribe entry's id; "" for a CSV row */
+    char catalogue[CS_UNITS_NAME]; /* catalogue name, or the CSV file's base name */
+    char file[CS_UNITS_PATH];      /* where the unit is defined */
     int line;
-    const cs_units_mapping *map;     /* bound; gives the ruleset */
+    const cs_units_mapping *map; /* bound; gives the ruleset */
     bool has_points;
-    double points;                   /* BattleScribe: the smallest legal unit */
-    char base[CS_UNITS_TEXT];        /* base size as written, "" if unknown */
-    bool complete;                   /* every mapped characteristic present */
+    double points;            /* BattleScribe: the smallest legal unit */
+    char base[CS_UNITS_TEXT]; /* base size as written, "" if unknown */
+    bool complete;            /* every mapped characteristic present */
     int n_values;
     cs_unit_value value[CS_UNITS_MAX_VALUES];
 } cs_unit;
@@ -137,10 +137,10 @@ typedef struct cs_unit_note {
     cs_unit_note_kind kind;
     cs_unit_problem problem;
     char name[CS_UNITS_NAME];
-    char id[CS_UNITS_TEXT];        /* as in cs_unit */
-    char file[CS_UNITS_PATH];      /* of the offending element or row */
+    char id[CS_UNITS_TEXT];   /* as in cs_unit */
+    char file[CS_UNITS_PATH]; /* of the offending element or row */
     int line;
-    char what[CS_UNITS_NOTE];      /* "lacks Adv", "Adv `3D6` is not a distance" */
+    char what[CS_UNITS_NOTE]; /* "lacks Adv", "Adv `3D6` is not a distance" */
 } cs_unit_note;
 
 /* A growing list of units and notes. Zero-initialise, then cs_units_free. */
@@ -160,11 +160,11 @@ void cs_units_free(cs_units *u);
  * link outside any unit; each unit's profiles are its own, those its info
  * links point to, and those of its model children (nested, in groups, or
  * linked). `map` must be bound. Appends to `out`. */
-cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out, cs_error *err);
+cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out,
+                           cs_error *err);
 
 /* The gameSystemId of a .cat (or the id of a .gst), to pick a mapping. */
 cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error *err);
-
 
 /* Units CSV: a header row, then one unit per row. Columns:
  *   name     required, the unit's name
@@ -176,17 +176,17 @@ cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error 
  * Each row's ruleset picks its mapping among `maps` (the one mapping that
  * names that ruleset; bound here), which says which parameters are required
  * and gives the fixed ones. */
-cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps,
-                            const char *rules, cs_units *out, cs_error *err);
+cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,
+                            cs_units *out, cs_error *err);
 
 /* ---- shared by the readers (src/io/units_map.c) ------------------------- */
 
 /* What a reader found for one mapped characteristic of one unit: the
  * distinct texts (trimmed) its profiles give, each with its line. */
 typedef struct cs_units_found {
-    int n;                          /* 0 absent, 1, or 2 (two or more: a conflict) */
+    int n; /* 0 absent, 1, or 2 (two or more: a conflict) */
     char text[2][CS_UNITS_TEXT];
-    const char *file[2];            /* NULL: the unit's own file; else must outlive settle */
+    const char *file[2]; /* NULL: the unit's own file; else must outlive settle */
     int line[2];
 } cs_units_found;
 
@@ -232,15 +232,15 @@ typedef struct cs_units_sets {
 extern const double cs_units_reach_levels[CS_UNITS_N_REACH]; /* 0.50, 0.75, 0.90 */
 
 typedef struct cs_unit_result {
-    double *p;                            /* p_success per grid distance (caller's array) */
+    double *p; /* p_success per grid distance (caller's array) */
     bool has_reach[CS_UNITS_N_REACH];
-    double reach[CS_UNITS_N_REACH];       /* see cs_units_analyse */
+    double reach[CS_UNITS_N_REACH]; /* see cs_units_analyse */
     bool has_plus1;
-    double plus1;                         /* mean rise of p_success with speed + 1 */
+    double plus1; /* mean rise of p_success with speed + 1 */
     bool has_metric[CS_UNITS_MAX_METRICS];
-    double metric[CS_UNITS_MAX_METRICS];  /* E[metric | defined] at the first distance */
+    double metric[CS_UNITS_MAX_METRICS]; /* E[metric | defined] at the first distance */
     bool has_ppi;
-    double points_per_inch;               /* points / reach at 75% */
+    double points_per_inch; /* points / reach at 75% */
 } cs_unit_result;
 
 /* Analyses one unit exactly at the head-on layout of its ruleset. Its

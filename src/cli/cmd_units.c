@@ -140,8 +140,7 @@ static cs_status read_source(const char *source, cs_units_mapping *maps, int n_m
         if (cats > 0)
             n = cats;
         if (st == CS_OK && n == 0)
-            st = cs_error_set(err, CS_EINPUT, "%s: no .cat or .gst file in this directory",
-                              source);
+            st = cs_error_set(err, CS_EINPUT, "%s: no .cat or .gst file in this directory", source);
     } else if (ends_with(source, ".cat") || ends_with(source, ".gst")) {
         files = malloc(sizeof *files);
         if (!files)
@@ -149,8 +148,8 @@ static cs_status read_source(const char *source, cs_units_mapping *maps, int n_m
         snprintf(files[0], CS_UNITS_PATH, "%s", source);
         n = 1;
     } else {
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: expected a .cat, .gst or .csv file or a directory", source);
+        return cs_error_set(err, CS_EINPUT, "%s: expected a .cat, .gst or .csv file or a directory",
+                            source);
     }
     for (int i = 0; st == CS_OK && i < n; i++) {
         cs_units_mapping *m;
@@ -172,9 +171,8 @@ static void print_notes(const cs_units *u, bool quiet)
         else
             incomplete++;
         if (!quiet)
-            fprintf(stderr, "chargesim units: %s:%d: unit `%s` %s: %s\n", n->file, n->line,
-                    n->name, n->kind == CS_UNIT_SKIPPED ? "left out" : "kept without metrics",
-                    n->what);
+            fprintf(stderr, "chargesim units: %s:%d: unit `%s` %s: %s\n", n->file, n->line, n->name,
+                    n->kind == CS_UNIT_SKIPPED ? "left out" : "kept without metrics", n->what);
     }
     fprintf(stderr, "chargesim units: %d units in the table, %d left out, %d without metrics\n",
             u->n, skipped, incomplete);
@@ -233,8 +231,9 @@ static int parse_args(int argc, char **argv, options *o)
             o->quiet = true;
             continue;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return cs_cli_fail("units", CS_EINPUT, "unknown option '%s' (see chargesim units "
-                                                   "--help)",
+            return cs_cli_fail("units", CS_EINPUT,
+                               "unknown option '%s' (see chargesim units "
+                               "--help)",
                                a);
         } else if (o->source) {
             return cs_cli_fail("units", CS_EINPUT, "one SOURCE at a time ('%s' and '%s')",
@@ -281,7 +280,7 @@ int cs_cli_units(int argc, char **argv)
         st = cs_units_check_sets(&units, &o.sets, &err);
     }
     if (st == CS_OK) {
-        const char *range = o.distance ? o.distance
+        const char *range = o.distance    ? o.distance
                             : units.n > 0 ? units.unit[0].map->range
                                           : "1..24";
         cs_error gerr;

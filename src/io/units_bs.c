@@ -59,7 +59,7 @@ typedef struct slot {
 typedef struct bs_doc {
     xmlDoc *doc;
     char path[CS_UNITS_PATH];
-    slot *ids;     /* open addressing, cap a power of two */
+    slot *ids; /* open addressing, cap a power of two */
     size_t cap;
 } bs_doc;
 
@@ -168,9 +168,10 @@ static cs_status open_doc(const char *path, bs_doc *d, cs_error *err)
     xmlFreeParserCtxt(ctxt);
     const xmlNode *root = xmlDocGetRootElement(d->doc);
     if (!is(root, "catalogue") && !is(root, "gameSystem")) {
-        cs_error_set(err, CS_EINPUT, "%s:%d: root element <%s> is not a BattleScribe <catalogue> or "
-                         "<gameSystem>",
-            path, root ? line_of(root) : 1, root ? (const char *)root->name : "none");
+        cs_error_set(err, CS_EINPUT,
+                     "%s:%d: root element <%s> is not a BattleScribe <catalogue> or "
+                     "<gameSystem>",
+                     path, root ? line_of(root) : 1, root ? (const char *)root->name : "none");
         close_doc(d);
         return CS_EINPUT;
     }
@@ -242,8 +243,8 @@ static cs_status ptrset_add(ptrset *s, const xmlNode *n, bool *added)
 /* ---- the reader's state ------------------------------------------------ */
 
 typedef struct reader {
-    bs_doc cat;                 /* the file read */
-    bs_doc gst;                 /* its game system, when the file is a .cat */
+    bs_doc cat; /* the file read */
+    bs_doc gst; /* its game system, when the file is a .cat */
     const cs_units_mapping *m;
     cs_units *out;
     char catalogue[CS_UNITS_NAME];
@@ -267,16 +268,16 @@ static cs_status target(reader *r, const xmlNode *link, const xmlNode **out)
     prop(link, "name", name, sizeof name);
     if (!prop(link, "targetId", id, sizeof id)) {
         cs_error_set(r->err, CS_EINPUT, "%s:%d: <%s> `%s` has no targetId", path_of(r, link),
-            line_of(link), (const char *)link->name, name);
+                     line_of(link), (const char *)link->name, name);
         return CS_EINPUT;
     }
     *out = lookup(&r->cat, id);
     if (!*out)
         *out = lookup(&r->gst, id);
     if (!*out) {
-        cs_error_set(r->err, CS_EINPUT, "%s:%d: <%s> `%s`: targetId %s is in neither %s%s%s", path_of(r, link),
-            line_of(link), (const char *)link->name, name, id, r->cat.path,
-            r->gst.doc ? " nor " : "", r->gst.doc ? r->gst.path : "");
+        cs_error_set(r->err, CS_EINPUT, "%s:%d: <%s> `%s`: targetId %s is in neither %s%s%s",
+                     path_of(r, link), line_of(link), (const char *)link->name, name, id,
+                     r->cat.path, r->gst.doc ? " nor " : "", r->gst.doc ? r->gst.path : "");
         return CS_EINPUT;
     }
     return CS_OK;
@@ -320,8 +321,9 @@ static cs_status own_profiles(reader *r, const xmlNode *e)
                 const xmlNode *t;
                 st = target(r, l, &t);
                 if (st == CS_OK && !is(t, "profile")) {
-                    cs_error_set(r->err, CS_EINPUT, "%s:%d: <infoLink> of type profile points to <%s>",
-                        path_of(r, l), line_of(l), (const char *)t->name);
+                    cs_error_set(r->err, CS_EINPUT,
+                                 "%s:%d: <infoLink> of type profile points to <%s>", path_of(r, l),
+                                 line_of(l), (const char *)t->name);
                     st = CS_EINPUT;
                 }
                 if (st == CS_OK)
@@ -396,7 +398,7 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, double *
 {
     if (depth > LINK_DEPTH) {
         cs_error_set(r->err, CS_EINPUT, "%s:%d: entries and links nested deeper than %d (a cycle?)",
-            path_of(r, e), line_of(e), LINK_DEPTH);
+                     path_of(r, e), line_of(e), LINK_DEPTH);
         return CS_EINPUT;
     }
     cs_status st = CS_OK;
@@ -615,8 +617,8 @@ static cs_status find_gst(const char *cat_path, const char *system_id, char *out
     }
     free(files);
     if (st != CS_OK)
-        cs_error_set(err, CS_EINPUT, "%s: no game system file (.gst) with id %s in %s", cat_path, system_id,
-            dir);
+        cs_error_set(err, CS_EINPUT, "%s: no game system file (.gst) with id %s in %s", cat_path,
+                     system_id, dir);
     return st;
 }
 
@@ -629,8 +631,8 @@ cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error 
     const xmlNode *root = xmlDocGetRootElement(d.doc);
     const char *key = is(root, "catalogue") ? "gameSystemId" : "id";
     if (!prop(root, key, id, idcap)) {
-        cs_error_set(err, CS_EINPUT, "%s:%d: <%s> has no %s", path, line_of(root), (const char *)root->name,
-            key);
+        cs_error_set(err, CS_EINPUT, "%s:%d: <%s> has no %s", path, line_of(root),
+                     (const char *)root->name, key);
         st = CS_EINPUT;
     }
     close_doc(&d);
@@ -649,7 +651,8 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
     if (is(root, "catalogue")) {
         char id[CS_UNITS_TEXT], gst[CS_UNITS_PATH];
         if (!prop(root, "gameSystemId", id, sizeof id)) {
-            cs_error_set(err, CS_EINPUT, "%s:%d: <catalogue> has no gameSystemId", path, line_of(root));
+            cs_error_set(err, CS_EINPUT, "%s:%d: <catalogue> has no gameSystemId", path,
+                         line_of(root));
             st = CS_EINPUT;
         }
         if (st == CS_OK)

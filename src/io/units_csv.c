@@ -3,8 +3,8 @@
  * The file is fed to libcsv one physical line at a time, so when a row ends
  * the reader knows the line it ended on: that is the line every message
  * names (a quoted cell spanning lines is named by its last line). */
-#include <ctype.h>
 #include <csv.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -27,9 +27,9 @@ typedef struct state {
     const char *rules;
     cs_units *out;
     cs_error *err;
-    cs_status st;          /* the first failure; later rows are ignored */
-    int line;              /* the physical line being fed */
-    int rows;              /* rows seen, the header included */
+    cs_status st; /* the first failure; later rows are ignored */
+    int line;     /* the physical line being fed */
+    int rows;     /* rows seen, the header included */
     int n_cols;
     char col[MAX_COLUMNS][CS_UNITS_TEXT];
     int kind[MAX_COLUMNS]; /* COL_* */
@@ -132,8 +132,9 @@ static cs_units_mapping *mapping_for(state *s, const char *ruleset)
         found = &s->maps[i];
     }
     if (!found) {
-        fail(s, CS_EINPUT, "no mapping names ruleset `%s` (it says which parameter is the "
-                           "speed and which are required)",
+        fail(s, CS_EINPUT,
+             "no mapping names ruleset `%s` (it says which parameter is the "
+             "speed and which are required)",
              ruleset);
         return NULL;
     }
@@ -277,11 +278,11 @@ static void on_row(int c, void *vs)
     s->n_fields = 0;
 }
 
-cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps,
-                            const char *rules, cs_units *out, cs_error *err)
+cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,
+                            cs_units *out, cs_error *err)
 {
-    state s = {.path = path, .maps = maps, .n_maps = n_maps, .rules = rules, .out = out,
-               .err = err};
+    state s = {
+        .path = path, .maps = maps, .n_maps = n_maps, .rules = rules, .out = out, .err = err};
     const char *base = strrchr(path, '/');
     snprintf(s.catalogue, sizeof s.catalogue, "%s", base ? base + 1 : path);
     FILE *f = fopen(path, "rb");
@@ -301,8 +302,9 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
     while (s.st == CS_OK && (len = getline(&buf, &cap, f)) > 0) {
         s.line++;
         if (csv_parse(&p, buf, (size_t)len, on_field, on_row, &s) != (size_t)len)
-            fail(&s, CS_EINPUT, "malformed CSV: %s (a quote inside an unquoted cell, or "
-                                "text after a closing quote)",
+            fail(&s, CS_EINPUT,
+                 "malformed CSV: %s (a quote inside an unquoted cell, or "
+                 "text after a closing quote)",
                  csv_strerror(csv_error(&p)));
     }
     bool io_error = ferror(f) != 0;
@@ -318,7 +320,8 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
         return CS_ERUNTIME;
     }
     if (s.st == CS_OK && s.rows == 0) {
-        cs_error_set(err, CS_EINPUT, "%s:1: empty file: expected a header row (name, ruleset, ...)", path);
+        cs_error_set(err, CS_EINPUT, "%s:1: empty file: expected a header row (name, ruleset, ...)",
+                     path);
         return CS_EINPUT;
     }
     return s.st;

@@ -189,9 +189,7 @@ bool cs_units_parse_value(const char *text, cs_units_format format, bool alterna
             break;
         *num = first;
         return true;
-    case CS_UNITS_TEXT_AS_IS:
-        *num = 0.0;
-        return true;
+    case CS_UNITS_TEXT_AS_IS: *num = 0.0; return true;
     }
     *why = format == CS_UNITS_INCHES   ? "is not a distance (4\" or 2\" (9\"))"
            : format == CS_UNITS_TARGET ? "is not a D6 score (3+)"
@@ -251,8 +249,7 @@ static bool in_range(const cs_param_def *d, double v, const char **why)
         *why = "is not the index of one of the parameter's choices";
         return false;
     case CS_PARAM_DICE:
-    case CS_PARAM_TEXT:
-        break;
+    case CS_PARAM_TEXT: break;
     }
     *why = "is a number but the parameter takes text (map it with format = text)";
     return false;
@@ -360,12 +357,11 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
     /* A unit left out is named for what it lacks among the required
      * values; its optional ones no longer matter. */
     if (skipped[0] != '\0') {
-        return add_note(out, CS_UNIT_SKIPPED, skip_problem, u, skip_file, skip_line,
-                                 skipped);
+        return add_note(out, CS_UNIT_SKIPPED, skip_problem, u, skip_file, skip_line, skipped);
     }
     if (incomplete[0] != '\0') {
-        cs_status st = add_note(out, CS_UNIT_INCOMPLETE, inc_problem, u, inc_file,
-                                         inc_line, incomplete);
+        cs_status st =
+            add_note(out, CS_UNIT_INCOMPLETE, inc_problem, u, inc_file, inc_line, incomplete);
         if (st != CS_OK)
             return st;
     }
@@ -417,7 +413,7 @@ static bool slice(char *dst, size_t cap, const char *a, const char *b)
     return true;
 }
 
-#define SET(field, value)                                                                  \
+#define SET(field, value)                                                                          \
     (copy((field), sizeof(field), (value)) ? 1 : fail(st, "value of `%s` is too long", name))
 
 static int units_key(load_state *st, const char *name, const char *value)
@@ -454,8 +450,9 @@ static int units_key(load_state *st, const char *name, const char *value)
         }
         return 1;
     }
-    return fail(st, "unknown key `%s` in [units] (ruleset, game_system_id, cost, speed, "
-                    "distance, base, range, metrics)",
+    return fail(st,
+                "unknown key `%s` in [units] (ruleset, game_system_id, cost, speed, "
+                "distance, base, range, metrics)",
                 name);
 }
 
@@ -488,8 +485,9 @@ static int char_key(load_state *st, cs_units_char *c, const char *name, const ch
             return fail(st, "where: expected `CHARACTERISTIC = VALUE`");
         return 1;
     }
-    return fail(st, "unknown key `%s` in [characteristic %s] (param, format, required, "
-                    "alternate, where)",
+    return fail(st,
+                "unknown key `%s` in [characteristic %s] (param, format, required, "
+                "alternate, where)",
                 name, c->name);
 }
 
@@ -546,14 +544,15 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
     }
     if (r > 0) {
         return cs_error_set(err, CS_EINPUT, "%s:%d: %s", path, r,
-            st.msg[0] ? st.msg : "expected [section] or key = value");
+                            st.msg[0] ? st.msg : "expected [section] or key = value");
     }
     if (out->ruleset[0] == '\0') {
         return cs_error_set(err, CS_EINPUT, "%s: [units] ruleset is missing", path);
     }
     for (int i = 0; i < out->n_chars; i++)
         if (out->chars[i].param[0] == '\0') {
-            return cs_error_set(err, CS_EINPUT, "%s: [characteristic %s] has no param", path, out->chars[i].name);
+            return cs_error_set(err, CS_EINPUT, "%s: [characteristic %s] has no param", path,
+                                out->chars[i].name);
         }
     if (out->distance[0] == '\0')
         copy(out->distance, sizeof out->distance, "distance");
@@ -611,7 +610,8 @@ cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err)
         if (m->fixed_param[i] < 0 || m->fixed_param[i] == m->distance_param) {
             st = cs_error_set(err, CS_EINPUT, "%s: [fixed] `%s` is not a parameter of %s%s",
                               m->path, m->fixed_key[i], rs->name,
-                              m->fixed_param[i] < 0 ? "" : " the table may fix (it is the distance)");
+                              m->fixed_param[i] < 0 ? ""
+                                                    : " the table may fix (it is the distance)");
             break;
         }
         for (int j = 0; j < m->n_chars; j++)

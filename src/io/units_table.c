@@ -113,9 +113,9 @@ cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_
                  : pct         ? cs_table_set(t, row, c_tail + 3, "%+.1f", 100.0 * x->plus1)
                                : cs_table_set(t, row, c_tail + 3, "%.6f", x->plus1);
         if (st == CS_OK)
-            st = x->has_ppi ? cs_table_set(t, row, c_tail + 4, pct ? "%.1f" : "%.4f",
-                                           x->points_per_inch)
-                            : cs_table_set(t, row, c_tail + 4, "%s", none);
+            st = x->has_ppi
+                     ? cs_table_set(t, row, c_tail + 4, pct ? "%.1f" : "%.4f", x->points_per_inch)
+                     : cs_table_set(t, row, c_tail + 4, "%s", none);
         for (int c = 0; st == CS_OK && c < metrics.n; c++) {
             int k = metric_slot(un, metrics.name[c]);
             st = k >= 0 && x->has_metric[k]

@@ -139,9 +139,9 @@ static cs_status evaluate(evaluator *e, double d, double *p, cs_error *err)
     cs_diag diag = {0};
     cs_status st = rs->prepare(&e->params, e->ctx, &diag);
     if (st != CS_OK)
-        return cs_error_set(err, st, "unit `%s` (%s:%d) at %s = %g: %s%s%s", e->u->name,
-                            e->u->file, e->u->line, dd->key, d, diag.key ? diag.key : "",
-                            diag.key ? ": " : "", diag.what ? diag.what : "invalid parameters");
+        return cs_error_set(err, st, "unit `%s` (%s:%d) at %s = %g: %s%s%s", e->u->name, e->u->file,
+                            e->u->line, dd->key, d, diag.key ? diag.key : "", diag.key ? ": " : "",
+                            diag.what ? diag.what : "invalid parameters");
     if (rs->layout_is_random && rs->layout_is_random(e->ctx))
         return cs_error_set(err, CS_EINPUT,
                             "unit `%s` (%s:%d) at %s = %g: the layout is drawn at random; the "
@@ -307,8 +307,7 @@ cs_status cs_units_check_sets(const cs_units *u, const cs_units_sets *sets, cs_e
             known = true;
             if (k == un->map->distance_param)
                 return cs_error_set(err, CS_EINPUT,
-                                    "--set %s: the table's distance; use --distance",
-                                    sets->key[s]);
+                                    "--set %s: the table's distance; use --distance", sets->key[s]);
             for (int j = 0; j < un->n_values; j++)
                 if (un->value[j].param == k)
                     return cs_error_set(err, CS_EINPUT,
