@@ -172,7 +172,10 @@ cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error 
  *   points   optional, a number >= 0
  *   base     optional, base size WxD in mm (20x20, 25x50)
  *   any parameter of the row's ruleset, e.g. advance_rate, speed, hit
- * A cell may be empty or `-` (no value); 4" and 3+ are read as 4 and 3.
+ * A cell may be empty or `-` (no value). A parameter the mapping feeds is
+ * read in its format (3+ is 3; an inch mark needs CSV quoting, "4""", so 4
+ * is simpler); any other is handed to the experiment model as written. The
+ * file is strict CSV (libcsv CSV_STRICT): a stray quote is an error.
  * Each row's ruleset picks its mapping among `maps` (the one mapping that
  * names that ruleset; bound here), which says which parameters are required
  * and gives the fixed ones. */
