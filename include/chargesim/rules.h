@@ -9,5 +9,6 @@ extern const cs_ruleset cs_rules_asoiaf;  /* src/rules/asoiaf.c */
 
 extern const cs_ruleset cs_rules_sovl;      /* src/rules/sovl.c */
 extern const cs_ruleset cs_rules_sovl_dice; /* src/rules/sovl_dice.c */
+extern const cs_ruleset cs_rules_t9a;     /* src/rules/t9a.c */
 
 #endif

@@ -10,6 +10,7 @@ static const cs_ruleset *const table[] = {
     &cs_rules_sovl,
     &cs_rules_sovl_dice,
     &cs_rules_asoiaf,
+    &cs_rules_t9a,
 };
 
 int cs_ruleset_count(void)
