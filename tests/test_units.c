@@ -390,7 +390,7 @@ Test(units, csv_errors_name_file_line_and_column)
     } cases[] = {
         {"bad_value.csv", "bad_value.csv:3: column `move`: `fast` is not a distance"},
         {"ragged.csv", "ragged.csv:3: 2 fields, the header has 3"},
-        {"bad_quote.csv", "bad_quote.csv:3: malformed CSV"},
+        {"bad_quote.csv", "bad_quote.csv:3: column 1 (`name`): malformed CSV"},
         {"unknown_column.csv", "unknown_column.csv:2: column `wings` is not a parameter"},
         {"no-such.csv", "no-such.csv: cannot open"},
     };

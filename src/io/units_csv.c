@@ -301,11 +301,16 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
     ssize_t len;
     while (s.st == CS_OK && (len = getline(&buf, &cap, f)) > 0) {
         s.line++;
-        if (csv_parse(&p, buf, (size_t)len, on_field, on_row, &s) != (size_t)len)
+        if (csv_parse(&p, buf, (size_t)len, on_field, on_row, &s) != (size_t)len) {
+            /* The cell at fault is the one after those the row has so far. */
+            int col = s.n_fields;
             fail(&s, CS_EINPUT,
-                 "malformed CSV: %s (a quote inside an unquoted cell, or "
-                 "text after a closing quote)",
-                 csv_strerror(csv_error(&p)));
+                 "column %d%s%s%s: malformed CSV: a quote inside an unquoted cell, or text "
+                 "after a closing quote",
+                 col + 1, s.rows > 0 && col < s.n_cols ? " (`" : "",
+                 s.rows > 0 && col < s.n_cols ? s.col[col] : "",
+                 s.rows > 0 && col < s.n_cols ? "`)" : "");
+        }
     }
     bool io_error = ferror(f) != 0;
     if (s.st == CS_OK && csv_fini(&p, on_field, on_row, &s) != 0)
