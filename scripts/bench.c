@@ -4,9 +4,9 @@
  *   2. the engine: experiments/default.ini (whfb8 head-on, 192 points) through
  *      the full driver with --method mc, trials per second, and its ratio to 1
  *   3. --method exact on the same table: the time it takes
- *   4. geometry-heavy trials per second (experiments/t9a-random.ini, if present)
+ *   4. geometry-heavy trials per second (experiments/t9a-random-approach.ini, if present)
  *   5. precision per second, mc against conditional: the interval half-width
- *      each reaches in the same time, for experiments/t9a-random.ini and
+ *      each reaches in the same time, for experiments/t9a-random-approach.ini and
  *      experiments/coreheim-interception.ini
  * 1 thread and all threads. */
 #include <math.h>
@@ -131,7 +131,7 @@ int main(void)
 {
     int all = omp_get_max_threads();
     const char *table = "experiments/default.ini";
-    const char *geo = "experiments/t9a-random.ini";
+    const char *geo = "experiments/t9a-random-approach.ini";
     uint64_t n;
     double half;
 

@@ -884,7 +884,6 @@ static double first_turn_contact(const cs_vec2 *a, int na, cs_vec2 p, double th,
             double rho2 = dot(w, w);
             if (rho2 < CS_GEOM_EPS * CS_GEOM_EPS)
                 continue; /* the pivot itself does not move */
-            double start = atan2(w.y, w.x);
             for (int i = 0, j = ne - 1; i < ne; j = i++) {
                 cs_vec2 q = sub(e[j], p), ed = sub(e[i], e[j]);
                 double qa = dot(ed, ed), qb = dot(q, ed), qc = dot(q, q) - rho2;
@@ -896,9 +895,9 @@ static double first_turn_contact(const cs_vec2 *a, int na, cs_vec2 p, double th,
                     double s = (-qb + (r ? sq : -sq)) / qa;
                     if (s < -1e-12 || s > 1 + 1e-12)
                         continue;
+                    /* the turn taking w to x (a's vertex), or x to w */
                     cs_vec2 x = add(q, scale(ed, s));
-                    double phi = atan2(x.y, x.x);
-                    phi = pass ? start - phi : phi - start;
+                    double phi = pass ? atan2(cross(x, w), dot(x, w)) : atan2(cross(w, x), dot(w, x));
                     while (phi < 0)
                         phi += 2 * PI;
                     while (phi >= 2 * PI)
@@ -957,22 +956,49 @@ typedef struct snake_ctx {
     cs_vec2 t[4];     /* target outline */
     cs_vec2 e[2];     /* target facing */
     cs_vec2 n;        /* its outward normal */
-    path cand[40];
+    path cand[64];
+    bool used[64];   /* tried already */
     int nc;
 } snake_ctx;
 
 /* Distance the front edge, wheeled th at forward s1, moves along its new
  * forward direction before touching the facing (INFINITY if never). */
+/* When segment [p0, p1] moving along d first touches segment [e0, e1]
+ * (INFINITY if never): an end of one meets the other. A segment parallel to
+ * d is met at its ends by the other's rays. */
+static double seg_contact(cs_vec2 p0, cs_vec2 p1, cs_vec2 d, cs_vec2 e0, cs_vec2 e1)
+{
+    double best = INFINITY;
+    cs_vec2 ed = sub(e1, e0), pd = sub(p1, p0);
+    double de = cross(d, ed), dp = cross(d, pd);
+    const cs_vec2 ps[2] = { p0, p1 }, es[2] = { e0, e1 };
+    for (int i = 0; i < 2; i++) {
+        if (de != 0) { /* the end of the moving segment runs into [e0, e1] */
+            cs_vec2 w = sub(e0, ps[i]);
+            double t = cross(w, ed) / de, u = cross(w, d) / de;
+            if (t >= -1e-12 && u >= -1e-12 && u <= 1 + 1e-12)
+                best = dmin(best, dmax(t, 0.0));
+        }
+        if (dp != 0) { /* an end of [e0, e1] is met by the moving segment */
+            cs_vec2 w = sub(es[i], p0);
+            double t = cross(w, pd) / dp, u = cross(d, w) / dp;
+            if (t >= -1e-12 && u >= -1e-12 && u <= 1 + 1e-12)
+                best = dmin(best, dmax(t, 0.0));
+        }
+    }
+    return best;
+}
+
 static double concluding_forward(const snake_ctx *k, double s1, double th)
 {
     double c = cos(th), s = sin(th);
-    cs_vec2 f[2] = { v2(-k->hw, s1), v2(-k->hw + k->w * c, s1 + k->w * s) };
-    return first_contact(f, 2, v2(-s, c), k->e, 2, 0.0);
+    return seg_contact(v2(-k->hw, s1), v2(-k->hw + k->w * c, s1 + k->w * s), v2(-s, c), k->e[0],
+                       k->e[1]);
 }
 
 static void add_path(snake_ctx *k, double s1, double th, double s2)
 {
-    if (!(s1 >= -1e-9 && s2 >= -1e-9 && th >= -1e-12 && th <= PI / 2 + 1e-12) || k->nc >= 40)
+    if (!(s1 >= -1e-9 && s2 >= -1e-9 && th >= -1e-12 && th <= PI / 2 + 1e-12) || k->nc >= 64)
         return;
     if (!isfinite(s1) || !isfinite(s2))
         return;
@@ -1105,6 +1131,27 @@ static void snake_candidates(snake_ctx *k)
             wheel_first_minimum(k, hl, a, 1, dmax(a, 0.0), dmin(a + PI / 2 - 1e-9, PI / 2));
         }
     }
+    /* The cheapest path may be the last one whose first touch is on the
+     * facing: beyond it the front edge meets another edge of the target
+     * first. At that limit the front edge lies along that other edge. */
+    for (int i = 0, j = 3; i < 4; j = i++) {
+        cs_vec2 ed = sub(k->t[i], k->t[j]);
+        double th = atan2(ed.y, ed.x);
+        for (int r = 0; r < 2; r++, th += PI) {
+            while (th < -1e-12)
+                th += 2 * PI;
+            while (th > 2 * PI)
+                th -= 2 * PI;
+            if (th > PI / 2 + 1e-12)
+                continue;
+            add_wheel_first(k, th);
+            /* forward, then the wheel ends with the edge on that line: the
+             * pivot (-hw, s1) on it */
+            double c = cos(th);
+            if (c > 1e-12)
+                add_path(k, k->t[j].y + (-hw - k->t[j].x) * sin(th) / c, th, 0);
+        }
+    }
     for (int i = 0; i < 2; i++) {
         cs_vec2 e = k->e[i];
         cs_vec2 q = sub(e, l);
@@ -1145,6 +1192,138 @@ static cs_rect path_pose(const cs_rect *ch, const frame *fr, const path *p)
                                  ch->facing + fr->sx * p->th / DEG);
 }
 
+/* The least cost any path needs to put a point of its front edge on x:
+ * every point of the front edge advances (along the charger's forward
+ * direction, y) by at most the cost; a point a = |x| - hw beyond the
+ * frontage needs a wheel th towards it and a concluding forward s2 with
+ * s2 sin th >= a, so cost >= a / sin th + w sin th >= 2 sqrt(a w) (or a + w
+ * when a > w). */
+static double lateral_need(double a, double w)
+{
+    return a <= 0 ? 0.0 : a <= w ? 2 * sqrt(a * w) : a + w;
+}
+
+static double point_need(const snake_ctx *k, cs_vec2 x)
+{
+    return dmax(x.y, lateral_need(fabs(x.x) - k->hw, k->w));
+}
+
+/* A lower bound of every path's cost: the least point_need over the
+ * facing, found piece by piece (beyond the left end of the frontage, in
+ * front of it, beyond the right end): on a piece the need is the larger of
+ * a linear and a concave function, so its least value is at an end of the
+ * piece or where the two cross. */
+static double snake_lower_bound(const snake_ctx *k)
+{
+    cs_vec2 e0 = k->e[0], ed = sub(k->e[1], k->e[0]);
+    double cuts[4] = { 0, 1, 0, 1 };
+    int nc = 2;
+    for (int sgn = -1; sgn <= 1; sgn += 2)
+        if (ed.x != 0) {
+            double t = (sgn * k->hw - e0.x) / ed.x;
+            if (t > 0 && t < 1)
+                cuts[nc++] = t;
+        }
+    double best = INFINITY;
+    for (int i = 0; i < nc; i++)
+        best = dmin(best, point_need(k, add(e0, scale(ed, cuts[i]))));
+    /* crossings y = 2 sqrt(w a) and y = a + w, a = +-x - hw, on both sides */
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        double a0 = sgn * e0.x - k->hw, da = sgn * ed.x, w = k->w;
+        double qa = ed.y * ed.y, qb = 2 * e0.y * ed.y - 4 * w * da, qc = e0.y * e0.y - 4 * w * a0;
+        double disc = qb * qb - 4 * qa * qc;
+        if (qa > 0 && disc >= 0)
+            for (int r = -1; r <= 1; r += 2) {
+                double t = (-qb + r * sqrt(disc)) / (2 * qa);
+                if (t >= 0 && t <= 1)
+                    best = dmin(best, point_need(k, add(e0, scale(ed, t))));
+            }
+        if (ed.y != da) {
+            double t = (a0 + w - e0.y) / (ed.y - da);
+            if (t >= 0 && t <= 1)
+                best = dmin(best, point_need(k, add(e0, scale(ed, t))));
+        }
+    }
+    return best;
+}
+
+/* Sets out from path p of frame fr, touching others[hit] (-1: none). */
+static void snake_result(const cs_rect *charger, const frame *fr, const path *p, cs_rect fin,
+                         cs_seg e, int hit, cs_snake *out)
+{
+    out->found = true;
+    out->forward1 = p->s1;
+    out->wheel = fr->sx * p->th / DEG;
+    out->forward2 = p->s2;
+    out->cost = p->cost;
+    out->length = p->s1 + charger->width * p->th + p->s2;
+    out->final = fin;
+    out->touches = hit;
+    /* the contact point: the middle of the common part when the front edge
+     * meets the facing flush, else the closest pair's point on the facing */
+    cs_seg fe = cs_geom_edge(&fin, CS_FRONT);
+    cs_vec2 ev = sub(e.b, e.a);
+    double el2 = dot(ev, ev), tt;
+    if (fabs(cross(sub(fe.b, fe.a), ev)) <= 1e-9 * sqrt(el2) * charger->width) {
+        double ta = dot(sub(fe.a, e.a), ev) / el2, tb = dot(sub(fe.b, e.a), ev) / el2;
+        tt = 0.5 * (dmax(dmin(ta, tb), 0.0) + dmin(dmax(ta, tb), 1.0));
+    } else {
+        cs_vec2 best = fe.a;
+        double bd = cs_geom_dist_point_seg(fe.a, e), d2 = cs_geom_dist_point_seg(fe.b, e);
+        if (d2 < bd)
+            best = fe.b, bd = d2;
+        const cs_vec2 ends[2] = { e.a, e.b };
+        for (int i = 0; i < 2; i++)
+            if (cs_geom_dist_point_seg(ends[i], fe) < bd - 1e-12)
+                best = ends[i], bd = cs_geom_dist_point_seg(ends[i], fe);
+        tt = dot(sub(best, e.a), ev) / el2;
+    }
+    out->contact = add(e.a, scale(ev, dmin(dmax(tt, 0.0), 1.0)));
+}
+
+/* Tries the untried candidates of both frames cheapest first. A valid one
+ * reaches the facing with the front edge, touching the target nowhere
+ * before. Returns true once a valid path touching no other unit is found;
+ * the cheapest valid path touching one is kept in out meanwhile. */
+static bool try_candidates(const cs_rect *charger, const cs_rect *target, cs_seg e,
+                           const cs_rect *others, int n_others, snake_ctx *k, const frame *fr,
+                           cs_snake *out)
+{
+    for (;;) {
+        int bm = -1, bi = -1;
+        for (int m = 0; m < 2; m++)
+            for (int i = 0; i < k[m].nc; i++)
+                if (!k[m].used[i] && (bm < 0 || k[m].cand[i].cost < k[bm].cand[bi].cost))
+                    bm = m, bi = i;
+        if (bm < 0)
+            return false;
+        k[bm].used[bi] = true;
+        const path *p = &k[bm].cand[bi];
+        bool early = false;
+        int ph = path_touch(k[bm].hw, k[bm].d, p, k[bm].t, 4, &early);
+        if (ph == 0 || early)
+            continue;
+        cs_rect fin = path_pose(charger, &fr[bm], p);
+        if (cs_geom_rects_overlap(&fin, target) ||
+            cs_geom_dist_seg_seg(cs_geom_edge(&fin, CS_FRONT), e) > 1e-7)
+            continue;
+        int hit = -1;
+        for (int o = 0; o < n_others && hit < 0; o++) {
+            cs_poly op = cs_geom_rect_poly(&others[o]);
+            cs_vec2 ol[4];
+            poly_local(&fr[bm], op.v, 4, ol);
+            bool dummy;
+            if (path_touch(k[bm].hw, k[bm].d, p, ol, 4, &dummy) != 0)
+                hit = o;
+        }
+        if (hit >= 0 && out->found)
+            continue;
+        snake_result(charger, &fr[bm], p, fin, e, hit, out);
+        if (hit < 0)
+            return true;
+    }
+}
+
 void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
                    const cs_rect *others, int n_others, cs_snake *out)
 {
@@ -1165,85 +1344,22 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
         k[m].e[1] = to_local(&fr[m], e.b);
         k[m].n = v2(fr[m].sx * dot(n, charger->right), dot(n, charger->fwd));
         k[m].nc = 0;
-        /* the straight path belongs to both frames; solve it in the first */
-        if (m == 0) {
-            cs_vec2 fe[2] = { v2(-k[m].hw, 0), v2(k[m].hw, 0) };
-            add_path(&k[m], first_contact(fe, 2, v2(0, 1), k[m].e, 2, 0.0), 0, 0);
-        }
+    }
+    /* The straight path first: when it costs no more than the lower bound
+     * of every path, it is the cheapest. */
+    add_path(&k[0], seg_contact(v2(-k[0].hw, 0), v2(k[0].hw, 0), v2(0, 1), k[0].e[0], k[0].e[1]),
+             0, 0);
+    k[0].used[0] = false;
+    if (k[0].nc == 1 && k[0].cand[0].cost <= snake_lower_bound(&k[0]) + 1e-12 &&
+        try_candidates(charger, target, e, others, n_others, k, fr, out))
+        return;
+    for (int m = 0; m < 2; m++) {
+        int first = k[m].nc;
         snake_candidates(&k[m]);
+        for (int i = first; i < k[m].nc; i++)
+            k[m].used[i] = false;
     }
-    /* Try the candidates cheapest first: a valid one reaches the facing
-     * with the front edge, first touching the target there. */
-    bool used[2][40] = { { false } };
-    bool have_blocked = false;
-    for (;;) {
-        int bm = -1, bi = -1;
-        for (int m = 0; m < 2; m++)
-            for (int i = 0; i < k[m].nc; i++)
-                if (!used[m][i] && (bm < 0 || k[m].cand[i].cost < k[bm].cand[bi].cost))
-                    bm = m, bi = i;
-        if (bm < 0)
-            break;
-        used[bm][bi] = true;
-        const path *p = &k[bm].cand[bi];
-        bool early = false;
-        int ph = path_touch(k[bm].hw, k[bm].d, p, k[bm].t, 4, &early);
-        if (ph == 0 || early)
-            continue;
-        cs_rect fin = path_pose(charger, &fr[bm], p);
-        cs_seg fe = cs_geom_edge(&fin, CS_FRONT);
-        if (cs_geom_rects_overlap(&fin, target) || cs_geom_dist_seg_seg(fe, e) > 1e-7)
-            continue;
-        int hit = -1;
-        for (int o = 0; o < n_others && hit < 0; o++) {
-            cs_poly op = cs_geom_rect_poly(&others[o]);
-            cs_vec2 ol[4];
-            poly_local(&fr[bm], op.v, 4, ol);
-            bool dummy;
-            if (path_touch(k[bm].hw, k[bm].d, p, ol, 4, &dummy) != 0)
-                hit = o;
-        }
-        if (hit >= 0 && have_blocked)
-            continue;
-        out->found = true;
-        out->forward1 = p->s1;
-        out->wheel = fr[bm].sx * p->th / DEG;
-        out->forward2 = p->s2;
-        out->cost = p->cost;
-        out->length = p->s1 + charger->width * p->th + p->s2;
-        out->final = fin;
-        out->touches = hit;
-        /* the contact point: the closest pair of the front edge and facing,
-         * or the middle of their common part when they meet flush */
-        cs_vec2 ev = sub(e.b, e.a);
-        double el2 = dot(ev, ev);
-        if (fabs(cross(sub(fe.b, fe.a), ev)) <= 1e-9 * sqrt(el2) * charger->width) {
-            double ta = dot(sub(fe.a, e.a), ev) / el2, tb = dot(sub(fe.b, e.a), ev) / el2;
-            double mid = 0.5 * (dmax(dmin(ta, tb), 0.0) + dmin(dmax(ta, tb), 1.0));
-            out->contact = add(e.a, scale(ev, mid));
-            if (hit < 0)
-                return;
-            have_blocked = true;
-            continue;
-        }
-        cs_vec2 best = fe.a;
-        double bd = cs_geom_dist_point_seg(fe.a, e);
-        double d2 = cs_geom_dist_point_seg(fe.b, e);
-        if (d2 < bd)
-            best = fe.b, bd = d2;
-        cs_vec2 ends[2] = { e.a, e.b };
-        for (int i = 0; i < 2; i++) {
-            double di = cs_geom_dist_point_seg(ends[i], fe);
-            if (di < bd - 1e-12)
-                best = ends[i], bd = di;
-        }
-        /* project onto the facing so the point is on the target */
-        double tt = dot(sub(best, e.a), ev) / el2;
-        out->contact = add(e.a, scale(ev, dmin(dmax(tt, 0.0), 1.0)));
-        if (hit < 0)
-            return;
-        have_blocked = true;
-    }
+    try_candidates(charger, target, e, others, n_others, k, fr, out);
 }
 
 bool cs_geom_snake_sweep_hits(const cs_rect *r, double forward1, double wheel, double forward2,
