@@ -15,6 +15,7 @@ static const char usage[] =
     "  run EXPERIMENT.ini   run an experiment's sweep: CSV, Markdown or LaTeX tables\n"
     "  dice EXPR            exact or sampled distribution of a dice expression\n"
     "  rules [NAME]         the rulesets, their parameters, outcomes and readings\n"
+    "  units SOURCE         per-unit charge odds from a units CSV or BattleScribe data\n"
     "\n"
     "exit status: 0 done, 2 bad input or usage, 1 runtime failure\n";
 
@@ -27,6 +28,7 @@ static const command commands[] = {
     {"run", cs_cli_run},
     {"dice", cs_cli_dice},
     {"rules", cs_cli_rules},
+    {"units", cs_cli_units},
 };
 
 int main(int argc, char **argv)
