@@ -14,6 +14,7 @@
  * Every function here is pure: no I/O, no globals, no allocation. */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "chargesim/rng.h"
 #include "chargesim/status.h"
@@ -85,6 +86,13 @@ typedef struct cs_probs {
     double prob[CS_MAX_METRICS][CS_PROBS_MAX_VALUES];
 } cs_probs;
 
+/* Integer tallies and metric sums of a run of trials (resolve_batch). */
+typedef struct cs_tally {
+    uint64_t count[CS_MAX_OUTCOMES]; /* trials per outcome */
+    uint64_t mdef[CS_MAX_METRICS];   /* trials where the metric was measured */
+    double msum[CS_MAX_METRICS];     /* sum of its values, added in trial order */
+} cs_tally;
+
 typedef struct cs_ruleset {
     const char *name;     /* as in `ruleset = NAME` */
     const char *summary;  /* one line for `chargesim rules` */
@@ -119,6 +127,13 @@ typedef struct cs_ruleset {
 
     /* Exact outcome probabilities given the layout; NULL if only sampling. */
     void (*outcome_probabilities)(const void *ctx, const void *layout, cs_probs *out);
+
+    /* Optional fast path for a fixed layout: n trials tallied into t. It
+     * must draw from rng exactly as n calls of resolve would and add each
+     * trial's metric values in trial order, so no number depends on which
+     * path ran. NULL: the driver calls resolve per trial. */
+    void (*resolve_batch)(const void *ctx, const void *layout, cs_rng *rng, uint64_t n,
+                          cs_tally *t);
 } cs_ruleset;
 
 /* The table of rulesets (src/rules/registry.c). */

@@ -33,15 +33,6 @@ static char *read_line(char *buf, int size, void *stream)
     return s;
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static bool push(reader *r, const char *section, const char *key, const char *value,
                  const char *origin, int line)
 {
@@ -54,9 +45,9 @@ static bool push(reader *r, const char *section, const char *key, const char *va
         r->cap = cap;
     }
     entry *en = &r->entries[r->n];
-    en->section = dup_str(section);
-    en->key = dup_str(key);
-    en->value = dup_str(value);
+    en->section = strdup(section);
+    en->key = strdup(key);
+    en->value = strdup(value);
     en->origin = origin;
     en->line = line;
     if (!en->section || !en->key || !en->value) {

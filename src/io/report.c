@@ -95,12 +95,13 @@ void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
 {
     const cs_experiment *e = r->exp;
     double widest = 0.0;
-    uint64_t min_trials = UINT64_MAX;
+    uint64_t min_trials = UINT64_MAX, max_trials = 0;
     bool any_sampled = false;
     for (uint64_t k = 0; k < r->n_points; k++) {
         double h = 0.5 * (r->point[k].ci_high - r->point[k].ci_low);
         widest = h > widest ? h : widest;
         min_trials = r->point[k].trials < min_trials ? r->point[k].trials : min_trials;
+        max_trials = r->point[k].trials > max_trials ? r->point[k].trials : max_trials;
         for (int m = 0; m < e->rs->n_metrics; m++)
             any_sampled |= r->point[k].mean_sampled[m];
     }
@@ -112,12 +113,17 @@ void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
                              : "");
         return;
     }
+    char count[64];
+    if (min_trials == max_trials)
+        snprintf(count, sizeof count, "%llu", (unsigned long long)min_trials);
+    else
+        snprintf(count, sizeof count, "%llu to %llu", (unsigned long long)min_trials,
+                 (unsigned long long)max_trials);
     snprintf(buf, (size_t)cap,
-             "Method %s: %s%llu %s per row, seed %llu; %g%% interval (%s) half-width at most "
+             "Method %s: %s%s %s per row, seed %llu; %g%% interval (%s) half-width at most "
              "%.3f percentage points.",
              cs_method_name(r->method),
-             r->method == CS_METHOD_CONDITIONAL ? "exact dice averaged over " : "",
-             (unsigned long long)min_trials,
+             r->method == CS_METHOD_CONDITIONAL ? "exact dice averaged over " : "", count,
              r->method == CS_METHOD_CONDITIONAL ? "sampled layouts" : "trials",
              (unsigned long long)e->seed, 100.0 * e->confidence,
              r->method == CS_METHOD_MC ? "Wilson score" : "normal, from the per-layout variance",

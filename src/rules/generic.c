@@ -141,21 +141,63 @@ static int roll_one_die(const generic_ctx *c, double need, cs_rng *rng)
     return sum;
 }
 
+/* One charge roll under the re-roll policy (shared by resolve and
+ * resolve_batch, so both draw the same numbers). */
+static inline int roll_once(const generic_ctx *c, double need, cs_rng *rng)
+{
+    if (c->reroll == REROLL_ONE_DIE)
+        return roll_one_die(c, need, rng);
+    int roll = cs_dice_roll(&c->dice, rng);
+    if (c->reroll == REROLL_FAILED && (double)roll < need)
+        roll = cs_dice_roll(&c->dice, rng);
+    return roll;
+}
+
 static void resolve(const void *vctx, const void *vl, cs_rng *rng, cs_trial *out)
 {
     const generic_ctx *c = vctx;
     double need = ((const generic_layout *)vl)->distance - c->move;
-    int roll;
-    if (c->reroll == REROLL_ONE_DIE) {
-        roll = roll_one_die(c, need, rng);
-    } else {
-        roll = cs_dice_roll(&c->dice, rng);
-        if (c->reroll == REROLL_FAILED && (double)roll < need)
-            roll = cs_dice_roll(&c->dice, rng);
-    }
+    int roll = roll_once(c, need, rng);
     out->outcome = (double)roll >= need ? O_CHARGED : O_FAILED;
     out->m[M_ROLL] = (double)roll;
     out->m[M_RANGE] = c->move + (double)roll;
+}
+
+static void resolve_batch(const void *vctx, const void *vl, cs_rng *rng, uint64_t n,
+                          cs_tally *t)
+{
+    const generic_ctx *c = vctx;
+    double need = ((const generic_layout *)vl)->distance - c->move;
+    const cs_dice_term *d = &c->dice.term[0];
+    double sum_roll = t->msum[M_ROLL], sum_range = t->msum[M_RANGE];
+    uint64_t ok = 0;
+    if (c->reroll == REROLL_NONE && c->dice.n_terms == 1 && d->sides > 0 && d->sign > 0 &&
+        d->keep == CS_KEEP_ALL && d->reroll == CS_REROLL_NONE && !d->explode) {
+        /* Plain NdX: the dice drawn inline, as cs_dice_roll draws them. */
+        const uint32_t sides = (uint32_t)d->sides;
+        const int count = d->count;
+        for (uint64_t i = 0; i < n; i++) {
+            int roll = count;
+            for (int k = 0; k < count; k++)
+                roll += (int)cs_rng_bounded(rng, sides);
+            ok += (double)roll >= need;
+            sum_roll += (double)roll;
+            sum_range += c->move + (double)roll;
+        }
+    } else {
+        for (uint64_t i = 0; i < n; i++) {
+            int roll = roll_once(c, need, rng);
+            ok += (double)roll >= need;
+            sum_roll += (double)roll;
+            sum_range += c->move + (double)roll;
+        }
+    }
+    t->count[O_CHARGED] += ok;
+    t->count[O_FAILED] += n - ok;
+    t->mdef[M_ROLL] += n;
+    t->mdef[M_RANGE] += n;
+    t->msum[M_ROLL] = sum_roll;
+    t->msum[M_RANGE] = sum_range;
 }
 
 /* Adds probability q to value v of metric m's exact distribution. */
@@ -228,6 +270,7 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
 
     if (c->reroll == REROLL_ONE_DIE) {
         p = one_die_exact(c, need, pr, dist && c->n_dice * c->sides <= CS_PROBS_MAX_VALUES);
+        p = fmin(1.0, p); /* a sum of exact terms may round a hair above 1 */
     } else {
         double p1 = cs_dist_p_at_least_real(&c->dist, need);
         /* again = P(the whole roll is re-rolled); 0 also when p1 = 1. */
@@ -290,4 +333,5 @@ const cs_ruleset cs_rules_generic = {
     .draw_layout = draw_layout,
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
+    .resolve_batch = resolve_batch,
 };

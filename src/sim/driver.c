@@ -25,7 +25,6 @@ typedef struct point_state {
     double sum_ps, sum_ps2;           /* conditional: of p_success and its square */
     double comp_p[CS_MAX_OUTCOMES], comp_ps; /* their compensations */
     double msum[CS_MAX_METRICS];      /* mc: sum; conditional: sum of E[X 1{def}] or sampled X */
-    double msumsq[CS_MAX_METRICS];    /* mc only */
     double mpdef[CS_MAX_METRICS];     /* conditional: sum of P(def) or sampled 1{def} */
 } point_state;
 
@@ -134,41 +133,48 @@ static void block_mc(run_ctx *rc, uint64_t k, uint64_t b, double *slot, void *la
     point_state *ps = &rc->pt[k];
     const slot_shape *sh = &rc->sh;
     uint64_t n = block_trials(rc, b);
-    uint64_t count[CS_MAX_OUTCOMES] = {0}, mdef[CS_MAX_METRICS] = {0};
-    double *m1 = slot_m1(slot, sh), *m2 = slot_m2(slot, sh);
+    cs_tally tl;
+    double *m1 = slot_m1(slot, sh);
     double num[CS_MAX_PARAMS];
     cs_rng rng;
     cs_trial tr;
     const void *lay = ps->random_layout ? layout : ps->layout;
     const int nm = rs->n_metrics;
 
+    memset(&tl, 0, sizeof tl);
     cs_rng_stream(&rng, rc->e->seed, k, b);
-    memcpy(num, ps->params.num, sizeof num);
-    for (uint64_t t = 0; t < n; t++) {
-        if (ps->random_layout) {
-            draw_params(rc, num, &rng);
-            rs->draw_layout(ps->ctx, num, &rng, layout);
-        }
-        rs->resolve(ps->ctx, lay, &rng, &tr);
-        count[tr.outcome]++;
-        for (int m = 0; m < nm; m++) {
-            double v = tr.m[m];
-            if (v == v) { /* not NAN: measured in this trial */
-                mdef[m]++;
-                m1[m] += v;
-                m2[m] += v * v;
-                if (hist)
-                    hist_add(hist, rc, m, v, 1u);
+    if (!ps->random_layout && !hist && rs->resolve_batch) {
+        /* The same draws and sums as the loop below, without a call per trial. */
+        rs->resolve_batch(ps->ctx, lay, &rng, n, &tl);
+    } else {
+        memcpy(num, ps->params.num, sizeof num);
+        for (uint64_t t = 0; t < n; t++) {
+            if (ps->random_layout) {
+                draw_params(rc, num, &rng);
+                rs->draw_layout(ps->ctx, num, &rng, layout);
+            }
+            rs->resolve(ps->ctx, lay, &rng, &tr);
+            tl.count[tr.outcome]++;
+            for (int m = 0; m < nm; m++) {
+                double v = tr.m[m];
+                if (v == v) { /* not NAN: measured in this trial */
+                    tl.mdef[m]++;
+                    tl.msum[m] += v;
+                    if (hist)
+                        hist_add(hist, rc, m, v, 1u);
+                }
             }
         }
     }
+    for (int m = 0; m < nm; m++)
+        m1[m] = tl.msum[m];
     for (int o = 0; o < rs->n_outcomes; o++) {
 #pragma omp atomic
-        ps->count[o] += count[o];
+        ps->count[o] += tl.count[o];
     }
     for (int m = 0; m < nm; m++) {
 #pragma omp atomic
-        ps->mdef[m] += mdef[m];
+        ps->mdef[m] += tl.mdef[m];
     }
 }
 
@@ -319,9 +325,7 @@ static void merge_round(run_ctx *rc, const uint64_t *items, uint64_t n_items, co
             ksum(&ps->sum_p[o], &ps->comp_p[o], slot_p(s, sh)[o] + slot_comp(s, sh)[1 + o]);
         for (int m = 0; m < sh->n_met; m++) {
             ps->msum[m] += slot_m1(s, sh)[m];
-            if (rc->method == CS_METHOD_MC)
-                ps->msumsq[m] += slot_m2(s, sh)[m];
-            else
+            if (rc->method != CS_METHOD_MC)
                 ps->mpdef[m] += slot_m2(s, sh)[m];
         }
     }
@@ -341,7 +345,8 @@ static void point_interval(const run_ctx *rc, const point_state *ps, double z, d
         return;
     }
     cs_moments mo = {ps->trials, ps->sum_ps + ps->comp_ps, ps->sum_ps2};
-    *p = cs_moments_mean(&mo);
+    /* A mean of probabilities may round a hair outside [0, 1]. */
+    *p = fmin(1.0, fmax(0.0, cs_moments_mean(&mo)));
     double var = ps->trials > 1 ? cs_moments_variance(&mo) : 0.0;
     cs_stats_mean_interval(*p, var, ps->trials, z, lo, hi);
     /* Rounding must not push the exact value outside its own interval. */
@@ -534,7 +539,6 @@ static void sample_exact_metrics(run_ctx *rc, cs_run_result *out)
         memset(fresh[k].count, 0, sizeof fresh[k].count);
         memset(fresh[k].mdef, 0, sizeof fresh[k].mdef);
         memset(fresh[k].msum, 0, sizeof fresh[k].msum);
-        memset(fresh[k].msumsq, 0, sizeof fresh[k].msumsq);
         fresh[k].trials = 0;
         fresh[k].blocks_done = 0;
         fresh[k].active = true;

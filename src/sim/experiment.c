@@ -29,15 +29,6 @@ bool cs_method_parse(const char *s, cs_method *out)
     return false;
 }
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static char *dup_trimmed(const char *s, size_t len)
 {
     while (len > 0 && isspace((unsigned char)*s)) {
@@ -68,7 +59,7 @@ static void spec_clear(cs_value_spec *v)
 void cs_experiment_init(cs_experiment *e, const char *origin)
 {
     memset(e, 0, sizeof *e);
-    e->origin = dup_str(origin ? origin : "");
+    e->origin = strdup(origin ? origin : "");
     e->trials = 100000;
     e->seed = 1;
     e->method = CS_METHOD_AUTO;
@@ -216,7 +207,7 @@ static cs_status add_value(cs_value_spec *v, const char *text, double num, cs_er
     if (!nt)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     v->text = nt;
-    v->text[v->n] = dup_str(text);
+    v->text[v->n] = strdup(text);
     if (!v->text[v->n])
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     v->num[v->n] = num;
@@ -365,7 +356,7 @@ static cs_status set_param(cs_experiment *e, int idx, const char *value, const c
     char at[512];
     where(at, sizeof at, origin, line);
     fresh.raw = dup_trimmed(value, strlen(value));
-    fresh.origin = dup_str(origin);
+    fresh.origin = strdup(origin);
     fresh.line = line;
     if (!fresh.raw || !fresh.origin) {
         spec_clear(&fresh);
@@ -501,16 +492,23 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
                         section);
 }
 
-void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out)
+/* The index of each parameter's value at point k (0 for unswept ones);
+ * the last swept key varies fastest. */
+static void point_choices(const cs_experiment *e, uint64_t k, int *choice)
 {
-    /* The last swept key varies fastest. */
     uint64_t rest = k;
-    int choice[CS_MAX_PARAMS] = {0};
+    memset(choice, 0, CS_MAX_PARAMS * sizeof *choice);
     for (int s = e->n_sweep - 1; s >= 0; s--) {
         const cs_value_spec *v = &e->param[e->sweep[s]];
         choice[e->sweep[s]] = (int)(rest % (uint64_t)v->n);
         rest /= (uint64_t)v->n;
     }
+}
+
+void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out)
+{
+    int choice[CS_MAX_PARAMS];
+    point_choices(e, k, choice);
     memset(out, 0, sizeof *out);
     for (int i = 0; i < e->rs->n_params; i++) {
         const cs_value_spec *v = &e->param[i];
@@ -524,14 +522,9 @@ void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out)
 
 void cs_experiment_point_label(const cs_experiment *e, uint64_t k, char *buf, int cap)
 {
+    int choice[CS_MAX_PARAMS];
+    point_choices(e, k, choice);
     buf[0] = '\0';
-    uint64_t rest = k;
-    int choice[CS_MAX_PARAMS] = {0};
-    for (int s = e->n_sweep - 1; s >= 0; s--) {
-        const cs_value_spec *v = &e->param[e->sweep[s]];
-        choice[e->sweep[s]] = (int)(rest % (uint64_t)v->n);
-        rest /= (uint64_t)v->n;
-    }
     for (int s = 0; s < e->n_sweep; s++) {
         int i = e->sweep[s];
         size_t used = strlen(buf);
@@ -579,7 +572,7 @@ cs_status cs_experiment_finish(cs_experiment *e, cs_error *err)
     if (!e->name) {
         const char *base = strrchr(e->origin, '/');
         base = base ? base + 1 : e->origin;
-        e->name = dup_str(base);
+        e->name = strdup(base);
         char *dot = e->name ? strrchr(e->name, '.') : NULL;
         if (dot)
             *dot = '\0';
