@@ -21,9 +21,9 @@
 # by default, or p_<outcome> columns), its curves and its filters: they are
 # scripts/plot's --x, --y, --group and --where. Words this script does not
 # know are errors, so a typo never falls back silently. Without it:
-#   pivot   rows `distance` when swept (else the first swept key of the
-#           file), columns the other key with the most values up to 12 (else
-#           the fewest); further swept keys give one table per combination;
+#   pivot   rows the first swept key of the file, columns the second (as
+#           `make run` does); further swept keys give one table per
+#           combination of their values;
 #   chart   x `distance` when swept (else the numeric key with the most
 #           values), one curve per combination of the other swept keys while
 #           that makes at most 12 curves; keys beyond that are shown at their
@@ -142,17 +142,7 @@ for exp in $files; do
 
     # The Markdown table.
     if [ -z "$pivot" ] && [ "$n_sweep" -ge 2 ]; then
-        pivot=$(awk -F '\t' '
-            { k[NR] = $1; c[NR] = $2 }
-            END {
-                r = 0
-                for (i = 1; i <= NR; i++) if (k[i] == "distance") r = i
-                if (!r) r = 1
-                col = 0
-                for (i = 1; i <= NR; i++) if (i != r && c[i] <= 12 && (!col || c[i] > c[col])) col = i
-                if (!col) for (i = 1; i <= NR; i++) if (i != r && (!col || c[i] < c[col])) col = i
-                print k[r] ":" k[col]
-            }' "$tmp/keys")
+        pivot=$(awk -F '\t' 'NR == 1 { r = $1 } NR == 2 { print r ":" $1 }' "$tmp/keys")
     fi
     if [ -n "$pivot" ] && [ "$pivot" != none ]; then
         md_cmd="$bin run $exp --format md --pivot $pivot"
