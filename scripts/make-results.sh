@@ -21,9 +21,10 @@
 # by default, or p_<outcome> columns), its curves and its filters: they are
 # scripts/plot's --x, --y, --group and --where. Words this script does not
 # know are errors, so a typo never falls back silently. Without it:
-#   pivot   rows the first swept key of the file, columns the second (as
-#           `make run` does); further swept keys give one table per
-#           combination of their values;
+#   pivot   columns `distance` when swept, else the second swept key of the
+#           file; rows the first other swept key (so `move:distance` as in
+#           `make run`); further swept keys give one table per combination
+#           of their values;
 #   chart   x `distance` when swept (else the numeric key with the most
 #           values), one curve per combination of the other swept keys while
 #           that makes at most 12 curves; keys beyond that are shown at their
@@ -142,7 +143,8 @@ for exp in $files; do
 
     # The Markdown table.
     if [ -z "$pivot" ] && [ "$n_sweep" -ge 2 ]; then
-        pivot=$(awk -F '\t' 'NR == 1 { r = $1 } NR == 2 { print r ":" $1 }' "$tmp/keys")
+        pivot=$(awk -F '\t' '{ k[NR] = $1; if ($1 == "distance") c = NR }
+            END { if (!c) c = 2; r = c == 1 ? 2 : 1; print k[r] ":" k[c] }' "$tmp/keys")
     fi
     if [ -n "$pivot" ] && [ "$pivot" != none ]; then
         md_cmd="$bin run $exp --format md --pivot $pivot"
@@ -188,6 +190,10 @@ for exp in $files; do
     while IFS= read -r w; do
         set -- "$@" --where "$w"
     done <"$tmp/wheres"
+    # The chart's title says which values it keeps.
+    [ ! -s "$tmp/wheres" ] || title="$title ($(awk '{ i = index($0, "=")
+        s = s (NR > 1 ? ", " : "") substr($0, 1, i - 1) " = " substr($0, i + 1) } END { print s }' \
+        "$tmp/wheres"))"
     for ext in png svg; do
         "$plot" "$@" --rules "$ruleset" --title "$title" -o "$out/$name.$ext" ||
             die "$exp: the chart failed (steer it with a '; results:' line, see scripts/make-results.sh)"
