@@ -5,5 +5,9 @@
 
 extern const cs_ruleset cs_rules_generic; /* src/rules/generic.c */
 extern const cs_ruleset cs_rules_coreheim; /* src/rules/coreheim.c */
+extern const cs_ruleset cs_rules_asoiaf;  /* src/rules/asoiaf.c */
+
+extern const cs_ruleset cs_rules_sovl;      /* src/rules/sovl.c */
+extern const cs_ruleset cs_rules_sovl_dice; /* src/rules/sovl_dice.c */
 
 #endif

@@ -72,8 +72,8 @@ typedef struct cs_trial {
     double m[CS_MAX_METRICS];
 } cs_trial;
 
-/* The exact answer given one layout. outcome_probabilities sets p for every
- * outcome (summing to 1). For each metric it may give nothing (n[i] = 0 and
+/* The exact answer given one layout. outcome_probabilities sets p of its
+ * outcomes (the driver clears them to 0 first; they must sum to 1). For each metric it may give nothing (n[i] = 0 and
  * mean[i] = NAN, as the driver clears them), the exact mean only (mean[i] =
  * E[metric; defined], pdef[i] = P(defined)), or the whole distribution
  * (n[i] values in value[i][], prob[i][] unconditional, and pdef[i]). */

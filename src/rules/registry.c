@@ -7,6 +7,9 @@
 static const cs_ruleset *const table[] = {
     &cs_rules_generic,
     &cs_rules_coreheim,
+    &cs_rules_sovl,
+    &cs_rules_sovl_dice,
+    &cs_rules_asoiaf,
 };
 
 int cs_ruleset_count(void)

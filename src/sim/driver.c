@@ -199,6 +199,8 @@ static void add_layout(run_ctx *rc, const point_state *ps, const void *lay, cs_r
     double *comp = slot_comp(slot, sh);
     bool need_sample = false;
 
+    for (int o = 0; o < rs->n_outcomes; o++)
+        pr.p[o] = 0.0;
     for (int m = 0; m < rs->n_metrics; m++) {
         pr.n[m] = 0;
         pr.mean[m] = (double)NAN;
