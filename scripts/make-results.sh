@@ -17,8 +17,8 @@
 #   ; results: pivot=ROW:COL x=KEY y=COL[,COL] group=KEY[,KEY] where=KEY=VALUE[,VALUE]
 # (any of the words, in any order, `where` repeatable, `#` also starts a
 # comment) chooses the Markdown table's rows and columns (pivot=none keeps the
-# plain summary) and the chart's x axis, the probabilities drawn (p_success
-# by default, or p_<outcome> columns), its curves and its filters: they are
+# plain summary) and the chart's x axis, what it draws (p_success by default,
+# p_<outcome> or mean_<metric> columns), its curves and its filters: they are
 # scripts/plot's --x, --y, --group and --where. Words this script does not
 # know are errors, so a typo never falls back silently. Without it:
 #   pivot   columns `distance` when swept, else the second swept key of the

@@ -172,8 +172,25 @@ Test(plot, svg_and_categorical_x)
     char *svg = slurp(path, NULL);
     cr_assert(svg);
     cr_expect(strstr(svg, "<svg") && strstr(svg, "width=\"500\" height=\"300\""), "%.300s", svg);
-    cr_expect(strstr(svg, "distance = 10"), "the legend names the curves");
+    /* One curve per column and distance, named both ways. */
+    cr_expect(strstr(svg, "outcome, distance"), "the legend has a title");
+    cr_expect(strstr(svg, "success (total), 10") && strstr(svg, "failed, 6"),
+              "the legend names the curves");
     free(svg);
+}
+
+Test(plot, means_on_their_own_axis)
+{
+    cr_assert_eq(plot("summary summary.csv --x distance --group move --y mean_roll,mean_range "
+                      "--size 400x300 -o m.png"),
+                 0, "%s", errtext);
+    expect_png("m.png", 400, 300);
+    cr_expect_eq(plot("summary summary.csv --x distance --group move --y p_success,mean_roll "
+                      "-o e.png"),
+                 2);
+    cr_expect(strstr(errtext, "do not share an axis"), "%s", errtext);
+    cr_expect_eq(plot("summary summary.csv --x distance --group move --y trials -o e.png"), 2);
+    cr_expect(strstr(errtext, "--y trials: expected"), "%s", errtext);
 }
 
 Test(plot, distribution_png)
