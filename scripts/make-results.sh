@@ -81,8 +81,9 @@ ini_value() {
         }' "$1"
 }
 
-gallery="$tmp/gallery.md"
+gallery="$tmp/gallery.md" index="$tmp/index.md"
 : >"$gallery"
+: >"$index"
 n_done=0
 for exp in $files; do
     name=$(basename "$exp" .ini)
@@ -209,6 +210,7 @@ for exp in $files; do
             "$name" "$name" "$name" "$exp"
         printf 'Reproduce: `%s`\n\n' "$md_cmd"
     } >>"$gallery"
+    printf '| [%s](#%s) | `%s` | %s |\n' "$name" "$name" "$ruleset" "$(printf '%s' "${description:-$name}" | sed 's/|/\\|/g')" >>"$index"
     n_done=$((n_done + 1))
 done
 
@@ -220,9 +222,13 @@ if [ "$full" = 1 ]; then
         printf 'seed: a CSV (one row per sweep point), a Markdown table and a chart\n'
         printf '(PNG and SVG). Regenerate them all with `make results`\n'
         printf '(scripts/make-results.sh); the same sources give the same bytes.\n'
-        printf 'Percentages are the chance that the charge succeeds as the ruleset\n'
-        printf 'defines it (`bin/chargesim rules NAME` lists its outcomes); shaded\n'
-        printf 'bands and error bars are confidence intervals where a value was sampled.\n\n'
+        printf 'Unless a chart says otherwise, percentages are the chance that the\n'
+        printf 'charge succeeds as the ruleset defines it (`bin/chargesim rules NAME`\n'
+        printf 'lists its outcomes); shaded bands and error bars are confidence\n'
+        printf 'intervals where a value was sampled.\n\n'
+        printf '| experiment | ruleset | question |\n| --- | --- | --- |\n'
+        cat "$index"
+        printf '\n'
         cat "$gallery"
     } >"$tmp/README.md"
     mv -f "$tmp/README.md" "$out/README.md"
