@@ -96,7 +96,7 @@ for exp in $files; do
     fi
 
     # The steering words, checked one by one.
-    pivot= x= y= group= skip=0
+    pivot='' x='' y='' group='' skip=0
     : >"$tmp/wheres"
     directives=$(awk '/^[;#][ \t]*results:/ { sub(/^[;#][ \t]*results:/, ""); print NR "\t" $0 }' "$exp")
     if [ -n "$directives" ]; then
