@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "support/helpers.h"
 
@@ -177,6 +178,33 @@ Test(plot, svg_and_categorical_x)
     cr_expect(strstr(svg, "success (total), 10") && strstr(svg, "failed, 6"),
               "the legend names the curves");
     free(svg);
+}
+
+Test(plot, two_group_keys_colour_one_and_dash_the_other)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/three.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("reroll,move,distance,trials,successes,p_success,ci_low,ci_high,method\n", f);
+    static const char *const rr[] = {"none", "failed"};
+    for (int r = 0; r < 2; r++)
+        for (int m = 3; m <= 5; m++)
+            for (int d = 6; d <= 8; d++)
+                fprintf(f, "%s,%d,%d,1,,0.5,0.5,0.5,exact\n", rr[r], m, d);
+    fclose(f);
+    cr_assert_eq(plot("summary three.csv --x distance --group reroll,move -o t.svg"), 0, "%s",
+                 errtext);
+    snprintf(path, sizeof path, "%s/t.svg", dir);
+    char *svg = slurp(path, NULL);
+    cr_assert(svg);
+    /* Identical curves share one legend entry. */
+    cr_expect(strstr(svg, "reroll, move"), "the legend names both keys");
+    cr_expect(strstr(svg, "none, 3; none, 4"), "identical curves are merged");
+    free(svg);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/three.csv", dir);
+    unlink(path);
 }
 
 Test(plot, means_on_their_own_axis)
