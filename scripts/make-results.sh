@@ -22,9 +22,9 @@
 # scripts/plot's --x, --y, --group and --where. Words this script does not
 # know are errors, so a typo never falls back silently. Without it:
 #   pivot   columns `distance` when swept, else the second swept key of the
-#           file; rows the first other swept key (so `move:distance` as in
-#           `make run`); further swept keys give one table per combination
-#           of their values;
+#           file; rows the other swept key with the most values (the first
+#           of the file on a tie: `move:distance` as in `make run`); further
+#           swept keys give one table per combination of their values;
 #   chart   x `distance` when swept (else the numeric key with the most
 #           values), one curve per combination of the other swept keys while
 #           that makes at most 12 curves; keys beyond that are shown at their
@@ -144,8 +144,12 @@ for exp in $files; do
 
     # The Markdown table.
     if [ -z "$pivot" ] && [ "$n_sweep" -ge 2 ]; then
-        pivot=$(awk -F '\t' '{ k[NR] = $1; if ($1 == "distance") c = NR }
-            END { if (!c) c = 2; r = c == 1 ? 2 : 1; print k[r] ":" k[c] }' "$tmp/keys")
+        pivot=$(awk -F '\t' '{ k[NR] = $1; n[NR] = $2; if ($1 == "distance") c = NR }
+            END {
+                if (!c) c = 2
+                for (i = 1; i <= NR; i++) if (i != c && (!r || n[i] > n[r])) r = i
+                print k[r] ":" k[c]
+            }' "$tmp/keys")
     fi
     if [ -n "$pivot" ] && [ "$pivot" != none ]; then
         md_cmd="$bin run $exp --format md --pivot $pivot"
