@@ -425,3 +425,267 @@ Test(geom, straight_advance_property_never_overlaps)
         }
     }
 }
+
+/* ---- the snaking charge path -------------------------------------------- */
+
+/* The charger of the snaking tests: 4 x 2, front edge centred on the
+ * origin, facing +y. */
+static cs_rect charger4(void)
+{
+    return cs_geom_rect_front_at(P(0, 0), 4, 2, 0);
+}
+
+Test(geom, snake_head_on_and_zero_gap)
+{
+    cs_rect c = charger4();
+    cs_rect t = cs_geom_rect_front_at(P(0, 6), 4, 2, 180);
+    cs_snake s;
+    cs_geom_snake(&c, &t, CS_FRONT, NULL, 0, &s);
+    cr_assert(s.found);
+    cr_expect_float_eq(s.cost, 6.0, EX);
+    cr_expect_float_eq(s.length, 6.0, EX);
+    cr_expect_float_eq(s.wheel, 0.0, EX);
+    cr_expect_eq(s.touches, -1);
+    expect_pt(s.final.c, 0, 5, EX);
+    expect_pt(s.contact, 0, 6, EX); /* flush: the middle of the common part */
+    /* touching already: nothing to move */
+    cs_rect z = cs_geom_rect_front_at(P(1, 0), 4, 2, 180);
+    cs_geom_snake(&c, &z, CS_FRONT, NULL, 0, &s);
+    cr_assert(s.found);
+    cr_expect_float_eq(s.cost, 0.0, EX);
+    expect_pt(s.contact, 0.5, 0, EX); /* common part x in [-1, 2] */
+    /* anti-parallel but the facing is the target's rear: no path can reach
+     * it without touching the front first unless it goes round; behind the
+     * charger nothing is reachable */
+    cs_rect b = cs_geom_rect_front_at(P(0, -10), 4, 2, 0);
+    cs_geom_snake(&c, &b, CS_FRONT, NULL, 0, &s);
+    cr_expect(!s.found);
+}
+
+Test(geom, snake_wheel_first_stationary)
+{
+    /* The facing is the line x = -3 (target 8 wide, facing +x, y in
+     * [-1, 7]), h = 1 from the charger's front-left corner L = (-2, 0).
+     * Wheel left th about L, then forward until L meets the line:
+     * cost = 4 sin th + 1 / sin th, least at sin th = sqrt(1/4) = 1/2:
+     * th = 30, forward 2, cost 2 sqrt(4 * 1) = 4, contact (-3, 2 cos 30). */
+    cs_rect c = charger4();
+    cs_rect t = cs_geom_rect_front_at(P(-3, 3), 8, 2, -90);
+    cs_snake s;
+    cs_geom_snake(&c, &t, CS_FRONT, NULL, 0, &s);
+    cr_assert(s.found);
+    cr_expect_float_eq(s.wheel, 30.0, 1e-9);
+    cr_expect_float_eq(s.forward1, 0.0, EX);
+    cr_expect_float_eq(s.forward2, 2.0, 1e-9);
+    cr_expect_float_eq(s.cost, 4.0, 1e-12);
+    cr_expect_float_eq(s.length, 4 * PI / 6 + 2, 1e-9);
+    expect_pt(s.contact, -3, sqrt(3.0), 1e-9);
+    /* mirrored: a right wheel of 30 */
+    cs_rect m = cs_geom_rect_front_at(P(3, 3), 8, 2, 90);
+    cs_geom_snake(&c, &m, CS_FRONT, NULL, 0, &s);
+    cr_expect_float_eq(s.wheel, -30.0, 1e-9);
+    cr_expect_float_eq(s.cost, 4.0, 1e-12);
+}
+
+Test(geom, snake_corner_on_corner)
+{
+    /* Target front edge y = 6, x in [8, 12]: straight ahead misses it.
+     * Cheapest: wheel right, then forward until the charger's front-left
+     * corner meets the target's corner (8, 6). In the mirrored frame that
+     * corner is q = (-8, 6) - (-2, 0) = (-6, 6) from the pivot; the outer
+     * corner at w along the new edge and s2 along the new forward direction
+     * reaches it when s2 = sqrt(|q|^2 - w^2) = sqrt(56) and
+     * th = 135 - atan2(sqrt 56, 4); sin th = (4 + sqrt 56) / 12, so
+     * cost = 4 sin th + sqrt 56 = (4/3)(1 + sqrt 56). */
+    cs_rect c = charger4();
+    cs_rect t = cs_geom_rect_front_at(P(10, 6), 4, 2, 180);
+    cs_snake s;
+    cs_geom_snake(&c, &t, CS_FRONT, NULL, 0, &s);
+    cr_assert(s.found);
+    cr_expect_float_eq(s.cost, 4.0 / 3.0 * (1 + sqrt(56.0)), 1e-12);
+    cr_expect_float_eq(s.forward2, sqrt(56.0), 1e-12);
+    cr_expect_float_eq(s.wheel, -(135.0 - atan2(sqrt(56.0), 4.0) * 180 / PI), 1e-9);
+    expect_pt(s.contact, 8, 6, 1e-9);
+    expect_pt(cs_geom_corner(&s.final, CS_CORNER_FL), 8, 6, 1e-9);
+    /* An enemy on that path: the next candidate that avoids it is taken
+     * and the path returned clears it. At (4, 2): wheel right 90 after 6
+     * forward, then 6 forward to touch the corner: cost 6 + 4 + 6. */
+    cs_rect o = cs_geom_rect(P(4, 2), 1, 1, 0);
+    cr_expect(cs_geom_snake_sweep_hits(&c, s.forward1, s.wheel, s.forward2, &o));
+    cs_snake d;
+    cs_geom_snake(&c, &t, CS_FRONT, &o, 1, &d);
+    cr_assert(d.found);
+    cr_expect_eq(d.touches, -1);
+    cr_expect(!cs_geom_snake_sweep_hits(&c, d.forward1, d.wheel, d.forward2, &o));
+    cr_expect_float_eq(d.cost, 16.0, 1e-12);
+    cr_expect_float_eq(d.wheel, -90.0, 1e-12);
+    /* an enemy wall across the whole way: the cheapest path is reported
+     * with the unit it touches */
+    cs_rect h = cs_geom_rect_front_at(P(0, 6), 4, 2, 180);
+    cs_rect wall = cs_geom_rect(P(0, 3), 40, 1, 180);
+    cs_geom_snake(&c, &h, CS_FRONT, &wall, 1, &d);
+    cr_assert(d.found);
+    cr_expect_eq(d.touches, 0);
+    cr_expect_float_eq(d.cost, 6.0, EX);
+}
+
+/* The least cost over a grid of paths (forward s1, wheel th, then forward
+ * until the charger touches the target) that reach the facing with the
+ * front edge and touch the target nowhere before: an upper bound of the
+ * true minimum, for comparison with cs_geom_snake. */
+static double brute_snake(const cs_rect *c, const cs_rect *t, cs_facing f)
+{
+    cs_seg e = cs_geom_edge(t, f);
+    cs_obstacle ob = { cs_geom_rect_poly(t), 0 };
+    double best = INFINITY;
+    for (double th = -90; th <= 90 + 1e-9; th += 1.0) {
+        for (double s1 = 0; s1 <= 20; s1 += 0.1) {
+            if (cs_geom_snake_sweep_hits(c, s1, th, 0, t))
+                break;
+            cs_rect p1 = cs_geom_forward(c, s1), p2 = cs_geom_wheel(&p1, th);
+            cs_advance a = cs_geom_advance(&p2, 100, &ob, 1);
+            if (a.hit < 0)
+                continue;
+            cs_rect fin = cs_geom_forward(&p2, a.dist);
+            if (cs_geom_dist_seg_seg(cs_geom_edge(&fin, CS_FRONT), e) > 1e-7)
+                continue;
+            double cost = s1 + cs_geom_wheel_cost(c->width, th) + a.dist;
+            if (cost < best)
+                best = cost;
+        }
+    }
+    return best;
+}
+
+Test(geom, snake_property_random_layouts)
+{
+    /* properties over random layouts (seed 5): the path is valid (its front
+     * edge ends on the facing, no overlap, nothing touched on the way); its
+     * cost is at least the straight-line gap and its length at least its
+     * cost; head-on it equals the gap; and on a sample, no grid path is
+     * cheaper (the grid is 1 degree by 0.1 inch). */
+    cs_rng g;
+    cs_rng_seed(&g, 5, 9);
+    int brute_done = 0;
+    for (int i = 0; i < 3000; i++) {
+        double w = 1 + 5 * cs_rng_uniform(&g), d = 1 + 2 * cs_rng_uniform(&g);
+        cs_rect c = cs_geom_rect_front_at(P(0, 0), w, d, 0);
+        cs_rect t = cs_geom_rect_front_at(P(20 * cs_rng_uniform(&g) - 10, 1 + 12 * cs_rng_uniform(&g)),
+                                          1 + 5 * cs_rng_uniform(&g), 1 + 2 * cs_rng_uniform(&g),
+                                          360 * cs_rng_uniform(&g));
+        if (cs_geom_rects_overlap(&c, &t))
+            continue;
+        cs_facing f = cs_geom_arc_of_point(&t, cs_geom_edge_centre(&c, CS_FRONT));
+        cs_snake s;
+        cs_geom_snake(&c, &t, f, NULL, 0, &s);
+        if (!s.found)
+            continue;
+        double gap = cs_geom_dist_rect_rect(&c, &t);
+        cr_assert_geq(s.cost, gap - 1e-9, "layout %d", i);
+        cr_assert_geq(s.length, s.cost - 1e-12, "layout %d", i);
+        cr_assert_leq(cs_geom_dist_seg_seg(cs_geom_edge(&s.final, CS_FRONT), cs_geom_edge(&t, f)),
+                      1e-7, "layout %d", i);
+        cr_assert(!cs_geom_rects_overlap(&s.final, &t), "layout %d", i);
+        double fw = s.forward2 > 1e-6 ? s.forward2 - 1e-6 : s.forward2;
+        double wh = s.forward2 > 1e-6 ? s.wheel : s.wheel * (1 - 1e-6);
+        if (s.forward2 > 1e-6 || fabs(s.wheel) > 1e-3)
+            cr_assert(!cs_geom_snake_sweep_hits(&c, s.forward1, wh, fw, &t), "layout %d", i);
+        if (i % 100 == 0) {
+            double b = brute_snake(&c, &t, f);
+            cr_assert_leq(s.cost, b + 1e-9, "layout %d: %.12g > grid %.12g", i, s.cost, b);
+            brute_done++;
+        }
+        /* head-on (same layout, target moved square in front): the gap */
+        cs_rect h = cs_geom_rect_front_at(P(0, gap + 0.5), t.width, t.depth, 180);
+        cs_geom_snake(&c, &h, CS_FRONT, NULL, 0, &s);
+        cr_assert(s.found);
+        cr_assert_float_eq(s.cost, gap + 0.5, 1e-12, "layout %d", i);
+    }
+    cr_expect_geq(brute_done, 20);
+}
+
+/* ---- the align move ----------------------------------------------------- */
+
+Test(geom, align_flush_and_models)
+{
+    /* Target 6 x 2 facing -y, front edge y = 6 from a = (3,6) to b = (-3,6),
+     * six 1" models; charger 4 wide, four models. */
+    cs_rect t = cs_geom_rect_front_at(P(0, 6), 6, 2, 180);
+    cs_formation tf = { 6, 12 }, cf = { 4, 8 };
+    cs_align a;
+    /* already flush over x in [-2, 2]: facing parameters [1, 5]; target
+     * models touching it: all six (the end ones at a corner); no move */
+    cs_rect c = cs_geom_rect_front_at(P(0, 6), 4, 2, 0);
+    cs_geom_align(&c, &cf, &t, &tf, CS_FRONT, P(0, 6), NULL, 0, &a);
+    cr_assert(a.flush);
+    cr_expect_eq(a.models_target, 6);
+    cr_expect_eq(a.models_charger, 4);
+    expect_pt(a.final.c, 0, 5, 1e-12);
+    cr_expect_float_eq(a.overlap, 4.0, 1e-12);
+    /* Charger hanging off the end, x in [0, 4], contact (2.5, 6): facing
+     * parameter 0.5, so its right end s is in [-3.5, 0.5]. Five target
+     * models and four of its own for s in [0, 0.5]; the least move from
+     * s = -1 is s = 0: x in [-1, 3], front centre (1, 6). */
+    c = cs_geom_rect_front_at(P(2, 6), 4, 2, 0);
+    cs_geom_align(&c, &cf, &t, &tf, CS_FRONT, P(2.5, 6), NULL, 0, &a);
+    cr_assert(a.flush);
+    cr_expect_eq(a.models_target, 5);
+    cr_expect_eq(a.models_charger, 4);
+    expect_pt(cs_geom_edge_centre(&a.final, CS_FRONT), 1, 6, 1e-12);
+    cr_expect_float_eq(a.final.facing, 0.0, 1e-12);
+    /* A unit beside the target, x <= -0.5 for y in [3, 5]: the charger may
+     * not reach past x = -0.5, so s <= -0.5 and the five-model placements
+     * are gone. For s in [-1, -0.5] the target models touching [0, s + 4]
+     * are four (the fourth at a corner when s = -1) and so are the
+     * charger's; the least move is none: x stays in [0, 4]. */
+    cs_rect o = cs_geom_rect(P(-2.75, 4), 4.5, 2, 0);
+    cs_geom_align(&c, &cf, &t, &tf, CS_FRONT, P(2.5, 6), &o, 1, &a);
+    cr_assert(a.flush);
+    cr_expect_eq(a.models_target, 4);
+    cr_expect_eq(a.models_charger, 4);
+    expect_pt(cs_geom_edge_centre(&a.final, CS_FRONT), 2, 6, 1e-12);
+    cr_expect(!cs_geom_rects_overlap(&a.final, &o));
+    /* the unit closer, x <= 0.5: s <= -1.5; best s = -1.5, x in [0.5, 4.5];
+     * target models touching facing parameters [0, 2.5]: three; charger
+     * front parameters (s + 4 - t) [0, 2.5]: three */
+    cs_rect o2 = cs_geom_rect(P(-1.75, 4), 4.5, 2, 0);
+    cs_geom_align(&c, &cf, &t, &tf, CS_FRONT, P(2.5, 6), &o2, 1, &a);
+    cr_assert(a.flush);
+    cr_expect_eq(a.models_target, 3);
+    cr_expect_eq(a.models_charger, 3);
+    expect_pt(cs_geom_edge_centre(&a.final, CS_FRONT), 2.5, 6, 1e-12);
+    /* a unit in front of the whole facing: no flush placement */
+    cs_rect wall = cs_geom_rect(P(0, 4), 20, 2, 0);
+    cs_geom_align(&c, &cf, &t, &tf, CS_FRONT, P(2.5, 6), &wall, 1, &a);
+    cr_expect(!a.flush);
+}
+
+Test(geom, align_flank_after_snake)
+{
+    /* The stationary-wheel case: the charger reaches the target's facing
+     * (x = -3, y in [-1, 7], facing +x) at (-3, sqrt 3) after a 30 degree
+     * wheel. Aligned flush it faces -x (facing 90), keeps (-3, sqrt 3) on
+     * its front edge, and with no formations moves least: it turns about
+     * nothing but its own position, so its front edge spans the projection
+     * of where it was, clamped to keep the contact point. */
+    cs_rect c = charger4();
+    cs_rect t = cs_geom_rect_front_at(P(-3, 3), 8, 2, -90);
+    cs_snake s;
+    cs_geom_snake(&c, &t, CS_FRONT, NULL, 0, &s);
+    cs_align a;
+    cs_geom_align(&s.final, NULL, &t, NULL, CS_FRONT, s.contact, NULL, 0, &a);
+    cr_assert(a.flush);
+    cr_expect_float_eq(a.final.facing, 90.0, 1e-12);
+    cs_seg fe = cs_geom_edge(&a.final, CS_FRONT);
+    /* flush on x = -3 */
+    cr_expect_float_eq(fe.a.x, -3.0, 1e-12);
+    cr_expect_float_eq(fe.b.x, -3.0, 1e-12);
+    /* the snake left FL at the contact point (-3, sqrt 3), FR at
+     * (-3 + 4 cos 30, sqrt 3 + 4 sin 30); FR projects onto the line at
+     * y = sqrt 3 + 2; the contact must stay on the edge, so FR (the
+     * facing's lower parameter side) is at y = sqrt 3 + 2 - that is within
+     * [sqrt 3, sqrt 3 + 4]: no clamping */
+    cr_expect_float_eq(fe.b.y, sqrt(3.0) + 2, 1e-9);
+    cr_expect_float_eq(fe.a.y, sqrt(3.0) - 2, 1e-9);
+    cr_expect_float_eq(a.overlap, 4.0, 1e-9);
+}

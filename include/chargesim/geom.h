@@ -95,10 +95,11 @@ cs_vec2 cs_geom_corner(const cs_rect *r, cs_corner k);
 /* All four corners, in cs_corner order (clockwise). */
 void cs_geom_corners(const cs_rect *r, cs_vec2 out[4]);
 
-/* The edge of one facing. Orientation, seen from outside the unit looking
- * at that edge: `a` is the left end, `b` the right end, so for the front
- * a = FL, b = FR; right: a = FR, b = RR; rear: a = RR, b = RL; left:
- * a = RL, b = FL (the boundary traversed clockwise). */
+/* The edge of one facing. Orientation, seen from inside the unit looking
+ * out through that edge: `a` is the left end, `b` the right end, so for the
+ * front a = FL, b = FR; right: a = FR, b = RR; rear: a = RR, b = RL; left:
+ * a = RL, b = FL (the boundary traversed clockwise). A unit facing that
+ * edge from outside has its front-left corner towards `b`. */
 cs_seg cs_geom_edge(const cs_rect *r, cs_facing f);
 
 /* Centre of one facing's edge. */
@@ -280,14 +281,20 @@ typedef struct cs_snake {
                          touching counts), -1 if none */
 } cs_snake;
 
-/* Cheapest snaking path for `charger` to the facing f of `target`. Among
- * the paths that touch none of the n_others units in `others` (other
- * enemies: T9A forbids contact with any enemy but the target), the
- * cheapest is returned with touches = -1; when every path found touches one,
- * the cheapest is returned with `touches` naming the first unit it meets
- * (the ruleset decides: no room, or an interception). found = false when
- * no path reaches the facing at all (e.g. it faces away). others may be
- * NULL when n_others is 0. */
+/* Cheapest snaking path for `charger` to the facing f of `target`.
+ * Without others it is exact: for a fixed wheel the cost is least at a
+ * vertex of the set of contact positions (no initial forward, no concluding
+ * forward, or corner on corner), and along each such family the cheapest
+ * wheel is an end of the family or a solved stationary point; all of those
+ * candidate paths are tried, cheapest first, and the first that reaches the
+ * facing before touching the target anywhere else is returned.
+ * With others (other enemies: T9A forbids contact with any enemy but the
+ * target) the cheapest candidate that touches none of them is returned with
+ * touches = -1: a valid path, though a detour hugging a blocker could be a
+ * little cheaper. When every candidate touches one, the cheapest is
+ * returned with `touches` naming the unit it meets (the ruleset decides: no
+ * room, or an interception). found = false when no path reaches the facing
+ * (e.g. it is behind the charger). others may be NULL when n_others is 0. */
 void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
                    const cs_rect *others, int n_others, cs_snake *out);
 

@@ -4,6 +4,7 @@
 #include "chargesim/ruleset.h"
 
 extern const cs_ruleset cs_rules_generic; /* src/rules/generic.c */
+extern const cs_ruleset cs_rules_t9a;     /* src/rules/t9a.c */
 extern const cs_ruleset cs_rules_coreheim; /* src/rules/coreheim.c */
 extern const cs_ruleset cs_rules_asoiaf;  /* src/rules/asoiaf.c */
 

@@ -177,9 +177,13 @@ static int count_cells(double x0, double step, int n, double t0, double t1)
     return kmax >= kmin ? (int)(kmax - kmin) + 1 : 0;
 }
 
-int cs_geom_models_on_edge(const cs_rect *r, const cs_formation *fm, cs_facing f,
-                           double t0, double t1)
+/* The models along facing f as cells [x0 + k*step, x0 + (k+1)*step],
+ * k = 0..n-1, in the edge's parameter (from its `a` end). */
+static int edge_cells(const cs_rect *r, const cs_formation *fm, cs_facing f, double *x0,
+                      double *step)
 {
+    *x0 = 0;
+    *step = 1;
     if (fm == NULL || fm->files < 1 || fm->models < 1)
         return 0;
     int files = fm->files;
@@ -190,22 +194,34 @@ int cs_geom_models_on_edge(const cs_rect *r, const cs_formation *fm, cs_facing f
     case CS_FRONT: {
         /* a single rank may be short: it is centred like any last rank */
         int k = ranks == 1 ? last : files;
-        return count_cells(0.5 * (files - k) * sw, sw, k, t0, t1);
+        *x0 = 0.5 * (files - k) * sw;
+        *step = sw;
+        return k;
     }
     case CS_REAR:
         /* centred, so symmetric: the reversed parameter does not matter */
-        return count_cells(0.5 * (files - last) * sw, sw, last, t0, t1);
+        *x0 = 0.5 * (files - last) * sw;
+        *step = sw;
+        return last;
     case CS_LEFT:
     case CS_RIGHT: {
         /* rank i (0 = front) reaches the flank when full; the right edge runs
          * front to rear from its `a` end, the left edge rear to front */
         int full = last == files ? ranks : ranks - 1;
-        if (f == CS_RIGHT)
-            return count_cells(0.0, sd, full, t0, t1);
-        return count_cells(r->depth - full * sd, sd, full, t0, t1);
+        *x0 = f == CS_RIGHT ? 0.0 : r->depth - full * sd;
+        *step = sd;
+        return full;
     }
     }
     return 0;
+}
+
+int cs_geom_models_on_edge(const cs_rect *r, const cs_formation *fm, cs_facing f,
+                           double t0, double t1)
+{
+    double x0, step;
+    int n = edge_cells(r, fm, f, &x0, &step);
+    return count_cells(x0, step, n, t0, t1);
 }
 
 double cs_geom_edge_contact(const cs_rect *a, const cs_formation *fa_models, cs_facing fa,
@@ -792,4 +808,674 @@ cs_advance cs_geom_advance(const cs_rect *r, double max_dist, const cs_obstacle 
         }
     }
     return res;
+}
+
+/* ---- the snaking charge path -------------------------------------------- */
+
+/* The path is solved in the charger's frame: origin at the centre of its
+ * front edge, x to its right, y forward, and mirrored (x -> -x) for wheels
+ * to the right, so that every wheel is a left wheel about the front-left
+ * corner L = (-hw, 0 + forward1). */
+typedef struct frame {
+    cs_vec2 o, right, fwd;
+    double sx;              /* +1, or -1 when mirrored */
+} frame;
+
+static cs_vec2 to_local(const frame *f, cs_vec2 p)
+{
+    cs_vec2 d = sub(p, f->o);
+    return v2(f->sx * dot(d, f->right), dot(d, f->fwd));
+}
+
+static cs_vec2 to_world(const frame *f, cs_vec2 p)
+{
+    return add(f->o, add(scale(f->right, f->sx * p.x), scale(f->fwd, p.y)));
+}
+
+/* A world polygon in the frame, kept counter-clockwise. */
+static void poly_local(const frame *f, const cs_vec2 *v, int n, cs_vec2 *out)
+{
+    for (int i = 0; i < n; i++)
+        out[f->sx > 0 ? i : n - 1 - i] = to_local(f, v[i]);
+}
+
+static cs_vec2 unit_dir(double th)
+{
+    return v2(-sin(th), cos(th));
+}
+
+/* The charger's outline after forward1 = s1 and a wheel of th (radians)
+ * about L, in the frame: FL, RL, RR, FR (counter-clockwise). */
+static void charger_at(double hw, double d, double s1, double th, cs_vec2 out[4])
+{
+    double c = cos(th), s = sin(th);
+    cs_vec2 l = v2(-hw, s1);
+    const cs_vec2 rel[4] = { { 0, 0 }, { 0, -d }, { 2 * hw, -d }, { 2 * hw, 0 } };
+    for (int i = 0; i < 4; i++)
+        out[i] = add(l, rot(rel[i], c, s));
+}
+
+/* The first angle phi in [0, th] at which polygon a, turning
+ * counter-clockwise about p, touches polygon b; INFINITY if none. Every
+ * contact starts as a vertex of one meeting an edge of the other: a vertex
+ * of a runs on a circle about p; a vertex of b, seen from a, runs on a
+ * circle the other way. */
+static double first_turn_contact(const cs_vec2 *a, int na, cs_vec2 p, double th,
+                                 const cs_vec2 *b, int nb)
+{
+    double best = INFINITY;
+    /* no vertex of either comes nearer to p than... quick rejection: the
+     * turning outline stays within its largest radius about p */
+    double rmax = 0;
+    for (int i = 0; i < na; i++)
+        rmax = dmax(rmax, len(sub(a[i], p)));
+    double near = INFINITY;
+    for (int i = 0, j = nb - 1; i < nb; j = i++) {
+        cs_seg s = { b[j], b[i] };
+        near = dmin(near, cs_geom_dist_point_seg(p, s));
+    }
+    if (near > rmax + CS_GEOM_EPS)
+        return INFINITY;
+    for (int pass = 0; pass < 2; pass++) {
+        const cs_vec2 *m = pass ? b : a, *e = pass ? a : b;
+        int nm = pass ? nb : na, ne = pass ? na : nb;
+        for (int k = 0; k < nm; k++) {
+            cs_vec2 w = sub(m[k], p);
+            double rho2 = dot(w, w);
+            if (rho2 < CS_GEOM_EPS * CS_GEOM_EPS)
+                continue; /* the pivot itself does not move */
+            for (int i = 0, j = ne - 1; i < ne; j = i++) {
+                cs_vec2 q = sub(e[j], p), ed = sub(e[i], e[j]);
+                double qa = dot(ed, ed), qb = dot(q, ed), qc = dot(q, q) - rho2;
+                double disc = qb * qb - qa * qc;
+                if (qa == 0 || disc < 0)
+                    continue;
+                double sq = sqrt(disc);
+                for (int r = 0; r < 2; r++) {
+                    double s = (-qb + (r ? sq : -sq)) / qa;
+                    if (s < -1e-12 || s > 1 + 1e-12)
+                        continue;
+                    /* the turn taking w to x (a's vertex), or x to w */
+                    cs_vec2 x = add(q, scale(ed, s));
+                    double phi = pass ? atan2(cross(x, w), dot(x, w)) : atan2(cross(w, x), dot(w, x));
+                    while (phi < 0)
+                        phi += 2 * PI;
+                    while (phi >= 2 * PI)
+                        phi -= 2 * PI;
+                    if (phi > 2 * PI - 1e-12)
+                        phi = 0;
+                    if (phi <= th + 1e-12)
+                        best = dmin(best, phi);
+                }
+            }
+        }
+    }
+    return best;
+}
+
+/* One candidate path in the frame: forward s1, wheel th (radians, >= 0,
+ * left), forward s2. */
+typedef struct path {
+    double s1, th, s2, cost;
+} path;
+
+/* Where the phases of path pa first touch polygon b (in the frame):
+ * 0 none; otherwise the phase (1, 2, 3) and whether that touch comes before
+ * the end of the path (*early). */
+static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, int nb, bool *early)
+{
+    const double tol = 1e-9;
+    cs_vec2 c[4];
+    charger_at(hw, d, 0, 0, c);
+    bool more = pa->th > 0 || pa->s2 > 0;
+    double t = first_contact(c, 4, v2(0, 1), b, nb, 0.0);
+    if (t <= pa->s1 + tol) {
+        *early = t < pa->s1 - tol || more;
+        return 1;
+    }
+    if (pa->th > 0) {
+        charger_at(hw, d, pa->s1, 0, c);
+        double phi = first_turn_contact(c, 4, v2(-hw, pa->s1), pa->th, b, nb);
+        if (phi <= pa->th + 1e-12) {
+            *early = phi < pa->th - tol || pa->s2 > 0;
+            return 2;
+        }
+    }
+    charger_at(hw, d, pa->s1, pa->th, c);
+    t = first_contact(c, 4, unit_dir(pa->th), b, nb, 0.0);
+    if (t <= pa->s2 + tol) {
+        *early = t < pa->s2 - tol;
+        return 3;
+    }
+    return 0;
+}
+
+/* The geometric data of one snaking problem in one frame. */
+typedef struct snake_ctx {
+    double hw, d, w;
+    cs_vec2 t[4];     /* target outline */
+    cs_vec2 e[2];     /* target facing */
+    cs_vec2 n;        /* its outward normal */
+    path cand[64];
+    bool used[64];   /* tried already */
+    int nc;
+} snake_ctx;
+
+/* Distance the front edge, wheeled th at forward s1, moves along its new
+ * forward direction before touching the facing (INFINITY if never). */
+/* When segment [p0, p1] moving along d first touches segment [e0, e1]
+ * (INFINITY if never): an end of one meets the other. A segment parallel to
+ * d is met at its ends by the other's rays. */
+static double seg_contact(cs_vec2 p0, cs_vec2 p1, cs_vec2 d, cs_vec2 e0, cs_vec2 e1)
+{
+    double best = INFINITY;
+    cs_vec2 ed = sub(e1, e0), pd = sub(p1, p0);
+    double de = cross(d, ed), dp = cross(d, pd);
+    const cs_vec2 ps[2] = { p0, p1 }, es[2] = { e0, e1 };
+    for (int i = 0; i < 2; i++) {
+        if (de != 0) { /* the end of the moving segment runs into [e0, e1] */
+            cs_vec2 w = sub(e0, ps[i]);
+            double t = cross(w, ed) / de, u = cross(w, d) / de;
+            if (t >= -1e-12 && u >= -1e-12 && u <= 1 + 1e-12)
+                best = dmin(best, dmax(t, 0.0));
+        }
+        if (dp != 0) { /* an end of [e0, e1] is met by the moving segment */
+            cs_vec2 w = sub(es[i], p0);
+            double t = cross(w, pd) / dp, u = cross(d, w) / dp;
+            if (t >= -1e-12 && u >= -1e-12 && u <= 1 + 1e-12)
+                best = dmin(best, dmax(t, 0.0));
+        }
+    }
+    return best;
+}
+
+static double concluding_forward(const snake_ctx *k, double s1, double th)
+{
+    double c = cos(th), s = sin(th);
+    return seg_contact(v2(-k->hw, s1), v2(-k->hw + k->w * c, s1 + k->w * s), v2(-s, c), k->e[0],
+                       k->e[1]);
+}
+
+static void add_path(snake_ctx *k, double s1, double th, double s2)
+{
+    if (!(s1 >= -1e-9 && s2 >= -1e-9 && th >= -1e-12 && th <= PI / 2 + 1e-12) || k->nc >= 64)
+        return;
+    if (!isfinite(s1) || !isfinite(s2))
+        return;
+    path *p = &k->cand[k->nc++];
+    p->s1 = dmax(s1, 0.0);
+    p->th = dmin(dmax(th, 0.0), PI / 2);
+    p->s2 = s2 < 1e-9 ? 0.0 : s2;
+    p->cost = p->s1 + k->w * sin(p->th) + p->s2;
+}
+
+/* Wheel first (forward1 = 0), then forward: the path for wheel th. */
+static void add_wheel_first(snake_ctx *k, double th)
+{
+    if (th >= 0 && th <= PI / 2 + 1e-12)
+        add_path(k, 0, th, concluding_forward(k, 0, th));
+}
+
+/* Cost slope of "wheel th, then forward until corner X meets the facing
+ * line", X the pivot (lead = 0) or the outer corner (lead = 1): with
+ * n = (sin a, -cos a), the approach rate is cos(th - a) and the pivot's
+ * height above the line h; cost = w sin th + (h - lead w sin(th - a)) /
+ * cos(th - a). Returns d cost / d th. */
+static double wheel_first_slope(double w, double h, double a, int lead, double th)
+{
+    double ph = th - a, cp = cos(ph), sp = sin(ph);
+    double hx = h - lead * w * sp;
+    return w * cos(th) - lead * w + hx * sp / (cp * cp);
+}
+
+/* Illinois regula falsi for the root of the slope in [lo, hi], where it
+ * goes from negative to positive. */
+static double slope_root(double w, double h, double a, int lead, double lo, double flo, double hi,
+                         double fhi)
+{
+    int side = 0;
+    for (int it = 0; it < 60 && hi - lo > 1e-13; it++) {
+        double x = (lo * fhi - hi * flo) / (fhi - flo);
+        double fx = wheel_first_slope(w, h, a, lead, x);
+        if (fx == 0)
+            return x;
+        if (fx < 0) {
+            lo = x;
+            flo = fx;
+            if (side == -1)
+                fhi *= 0.5;
+            side = -1;
+        } else {
+            hi = x;
+            fhi = fx;
+            if (side == 1)
+                flo *= 0.5;
+            side = 1;
+        }
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* Local minima of the wheel-first cost on [lo, hi]: where its slope goes
+ * from negative to positive. The slope of the pivot-led family rises
+ * monotonically when the pivot's height h is at least the frontage (its
+ * derivative is h (1 + sin^2) / cos^3 - w sin >= h - w); otherwise, and for
+ * the outer-corner family, it is bracketed on a grid of 8 first. */
+static void wheel_first_minimum(snake_ctx *k, double h, double a, int lead, double lo, double hi)
+{
+    if (hi - lo < 1e-12)
+        return;
+    int m = (lead == 0 && h >= k->w) ? 1 : 8;
+    double x0 = lo, f0 = wheel_first_slope(k->w, h, a, lead, lo);
+    for (int i = 1; i <= m; i++) {
+        double x1 = lo + (hi - lo) * i / m;
+        double f1 = wheel_first_slope(k->w, h, a, lead, x1);
+        if (f0 < 0 && f1 > 0)
+            add_wheel_first(k, slope_root(k->w, h, a, lead, x0, f0, x1, f1));
+        x0 = x1;
+        f0 = f1;
+    }
+}
+
+/* The candidate paths of one frame (left wheels): every path that can be
+ * cheapest. For a fixed wheel the cost forward1 + forward2 is linear over
+ * the convex set of contact translations, so it is least at a vertex: no
+ * initial forward, no concluding forward, or corner on corner. Along each
+ * of those families the cost is monotone or concave in the wheel angle,
+ * except wheel-first-then-forward with a corner meeting the facing line,
+ * whose minimum is solved for. So the candidates are the ends of the
+ * families (straight, 90 degrees, corner on corner, contact during the
+ * wheel, the aligned wheel) and those minima. */
+static void snake_candidates(snake_ctx *k)
+{
+    double hw = k->hw, w = k->w;
+    cs_vec2 l = v2(-hw, 0);
+    /* wheel-first ends: 0 and 90 degrees, and the wheel that makes the front
+     * edge parallel to the facing (n = (sin a, -cos a)) */
+    double a = atan2(k->n.x, -k->n.y);
+    add_wheel_first(k, 0);
+    add_wheel_first(k, PI / 2);
+    add_wheel_first(k, a);
+    /* contact during the wheel from the start (forward1 = 0): the outer
+     * corner's circle meets the facing, or a facing end meets the edge */
+    cs_vec2 f[4];
+    charger_at(hw, k->d, 0, 0, f);
+    for (int i = 0; i < 2; i++) {
+        cs_vec2 q = sub(k->e[i], l);
+        double r = len(q);
+        if (r <= w + 1e-12 && r > 0) {
+            double th = atan2(q.y, q.x);
+            add_path(k, 0, th, 0);
+        }
+    }
+    {
+        /* outer corner on the facing line, forward1 = 0: n.(l + w(c,s)) = n.e0 */
+        double hl = dot(k->n, sub(l, k->e[0]));
+        /* w (n.x c + n.y s) = -hl  ->  w sin(th - a') form */
+        double amp = w * len(k->n), ph = atan2(k->n.x, k->n.y);
+        if (amp > 0 && fabs(hl / amp) <= 1) {
+            double base = asin(-hl / amp);
+            /* n.x c + n.y s = |n| sin(th + ph) */
+            for (int r = 0; r < 2; r++) {
+                double th = (r ? PI - base : base) - ph;
+                while (th < -1e-12)
+                    th += 2 * PI;
+                while (th > 2 * PI)
+                    th -= 2 * PI;
+                add_path(k, 0, th, 0);
+            }
+        }
+        /* wheel-first minima on both sides of the aligned angle */
+        if (hl > 0) {
+            wheel_first_minimum(k, hl, a, 0, dmax(0.0, a - PI / 2 + 1e-9), dmin(dmax(a, 0.0), PI / 2));
+            wheel_first_minimum(k, hl, a, 1, dmax(a, 0.0), dmin(a + PI / 2 - 1e-9, PI / 2));
+        }
+    }
+    /* The cheapest path may be the last one whose first touch is on the
+     * facing: beyond it the front edge meets another edge of the target
+     * first. At that limit the front edge lies along that other edge. */
+    for (int i = 0, j = 3; i < 4; j = i++) {
+        cs_vec2 ed = sub(k->t[i], k->t[j]);
+        double th = atan2(ed.y, ed.x);
+        for (int r = 0; r < 2; r++, th += PI) {
+            while (th < -1e-12)
+                th += 2 * PI;
+            while (th > 2 * PI)
+                th -= 2 * PI;
+            if (th > PI / 2 + 1e-12)
+                continue;
+            add_wheel_first(k, th);
+            /* forward, then the wheel ends with the edge on that line: the
+             * pivot (-hw, s1) on it */
+            double c = cos(th);
+            if (c > 1e-12)
+                add_path(k, k->t[j].y + (-hw - k->t[j].x) * sin(th) / c, th, 0);
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        cs_vec2 e = k->e[i];
+        cs_vec2 q = sub(e, l);
+        /* corner on corner, wheel first: pivot L onto e along the new
+         * forward direction; outer corner R onto e */
+        add_wheel_first(k, atan2(-q.x, q.y));
+        double r2 = dot(q, q) - w * w;
+        if (r2 >= 0)
+            add_wheel_first(k, atan2(q.y, q.x) - atan2(sqrt(r2), w));
+        /* corner on corner at the end of the wheel: R reaches e */
+        double cx = q.x / w;
+        if (cx >= -1e-12 && cx <= 1 + 1e-12) {
+            double th = acos(dmin(cx, 1.0));
+            add_path(k, e.y - w * sin(th), th, 0);
+        }
+        /* corner on corner with a full 90-degree wheel: the new forward is
+         * -x; L or R (at L + (0, w)) reaches e */
+        add_path(k, e.y, PI / 2, -hw - e.x);
+        add_path(k, e.y - w, PI / 2, -hw - e.x);
+    }
+}
+
+static void snake_frame(const cs_rect *ch, double sx, frame *fr)
+{
+    fr->o = cs_geom_edge_centre(ch, CS_FRONT);
+    fr->right = ch->right;
+    fr->fwd = ch->fwd;
+    fr->sx = sx;
+}
+
+/* The pose of a path as a world rectangle, and the world wheel angle. */
+static cs_rect path_pose(const cs_rect *ch, const frame *fr, const path *p)
+{
+    double hw = 0.5 * ch->width;
+    cs_vec2 l = v2(-hw, p->s1);
+    cs_vec2 fc = add(add(l, scale(v2(cos(p->th), sin(p->th)), hw)), scale(unit_dir(p->th), p->s2));
+    return cs_geom_rect_front_at(to_world(fr, fc), ch->width, ch->depth,
+                                 ch->facing + fr->sx * p->th / DEG);
+}
+
+/* The least cost any path needs to put a point of its front edge on x:
+ * every point of the front edge advances (along the charger's forward
+ * direction, y) by at most the cost; a point a = |x| - hw beyond the
+ * frontage needs a wheel th towards it and a concluding forward s2 with
+ * s2 sin th >= a, so cost >= a / sin th + w sin th >= 2 sqrt(a w) (or a + w
+ * when a > w). */
+static double lateral_need(double a, double w)
+{
+    return a <= 0 ? 0.0 : a <= w ? 2 * sqrt(a * w) : a + w;
+}
+
+static double point_need(const snake_ctx *k, cs_vec2 x)
+{
+    return dmax(x.y, lateral_need(fabs(x.x) - k->hw, k->w));
+}
+
+/* A lower bound of every path's cost: the least point_need over the
+ * facing, found piece by piece (beyond the left end of the frontage, in
+ * front of it, beyond the right end): on a piece the need is the larger of
+ * a linear and a concave function, so its least value is at an end of the
+ * piece or where the two cross. */
+static double snake_lower_bound(const snake_ctx *k)
+{
+    cs_vec2 e0 = k->e[0], ed = sub(k->e[1], k->e[0]);
+    double cuts[4] = { 0, 1, 0, 1 };
+    int nc = 2;
+    for (int sgn = -1; sgn <= 1; sgn += 2)
+        if (ed.x != 0) {
+            double t = (sgn * k->hw - e0.x) / ed.x;
+            if (t > 0 && t < 1)
+                cuts[nc++] = t;
+        }
+    double best = INFINITY;
+    for (int i = 0; i < nc; i++)
+        best = dmin(best, point_need(k, add(e0, scale(ed, cuts[i]))));
+    /* crossings y = 2 sqrt(w a) and y = a + w, a = +-x - hw, on both sides */
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        double a0 = sgn * e0.x - k->hw, da = sgn * ed.x, w = k->w;
+        double qa = ed.y * ed.y, qb = 2 * e0.y * ed.y - 4 * w * da, qc = e0.y * e0.y - 4 * w * a0;
+        double disc = qb * qb - 4 * qa * qc;
+        if (qa > 0 && disc >= 0)
+            for (int r = -1; r <= 1; r += 2) {
+                double t = (-qb + r * sqrt(disc)) / (2 * qa);
+                if (t >= 0 && t <= 1)
+                    best = dmin(best, point_need(k, add(e0, scale(ed, t))));
+            }
+        if (ed.y != da) {
+            double t = (a0 + w - e0.y) / (ed.y - da);
+            if (t >= 0 && t <= 1)
+                best = dmin(best, point_need(k, add(e0, scale(ed, t))));
+        }
+    }
+    return best;
+}
+
+/* Sets out from path p of frame fr, touching others[hit] (-1: none). */
+static void snake_result(const cs_rect *charger, const frame *fr, const path *p, cs_rect fin,
+                         cs_seg e, int hit, cs_snake *out)
+{
+    out->found = true;
+    out->forward1 = p->s1;
+    out->wheel = fr->sx * p->th / DEG;
+    out->forward2 = p->s2;
+    out->cost = p->cost;
+    out->length = p->s1 + charger->width * p->th + p->s2;
+    out->final = fin;
+    out->touches = hit;
+    /* the contact point: the middle of the common part when the front edge
+     * meets the facing flush, else the closest pair's point on the facing */
+    cs_seg fe = cs_geom_edge(&fin, CS_FRONT);
+    cs_vec2 ev = sub(e.b, e.a);
+    double el2 = dot(ev, ev), tt;
+    if (fabs(cross(sub(fe.b, fe.a), ev)) <= 1e-9 * sqrt(el2) * charger->width) {
+        double ta = dot(sub(fe.a, e.a), ev) / el2, tb = dot(sub(fe.b, e.a), ev) / el2;
+        tt = 0.5 * (dmax(dmin(ta, tb), 0.0) + dmin(dmax(ta, tb), 1.0));
+    } else {
+        cs_vec2 best = fe.a;
+        double bd = cs_geom_dist_point_seg(fe.a, e), d2 = cs_geom_dist_point_seg(fe.b, e);
+        if (d2 < bd)
+            best = fe.b, bd = d2;
+        const cs_vec2 ends[2] = { e.a, e.b };
+        for (int i = 0; i < 2; i++)
+            if (cs_geom_dist_point_seg(ends[i], fe) < bd - 1e-12)
+                best = ends[i], bd = cs_geom_dist_point_seg(ends[i], fe);
+        tt = dot(sub(best, e.a), ev) / el2;
+    }
+    out->contact = add(e.a, scale(ev, dmin(dmax(tt, 0.0), 1.0)));
+}
+
+/* Tries the untried candidates of both frames cheapest first. A valid one
+ * reaches the facing with the front edge, touching the target nowhere
+ * before. Returns true once a valid path touching no other unit is found;
+ * the cheapest valid path touching one is kept in out meanwhile. */
+static bool try_candidates(const cs_rect *charger, const cs_rect *target, cs_seg e,
+                           const cs_rect *others, int n_others, snake_ctx *k, const frame *fr,
+                           cs_snake *out)
+{
+    for (;;) {
+        int bm = -1, bi = -1;
+        for (int m = 0; m < 2; m++)
+            for (int i = 0; i < k[m].nc; i++)
+                if (!k[m].used[i] && (bm < 0 || k[m].cand[i].cost < k[bm].cand[bi].cost))
+                    bm = m, bi = i;
+        if (bm < 0)
+            return false;
+        k[bm].used[bi] = true;
+        const path *p = &k[bm].cand[bi];
+        bool early = false;
+        int ph = path_touch(k[bm].hw, k[bm].d, p, k[bm].t, 4, &early);
+        if (ph == 0 || early)
+            continue;
+        cs_rect fin = path_pose(charger, &fr[bm], p);
+        if (cs_geom_rects_overlap(&fin, target) ||
+            cs_geom_dist_seg_seg(cs_geom_edge(&fin, CS_FRONT), e) > 1e-7)
+            continue;
+        int hit = -1;
+        for (int o = 0; o < n_others && hit < 0; o++) {
+            cs_poly op = cs_geom_rect_poly(&others[o]);
+            cs_vec2 ol[4];
+            poly_local(&fr[bm], op.v, 4, ol);
+            bool dummy;
+            if (path_touch(k[bm].hw, k[bm].d, p, ol, 4, &dummy) != 0)
+                hit = o;
+        }
+        if (hit >= 0 && out->found)
+            continue;
+        snake_result(charger, &fr[bm], p, fin, e, hit, out);
+        if (hit < 0)
+            return true;
+    }
+}
+
+void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
+                   const cs_rect *others, int n_others, cs_snake *out)
+{
+    out->found = false;
+    out->touches = -1;
+    snake_ctx k[2];
+    frame fr[2];
+    cs_poly tp = cs_geom_rect_poly(target);
+    cs_seg e = cs_geom_edge(target, f);
+    cs_vec2 n = edge_normal(target, f);
+    for (int m = 0; m < 2; m++) {
+        snake_frame(charger, m ? -1.0 : 1.0, &fr[m]);
+        k[m].hw = 0.5 * charger->width;
+        k[m].w = charger->width;
+        k[m].d = charger->depth;
+        poly_local(&fr[m], tp.v, 4, k[m].t);
+        k[m].e[0] = to_local(&fr[m], e.a);
+        k[m].e[1] = to_local(&fr[m], e.b);
+        k[m].n = v2(fr[m].sx * dot(n, charger->right), dot(n, charger->fwd));
+        k[m].nc = 0;
+    }
+    /* The straight path first: when it costs no more than the lower bound
+     * of every path, it is the cheapest. */
+    add_path(&k[0], seg_contact(v2(-k[0].hw, 0), v2(k[0].hw, 0), v2(0, 1), k[0].e[0], k[0].e[1]),
+             0, 0);
+    k[0].used[0] = false;
+    if (k[0].nc == 1 && k[0].cand[0].cost <= snake_lower_bound(&k[0]) + 1e-12 &&
+        try_candidates(charger, target, e, others, n_others, k, fr, out))
+        return;
+    for (int m = 0; m < 2; m++) {
+        int first = k[m].nc;
+        snake_candidates(&k[m]);
+        for (int i = first; i < k[m].nc; i++)
+            k[m].used[i] = false;
+    }
+    try_candidates(charger, target, e, others, n_others, k, fr, out);
+}
+
+bool cs_geom_snake_sweep_hits(const cs_rect *r, double forward1, double wheel, double forward2,
+                              const cs_rect *other)
+{
+    frame fr;
+    snake_frame(r, wheel < 0 ? -1.0 : 1.0, &fr);
+    cs_poly op = cs_geom_rect_poly(other);
+    cs_vec2 ol[4];
+    poly_local(&fr, op.v, 4, ol);
+    path p = { forward1, fabs(wheel) * DEG, forward2, 0 };
+    bool early;
+    return path_touch(0.5 * r->width, r->depth, &p, ol, 4, &early) != 0;
+}
+
+/* ---- the align move ----------------------------------------------------- */
+
+/* The charger flush against facing segment e (length l, unit direction u,
+ * outward normal n), covering e's parameters [s, s + w]: facing e from
+ * outside, its front-right corner is at parameter s (geom.h: a unit facing
+ * an edge has its front-left corner towards the edge's `b` end). */
+static cs_rect flush_pose(const cs_rect *ch, cs_vec2 ea, cs_vec2 u, cs_vec2 n, double s)
+{
+    double facing = atan2(n.x, -n.y) / DEG; /* fwd = (-sin, cos) = -n */
+    return cs_geom_rect_front_at(add(ea, scale(u, s + 0.5 * ch->width)), ch->width, ch->depth,
+                                 facing);
+}
+
+void cs_geom_align(const cs_rect *charger, const cs_formation *charger_models,
+                   const cs_rect *target, const cs_formation *target_models, cs_facing f,
+                   cs_vec2 contact, const cs_rect *others, int n_others, cs_align *out)
+{
+    cs_seg e = cs_geom_edge(target, f);
+    double l = edge_length(target, f), w = charger->width;
+    cs_vec2 u = scale(sub(e.b, e.a), 1.0 / l), n = edge_normal(target, f);
+    double tc = dmin(dmax(dot(sub(contact, e.a), u), 0.0), l);
+    /* keeping the contact point in contact: s in [tc - w, tc] */
+    double lo = tc - w, hi = tc;
+    double now = dot(sub(cs_geom_corner(charger, CS_CORNER_FR), e.a), u);
+    double cand[128];
+    int nc = 0;
+    cand[nc++] = lo;
+    cand[nc++] = hi;
+    cand[nc++] = dmin(dmax(now, lo), hi);
+    cand[nc++] = 0;
+    cand[nc++] = l - w;
+    /* where a model boundary of either unit meets an end of the other's
+     * edge, the counts change */
+    double x0, step;
+    int nt = edge_cells(target, target_models, f, &x0, &step);
+    for (int k = 0; k <= nt && nc < 80; k++) {
+        cand[nc++] = x0 + k * step;
+        cand[nc++] = x0 + k * step - w;
+    }
+    int ncm = edge_cells(charger, charger_models, CS_FRONT, &x0, &step);
+    for (int k = 0; k <= ncm && nc < 116; k++) {
+        /* charger parameter p sits at s + w - p on the facing */
+        cand[nc++] = x0 + k * step - w;
+        cand[nc++] = l + x0 + k * step - w;
+    }
+    /* where the charger, slid along the facing, starts or stops touching
+     * another unit: from far away on each side, the first contact */
+    double blk[2 * 8];
+    int nb = 0;
+    const double far = 1000.0 + l + 2 * w;
+    for (int o = 0; o < n_others && o < 8; o++) {
+        cs_poly op = cs_geom_rect_poly(&others[o]);
+        cs_rect pa = flush_pose(charger, e.a, u, n, -far), pb = flush_pose(charger, e.a, u, n, far);
+        cs_poly qa = cs_geom_rect_poly(&pa), qb = cs_geom_rect_poly(&pb);
+        double ta = first_contact(qa.v, 4, u, op.v, 4, 0.0);
+        double tb = first_contact(qb.v, 4, scale(u, -1.0), op.v, 4, 0.0);
+        if (isfinite(ta) && isfinite(tb)) {
+            blk[nb++] = -far + ta;
+            blk[nb++] = far - tb;
+            if (nc < 126) {
+                cand[nc++] = -far + ta;
+                cand[nc++] = far - tb;
+            }
+        }
+    }
+    out->flush = false;
+    int best_t = -1, best_c = -1;
+    double best_move = INFINITY, best_s = 0;
+    for (int i = 0; i < nc; i++) {
+        double s = cand[i];
+        if (s < lo - 1e-12 || s > hi + 1e-12)
+            continue;
+        s = dmin(dmax(s, lo), hi);
+        bool free = true;
+        for (int b = 0; b < nb && free; b += 2)
+            if (s > blk[b] + CS_GEOM_EPS && s < blk[b + 1] - CS_GEOM_EPS)
+                free = false;
+        if (!free)
+            continue;
+        double t0 = dmax(s, 0.0), t1 = dmin(s + w, l);
+        int mt = cs_geom_models_on_edge(target, target_models, f, t0, t1);
+        /* the charger's front parameter of facing parameter t is s + w - t */
+        int mc = cs_geom_models_on_edge(charger, charger_models, CS_FRONT, s + w - t1, s + w - t0);
+        double move = fabs(s - now);
+        if (mt > best_t || (mt == best_t && (mc > best_c || (mc == best_c && move < best_move)))) {
+            best_t = mt;
+            best_c = mc;
+            best_move = move;
+            best_s = s;
+            out->flush = true;
+        }
+    }
+    if (!out->flush) {
+        out->final = *charger;
+        out->overlap = 0;
+        out->models_target = 0;
+        out->models_charger = 0;
+        return;
+    }
+    out->final = flush_pose(charger, e.a, u, n, best_s);
+    out->overlap = dmin(best_s + w, l) - dmax(best_s, 0.0);
+    out->models_target = best_t;
+    out->models_charger = best_c;
 }
