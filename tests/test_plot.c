@@ -1,0 +1,283 @@
+/* scripts/plot as a user runs it: charts from small hand-written CSVs into
+ * a temporary directory; the PNG's signature and pixel size (its IHDR
+ * chunk), the SVG's size, the same bytes twice, and exit status 2 with the
+ * missing column named, leaving no chart behind. */
+#define _DEFAULT_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support/helpers.h"
+
+/* Two curves of a Monte Carlo summary (so intervals are drawn) and the
+ * long-form distribution of one sweep point, as `chargesim run` writes them. */
+static const char summary_csv[] =
+    "move,distance,trials,successes,p_success,ci_low,ci_high,p_charged,p_failed,"
+    "mean_roll,mean_range,method\n"
+    "3,6,1000,972,0.972000,0.959700,0.980700,0.972000,0.028000,7.0100,10.0100,mc\n"
+    "3,8,1000,831,0.831000,0.806500,0.853000,0.831000,0.169000,6.9900,9.9900,mc\n"
+    "3,10,1000,584,0.584000,0.553200,0.614200,0.584000,0.416000,7.0200,10.0200,mc\n"
+    "4,6,1000,1000,1.000000,0.996200,1.000000,1.000000,0.000000,7.0000,11.0000,mc\n"
+    "4,8,1000,918,0.918000,0.899300,0.933600,0.918000,0.082000,6.9800,10.9800,mc\n"
+    "4,10,1000,722,0.722000,0.693400,0.748900,0.722000,0.278000,7.0100,11.0100,mc\n";
+
+static const char dist_csv[] = "distance,metric,value,count,p,method\n"
+                               "8,outcome,charged,,0.416667,exact\n"
+                               "8,outcome,failed,,0.583333,exact\n"
+                               "8,roll,2,,0.027778,exact\n"
+                               "8,roll,3,,0.055556,exact\n"
+                               "8,roll,4,,0.083333,exact\n";
+
+static char dir[256];
+static char *errtext;
+
+static void setup(void)
+{
+    const char *d = th_tmpdir();
+    cr_assert(d);
+    snprintf(dir, sizeof dir, "%s", d);
+    char path[512];
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(summary_csv, f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/dist.csv", dir);
+    f = fopen(path, "w");
+    cr_assert(f);
+    fputs(dist_csv, f);
+    fclose(f);
+}
+
+static void teardown(void)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (dir[0] && system(cmd) != 0)
+        cr_log_warn("could not remove %s", dir);
+    free(errtext);
+    errtext = NULL;
+}
+
+TestSuite(plot, .init = setup, .fini = teardown);
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    int c;
+    while ((c = fgetc(f)) != EOF)
+        fputc(c, m);
+    fclose(m);
+    fclose(f);
+    if (len)
+        *len = n;
+    return buf;
+}
+
+/* Runs "scripts/plot ARGS" in the temporary directory; stderr kept in
+ * errtext. Returns the exit status. */
+static int plot(const char *args)
+{
+    char cmd[2048], errpath[512];
+    snprintf(errpath, sizeof errpath, "%s/stderr", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/scripts/plot' %s 2>'%s' </dev/null", dir,
+             th_root(), args, errpath);
+    int st = system(cmd);
+    free(errtext);
+    errtext = slurp(errpath, NULL);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* A PNG starts with its 8-byte signature, then the IHDR chunk: length 13,
+ * "IHDR", width and height as big-endian 32-bit numbers. */
+static void expect_png(const char *name, uint32_t w, uint32_t h)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t len;
+    unsigned char *png = (unsigned char *)slurp(path, &len);
+    cr_assert(png, "%s was not written", name);
+    cr_assert_geq(len, 33u, "%s is too short for a PNG", name);
+    cr_expect_eq(memcmp(png, "\x89PNG\r\n\x1a\n", 8), 0, "%s: no PNG signature", name);
+    cr_expect_eq(be32(png + 8), 13u);
+    cr_expect_eq(memcmp(png + 12, "IHDR", 4), 0);
+    cr_expect_eq(be32(png + 16), w, "%s: width %u", name, be32(png + 16));
+    cr_expect_eq(be32(png + 20), h, "%s: height %u", name, be32(png + 20));
+    free(png);
+}
+
+/* The temporary directory holds only the inputs, stderr and `keep`. */
+static void expect_only(const char *keep)
+{
+    DIR *d = opendir(dir);
+    cr_assert(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *n = e->d_name;
+        if (!strcmp(n, ".") || !strcmp(n, "..") || !strcmp(n, "summary.csv") ||
+            !strcmp(n, "dist.csv") || !strcmp(n, "stderr") || (keep && !strcmp(n, keep)))
+            continue;
+        cr_expect(false, "unexpected file left: %s", n);
+    }
+    closedir(d);
+}
+
+Test(plot, summary_png_has_the_requested_size)
+{
+    cr_assert_eq(plot("summary summary.csv --x distance --group move --size 640x400 -o s.png"), 0,
+                 "%s", errtext);
+    expect_png("s.png", 640, 400);
+    expect_only("s.png");
+}
+
+Test(plot, default_size_and_same_bytes_twice)
+{
+    cr_assert_eq(plot("summary summary.csv --x distance --group move --interval bars -o a.png"),
+                 0, "%s", errtext);
+    cr_assert_eq(plot("summary summary.csv --x distance --group move --interval bars -o b.png"),
+                 0, "%s", errtext);
+    expect_png("a.png", 900, 560);
+    char pa[512], pb[512];
+    snprintf(pa, sizeof pa, "%s/a.png", dir);
+    snprintf(pb, sizeof pb, "%s/b.png", dir);
+    size_t la, lb;
+    char *a = slurp(pa, &la), *b = slurp(pb, &lb);
+    cr_assert(a && b);
+    cr_expect(la == lb && memcmp(a, b, la) == 0, "two runs gave different bytes");
+    free(a);
+    free(b);
+}
+
+Test(plot, svg_and_categorical_x)
+{
+    cr_assert_eq(plot("summary summary.csv --x move --group distance --y p_success,p_failed "
+                      "--size 500x300 -o c.svg"),
+                 0, "%s", errtext);
+    char path[512];
+    snprintf(path, sizeof path, "%s/c.svg", dir);
+    char *svg = slurp(path, NULL);
+    cr_assert(svg);
+    cr_expect(strstr(svg, "<svg") && strstr(svg, "width=\"500\" height=\"300\""), "%.300s", svg);
+    /* One curve per column and distance, named both ways. */
+    cr_expect(strstr(svg, "outcome, distance"), "the legend has a title");
+    cr_expect(strstr(svg, "success (total), 10") && strstr(svg, "failed, 6"),
+              "the legend names the curves");
+    free(svg);
+}
+
+Test(plot, two_group_keys_colour_one_and_dash_the_other)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/three.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("reroll,move,distance,trials,successes,p_success,ci_low,ci_high,method\n", f);
+    static const char *const rr[] = {"none", "failed"};
+    for (int r = 0; r < 2; r++)
+        for (int m = 3; m <= 5; m++)
+            for (int d = 6; d <= 8; d++)
+                fprintf(f, "%s,%d,%d,1,,0.5,0.5,0.5,exact\n", rr[r], m, d);
+    fclose(f);
+    cr_assert_eq(plot("summary three.csv --x distance --group reroll,move -o t.svg"), 0, "%s",
+                 errtext);
+    snprintf(path, sizeof path, "%s/t.svg", dir);
+    char *svg = slurp(path, NULL);
+    cr_assert(svg);
+    /* Identical curves share one legend entry. */
+    cr_expect(strstr(svg, "reroll, move"), "the legend names both keys");
+    cr_expect(strstr(svg, "none, 3; none, 4"), "identical curves are merged");
+    free(svg);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/three.csv", dir);
+    unlink(path);
+}
+
+Test(plot, means_on_their_own_axis)
+{
+    cr_assert_eq(plot("summary summary.csv --x distance --group move --y mean_roll,mean_range "
+                      "--size 400x300 -o m.png"),
+                 0, "%s", errtext);
+    expect_png("m.png", 400, 300);
+    cr_expect_eq(plot("summary summary.csv --x distance --group move --y p_success,mean_roll "
+                      "-o e.png"),
+                 2);
+    cr_expect(strstr(errtext, "do not share an axis"), "%s", errtext);
+    cr_expect_eq(plot("summary summary.csv --x distance --group move --y trials -o e.png"), 2);
+    cr_expect(strstr(errtext, "--y trials: expected"), "%s", errtext);
+}
+
+Test(plot, distribution_png)
+{
+    cr_assert_eq(plot("dist dist.csv --metric roll --size 480x320 -o d.png"), 0, "%s", errtext);
+    expect_png("d.png", 480, 320);
+    cr_assert_eq(plot("dist dist.csv --metric outcome --where distance=8 -o o.png"), 0, "%s",
+                 errtext);
+    expect_png("o.png", 900, 560);
+}
+
+Test(plot, missing_column_exits_2_and_names_it)
+{
+    cr_expect_eq(plot("summary summary.csv --x range -o e.png"), 2);
+    cr_expect(strstr(errtext, "no column \"range\""), "%s", errtext);
+    cr_expect(strstr(errtext, "columns: move, distance"), "%s", errtext);
+    cr_expect_eq(plot("summary summary.csv --x distance --where reroll=none -o e.png"), 2);
+    cr_expect(strstr(errtext, "no column \"reroll\""), "%s", errtext);
+    cr_expect_eq(plot("summary dist.csv --x distance -o e.png"), 2);
+    cr_expect(strstr(errtext, "no column \"trials\""), "%s", errtext);
+    cr_expect_eq(plot("dist dist.csv --metric range -o e.png"), 2);
+    cr_expect(strstr(errtext, "no metric \"range\"; metrics: outcome, roll"), "%s", errtext);
+    expect_only(NULL);
+}
+
+Test(plot, ambiguous_rows_exit_2_and_say_which_key_to_fix)
+{
+    cr_expect_eq(plot("summary summary.csv --x distance -o e.png"), 2);
+    cr_expect(strstr(errtext, "column \"move\" has several values (3, 4)"), "%s", errtext);
+    cr_expect(strstr(errtext, "--where move=VALUE"), "%s", errtext);
+    cr_expect_eq(plot("summary summary.csv --x distance --where move=5 -o e.png"), 2);
+    cr_expect(strstr(errtext, "no row has move = 5"), "%s", errtext);
+    expect_only(NULL);
+}
+
+Test(plot, usage_errors_exit_2)
+{
+    static const char *const bad[] = {
+        "",
+        "pie summary.csv -o e.png",
+        "summary summary.csv --x distance --group move",
+        "summary summary.csv --x distance --group move -o e.gif",
+        "summary summary.csv --group move -o e.png",
+        "summary summary.csv --x distance --group move --size 10x10 -o e.png",
+        "summary summary.csv --x distance --group move --interval wide -o e.png",
+        "summary summary.csv --x distance --group move --bogus -o e.png",
+        "summary missing.csv --x distance -o e.png",
+        "dist dist.csv -o e.png",
+        "summary summary.csv --x distance --group move -o no/such/dir/e.png",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_expect_eq(plot(bad[i]), 2, "scripts/plot %s: %s", bad[i], errtext);
+    expect_only(NULL);
+}
+
+Test(plot, help_exits_0)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "'%s/scripts/plot' --help >/dev/null 2>&1", th_root());
+    int st = system(cmd);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
