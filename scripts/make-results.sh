@@ -233,8 +233,14 @@ if [ "$full" = 1 ]; then
         printf '| experiment | ruleset | question |\n| --- | --- | --- |\n'
         cat "$index"
         printf '\n'
+        printf 'Per-unit charge tables of real armies (BattleScribe data, when\n'
+        printf '../shared/data is present): [units/](units/).\n\n'
         cat "$gallery"
     } >"$tmp/README.md"
     mv -f "$tmp/README.md" "$out/README.md"
 fi
 echo "make-results: $n_done experiments written to $out/"
+# Unit tables of real armies: skipped, with a message, without ../shared/data.
+if [ "$full" = 1 ]; then
+    "$(dirname "$0")/units-results.sh" "$bin"
+fi

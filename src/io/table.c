@@ -204,6 +204,9 @@ static void tex_text(FILE *f, const char *s)
         case '^': fputs("\\textasciicircum{}", f); break;
         case '\\': fputs("\\textbackslash{}", f); break;
         case '"': fputs("''", f); break;
+        case '|': fputs("\\textbar{}", f); break;
+        case '<': fputs("\\textless{}", f); break;
+        case '>': fputs("\\textgreater{}", f); break;
         default: fputc(*s, f);
         }
     }
