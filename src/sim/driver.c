@@ -699,3 +699,57 @@ void cs_run_result_free(cs_run_result *r)
     free(r->point);
     memset(r, 0, sizeof *r);
 }
+
+cs_status cs_sim_trial_params(const cs_experiment *e, uint64_t point, uint64_t trial,
+                              double *num, cs_error *err)
+{
+    const cs_ruleset *rs = e->rs;
+    run_ctx rc;
+    cs_params p;
+    cs_diag diag = {0};
+    cs_status st = CS_OK;
+    if (point >= e->n_points)
+        return cs_error_set(err, CS_EINPUT, "sweep point %llu: the experiment has %llu",
+                            (unsigned long long)point, (unsigned long long)e->n_points);
+    memset(&rc, 0, sizeof rc);
+    rc.e = e;
+    rc.trials = e->trials;
+    rc.block_size = cs_sim_block_size(e->trials);
+    for (int i = 0; i < rs->n_params; i++) {
+        const cs_value_spec *v = &e->param[i];
+        if (v->kind == CS_VAL_UNIFORM || v->kind == CS_VAL_NORMAL)
+            rc.drawn[rc.n_drawn++] = (drawn_param){i, v->kind == CS_VAL_UNIFORM, v->a, v->b,
+                                                   rs->params[i].min, rs->params[i].max};
+    }
+    cs_experiment_point(e, point, &p);
+    void *ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
+    void *layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
+    if (!ctx || !layout) {
+        st = cs_error_set(err, CS_ENOMEM, "out of memory");
+        goto done;
+    }
+    if (rs->prepare(&p, ctx, &diag) != CS_OK) {
+        st = cs_error_set(err, CS_EINPUT, "%s: %s", diag.key ? diag.key : "parameters",
+                          diag.what ? diag.what : "invalid");
+        goto done;
+    }
+    memcpy(num, p.num, sizeof p.num);
+    bool random = rc.n_drawn > 0 || (rs->layout_is_random && rs->layout_is_random(ctx));
+    if (!random)
+        goto done; /* every trial has the point's own values */
+    cs_rng rng;
+    cs_trial tr;
+    uint64_t b = trial / rc.block_size;
+    cs_rng_stream(&rng, e->seed, point, b);
+    for (uint64_t t = b * rc.block_size;; t++) {
+        draw_params(&rc, num, &rng);
+        if (t == trial)
+            break;
+        rs->draw_layout(ctx, num, &rng, layout);
+        rs->resolve(ctx, layout, &rng, &tr);
+    }
+done:
+    free(ctx);
+    free(layout);
+    return st;
+}
