@@ -349,25 +349,40 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
             h[a][j][2] = sgn[a][j][2] * k;
         }
     }
-    /* Most placements put the whole rectangle in one arc: test the corners
-     * against each arc's half-planes before clipping anything. */
+    /* Most placements put the whole rectangle in one arc: the arcs are
+     * convex, so when all four corners lie outside r in one arc, so does
+     * the rectangle (a corner on a boundary ray is taken as flank, which at
+     * worst sends a rectangle to the clipping below). */
     int inside_all = -1;
+    for (int i = 0; i < 4; i++) {
+        double u = c[i].x, v = c[i].y, au = fabs(u);
+        int arc;
+        if (au <= hw && fabs(v) <= hd)
+            arc = -2; /* inside r or on its boundary */
+        else if (v >= hd && v - hd > au - hw)
+            arc = CS_FRONT;
+        else if (v <= -hd && -v - hd > au - hw)
+            arc = CS_REAR;
+        else
+            arc = u < 0 ? CS_LEFT : CS_RIGHT;
+        if (i == 0)
+            inside_all = arc;
+        else if (arc != inside_all)
+            inside_all = -2;
+    }
+    /* else clip against each arc no half-plane of which has every corner
+     * outside it */
     bool touches[4];
-    for (int a = 0; a < 4; a++) {
-        int in = 0;
+    for (int a = 0; a < 4 && inside_all < 0; a++) {
         bool out_of_one = false;
         for (int j = 0; j < 3; j++) {
             int cnt = 0;
             for (int i = 0; i < 4; i++)
                 cnt += h[a][j][0] * c[i].x + h[a][j][1] * c[i].y <= h[a][j][2];
-            if (cnt == 4)
-                in++;
-            else if (cnt == 0)
+            if (cnt == 0)
                 out_of_one = true;
         }
         touches[a] = !out_of_one;
-        if (in == 3)
-            inside_all = a;
     }
     out->overlap = 0;
     for (int a = 0; a < 4; a++)
@@ -1041,15 +1056,18 @@ static double wheel_first_slope(double w, double h, cs_vec2 a, int lead, cs_vec2
 }
 
 /* Local minima of that cost for t in [lo, hi] (tangent half-angles): where
- * the slope goes from negative to positive, bracketed on a grid and then
- * found by the Illinois variant of regula falsi. The pivot-led family's
- * slope rises monotonically when h is at least the frontage (its derivative
- * is h (1 + sin^2) / cos^3 - w sin >= h - w), so no grid is needed then. */
+ * the slope goes from negative to positive, bracketed on a grid (one cell
+ * per 0.025 of t, about 3 degrees, at most 6) and then found by the
+ * Illinois variant of regula falsi. The pivot-led family's slope rises
+ * monotonically when h is at least the frontage (its derivative is
+ * h (1 + sin^2) / cos^3 - w sin >= h - w), so no grid is needed then. */
 static void wheel_first_minimum(snake_ctx *k, double h, cs_vec2 a, int lead, double lo, double hi)
 {
     if (!(hi - lo > 1e-12))
         return;
-    int m = (lead == 0 && h >= k->w) ? 1 : 6;
+    int m = (lead == 0 && h >= k->w) ? 1 : 1 + (int)((hi - lo) * 40);
+    if (m > 6)
+        m = 6;
     double x0 = lo, f0 = wheel_first_slope(k->w, h, a, lead, half_tan_dir(lo));
     for (int i = 1; i <= m; i++) {
         double x1 = lo + (hi - lo) * i / m;
@@ -1161,8 +1179,57 @@ static void snake_candidates(snake_ctx *k)
      * outer corner above it, where the approach rate cos(th - a) > 0 */
     if (hl > 0) {
         double aa = atan2(a.y, a.x);
-        wheel_first_minimum(k, hl, a, 0, half_tan_of(aa - PI / 2 + 1e-9), half_tan_of(aa));
-        wheel_first_minimum(k, hl, a, 1, half_tan_of(aa), half_tan_of(aa + PI / 2 - 1e-9));
+        /* the pivot meets the facing itself only while its new forward
+         * direction (-sin th, cos th) points between the facing's ends: the
+         * wheels (q.y, -q.x) of q = e - L, in half-tangents, unless the
+         * facing is behind the pivot (the short way between them passes
+         * backwards, and no wheel of 0..90 lies within) */
+        double lo = half_tan_of(aa - PI / 2 + 1e-9), hi = half_tan_of(aa);
+        cs_vec2 q0 = sub(k->e[0], l), q1 = sub(k->e[1], l);
+        cs_vec2 u0 = v2(q0.y, -q0.x), u1 = v2(q1.y, -q1.x);
+        double l0 = len(u0), l1 = len(u1);
+        if (l0 > 0 && l1 > 0) {
+            double t0 = u0.y / (l0 + u0.x), t1 = u1.y / (l1 + u1.x);
+            if (t0 > t1) {
+                double tmp = t0;
+                t0 = t1;
+                t1 = tmp;
+                cs_vec2 tu = u0;
+                u0 = u1;
+                u1 = tu;
+            }
+            if (cross(u0, u1) >= 0) {
+                lo = dmax(lo, t0);
+                hi = dmin(hi, t1);
+            }
+        }
+        wheel_first_minimum(k, hl, a, 0, lo, hi);
+        /* likewise the outer corner, between the wheels that take it onto
+         * either end (the corner-on-corner turns of (w, s2) onto q) */
+        lo = half_tan_of(aa);
+        hi = half_tan_of(aa + PI / 2 - 1e-9);
+        double r0 = dot(q0, q0) - w * w, r1 = dot(q1, q1) - w * w;
+        if (r0 >= 0 && r1 >= 0) {
+            double s0 = sqrt(r0), s1 = sqrt(r1);
+            u0 = v2(w * q0.x + s0 * q0.y, w * q0.y - s0 * q0.x);
+            u1 = v2(w * q1.x + s1 * q1.y, w * q1.y - s1 * q1.x);
+            l0 = len(u0);
+            l1 = len(u1);
+            double t0 = u0.y / (l0 + u0.x), t1 = u1.y / (l1 + u1.x);
+            if (t0 > t1) {
+                double tmp = t0;
+                t0 = t1;
+                t1 = tmp;
+                cs_vec2 tu = u0;
+                u0 = u1;
+                u1 = tu;
+            }
+            if (cross(u0, u1) >= 0) {
+                lo = dmax(lo, t0);
+                hi = dmin(hi, t1);
+            }
+        }
+        wheel_first_minimum(k, hl, a, 1, lo, hi);
     }
 }
 
