@@ -14,6 +14,7 @@
  * Every function here is pure: no I/O, no globals, no allocation. */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "chargesim/rng.h"
 #include "chargesim/status.h"
@@ -71,8 +72,8 @@ typedef struct cs_trial {
     double m[CS_MAX_METRICS];
 } cs_trial;
 
-/* The exact answer given one layout. outcome_probabilities sets p for every
- * outcome (summing to 1). For each metric it may give nothing (n[i] = 0 and
+/* The exact answer given one layout. outcome_probabilities sets p of its
+ * outcomes (the driver clears them to 0 first; they must sum to 1). For each metric it may give nothing (n[i] = 0 and
  * mean[i] = NAN, as the driver clears them), the exact mean only (mean[i] =
  * E[metric; defined], pdef[i] = P(defined)), or the whole distribution
  * (n[i] values in value[i][], prob[i][] unconditional, and pdef[i]). */
@@ -84,6 +85,13 @@ typedef struct cs_probs {
     double value[CS_MAX_METRICS][CS_PROBS_MAX_VALUES];
     double prob[CS_MAX_METRICS][CS_PROBS_MAX_VALUES];
 } cs_probs;
+
+/* Integer tallies and metric sums of a run of trials (resolve_batch). */
+typedef struct cs_tally {
+    uint64_t count[CS_MAX_OUTCOMES]; /* trials per outcome */
+    uint64_t mdef[CS_MAX_METRICS];   /* trials where the metric was measured */
+    double msum[CS_MAX_METRICS];     /* sum of its values, added in trial order */
+} cs_tally;
 
 typedef struct cs_ruleset {
     const char *name;     /* as in `ruleset = NAME` */
@@ -119,6 +127,13 @@ typedef struct cs_ruleset {
 
     /* Exact outcome probabilities given the layout; NULL if only sampling. */
     void (*outcome_probabilities)(const void *ctx, const void *layout, cs_probs *out);
+
+    /* Optional fast path for a fixed layout: n trials tallied into t. It
+     * must draw from rng exactly as n calls of resolve would and add each
+     * trial's metric values in trial order, so no number depends on which
+     * path ran. NULL: the driver calls resolve per trial. */
+    void (*resolve_batch)(const void *ctx, const void *layout, cs_rng *rng, uint64_t n,
+                          cs_tally *t);
 } cs_ruleset;
 
 /* The table of rulesets (src/rules/registry.c). */

@@ -1,1 +1,51 @@
-int main(void) { return 0; }
+/* bin/chargesim: dispatches to the commands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "chargesim/atomicfile.h"
+#include "chargesim/cli.h"
+
+static const char usage[] =
+    "chargesim — charge odds for tabletop wargames: exact where possible, Monte Carlo\n"
+    "with honest intervals where not, reproducible from a seed.\n"
+    "\n"
+    "usage: chargesim COMMAND [ARGS]   (chargesim COMMAND --help for each)\n"
+    "\n"
+    "commands:\n"
+    "  run EXPERIMENT.ini   run an experiment's sweep: CSV, Markdown or LaTeX tables\n"
+    "  dice EXPR            exact or sampled distribution of a dice expression\n"
+    "  rules [NAME]         the rulesets, their parameters, outcomes and readings\n"
+    "  units SOURCE         per-unit charge odds from a units CSV or BattleScribe data\n"
+    "\n"
+    "exit status: 0 done, 2 bad input or usage, 1 runtime failure\n";
+
+typedef struct command {
+    const char *name;
+    int (*fn)(int, char **);
+} command;
+
+static const command commands[] = {
+    {"run", cs_cli_run},
+    {"dice", cs_cli_dice},
+    {"rules", cs_cli_rules},
+    {"units", cs_cli_units},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    cs_outfile_install_signal_cleanup();
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 2, argv + 2);
+    fprintf(stderr, "chargesim: unknown command '%s'\n\n%s", argv[1], usage);
+    return 2;
+}

@@ -6,6 +6,11 @@
 
 static const cs_ruleset *const table[] = {
     &cs_rules_generic,
+    &cs_rules_t9a,
+    &cs_rules_coreheim,
+    &cs_rules_sovl,
+    &cs_rules_sovl_dice,
+    &cs_rules_asoiaf,
 };
 
 int cs_ruleset_count(void)

@@ -1,0 +1,44 @@
+#ifndef CHARGESIM_CLI_H
+#define CHARGESIM_CLI_H
+/* The commands of bin/chargesim, one file each under src/cli/. Each takes
+ * the arguments after its name and returns the process exit status: 0 done,
+ * 2 bad input or usage, 1 runtime failure. Only this layer prints. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "chargesim/error.h"
+#include "chargesim/report.h"
+
+int cs_cli_run(int argc, char **argv);
+int cs_cli_dice(int argc, char **argv);
+int cs_cli_rules(int argc, char **argv);
+int cs_cli_units(int argc, char **argv);
+int cs_cli_draw(int argc, char **argv);
+
+/* Shared helpers of the commands (src/cli/common.c). */
+
+/* Matches argv[*i] against option `name` ("--trials"), with its value either
+ * as the next argument or after '='. Returns true on a match and sets *value
+ * (NULL if missing: the caller reports it); advances *i past a separate value. */
+bool cs_cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
+/* Prints "chargesim CMD: MESSAGE" to stderr and returns the exit status of `st`. */
+int cs_cli_fail(const char *cmd, cs_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int cs_cli_fail_err(const char *cmd, const cs_error *err);
+bool cs_cli_parse_u64(const char *s, uint64_t *out);
+/* Writes tables to `path` (NULL or "-": stdout) through a temporary file. */
+int cs_cli_write_tables(const char *cmd, const char *path, const cs_table *t, int n,
+                        cs_format fmt);
+
+/* A progress bar with ETA on stderr, shown only when stderr is a terminal
+ * and the run has lasted over a second. */
+typedef struct cs_progress {
+    bool enabled;
+    double start, last;
+    bool shown;
+} cs_progress;
+void cs_progress_init(cs_progress *p, bool quiet);
+void cs_progress_update(void *user, uint64_t done, uint64_t total);
+void cs_progress_finish(cs_progress *p);
+
+#endif

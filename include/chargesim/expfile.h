@@ -1,0 +1,13 @@
+#ifndef CHARGESIM_EXPFILE_H
+#define CHARGESIM_EXPFILE_H
+/* Reading experiment files (INI, through libinih) and --set overrides. */
+#include "chargesim/experiment.h"
+
+/* Loads `path` into e (initialised here), applies the overrides
+ * ("section.key=value", or "key=value" for [params]) in order, and
+ * finishes it. Errors name the file and line, or --set. On failure e is
+ * freed. */
+cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
+                          cs_experiment *e, cs_error *err);
+
+#endif

@@ -1,0 +1,31 @@
+#ifndef CHARGESIM_REPORT_H
+#define CHARGESIM_REPORT_H
+/* Turning a run's results into tables: the summary (one row per sweep
+ * point), the long-form distributions (--dist) and pivoted probability
+ * tables (--pivot ROW:COL) for publishing. */
+#include "chargesim/error.h"
+#include "chargesim/sim.h"
+#include "chargesim/table.h"
+
+/* The summary: swept keys, trials, successes, p_success, ci_low, ci_high,
+ * p_<outcome>..., mean_<metric>..., method. For CSV probabilities are
+ * proportions with 6 decimals; for md and tex they are percentages with 2. */
+cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out);
+
+/* Long form: swept keys, metric, value, count, p, method. The metric
+ * `outcome` lists every outcome; other metrics their histogram bins (p is
+ * the share among trials where the metric was measured). */
+cs_status cs_report_dist(const cs_run_result *r, cs_table *out);
+
+/* Pivot: rows the values of swept key `row`, columns those of `col`, cells
+ * p_success in percent (2 decimals). Any other swept keys give one table each
+ * (their values in the title) for md and tex, and leading columns for csv,
+ * so *n tables come back in *out (free each, then the array). */
+cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *col,
+                          cs_format fmt, cs_table **out, int *n, cs_error *err);
+
+/* One sentence saying how the numbers were obtained: "exact", or the
+ * method, trials and the widest interval half-width. */
+void cs_report_method_note(const cs_run_result *r, char *buf, int cap);
+
+#endif

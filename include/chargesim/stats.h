@@ -1,0 +1,55 @@
+#ifndef CHARGESIM_STATS_H
+#define CHARGESIM_STATS_H
+/* Statistics of a run: intervals, moments, histograms and quantiles. Every
+ * accumulator here merges exactly: integer counts in any order, the double
+ * sums in the fixed block order the driver uses, so a merged result never
+ * depends on how blocks were spread over threads. Pure, no allocation. */
+#include <stdint.h>
+
+/* The two-sided standard normal quantile z with P(|Z| <= z) = confidence,
+ * 0 < confidence < 1 (0.95 -> 1.959964...). */
+double cs_stats_z(double confidence);
+
+/* Wilson score interval for `successes` out of `n` (n > 0) at z. */
+void cs_stats_wilson(uint64_t successes, uint64_t n, double z, double *lo, double *hi);
+
+/* Running sums of one quantity; mergeable. */
+typedef struct cs_moments {
+    uint64_t n;   /* observations */
+    double sum;   /* of the values */
+    double sumsq; /* of their squares */
+} cs_moments;
+
+static inline void cs_moments_add(cs_moments *m, double x)
+{
+    m->n++;
+    m->sum += x;
+    m->sumsq += x * x;
+}
+void cs_moments_merge(cs_moments *into, const cs_moments *from);
+double cs_moments_mean(const cs_moments *m);      /* NAN when n == 0 */
+double cs_moments_variance(const cs_moments *m);  /* sample variance, NAN when n < 2 */
+double cs_moments_sd(const cs_moments *m);
+
+/* Interval for a mean of n i.i.d. values in [0, 1] with the given sample
+ * variance (the central limit theorem), clipped to [0, 1]. A zero variance
+ * collapses it onto the mean: that is how an exact answer reads. */
+void cs_stats_mean_interval(double mean, double variance, uint64_t n, double z,
+                            double *lo, double *hi);
+
+/* Histogram bins of width `res` starting at `lo`, `nbins` of them; values
+ * outside fall into the end bins (documented, not dropped). */
+typedef struct cs_binning {
+    double lo, res;
+    int nbins;
+} cs_binning;
+
+cs_binning cs_binning_make(double lo, double hi, double res);
+int cs_binning_index(const cs_binning *b, double x);
+double cs_binning_value(const cs_binning *b, int i); /* a bin's representative value */
+
+/* The q-quantile (0..1) of a histogram: the value of the first bin at which
+ * the cumulative count reaches q * total. NAN for an empty histogram. */
+double cs_stats_quantile(const cs_binning *b, const uint64_t *counts, double q);
+
+#endif

@@ -1,0 +1,209 @@
+/* make bench: performance figures, printed, never asserted (a benchmark, not
+ * a timed test). Every figure names what it measures.
+ *   1. raw floor: an inline PCG32 loop rolling 2D6 against a distance, no engine
+ *   2. the engine: experiments/default.ini (whfb8 head-on, 192 points) through
+ *      the full driver with --method mc, trials per second, and its ratio to 1
+ *   3. --method exact on the same table: the time it takes
+ *   4. geometry-heavy trials per second (experiments/t9a-random-approach.ini, if present)
+ *   5. precision per second, mc against conditional: the interval half-width
+ *      each reaches in the same time, for experiments/t9a-random-approach.ini and
+ *      experiments/coreheim-interception.ini
+ * 1 thread and all threads. */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chargesim/expfile.h"
+#include "chargesim/geom.h"
+#include "chargesim/scenario.h"
+#include "chargesim/rng.h"
+#include "chargesim/sim.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Trials per second of the bare loop: what no engine can beat. */
+static double raw_floor(int threads, uint64_t n)
+{
+    uint64_t total = 0;
+    double t0 = now();
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+    {
+        cs_rng r;
+        cs_rng_stream(&r, 1, 0, (uint64_t)omp_get_thread_num());
+        uint64_t ok = 0, mine = n / (uint64_t)threads;
+        for (uint64_t i = 0; i < mine; i++) {
+            int roll = (int)cs_rng_bounded(&r, 6) + (int)cs_rng_bounded(&r, 6) + 2;
+            ok += roll >= 8;
+        }
+        total += ok;
+    }
+    double dt = now() - t0;
+    if (total == 0)
+        printf("(impossible)\n"); /* keeps the loop from being optimised away */
+    return (double)n / dt;
+}
+
+/* Issue 3's geometry-heavy scenario through the kernel alone: per trial a
+ * head-on layout at 3..10" with offset U(-6,6) and angle U(-45,45), the
+ * majority arc of the charger in the target's arcs, and the cheapest
+ * snaking path to the facing the charger is located in. */
+static double geometry_kernel(int threads, uint64_t n)
+{
+    uint64_t found = 0;
+    double t0 = now();
+#pragma omp parallel num_threads(threads) reduction(+ : found)
+    {
+        cs_rng r;
+        cs_rng_stream(&r, 9, 0, (uint64_t)omp_get_thread_num());
+        uint64_t mine = n / (uint64_t)threads;
+        for (uint64_t i = 0; i < mine; i++) {
+            cs_scenario s;
+            cs_arc_share share;
+            cs_snake path;
+            double dist = 3.0 + 7.0 * cs_rng_uniform(&r);
+            double off = -6.0 + 12.0 * cs_rng_uniform(&r);
+            double ang = -45.0 + 90.0 * cs_rng_uniform(&r);
+            cs_scenario_head_on(dist, off, ang, 5.0, 2.0, 5.0, 2.0, &s);
+            cs_geom_arc_share(&s.target.r, &s.charger.r, &share);
+            cs_facing f = cs_geom_arc_of_point(&s.target.r,
+                                               cs_geom_edge_centre(&s.charger.r, CS_FRONT));
+            cs_geom_snake(&s.charger.r, &s.target.r, f, NULL, 0, &path);
+            found += path.found && share.majority == f;
+        }
+    }
+    double dt = now() - t0;
+    if (found == 0)
+        printf("(no path found: the scenario is broken)\n");
+    return (double)n / dt;
+}
+
+static int load(const char *path, const char *method, uint64_t trials, cs_experiment *e)
+{
+    char m[64], t[64];
+    snprintf(m, sizeof m, "experiment.method=%s", method);
+    snprintf(t, sizeof t, "experiment.trials=%llu", (unsigned long long)trials);
+    const char *sets[] = {m, t};
+    cs_error err;
+    if (cs_expfile_load(path, sets, 2, e, &err) != CS_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs an experiment; returns seconds, and total trials and the mean
+ * interval half-width over its points. */
+static double run(const char *path, const char *method, uint64_t trials, int threads,
+                  uint64_t *total, double *half)
+{
+    cs_experiment e;
+    if (load(path, method, trials, &e) != 0)
+        return -1.0;
+    cs_run_opts o = {threads, false, NULL, NULL};
+    cs_run_result r;
+    cs_error err;
+    double t0 = now();
+    if (cs_sim_run(&e, &o, &r, &err) != CS_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        cs_experiment_free(&e);
+        return -1.0;
+    }
+    double dt = now() - t0;
+    *total = 0;
+    *half = 0.0;
+    for (uint64_t k = 0; k < r.n_points; k++) {
+        *total += r.point[k].trials;
+        *half += 0.5 * (r.point[k].ci_high - r.point[k].ci_low) / (double)r.n_points;
+    }
+    cs_run_result_free(&r);
+    cs_experiment_free(&e);
+    return dt;
+}
+
+/* Trials per point such that a run lasts at least `secs`. */
+static double timed(const char *path, const char *method, int threads, double secs,
+                    uint64_t *total, double *half)
+{
+    uint64_t trials = 20000;
+    for (;;) {
+        double dt = run(path, method, trials, threads, total, half);
+        if (dt < 0.0 || dt >= secs || trials > (1ull << 40))
+            return dt;
+        trials = (uint64_t)((double)trials * fmin(16.0, 1.3 * secs / fmax(dt, 1e-3)));
+    }
+}
+
+static void precision_per_second(const char *path, int threads)
+{
+    if (access(path, R_OK) != 0) {
+        printf("  %-40s skipped: file not present\n", path);
+        return;
+    }
+    uint64_t nm, nc;
+    double hm, hc;
+    double tm = timed(path, "mc", threads, 1.0, &nm, &hm);
+    double tc = timed(path, "conditional", threads, 1.0, &nc, &hc);
+    if (tm < 0.0 || tc < 0.0)
+        return;
+    /* Half-widths shrink as 1/sqrt(time): scale both to one second. */
+    double hm1 = hm * sqrt(tm), hc1 = hc * sqrt(tc);
+    printf("  %-40s mc %.5f, conditional %.5f (mean half-width after 1 s, %d threads); "
+           "conditional %.1fx narrower\n",
+           path, hm1, hc1, threads, hm1 / hc1);
+    printf("  %-40s (mc %.3g trials/s, conditional %.3g layouts/s)\n", "",
+           (double)nm / tm, (double)nc / tc);
+}
+
+int main(void)
+{
+    int all = omp_get_max_threads();
+    const char *table = "experiments/default.ini";
+    const char *geo = "experiments/t9a-random-approach.ini";
+    uint64_t n;
+    double half;
+
+    printf("chargesim bench (%d threads available)\n\n", all);
+    const uint64_t raw_n = 400000000u;
+    double raw1 = raw_floor(1, raw_n), rawn = raw_floor(all, raw_n * (uint64_t)all);
+    double t1 = timed(table, "mc", 1, 1.5, &n, &half);
+    double eng1 = (double)n / t1;
+    double tn = timed(table, "mc", all, 1.5, &n, &half);
+    double engn = (double)n / tn;
+    printf("1. raw floor (inline PCG32, 2D6 >= 8):   1 thread %7.1f M trials/s, %d threads "
+           "%7.1f M trials/s\n",
+           raw1 / 1e6, all, rawn / 1e6);
+    printf("2. engine, whfb8 head-on (%s, --method mc, full driver):\n", table);
+    printf("   1 thread %7.1f M trials/s (%.2f of the raw floor), %d threads %7.1f M trials/s "
+           "(%.2f of the floor); scaling %.2fx\n",
+           eng1 / 1e6, eng1 / raw1, all, engn / 1e6, engn / rawn, engn / eng1);
+    uint64_t nx;
+    double tx = run(table, "exact", 1, all, &nx, &half);
+    printf("3. --method exact, same table (%llu points): %.4f s\n", (unsigned long long)nx, tx);
+    double k1 = geometry_kernel(1, 2000000), kn = geometry_kernel(all, 2000000u * (uint64_t)all);
+    printf("4. geometry-heavy, kernel (random offset and angle, majority arc + snaking path):\n"
+           "   1 thread %.2f M trials/s, %d threads %.2f M trials/s\n",
+           k1 / 1e6, all, kn / 1e6);
+    if (access(geo, R_OK) == 0) {
+        double g1 = timed(geo, "mc", 1, 1.0, &n, &half);
+        double r1 = (double)n / g1;
+        double gn = timed(geo, "mc", all, 1.0, &n, &half);
+        printf("   whole t9a ruleset (%s, --method mc): 1 thread %.3f M trials/s, %d threads "
+               "%.3f M trials/s\n",
+               geo, r1 / 1e6, all, (double)n / gn / 1e6);
+    } else {
+        printf("   whole t9a ruleset: skipped (%s not present)\n", geo);
+    }
+    printf("5. precision per second (mean 95%% interval half-width reached in 1 s):\n");
+    precision_per_second(geo, all);
+    precision_per_second("experiments/coreheim-interception.ini", all);
+    return 0;
+}

@@ -1,0 +1,79 @@
+/* `chargesim rules`: the rulesets, their parameters, outcomes and readings. */
+#include <stdio.h>
+#include <string.h>
+
+#include "chargesim/cli.h"
+#include "chargesim/ruleset.h"
+
+static const char usage[] =
+    "usage: chargesim rules [NAME]\n"
+    "\n"
+    "Without NAME, lists the rulesets. With NAME, prints its readings of the rules,\n"
+    "every parameter (type, default, unit, accepted values, help; [layout] ones may\n"
+    "be drawn per trial, [assumption] ones are readings chosen where the sources are\n"
+    "silent), its outcomes (* = counts as success) and its measured quantities.\n";
+
+static const char *type_name(cs_param_type t)
+{
+    static const char *const names[] = {"real", "int", "bool", "choice", "dice", "text"};
+    return names[t];
+}
+
+static void print_ruleset(const cs_ruleset *rs)
+{
+    printf("%s — %s\n\n%s\n\nparameters:\n", rs->name, rs->summary, rs->doc);
+    for (int i = 0; i < rs->n_params; i++) {
+        const cs_param_def *p = &rs->params[i];
+        char accepted[512] = "";
+        if (p->type == CS_PARAM_CHOICE) {
+            for (int c = 0; p->choices[c]; c++) {
+                size_t u = strlen(accepted);
+                snprintf(accepted + u, sizeof accepted - u, "%s%s", c ? "|" : "", p->choices[c]);
+            }
+        } else if (p->type == CS_PARAM_REAL || p->type == CS_PARAM_INT) {
+            snprintf(accepted, sizeof accepted, "%g..%g", p->min, p->max);
+        } else if (p->type == CS_PARAM_BOOL) {
+            snprintf(accepted, sizeof accepted, "true|false");
+        }
+        printf("  %-18s %-6s default %-8s %-4s %s%s%s\n      %s\n", p->key, type_name(p->type),
+               p->def[0] ? p->def : "\"\"", p->unit, accepted,
+               (p->flags & CS_PF_LAYOUT) ? " [layout]" : "",
+               (p->flags & CS_PF_ASSUMPTION) ? " [assumption]" : "", p->help);
+    }
+    printf("\noutcomes (* = success):\n ");
+    for (int o = 0; o < rs->n_outcomes; o++)
+        printf(" %s%s", rs->outcomes[o], (rs->success_mask >> o) & 1u ? "*" : "");
+    printf("\n\nmeasured (mean_<name> columns, --dist metrics):\n");
+    for (int m = 0; m < rs->n_metrics; m++)
+        printf("  %-18s %-4s %s\n", rs->metrics[m].name, rs->metrics[m].unit,
+               rs->metrics[m].help);
+    printf("\nexact method: %s\n",
+           rs->outcome_probabilities ? "yes (exact / conditional)" : "no (mc only)");
+}
+
+int cs_cli_rules(int argc, char **argv)
+{
+    if (argc > 0 && (strcmp(argv[0], "-h") == 0 || strcmp(argv[0], "--help") == 0)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (argc > 1)
+        return cs_cli_fail("rules", CS_EINPUT, "one ruleset name at a time");
+    if (argc == 0) {
+        for (int i = 0; i < cs_ruleset_count(); i++)
+            printf("%-10s %s\n", cs_ruleset_at(i)->name, cs_ruleset_at(i)->summary);
+        return 0;
+    }
+    const cs_ruleset *rs = cs_ruleset_find(argv[0]);
+    if (!rs) {
+        char list[256] = "";
+        for (int i = 0; i < cs_ruleset_count(); i++) {
+            size_t u = strlen(list);
+            snprintf(list + u, sizeof list - u, "%s%s", i ? ", " : "", cs_ruleset_at(i)->name);
+        }
+        return cs_cli_fail("rules", CS_EINPUT, "unknown ruleset '%s'; expected one of: %s",
+                           argv[0], list);
+    }
+    print_ruleset(rs);
+    return 0;
+}

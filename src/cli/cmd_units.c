@@ -1,0 +1,323 @@
+/* `chargesim units SOURCE ...`: reads unit profiles (BattleScribe or CSV),
+ * analyses each unit exactly at its ruleset's head-on layout, writes one row
+ * per unit (issue 9). See the usage text below. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "chargesim/cli.h"
+#include "chargesim/units.h"
+
+static const char usage[] =
+    "usage: chargesim units SOURCE [options]\n"
+    "\n"
+    "One row per unit: its profile values, points, p_success at each distance of the\n"
+    "table (head-on charge, computed exactly: method exact), the reach at which\n"
+    "success is still at least 50%, 75% and 90% (reach_50/75/90), the mean rise of\n"
+    "p_success over the table when its speed parameter is one higher (plus1_speed),\n"
+    "points per inch of 75% reach, and the mapping's metrics (asoiaf: mean_wounds,\n"
+    "the charge attack's mean wounds when it connects, at the first distance).\n"
+    "\n"
+    "SOURCE   a BattleScribe catalogue (.cat; its .gst must sit beside it), a game\n"
+    "         system (.gst), a directory of them (every .cat in it; the .gst files\n"
+    "         when there is no .cat), or a units CSV (.csv; columns: name, ruleset,\n"
+    "         points, base (WxD mm), then any parameter of the row's ruleset; an\n"
+    "         empty cell or - is no value; strict CSV, so quote an inch mark: \"4\"\"\")\n"
+    "\n"
+    "options:\n"
+    "  --rules NAME        the ruleset: picks the mapping among those for the\n"
+    "                      catalogue's game system; fills a CSV's missing ruleset\n"
+    "  --mapping PATH      a mapping file, or a directory of them (default:\n"
+    "                      $CS_MAPPINGS, else experiments/mappings beside the\n"
+    "                      directory holding this binary, else ./experiments/mappings)\n"
+    "  --set K=V           a ruleset parameter for every unit whose ruleset has it\n"
+    "                      (repeatable); one value, not one the units carry, not the\n"
+    "                      distance\n"
+    "  --distance a..b[:step]  the table's distances in inches (default: the\n"
+    "                      first unit's mapping's range; step 1)\n"
+    "  -o FILE             write the table to FILE, whole or not at all (default:\n"
+    "                      standard output)\n"
+    "  --format csv|md|tex csv (default; probabilities in [0, 1]) or a Markdown or\n"
+    "                      LaTeX table (percentages)\n"
+    "  --quiet             no per-unit notes on standard error, only the counts\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "A unit whose profile lacks a value the mapping requires, or gives one that does\n"
+    "not read or two that differ, is left out and named on standard error; it is\n"
+    "never guessed. A unit lacking an optional value (asoiaf: its melee attack) is\n"
+    "kept without the metrics. Malformed input (XML, CSV, mapping, option): exit\n"
+    "status 2, with the file, line and element or column, and no output file.\n";
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* The default mapping directory (see --mapping in the usage). */
+static void default_mappings(char *out, size_t cap)
+{
+    const char *env = getenv("CS_MAPPINGS");
+    if (env && env[0]) {
+        snprintf(out, cap, "%s", env);
+        return;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            if (snprintf(out, cap, "%s/../experiments/mappings", exe) < (int)cap && is_dir(out))
+                return;
+        }
+    }
+    snprintf(out, cap, "experiments/mappings");
+}
+
+static cs_status load_mappings(const char *path, cs_units_mapping **maps, int *n, cs_error *err)
+{
+    if (is_dir(path))
+        return cs_units_mapping_load_dir(path, maps, n, err);
+    *maps = calloc(1, sizeof **maps);
+    if (!*maps)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    *n = 1;
+    return cs_units_mapping_load(path, *maps, err);
+}
+
+/* The mapping for a catalogue: its game system and, with --rules, ruleset. */
+static cs_status pick_mapping(const char *cat, cs_units_mapping *maps, int n, const char *rules,
+                              cs_units_mapping **out, cs_error *err)
+{
+    char id[CS_UNITS_TEXT];
+    cs_status st = cs_units_bs_system(cat, id, sizeof id, err);
+    if (st != CS_OK)
+        return st;
+    *out = NULL;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(maps[i].game_system_id, id) != 0 || (rules && strcmp(maps[i].ruleset, rules)))
+            continue;
+        if (*out)
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: mappings %s and %s both fit game system %s; choose with "
+                                "--rules or --mapping",
+                                cat, (*out)->path, maps[i].path, id);
+        *out = &maps[i];
+    }
+    if (!*out)
+        return cs_error_set(err, CS_EINPUT,
+                            "%s: no mapping for game system %s%s%s (write one under "
+                            "experiments/mappings, or pass --mapping)",
+                            cat, id, rules ? " and ruleset " : "", rules ? rules : "");
+    return (*out)->rs ? CS_OK : cs_units_mapping_bind(*out, err);
+}
+
+static cs_status read_source(const char *source, cs_units_mapping *maps, int n_maps,
+                             const char *rules, cs_units *units, cs_error *err)
+{
+    if (ends_with(source, ".csv"))
+        return cs_units_read_csv(source, maps, n_maps, rules, units, err);
+    char(*files)[CS_UNITS_PATH] = NULL;
+    int n = 0;
+    cs_status st = CS_OK;
+    if (is_dir(source)) {
+        static const char *const bs[] = {".cat", ".gst", NULL};
+        st = cs_units_list_files(source, bs, &files, &n, err);
+        int cats = 0;
+        for (int i = 0; st == CS_OK && i < n; i++)
+            if (ends_with(files[i], ".cat"))
+                memmove(files[cats++], files[i], sizeof files[i]);
+        if (cats > 0)
+            n = cats;
+        if (st == CS_OK && n == 0)
+            st = cs_error_set(err, CS_EINPUT, "%s: no .cat or .gst file in this directory", source);
+    } else if (ends_with(source, ".cat") || ends_with(source, ".gst")) {
+        files = malloc(sizeof *files);
+        if (!files)
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+        snprintf(files[0], CS_UNITS_PATH, "%s", source);
+        n = 1;
+    } else {
+        return cs_error_set(err, CS_EINPUT, "%s: expected a .cat, .gst or .csv file or a directory",
+                            source);
+    }
+    for (int i = 0; st == CS_OK && i < n; i++) {
+        cs_units_mapping *m;
+        st = pick_mapping(files[i], maps, n_maps, rules, &m, err);
+        if (st == CS_OK)
+            st = cs_units_read_bs(files[i], m, units, err);
+    }
+    free(files);
+    return st;
+}
+
+static void print_notes(const cs_units *u, bool quiet)
+{
+    int skipped = 0, incomplete = 0;
+    for (int i = 0; i < u->n_notes; i++) {
+        const cs_unit_note *n = &u->note[i];
+        if (n->kind == CS_UNIT_SKIPPED)
+            skipped++;
+        else
+            incomplete++;
+        if (!quiet)
+            fprintf(stderr, "chargesim units: %s:%d: unit `%s` %s: %s\n", n->file, n->line, n->name,
+                    n->kind == CS_UNIT_SKIPPED ? "left out" : "kept without metrics", n->what);
+    }
+    fprintf(stderr, "chargesim units: %d units in the table, %d left out, %d without metrics\n",
+            u->n, skipped, incomplete);
+}
+
+/* Options that take a value; `--set` collects into sets. */
+typedef struct options {
+    const char *source, *rules, *mapping, *distance, *out;
+    cs_format fmt;
+    cs_units_sets sets;
+    bool quiet;
+} options;
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        const char **slot = NULL;
+        const char *name = NULL;
+        if (cs_cli_opt(argc, argv, &i, "--rules", &v)) {
+            name = "--rules";
+            slot = &o->rules;
+        } else if (cs_cli_opt(argc, argv, &i, "--mapping", &v)) {
+            name = "--mapping";
+            slot = &o->mapping;
+        } else if (cs_cli_opt(argc, argv, &i, "--distance", &v)) {
+            name = "--distance";
+            slot = &o->distance;
+        } else if (cs_cli_opt(argc, argv, &i, "-o", &v)) {
+            name = "-o";
+            slot = &o->out;
+        } else if (cs_cli_opt(argc, argv, &i, "--format", &v)) {
+            if (!v || !cs_format_parse(v, &o->fmt))
+                return cs_cli_fail("units", CS_EINPUT, "--format '%s': expected csv, md or tex",
+                                   v ? v : "");
+            continue;
+        } else if (cs_cli_opt(argc, argv, &i, "--set", &v)) {
+            const char *eq = v ? strchr(v, '=') : NULL;
+            if (!eq || eq == v)
+                return cs_cli_fail("units", CS_EINPUT, "--set '%s': expected KEY=VALUE",
+                                   v ? v : "");
+            if (o->sets.n == CS_UNITS_MAX_SETS)
+                return cs_cli_fail("units", CS_EINPUT, "more than %d --set options",
+                                   CS_UNITS_MAX_SETS);
+            /* The key is cut in place; both halves live in argv for the run. */
+            argv[i][eq - v] = '\0';
+            o->sets.key[o->sets.n] = v;
+            o->sets.val[o->sets.n++] = eq + 1;
+            continue;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o->quiet = true;
+            continue;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cs_cli_fail("units", CS_EINPUT,
+                               "unknown option '%s' (see chargesim units "
+                               "--help)",
+                               a);
+        } else if (o->source) {
+            return cs_cli_fail("units", CS_EINPUT, "one SOURCE at a time ('%s' and '%s')",
+                               o->source, a);
+        } else {
+            o->source = a;
+            continue;
+        }
+        if (!v)
+            return cs_cli_fail("units", CS_EINPUT, "%s needs a value", name);
+        *slot = v;
+    }
+    if (!o->source) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    return -1;
+}
+
+int cs_cli_units(int argc, char **argv)
+{
+    options o = {.fmt = CS_FORMAT_CSV};
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    char mapdir[PATH_MAX];
+    if (!o.mapping) {
+        default_mappings(mapdir, sizeof mapdir);
+        o.mapping = mapdir;
+    }
+    cs_error err = {0};
+    cs_units_mapping *maps = NULL;
+    int n_maps = 0;
+    cs_units units = {0};
+    cs_unit_result *res = NULL;
+    double *p = NULL;
+    cs_table table = {0};
+    cs_units_grid g;
+    cs_status st = load_mappings(o.mapping, &maps, &n_maps, &err);
+    if (st == CS_OK)
+        st = read_source(o.source, maps, n_maps, o.rules, &units, &err);
+    if (st == CS_OK) {
+        print_notes(&units, o.quiet);
+        st = cs_units_check_sets(&units, &o.sets, &err);
+    }
+    if (st == CS_OK) {
+        const char *range = o.distance    ? o.distance
+                            : units.n > 0 ? units.unit[0].map->range
+                                          : "1..24";
+        cs_error gerr;
+        st = cs_units_grid_parse(range, &g, &gerr);
+        if (st != CS_OK)
+            cs_error_set(&err, st, "--distance %s", gerr.msg);
+    }
+    if (st == CS_OK) {
+        const int nd = cs_units_grid_count(&g);
+        size_t rows = (size_t)(units.n > 0 ? units.n : 1);
+        res = calloc(rows, sizeof *res);
+        p = calloc(rows * (size_t)nd, sizeof *p);
+        if (!res || !p)
+            st = cs_error_set(&err, CS_ENOMEM, "out of memory");
+        for (int i = 0; st == CS_OK && i < units.n; i++) {
+            res[i].p = p + (size_t)i * (size_t)nd;
+            st = cs_units_analyse(&units.unit[i], &o.sets, &g, &res[i], &err);
+        }
+    }
+    if (st == CS_OK) {
+        char title[PATH_MAX + 128];
+        snprintf(title, sizeof title,
+                 "Charge odds per unit, %s (method exact, head-on; distances %g to %g by %g in)",
+                 o.source, g.lo, cs_units_grid_at(&g, cs_units_grid_count(&g) - 1), g.step);
+        st = cs_units_table(&units, res, &g, o.fmt, title, &table);
+        if (st != CS_OK)
+            cs_error_set(&err, st, "out of memory");
+    }
+    if (st == CS_OK)
+        rc = cs_cli_write_tables("units", o.out, &table, 1, o.fmt);
+    else
+        rc = cs_cli_fail_err("units", &err);
+    cs_table_free(&table);
+    free(p);
+    free(res);
+    cs_units_free(&units);
+    free(maps);
+    return rc;
+}

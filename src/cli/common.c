@@ -1,0 +1,124 @@
+/* Helpers shared by the commands; see include/chargesim/cli.h. */
+#define _DEFAULT_SOURCE
+#include "chargesim/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chargesim/atomicfile.h"
+
+bool cs_cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return false;
+    if (a[n] == '=') {
+        *value = a + n + 1;
+        return true;
+    }
+    if (a[n] != '\0')
+        return false;
+    *value = *i + 1 < argc ? argv[++*i] : NULL;
+    return true;
+}
+
+int cs_cli_fail(const char *cmd, cs_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "chargesim %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return cs_status_exit_code(st);
+}
+
+int cs_cli_fail_err(const char *cmd, const cs_error *err)
+{
+    return cs_cli_fail(cmd, err->status, "%s", err->msg);
+}
+
+bool cs_cli_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return false;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (*end != '\0' || errno == ERANGE || d < 0 || d > 1.8e19 || d != (double)(uint64_t)d) {
+        unsigned long long v = strtoull(s, &end, 10);
+        if (*end != '\0' || errno == ERANGE)
+            return false;
+        *out = (uint64_t)v;
+        return true;
+    }
+    *out = (uint64_t)d;
+    return true;
+}
+
+int cs_cli_write_tables(const char *cmd, const char *path, const cs_table *t, int n,
+                        cs_format fmt)
+{
+    cs_outfile o;
+    cs_error err;
+    if (cs_outfile_open(&o, path, &err) != CS_OK)
+        return cs_cli_fail_err(cmd, &err);
+    for (int i = 0; i < n; i++) {
+        if (i && fmt != CS_FORMAT_CSV)
+            fputc('\n', o.f);
+        if (cs_table_write(&t[i], fmt, o.f) != CS_OK) {
+            cs_outfile_abort(&o);
+            return cs_cli_fail(cmd, CS_ERUNTIME, "%s: write error", path ? path : "stdout");
+        }
+    }
+    if (cs_outfile_commit(&o, &err) != CS_OK)
+        return cs_cli_fail_err(cmd, &err);
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void cs_progress_init(cs_progress *p, bool quiet)
+{
+    p->enabled = !quiet && isatty(STDERR_FILENO);
+    p->start = now();
+    p->last = 0.0;
+    p->shown = false;
+}
+
+void cs_progress_update(void *user, uint64_t done, uint64_t total)
+{
+    cs_progress *p = user;
+    if (!p || !p->enabled || total == 0)
+        return;
+    double t = now(), el = t - p->start;
+    if (el < 1.0 || t - p->last < 0.1)
+        return;
+    p->last = t;
+    p->shown = true;
+    double f = (double)done / (double)total;
+    if (f > 1.0)
+        f = 1.0;
+    int bar = (int)(f * 30.0);
+    double eta = f > 0.0 ? el * (1.0 - f) / f : 0.0;
+    fprintf(stderr, "\r[%.*s%*s] %3d%%  ETA %.0fs ", bar, "##############################",
+            30 - bar, "", (int)(100.0 * f), eta);
+    fflush(stderr);
+}
+
+void cs_progress_finish(cs_progress *p)
+{
+    if (p->shown)
+        fprintf(stderr, "\r%60s\r", "");
+}

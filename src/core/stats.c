@@ -1,0 +1,107 @@
+/* Intervals, moments and histograms; see include/chargesim/stats.h. */
+#include "chargesim/stats.h"
+
+#include <math.h>
+
+double cs_stats_z(double confidence)
+{
+    /* Solve erfc(z / sqrt 2) = 1 - confidence by bisection: erfc is
+     * monotone, 200 halvings of [0, 40] reach the double's resolution. */
+    double target = 1.0 - confidence, lo = 0.0, hi = 40.0;
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (erfc(mid / sqrt(2.0)) > target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+void cs_stats_wilson(uint64_t successes, uint64_t n, double z, double *lo, double *hi)
+{
+    double nn = (double)n, p = (double)successes / nn, z2 = z * z;
+    double centre = (p + z2 / (2.0 * nn)) / (1.0 + z2 / nn);
+    double half = z / (1.0 + z2 / nn) * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
+    *lo = fmax(0.0, centre - half);
+    *hi = fmin(1.0, centre + half);
+    /* At p = 0 or 1 one bound is exactly the observed value. */
+    if (successes == 0)
+        *lo = 0.0;
+    if (successes == n)
+        *hi = 1.0;
+}
+
+void cs_moments_merge(cs_moments *into, const cs_moments *from)
+{
+    into->n += from->n;
+    into->sum += from->sum;
+    into->sumsq += from->sumsq;
+}
+
+double cs_moments_mean(const cs_moments *m)
+{
+    return m->n ? m->sum / (double)m->n : (double)NAN;
+}
+
+double cs_moments_variance(const cs_moments *m)
+{
+    if (m->n < 2)
+        return (double)NAN;
+    double n = (double)m->n, mean = m->sum / n;
+    double v = (m->sumsq - n * mean * mean) / (n - 1.0);
+    return v > 0.0 ? v : 0.0; /* rounding can make a zero variance negative */
+}
+
+double cs_moments_sd(const cs_moments *m)
+{
+    return sqrt(cs_moments_variance(m));
+}
+
+void cs_stats_mean_interval(double mean, double variance, uint64_t n, double z,
+                            double *lo, double *hi)
+{
+    double half = (n > 0 && variance > 0.0) ? z * sqrt(variance / (double)n) : 0.0;
+    *lo = fmax(0.0, mean - half);
+    *hi = fmin(1.0, mean + half);
+}
+
+cs_binning cs_binning_make(double lo, double hi, double res)
+{
+    cs_binning b = {lo, res, (int)floor((hi - lo) / res + 0.5) + 1};
+    if (b.nbins < 1)
+        b.nbins = 1;
+    return b;
+}
+
+int cs_binning_index(const cs_binning *b, double x)
+{
+    double i = floor((x - b->lo) / b->res + 0.5);
+    if (!(i > 0.0)) /* also catches NAN */
+        return 0;
+    if (i >= (double)(b->nbins - 1))
+        return b->nbins - 1;
+    return (int)i;
+}
+
+double cs_binning_value(const cs_binning *b, int i)
+{
+    return b->lo + b->res * (double)i;
+}
+
+double cs_stats_quantile(const cs_binning *b, const uint64_t *counts, double q)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < b->nbins; i++)
+        total += counts[i];
+    if (total == 0)
+        return (double)NAN;
+    double need = q * (double)total;
+    uint64_t run = 0;
+    for (int i = 0; i < b->nbins; i++) {
+        run += counts[i];
+        if ((double)run >= need && run > 0)
+            return cs_binning_value(b, i);
+    }
+    return cs_binning_value(b, b->nbins - 1);
+}

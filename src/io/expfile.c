@@ -1,0 +1,158 @@
+/* Experiment files through libinih; see include/chargesim/expfile.h. */
+#include "chargesim/expfile.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry {
+    char *section, *key, *value;
+    const char *origin;
+    int line;
+} entry;
+
+typedef struct reader {
+    FILE *f;
+    int line;      /* lines handed to inih so far: the current line's number */
+    entry *entries;
+    int n, cap;
+    bool oom;
+} reader;
+
+/* inih reads line by line through this, so the handler below knows the
+ * line it is called for (Debian's libinih is built without
+ * INI_HANDLER_LINENO). */
+static char *read_line(char *buf, int size, void *stream)
+{
+    reader *r = stream;
+    char *s = fgets(buf, size, r->f);
+    if (s)
+        r->line++;
+    return s;
+}
+
+static bool push(reader *r, const char *section, const char *key, const char *value,
+                 const char *origin, int line)
+{
+    if (r->n == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 32;
+        entry *ne = realloc(r->entries, (size_t)cap * sizeof *ne);
+        if (!ne)
+            return false;
+        r->entries = ne;
+        r->cap = cap;
+    }
+    entry *en = &r->entries[r->n];
+    en->section = strdup(section);
+    en->key = strdup(key);
+    en->value = strdup(value);
+    en->origin = origin;
+    en->line = line;
+    if (!en->section || !en->key || !en->value) {
+        free(en->section);
+        free(en->key);
+        free(en->value);
+        return false;
+    }
+    r->n++;
+    return true;
+}
+
+static int on_entry(void *user, const char *section, const char *name, const char *value)
+{
+    reader *r = user;
+    if (!push(r, section, name, value, NULL, r->line)) {
+        r->oom = true;
+        return 0;
+    }
+    return 1;
+}
+
+static void free_entries(reader *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        free(r->entries[i].section);
+        free(r->entries[i].key);
+        free(r->entries[i].value);
+    }
+    free(r->entries);
+}
+
+cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
+                          cs_experiment *e, cs_error *err)
+{
+    reader r = {0};
+    cs_status st = CS_OK;
+    cs_experiment_init(e, path);
+    r.f = fopen(path, "r");
+    if (!r.f) {
+        st = cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+        goto fail;
+    }
+    int bad = ini_parse_stream(read_line, &r, on_entry, &r);
+    fclose(r.f);
+    if (r.oom) {
+        st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
+        goto fail;
+    }
+    if (bad != 0) {
+        st = cs_error_set(err, CS_EINPUT,
+                          "%s:%d: malformed line: expected `[section]`, `key = value` or a "
+                          "comment starting with ; or #",
+                          path, bad);
+        goto fail;
+    }
+    for (int i = 0; i < r.n; i++)
+        r.entries[i].origin = path;
+    for (int i = 0; i < n_sets; i++) {
+        const char *eq = strchr(sets[i], '=');
+        if (!eq || eq == sets[i]) {
+            st = cs_error_set(err, CS_EINPUT,
+                              "--set '%s': expected section.key=value or key=value", sets[i]);
+            goto fail;
+        }
+        char lhs[256];
+        size_t n = (size_t)(eq - sets[i]);
+        if (n >= sizeof lhs) {
+            st = cs_error_set(err, CS_EINPUT, "--set '%s': key too long", sets[i]);
+            goto fail;
+        }
+        memcpy(lhs, sets[i], n);
+        lhs[n] = '\0';
+        while (n > 0 && lhs[n - 1] == ' ')
+            lhs[--n] = '\0';
+        char *dot = strchr(lhs, '.');
+        const char *section = "params", *key = lhs;
+        if (dot) {
+            *dot = '\0';
+            section = lhs;
+            key = dot + 1;
+        }
+        if (!push(&r, section, key, eq + 1, "command line", 0)) {
+            st = cs_error_set(err, CS_ENOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    /* [experiment] first: the ruleset decides what the parameters are. */
+    for (int pass = 0; pass < 2 && st == CS_OK; pass++)
+        for (int i = 0; i < r.n && st == CS_OK; i++) {
+            bool is_exp = strcmp(r.entries[i].section, "experiment") == 0;
+            if (is_exp != (pass == 0))
+                continue;
+            st = cs_experiment_set(e, r.entries[i].section, r.entries[i].key,
+                                   r.entries[i].value, r.entries[i].origin, r.entries[i].line,
+                                   err);
+        }
+    if (st == CS_OK)
+        st = cs_experiment_finish(e, err);
+    if (st != CS_OK)
+        goto fail;
+    free_entries(&r);
+    return CS_OK;
+fail:
+    free_entries(&r);
+    cs_experiment_free(e);
+    return st;
+}

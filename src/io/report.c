@@ -1,0 +1,310 @@
+/* Summary, distribution and pivot tables; see include/chargesim/report.h. */
+#include "chargesim/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The text of swept parameter i at point k (its value as the user wrote it). */
+static const char *point_text(const cs_experiment *e, uint64_t k, int sweep_pos)
+{
+    uint64_t rest = k;
+    for (int s = e->n_sweep - 1; s > sweep_pos; s--)
+        rest /= (uint64_t)e->param[e->sweep[s]].n;
+    const cs_value_spec *v = &e->param[e->sweep[sweep_pos]];
+    return v->text[rest % (uint64_t)v->n];
+}
+
+static bool method_exactish(const cs_run_result *r)
+{
+    return r->method == CS_METHOD_EXACT;
+}
+
+static cs_status set_prob(cs_table *t, int row, int col, double p, cs_format fmt)
+{
+    if (fmt == CS_FORMAT_CSV)
+        return cs_table_set(t, row, col, "%.6f", p);
+    return cs_table_set(t, row, col, "%.2f", 100.0 * p);
+}
+
+cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out)
+{
+    const cs_experiment *e = r->exp;
+    const cs_ruleset *rs = e->rs;
+    bool pct = fmt != CS_FORMAT_CSV;
+    int ncols = e->n_sweep + 5 + rs->n_outcomes + rs->n_metrics + 1;
+    int c = 0;
+    char name[128];
+    cs_status st = cs_table_init(out, ncols);
+    if (st != CS_OK)
+        return st;
+    for (int s = 0; s < e->n_sweep; s++)
+        st |= cs_table_set_header(out, c++, rs->params[e->sweep[s]].key, true);
+    st |= cs_table_set_header(out, c++, "trials", true);
+    st |= cs_table_set_header(out, c++, "successes", true);
+    st |= cs_table_set_header(out, c++, pct ? "p_success %" : "p_success", true);
+    st |= cs_table_set_header(out, c++, pct ? "ci_low %" : "ci_low", true);
+    st |= cs_table_set_header(out, c++, pct ? "ci_high %" : "ci_high", true);
+    for (int o = 0; o < rs->n_outcomes; o++) {
+        snprintf(name, sizeof name, pct ? "p_%s %%" : "p_%s", rs->outcomes[o]);
+        st |= cs_table_set_header(out, c++, name, true);
+    }
+    for (int m = 0; m < rs->n_metrics; m++) {
+        snprintf(name, sizeof name, "mean_%s", rs->metrics[m].name);
+        st |= cs_table_set_header(out, c++, name, true);
+    }
+    st |= cs_table_set_header(out, c++, "method", false);
+    /* c == ncols: the column count above is the one place to change. */
+    for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++) {
+        const cs_point_result *pr = &r->point[k];
+        int row = cs_table_add_row(out);
+        if (row < 0)
+            return CS_ENOMEM;
+        c = 0;
+        for (int s = 0; s < e->n_sweep; s++)
+            st |= cs_table_set(out, row, c++, "%s", point_text(e, k, s));
+        st |= cs_table_set(out, row, c++, "%llu", (unsigned long long)pr->trials);
+        if (r->method == CS_METHOD_MC)
+            st |= cs_table_set(out, row, c, "%llu", (unsigned long long)pr->successes);
+        c++;
+        st |= set_prob(out, row, c++, pr->p_success, fmt);
+        st |= set_prob(out, row, c++, pr->ci_low, fmt);
+        st |= set_prob(out, row, c++, pr->ci_high, fmt);
+        for (int o = 0; o < rs->n_outcomes; o++)
+            st |= set_prob(out, row, c++, pr->p_outcome[o], fmt);
+        for (int m = 0; m < rs->n_metrics; m++) {
+            if (pr->mean[m] == pr->mean[m])
+                st |= cs_table_set(out, row, c, pct ? "%.2f" : "%.4f", pr->mean[m]);
+            c++;
+        }
+        st |= cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
+    }
+    if (st != CS_OK)
+        return CS_ENOMEM;
+    if (pct) {
+        char note[512];
+        cs_report_method_note(r, note, sizeof note);
+        st |= cs_table_set_title(out, "%s (%s)", e->name, rs->name);
+        st |= cs_table_set_note(out, "%s", note);
+    }
+    return st == CS_OK ? CS_OK : CS_ENOMEM;
+}
+
+void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
+{
+    const cs_experiment *e = r->exp;
+    double widest = 0.0;
+    uint64_t min_trials = UINT64_MAX, max_trials = 0;
+    bool any_sampled = false;
+    for (uint64_t k = 0; k < r->n_points; k++) {
+        double h = 0.5 * (r->point[k].ci_high - r->point[k].ci_low);
+        widest = h > widest ? h : widest;
+        min_trials = r->point[k].trials < min_trials ? r->point[k].trials : min_trials;
+        max_trials = r->point[k].trials > max_trials ? r->point[k].trials : max_trials;
+        for (int m = 0; m < e->rs->n_metrics; m++)
+            any_sampled |= r->point[k].mean_sampled[m];
+    }
+    if (method_exactish(r)) {
+        snprintf(buf, (size_t)cap,
+                 "Exact probabilities (method exact: every dice outcome enumerated)%s.",
+                 any_sampled ? "; means of measured quantities without an exact form are "
+                               "Monte Carlo estimates"
+                             : "");
+        return;
+    }
+    char count[64];
+    if (min_trials == max_trials)
+        snprintf(count, sizeof count, "%llu", (unsigned long long)min_trials);
+    else
+        snprintf(count, sizeof count, "%llu to %llu", (unsigned long long)min_trials,
+                 (unsigned long long)max_trials);
+    snprintf(buf, (size_t)cap,
+             "Method %s: %s%s %s per row, seed %llu; %g%% interval (%s) half-width at most "
+             "%.3f percentage points.",
+             cs_method_name(r->method),
+             r->method == CS_METHOD_CONDITIONAL ? "exact dice averaged over " : "", count,
+             r->method == CS_METHOD_CONDITIONAL ? "sampled layouts" : "trials",
+             (unsigned long long)e->seed, 100.0 * e->confidence,
+             r->method == CS_METHOD_MC ? "Wilson score" : "normal, from the per-layout variance",
+             100.0 * widest);
+}
+
+cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
+{
+    const cs_experiment *e = r->exp;
+    const cs_ruleset *rs = e->rs;
+    int ncols = e->n_sweep + 5, c;
+    cs_status st = cs_table_init(out, ncols);
+    if (st != CS_OK)
+        return st;
+    for (c = 0; c < e->n_sweep; c++)
+        st |= cs_table_set_header(out, c, rs->params[e->sweep[c]].key, true);
+    st |= cs_table_set_header(out, c++, "metric", false);
+    st |= cs_table_set_header(out, c++, "value", true);
+    st |= cs_table_set_header(out, c++, "count", true);
+    st |= cs_table_set_header(out, c++, "p", true);
+    st |= cs_table_set_header(out, c++, "method", false);
+    for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++) {
+        const cs_point_result *pr = &r->point[k];
+        for (int o = 0; o < rs->n_outcomes; o++) {
+            int row = cs_table_add_row(out);
+            if (row < 0)
+                return CS_ENOMEM;
+            for (c = 0; c < e->n_sweep; c++)
+                st |= cs_table_set(out, row, c, "%s", point_text(e, k, c));
+            st |= cs_table_set(out, row, c++, "outcome");
+            st |= cs_table_set(out, row, c++, "%s", rs->outcomes[o]);
+            if (r->method == CS_METHOD_MC)
+                st |= cs_table_set(out, row, c, "%llu",
+                                   (unsigned long long)pr->outcome_count[o]);
+            c++;
+            st |= cs_table_set(out, row, c++, "%.6f", pr->p_outcome[o]);
+            st |= cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
+        }
+        for (int m = 0; m < rs->n_metrics && pr->hist[m]; m++) {
+            bool counts = r->method == CS_METHOD_MC || pr->mean_sampled[m];
+            for (int i = 0; i < r->bins[m].nbins; i++) {
+                if (pr->hist[m][i] == 0)
+                    continue;
+                int row = cs_table_add_row(out);
+                if (row < 0)
+                    return CS_ENOMEM;
+                for (c = 0; c < e->n_sweep; c++)
+                    st |= cs_table_set(out, row, c, "%s", point_text(e, k, c));
+                st |= cs_table_set(out, row, c++, "%s", rs->metrics[m].name);
+                st |= cs_table_set(out, row, c++, "%.10g", cs_binning_value(&r->bins[m], i));
+                if (counts)
+                    st |= cs_table_set(out, row, c, "%llu", (unsigned long long)pr->hist[m][i]);
+                c++;
+                st |= cs_table_set(out, row, c++, "%.6f",
+                                   (double)pr->hist[m][i] / pr->hist_total[m]);
+                st |= cs_table_set(out, row, c++, "%s",
+                                   counts ? "mc" : cs_method_name(r->method));
+            }
+        }
+    }
+    return st == CS_OK ? CS_OK : CS_ENOMEM;
+}
+
+static int sweep_pos_of(const cs_experiment *e, const char *key)
+{
+    for (int s = 0; s < e->n_sweep; s++)
+        if (strcmp(e->rs->params[e->sweep[s]].key, key) == 0)
+            return s;
+    return -1;
+}
+
+cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *col,
+                          cs_format fmt, cs_table **out, int *n, cs_error *err)
+{
+    const cs_experiment *e = r->exp;
+    int rp = sweep_pos_of(e, row), cp = sweep_pos_of(e, col);
+    *out = NULL;
+    *n = 0;
+    if (rp < 0 || cp < 0 || rp == cp) {
+        char list[512] = "";
+        for (int s = 0; s < e->n_sweep; s++) {
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof list - used, "%s%s", s ? ", " : "",
+                     e->rs->params[e->sweep[s]].key);
+        }
+        return cs_error_set(err, CS_EINPUT,
+                            "--pivot %s:%s: expected two different swept keys; this run sweeps: %s",
+                            row, col, e->n_sweep ? list : "nothing");
+    }
+    const cs_value_spec *rv = &e->param[e->sweep[rp]], *cv = &e->param[e->sweep[cp]];
+    /* Other swept keys: one "group" per combination of their values. */
+    uint64_t groups = r->n_points / ((uint64_t)rv->n * (uint64_t)cv->n);
+    bool csv = fmt == CS_FORMAT_CSV;
+    int n_tables = csv ? 1 : (int)groups;
+    int n_other = e->n_sweep - 2;
+    cs_table *t = calloc((size_t)n_tables, sizeof *t);
+    if (!t)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    char note[512];
+    cs_report_method_note(r, note, sizeof note);
+    cs_status st = CS_OK;
+    for (int i = 0; i < n_tables && st == CS_OK; i++) {
+        int lead = csv ? n_other : 0;
+        st |= cs_table_init(&t[i], lead + 1 + cv->n);
+        int c = 0;
+        for (int s = 0; csv && s < e->n_sweep; s++)
+            if (s != rp && s != cp)
+                st |= cs_table_set_header(&t[i], c++, e->rs->params[e->sweep[s]].key, true);
+        char head[256];
+        snprintf(head, sizeof head, "%s \\ %s", row, col);
+        st |= cs_table_set_header(&t[i], c++, csv ? row : head, true);
+        for (int j = 0; j < cv->n; j++) {
+            if (csv)
+                snprintf(head, sizeof head, "%s=%s", col, cv->text[j]);
+            else
+                snprintf(head, sizeof head, "%s", cv->text[j]);
+            st |= cs_table_set_header(&t[i], c++, head, true);
+        }
+        if (!csv)
+            st |= cs_table_set_note(&t[i], "Cells: p_success in percent. %s", note);
+    }
+    /* Walk the points; each lands in (group, row value, column value). */
+    int *row_of = calloc((size_t)(groups * (uint64_t)rv->n), sizeof *row_of);
+    if (!row_of) {
+        st = CS_ENOMEM;
+        goto done;
+    }
+    for (uint64_t g = 0; g < groups * (uint64_t)rv->n; g++)
+        row_of[g] = -1;
+    for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++) {
+        uint64_t rest = k, g = 0, gmul = 1;
+        int ri = 0, ci = 0;
+        for (int s = e->n_sweep - 1; s >= 0; s--) {
+            int nvals = e->param[e->sweep[s]].n;
+            int idx = (int)(rest % (uint64_t)nvals);
+            rest /= (uint64_t)nvals;
+            if (s == rp)
+                ri = idx;
+            else if (s == cp)
+                ci = idx;
+            else {
+                g += (uint64_t)idx * gmul;
+                gmul *= (uint64_t)nvals;
+            }
+        }
+        cs_table *tt = &t[csv ? 0 : g];
+        int *slot = &row_of[g * (uint64_t)rv->n + (uint64_t)ri];
+        if (*slot < 0) {
+            *slot = cs_table_add_row(tt);
+            if (*slot < 0) {
+                st = CS_ENOMEM;
+                break;
+            }
+            int c = 0;
+            char title[512] = "";
+            for (int s = 0; s < e->n_sweep; s++) {
+                if (s == rp || s == cp)
+                    continue;
+                if (csv)
+                    st |= cs_table_set(tt, *slot, c++, "%s", point_text(e, k, s));
+                size_t used = strlen(title);
+                snprintf(title + used, sizeof title - used, "%s%s = %s", used ? ", " : "",
+                         e->rs->params[e->sweep[s]].key, point_text(e, k, s));
+            }
+            st |= cs_table_set(tt, *slot, c, "%s", rv->text[ri]);
+            if (!csv)
+                st |= title[0] ? cs_table_set_title(tt, "%s: p_success (%%), %s", e->name, title)
+                               : cs_table_set_title(tt, "%s: p_success (%%)", e->name);
+        }
+        int col0 = (csv ? n_other : 0) + 1;
+        st |= cs_table_set(tt, *slot, col0 + ci, "%.2f", 100.0 * r->point[k].p_success);
+    }
+    free(row_of);
+done:
+    if (st != CS_OK) {
+        for (int i = 0; i < n_tables; i++)
+            cs_table_free(&t[i]);
+        free(t);
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    }
+    *out = t;
+    *n = n_tables;
+    return CS_OK;
+}

@@ -1,0 +1,675 @@
+/* BattleScribe catalogues (.cat) and game systems (.gst), read with libxml2.
+ *
+ * Both schema generations are read: characteristics as
+ *   <characteristic name="Adv" typeId="..">4"</characteristic>        (2.03)
+ *   <characteristic name="Speed" characteristicTypeId=".." value="6&quot;"/>  (2.01)
+ * and elements are matched by local name, so the catalogue and game-system
+ * namespaces are one. What is a unit, where its profiles and points come
+ * from: see cs_units_read_bs in units.h. Not read: modifiers and conditions
+ * (a cost or characteristic changed by an option), catalogue links between
+ * catalogues, info groups (none in the data this was written against). */
+#include <errno.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "chargesim/units.h"
+
+/* Links followed inside one another deeper than this are taken for a cycle. */
+#define LINK_DEPTH 32
+
+static bool is(const xmlNode *n, const char *name)
+{
+    return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+/* Copies attribute `name` (entities expanded) into buf; false if absent. */
+static bool prop(const xmlNode *n, const char *name, char *buf, size_t cap)
+{
+    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
+    if (!v)
+        return false;
+    snprintf(buf, cap, "%s", (const char *)v);
+    xmlFree(v);
+    return true;
+}
+
+static bool prop_is(const xmlNode *n, const char *name, const char *want)
+{
+    char buf[CS_UNITS_TEXT];
+    return prop(n, name, buf, sizeof buf) && strcmp(buf, want) == 0;
+}
+
+static int line_of(const xmlNode *n)
+{
+    return (int)xmlGetLineNo(n);
+}
+
+/* ---- documents and their id index -------------------------------------- */
+
+typedef struct slot {
+    char *id;
+    const xmlNode *node;
+} slot;
+
+typedef struct bs_doc {
+    xmlDoc *doc;
+    char path[CS_UNITS_PATH];
+    slot *ids; /* open addressing, cap a power of two */
+    size_t cap;
+} bs_doc;
+
+/* FNV-1a, enough to spread BattleScribe's hex ids. */
+static size_t hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (size_t)h;
+}
+
+static size_t count_ids(const xmlNode *n)
+{
+    size_t c = 0;
+    for (; n; n = n->next)
+        if (n->type == XML_ELEMENT_NODE)
+            c += (xmlHasProp(n, (const xmlChar *)"id") != NULL) + count_ids(n->children);
+    return c;
+}
+
+static bool index_ids(bs_doc *d, const xmlNode *n)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        char id[CS_UNITS_TEXT];
+        if (prop(n, "id", id, sizeof id)) {
+            size_t i = hash(id) & (d->cap - 1);
+            while (d->ids[i].id && strcmp(d->ids[i].id, id) != 0)
+                i = (i + 1) & (d->cap - 1);
+            /* A repeated id keeps its first element, as a lookup in
+             * document order would. */
+            if (!d->ids[i].id) {
+                d->ids[i].id = strdup(id);
+                if (!d->ids[i].id)
+                    return false;
+                d->ids[i].node = n;
+            }
+        }
+        if (!index_ids(d, n->children))
+            return false;
+    }
+    return true;
+}
+
+static const xmlNode *lookup(const bs_doc *d, const char *id)
+{
+    if (!d->doc)
+        return NULL;
+    size_t i = hash(id) & (d->cap - 1);
+    for (; d->ids[i].id; i = (i + 1) & (d->cap - 1))
+        if (strcmp(d->ids[i].id, id) == 0)
+            return d->ids[i].node;
+    return NULL;
+}
+
+static void close_doc(bs_doc *d)
+{
+    for (size_t i = 0; i < d->cap; i++)
+        free(d->ids[i].id);
+    free(d->ids);
+    if (d->doc)
+        xmlFreeDoc(d->doc);
+    *d = (bs_doc){0};
+}
+
+static cs_status open_doc(const char *path, bs_doc *d, cs_error *err)
+{
+    *d = (bs_doc){0};
+    snprintf(d->path, sizeof d->path, "%s", path);
+    /* Opened here first: libxml2 would print its own I/O warning. */
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    fclose(f);
+    xmlParserCtxt *ctxt = xmlNewParserCtxt();
+    if (!ctxt) {
+        cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
+        return CS_ENOMEM;
+    }
+    /* NOERROR/NOWARNING: libxml2 keeps the error for us instead of printing
+     * it; BIG_LINES: true line numbers past 65535. */
+    d->doc = xmlCtxtReadFile(ctxt, path, NULL,
+                             XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                 XML_PARSE_BIG_LINES);
+    if (!d->doc || !ctxt->wellFormed) {
+        const xmlError *e = xmlCtxtGetLastError(ctxt);
+        char msg[CS_UNITS_NOTE] = "unreadable";
+        int line = 0;
+        if (e && e->message) {
+            snprintf(msg, sizeof msg, "%s", e->message);
+            size_t n = strlen(msg);
+            while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+                msg[--n] = '\0';
+            line = e->line;
+        }
+        if (e && e->domain == XML_FROM_IO)
+            cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, msg);
+        else
+            cs_error_set(err, CS_EINPUT, "%s:%d: malformed XML: %s", path, line, msg);
+        xmlFreeParserCtxt(ctxt);
+        close_doc(d);
+        return CS_EINPUT;
+    }
+    xmlFreeParserCtxt(ctxt);
+    const xmlNode *root = xmlDocGetRootElement(d->doc);
+    if (!is(root, "catalogue") && !is(root, "gameSystem")) {
+        cs_error_set(err, CS_EINPUT,
+                     "%s:%d: root element <%s> is not a BattleScribe <catalogue> or "
+                     "<gameSystem>",
+                     path, root ? line_of(root) : 1, root ? (const char *)root->name : "none");
+        close_doc(d);
+        return CS_EINPUT;
+    }
+    size_t n = count_ids(root), cap = 16;
+    while (cap < 2 * n + 1)
+        cap *= 2;
+    d->ids = calloc(cap, sizeof *d->ids);
+    d->cap = cap;
+    if (!d->ids || !index_ids(d, root)) {
+        cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
+        close_doc(d);
+        return CS_ENOMEM;
+    }
+    return CS_OK;
+}
+
+/* A set of element pointers (open addressing, never shrinks). */
+typedef struct ptrset {
+    const xmlNode **slot;
+    size_t cap, n;
+} ptrset;
+
+static size_t ptr_hash(const xmlNode *n, size_t cap)
+{
+    return ((uintptr_t)n >> 4) & (cap - 1);
+}
+
+static bool ptrset_has(const ptrset *s, const xmlNode *n)
+{
+    if (s->cap == 0)
+        return false;
+    for (size_t j = ptr_hash(n, s->cap); s->slot[j]; j = (j + 1) & (s->cap - 1))
+        if (s->slot[j] == n)
+            return true;
+    return false;
+}
+
+/* Adds n; *added says whether it was new. CS_ENOMEM if out of memory. */
+static cs_status ptrset_add(ptrset *s, const xmlNode *n, bool *added)
+{
+    *added = false;
+    if (ptrset_has(s, n))
+        return CS_OK;
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        const xmlNode **q = calloc(cap, sizeof *q);
+        if (!q)
+            return CS_ENOMEM;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slot[i]) {
+                size_t j = ptr_hash(s->slot[i], cap);
+                while (q[j])
+                    j = (j + 1) & (cap - 1);
+                q[j] = s->slot[i];
+            }
+        free(s->slot);
+        s->slot = q;
+        s->cap = cap;
+    }
+    size_t j = ptr_hash(n, s->cap);
+    while (s->slot[j])
+        j = (j + 1) & (s->cap - 1);
+    s->slot[j] = n;
+    s->n++;
+    *added = true;
+    return CS_OK;
+}
+
+/* ---- the reader's state ------------------------------------------------ */
+
+typedef struct reader {
+    bs_doc cat; /* the file read */
+    bs_doc gst; /* its game system, when the file is a .cat */
+    const cs_units_mapping *m;
+    cs_units *out;
+    char catalogue[CS_UNITS_NAME];
+    cs_error *err;
+    ptrset seen;     /* units read and link targets walked */
+    ptrset children; /* entries an entry link inside a unit points to: its models */
+    /* The profiles of the unit being read. */
+    const xmlNode **prof;
+    int n_prof, cap_prof;
+} reader;
+
+static const char *path_of(const reader *r, const xmlNode *n)
+{
+    return n->doc == r->gst.doc && r->gst.doc ? r->gst.path : r->cat.path;
+}
+
+/* The element a link's targetId names, in the file or its game system. */
+static cs_status target(reader *r, const xmlNode *link, const xmlNode **out)
+{
+    char id[CS_UNITS_TEXT], name[CS_UNITS_NAME] = "";
+    prop(link, "name", name, sizeof name);
+    if (!prop(link, "targetId", id, sizeof id)) {
+        cs_error_set(r->err, CS_EINPUT, "%s:%d: <%s> `%s` has no targetId", path_of(r, link),
+                     line_of(link), (const char *)link->name, name);
+        return CS_EINPUT;
+    }
+    *out = lookup(&r->cat, id);
+    if (!*out)
+        *out = lookup(&r->gst, id);
+    if (!*out) {
+        cs_error_set(r->err, CS_EINPUT, "%s:%d: <%s> `%s`: targetId %s is in neither %s%s%s",
+                     path_of(r, link), line_of(link), (const char *)link->name, name, id,
+                     r->cat.path, r->gst.doc ? " nor " : "", r->gst.doc ? r->gst.path : "");
+        return CS_EINPUT;
+    }
+    return CS_OK;
+}
+
+static bool unit_type(const xmlNode *n)
+{
+    return is(n, "selectionEntry") && (prop_is(n, "type", "unit") || prop_is(n, "type", "model"));
+}
+
+/* ---- the profiles of one unit ------------------------------------------ */
+
+static cs_status add_profile(reader *r, const xmlNode *p)
+{
+    if (r->n_prof == r->cap_prof) {
+        int cap = r->cap_prof ? 2 * r->cap_prof : 32;
+        const xmlNode **q = realloc(r->prof, (size_t)cap * sizeof *q);
+        if (!q)
+            return CS_ENOMEM;
+        r->prof = q;
+        r->cap_prof = cap;
+    }
+    r->prof[r->n_prof++] = p;
+    return CS_OK;
+}
+
+/* An entry's own profiles: <profiles> and the targets of its profile
+ * <infoLinks> (shared profiles of the catalogue or the game system). */
+static cs_status own_profiles(reader *r, const xmlNode *e)
+{
+    cs_status st = CS_OK;
+    for (const xmlNode *c = e->children; st == CS_OK && c; c = c->next) {
+        if (is(c, "profiles")) {
+            for (const xmlNode *p = c->children; st == CS_OK && p; p = p->next)
+                if (is(p, "profile"))
+                    st = add_profile(r, p);
+        } else if (is(c, "infoLinks")) {
+            for (const xmlNode *l = c->children; st == CS_OK && l; l = l->next) {
+                if (!is(l, "infoLink") || !prop_is(l, "type", "profile"))
+                    continue;
+                const xmlNode *t;
+                st = target(r, l, &t);
+                if (st == CS_OK && !is(t, "profile")) {
+                    cs_error_set(r->err, CS_EINPUT,
+                                 "%s:%d: <infoLink> of type profile points to <%s>", path_of(r, l),
+                                 line_of(l), (const char *)t->name);
+                    st = CS_EINPUT;
+                }
+                if (st == CS_OK)
+                    st = add_profile(r, t);
+            }
+        }
+    }
+    return st;
+}
+
+/* The minimum count of a model child: a <constraint type="min"
+ * field="selections" scope="parent">, on the link first, then the entry. */
+static double min_count(const xmlNode *link, const xmlNode *entry)
+{
+    const xmlNode *holders[2] = {link, entry};
+    for (int h = 0; h < 2; h++) {
+        if (!holders[h])
+            continue;
+        for (const xmlNode *c = holders[h]->children; c; c = c->next) {
+            if (!is(c, "constraints"))
+                continue;
+            for (const xmlNode *k = c->children; k; k = k->next) {
+                char v[CS_UNITS_TEXT];
+                if (is(k, "constraint") && prop_is(k, "type", "min") &&
+                    prop_is(k, "field", "selections") && prop_is(k, "scope", "parent") &&
+                    prop(k, "value", v, sizeof v))
+                    return strtod(v, NULL);
+            }
+        }
+    }
+    return 0.0;
+}
+
+/* The entry's cost of the mapping's cost type (names compared trimmed,
+ * ignoring case: ASOIAF writes " Points"). */
+static bool own_cost(const reader *r, const xmlNode *e, double *v)
+{
+    if (r->m->cost[0] == '\0')
+        return false;
+    for (const xmlNode *c = e->children; c; c = c->next) {
+        if (!is(c, "costs"))
+            continue;
+        for (const xmlNode *k = c->children; k; k = k->next) {
+            char name[CS_UNITS_TEXT], val[CS_UNITS_TEXT];
+            if (!is(k, "cost") || !prop(k, "name", name, sizeof name) ||
+                !prop(k, "value", val, sizeof val))
+                continue;
+            const char *a = name;
+            while (*a == ' ')
+                a++;
+            size_t n = strlen(a);
+            while (n > 0 && a[n - 1] == ' ')
+                n--;
+            if (n == strlen(r->m->cost) && strncasecmp(a, r->m->cost, n) == 0) {
+                char *end;
+                double x = strtod(val, &end);
+                if (end != val) {
+                    *v = x;
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+/* The model children of an entry, through nested entries, groups and entry
+ * links: their profiles join the unit's, their minimum count times their
+ * cost joins its points. Upgrades (mounts, options) are not followed. */
+static cs_status model_children(reader *r, const xmlNode *e, int depth, double *points,
+                                bool *has_points)
+{
+    if (depth > LINK_DEPTH) {
+        cs_error_set(r->err, CS_EINPUT, "%s:%d: entries and links nested deeper than %d (a cycle?)",
+                     path_of(r, e), line_of(e), LINK_DEPTH);
+        return CS_EINPUT;
+    }
+    cs_status st = CS_OK;
+    for (const xmlNode *c = e->children; st == CS_OK && c; c = c->next) {
+        if (!is(c, "selectionEntries") && !is(c, "selectionEntryGroups") && !is(c, "entryLinks"))
+            continue;
+        for (const xmlNode *k = c->children; st == CS_OK && k; k = k->next) {
+            const xmlNode *t = k, *link = NULL;
+            if (is(k, "entryLink")) {
+                link = k;
+                st = target(r, k, &t);
+                if (st != CS_OK)
+                    break;
+            }
+            if (is(t, "selectionEntryGroup")) {
+                st = model_children(r, t, depth + 1, points, has_points);
+            } else if (is(t, "selectionEntry") && prop_is(t, "type", "model")) {
+                double cost;
+                st = own_profiles(r, t);
+                if (st == CS_OK && own_cost(r, t, &cost)) {
+                    *points += cost * min_count(link, t);
+                    *has_points = true;
+                }
+                if (st == CS_OK)
+                    st = model_children(r, t, depth + 1, points, has_points);
+            }
+        }
+    }
+    return st;
+}
+
+/* ---- characteristics --------------------------------------------------- */
+
+/* A characteristic's value: the `value` attribute (2.01) or the text (2.03). */
+static void char_value(const xmlNode *c, char *buf, size_t cap)
+{
+    if (prop(c, "value", buf, cap))
+        return;
+    xmlChar *t = xmlNodeGetContent(c);
+    snprintf(buf, cap, "%s", t ? (const char *)t : "");
+    xmlFree(t);
+}
+
+static const xmlNode *find_char(const xmlNode *profile, const char *name)
+{
+    for (const xmlNode *c = profile->children; c; c = c->next) {
+        if (!is(c, "characteristics"))
+            continue;
+        for (const xmlNode *k = c->children; k; k = k->next)
+            if (is(k, "characteristic") && prop_is(k, "name", name))
+                return k;
+    }
+    return NULL;
+}
+
+/* Does the profile satisfy a mapping's `where NAME = VALUE`? */
+static bool profile_matches(const xmlNode *profile, const cs_units_char *c)
+{
+    if (c->where_name[0] == '\0')
+        return true;
+    const xmlNode *k = find_char(profile, c->where_name);
+    char v[CS_UNITS_TEXT];
+    if (!k)
+        return false;
+    char_value(k, v, sizeof v);
+    const char *a = v;
+    while (*a == ' ')
+        a++;
+    size_t n = strlen(a);
+    while (n > 0 && a[n - 1] == ' ')
+        n--;
+    return n == strlen(c->where_value) && strncasecmp(a, c->where_value, n) == 0;
+}
+
+/* ---- units ------------------------------------------------------------- */
+
+static cs_status read_unit(reader *r, const xmlNode *e)
+{
+    const cs_units_mapping *m = r->m;
+    cs_unit u = {0};
+    cs_units_found found[CS_UNITS_MAX_CHARS];
+    memset(found, 0, sizeof found);
+    prop(e, "name", u.name, sizeof u.name);
+    prop(e, "id", u.id, sizeof u.id);
+    snprintf(u.catalogue, sizeof u.catalogue, "%s", r->catalogue);
+    snprintf(u.file, sizeof u.file, "%s", path_of(r, e));
+    u.line = line_of(e);
+    u.map = m;
+
+    r->n_prof = 0;
+    double points = 0.0;
+    bool has_points = own_cost(r, e, &points);
+    cs_status st = own_profiles(r, e);
+    if (st == CS_OK)
+        st = model_children(r, e, 0, &points, &has_points);
+    if (st != CS_OK)
+        return st;
+    u.has_points = has_points;
+    u.points = points;
+
+    bool base_conflict = false;
+    for (int i = 0; i < r->n_prof; i++) {
+        const xmlNode *p = r->prof[i];
+        for (int c = 0; c < m->n_chars; c++) {
+            const xmlNode *k = find_char(p, m->chars[c].name);
+            if (!k || !profile_matches(p, &m->chars[c]))
+                continue;
+            char v[CS_UNITS_TEXT];
+            char_value(k, v, sizeof v);
+            cs_units_found_add(&found[c], v, path_of(r, k), line_of(k));
+        }
+        const xmlNode *b = m->base[0] ? find_char(p, m->base) : NULL;
+        if (b) {
+            char v[CS_UNITS_TEXT];
+            char_value(b, v, sizeof v);
+            if (u.base[0] && strcmp(u.base, v) != 0)
+                base_conflict = true;
+            snprintf(u.base, sizeof u.base, "%s", v);
+        }
+    }
+    /* Two base sizes (a unit with mixed models): none is the unit's. */
+    if (base_conflict)
+        u.base[0] = '\0';
+    bool kept;
+    return cs_units_settle(r->out, &u, found, false, &kept, r->err);
+}
+
+/* Marks what entry links inside units point to: those entries are the
+ * units' models (a model kept in a shared library and linked into its
+ * unit), not units of their own. */
+static cs_status mark_children(reader *r, const xmlNode *n, bool inside)
+{
+    cs_status st = CS_OK;
+    for (const xmlNode *c = n->children; st == CS_OK && c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (inside && is(c, "entryLink")) {
+            const xmlNode *t;
+            bool added;
+            st = target(r, c, &t);
+            if (st == CS_OK)
+                st = ptrset_add(&r->children, t, &added);
+        }
+        if (st == CS_OK)
+            st = mark_children(r, c, inside || unit_type(c));
+    }
+    return st;
+}
+
+/* Reads a unit met by the walk, once. */
+static cs_status unit_met(reader *r, const xmlNode *e)
+{
+    bool added;
+    if (ptrset_has(&r->children, e))
+        return CS_OK;
+    cs_status st = ptrset_add(&r->seen, e, &added);
+    return st == CS_OK && added ? read_unit(r, e) : st;
+}
+
+/* Walks a subtree for units: every unit or model entry met is one (and is
+ * not entered: what it nests belongs to it); entry links met outside units
+ * are followed to their targets, which are units or are walked in turn. */
+static cs_status walk(reader *r, const xmlNode *n, int depth)
+{
+    if (depth > LINK_DEPTH)
+        return cs_error_set(r->err, CS_EINPUT,
+                            "%s:%d: entry links nested deeper than %d (a cycle?)", path_of(r, n),
+                            line_of(n), LINK_DEPTH);
+    cs_status st = CS_OK;
+    for (const xmlNode *c = n->children; st == CS_OK && c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (unit_type(c)) {
+            st = unit_met(r, c);
+        } else if (is(c, "entryLink")) {
+            const xmlNode *t;
+            bool added;
+            st = target(r, c, &t);
+            if (st == CS_OK && unit_type(t))
+                st = unit_met(r, t);
+            else if (st == CS_OK && (st = ptrset_add(&r->seen, t, &added)) == CS_OK && added)
+                st = walk(r, t, depth + 1);
+        } else {
+            st = walk(r, c, depth);
+        }
+    }
+    return st;
+}
+
+/* The .gst next to `cat_path` whose root id is `system_id`. */
+static cs_status find_gst(const char *cat_path, const char *system_id, char *out, size_t cap,
+                          cs_error *err)
+{
+    char dir[CS_UNITS_PATH];
+    snprintf(dir, sizeof dir, "%s", cat_path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    static const char *const gst_only[] = {".gst", NULL};
+    char(*files)[CS_UNITS_PATH];
+    int n;
+    cs_status st = cs_units_list_files(dir, gst_only, &files, &n, err);
+    if (st != CS_OK)
+        return st;
+    st = CS_EINPUT;
+    for (int i = 0; i < n; i++) {
+        char id[CS_UNITS_TEXT];
+        if (cs_units_bs_system(files[i], id, sizeof id, err) == CS_OK &&
+            strcmp(id, system_id) == 0) {
+            snprintf(out, cap, "%s", files[i]);
+            st = CS_OK;
+            break;
+        }
+    }
+    free(files);
+    if (st != CS_OK)
+        cs_error_set(err, CS_EINPUT, "%s: no game system file (.gst) with id %s in %s", cat_path,
+                     system_id, dir);
+    return st;
+}
+
+cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error *err)
+{
+    bs_doc d;
+    cs_status st = open_doc(path, &d, err);
+    if (st != CS_OK)
+        return st;
+    const xmlNode *root = xmlDocGetRootElement(d.doc);
+    const char *key = is(root, "catalogue") ? "gameSystemId" : "id";
+    if (!prop(root, key, id, idcap)) {
+        cs_error_set(err, CS_EINPUT, "%s:%d: <%s> has no %s", path, line_of(root),
+                     (const char *)root->name, key);
+        st = CS_EINPUT;
+    }
+    close_doc(&d);
+    return st;
+}
+
+cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out,
+                           cs_error *err)
+{
+    reader r = {.m = map, .out = out, .err = err};
+    cs_status st = open_doc(path, &r.cat, err);
+    if (st != CS_OK)
+        return st;
+    const xmlNode *root = xmlDocGetRootElement(r.cat.doc);
+    prop(root, "name", r.catalogue, sizeof r.catalogue);
+    if (is(root, "catalogue")) {
+        char id[CS_UNITS_TEXT], gst[CS_UNITS_PATH];
+        if (!prop(root, "gameSystemId", id, sizeof id)) {
+            cs_error_set(err, CS_EINPUT, "%s:%d: <catalogue> has no gameSystemId", path,
+                         line_of(root));
+            st = CS_EINPUT;
+        }
+        if (st == CS_OK)
+            st = find_gst(path, id, gst, sizeof gst, err);
+        if (st == CS_OK)
+            st = open_doc(gst, &r.gst, err);
+    }
+    if (st == CS_OK)
+        st = mark_children(&r, root, false);
+    if (st == CS_OK)
+        st = walk(&r, root, 0);
+    if (st == CS_ENOMEM)
+        cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
+    free(r.seen.slot);
+    free(r.children.slot);
+    free(r.prof);
+    close_doc(&r.cat);
+    close_doc(&r.gst);
+    return st;
+}

@@ -1,0 +1,332 @@
+/* Units CSV, read with libcsv in strict mode (columns: see units.h).
+ *
+ * The file is fed to libcsv one physical line at a time, so when a row ends
+ * the reader knows the line it ended on: that is the line every message
+ * names (a quoted cell spanning lines is named by its last line). */
+#include <csv.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/units.h"
+
+#define MAX_COLUMNS 64
+
+enum { COL_NAME = -1, COL_RULESET = -2, COL_POINTS = -3, COL_BASE = -4, COL_PARAM = 0 };
+
+typedef struct state {
+    const char *path;
+    char catalogue[CS_UNITS_NAME];
+    cs_units_mapping *maps;
+    int n_maps;
+    const char *rules;
+    cs_units *out;
+    cs_error *err;
+    cs_status st; /* the first failure; later rows are ignored */
+    int line;     /* the physical line being fed */
+    int rows;     /* rows seen, the header included */
+    int n_cols;
+    char col[MAX_COLUMNS][CS_UNITS_TEXT];
+    int kind[MAX_COLUMNS]; /* COL_* */
+    int n_fields;          /* of the row being read */
+    char *field[MAX_COLUMNS];
+} state;
+
+static cs_status fail(state *s, cs_status st, const char *fmt, ...)
+{
+    if (s->st == CS_OK) {
+        char msg[sizeof s->err->msg];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        cs_error_set(s->err, st, "%s:%d: %s", s->path, s->line, msg);
+        s->st = st;
+    }
+    return st;
+}
+
+static void on_field(void *data, size_t len, void *vs)
+{
+    state *s = vs;
+    if (s->st != CS_OK)
+        return;
+    if (s->n_fields == MAX_COLUMNS) {
+        fail(s, CS_ELIMIT, "more than %d columns", MAX_COLUMNS);
+        return;
+    }
+    char *f = malloc(len + 1);
+    if (!f) {
+        fail(s, CS_ENOMEM, "out of memory");
+        return;
+    }
+    memcpy(f, data ? data : "", len);
+    f[len] = '\0';
+    s->field[s->n_fields++] = f;
+}
+
+static void header(state *s)
+{
+    s->n_cols = s->n_fields;
+    bool has_name = false, has_ruleset = false;
+    for (int i = 0; i < s->n_fields; i++) {
+        const char *h = s->field[i];
+        if (h[0] == '\0') {
+            fail(s, CS_EINPUT, "column %d has no name", i + 1);
+            return;
+        }
+        if (strlen(h) >= CS_UNITS_TEXT) {
+            fail(s, CS_EINPUT, "column name `%.40s...` is too long", h);
+            return;
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(s->col[j], h) == 0) {
+                fail(s, CS_EINPUT, "column `%s` appears twice", h);
+                return;
+            }
+        strcpy(s->col[i], h);
+        if (strcmp(h, "name") == 0) {
+            s->kind[i] = COL_NAME;
+            has_name = true;
+        } else if (strcmp(h, "ruleset") == 0) {
+            s->kind[i] = COL_RULESET;
+            has_ruleset = true;
+        } else if (strcmp(h, "points") == 0) {
+            s->kind[i] = COL_POINTS;
+        } else if (strcmp(h, "base") == 0) {
+            s->kind[i] = COL_BASE;
+        } else {
+            s->kind[i] = COL_PARAM;
+        }
+    }
+    if (!has_name)
+        fail(s, CS_EINPUT, "no `name` column (columns: name, ruleset, points, base, parameters)");
+    else if (!has_ruleset && !s->rules)
+        fail(s, CS_EINPUT, "no `ruleset` column and no --rules");
+}
+
+static bool empty(const char *cell)
+{
+    while (isspace((unsigned char)*cell))
+        cell++;
+    return *cell == '\0' || (cell[0] == '-' && cell[1] == '\0');
+}
+
+/* The one mapping naming `ruleset`, bound on first use. */
+static cs_units_mapping *mapping_for(state *s, const char *ruleset)
+{
+    cs_units_mapping *found = NULL;
+    for (int i = 0; i < s->n_maps; i++) {
+        if (strcmp(s->maps[i].ruleset, ruleset) != 0)
+            continue;
+        if (found) {
+            fail(s, CS_EINPUT, "mappings %s and %s both name ruleset `%s`; pass one with --mapping",
+                 found->path, s->maps[i].path, ruleset);
+            return NULL;
+        }
+        found = &s->maps[i];
+    }
+    if (!found) {
+        fail(s, CS_EINPUT,
+             "no mapping names ruleset `%s` (it says which parameter is the "
+             "speed and which are required)",
+             ruleset);
+        return NULL;
+    }
+    if (!found->rs) {
+        cs_error why;
+        if (cs_units_mapping_bind(found, &why) != CS_OK) {
+            fail(s, why.status, "%s", why.msg);
+            return NULL;
+        }
+    }
+    return found;
+}
+
+/* A base size: W x D in millimetres (x, X or the multiplication sign). */
+static bool base_size(const char *t)
+{
+    char *end;
+    double w = strtod(t, &end);
+    if (end == t || !(w > 0.0))
+        return false;
+    const char *p = end;
+    if (*p == 'x' || *p == 'X')
+        p++;
+    else if (strncmp(p, "\xc3\x97", 2) == 0)
+        p += 2;
+    else
+        return false;
+    double d = strtod(p, &end);
+    return end != p && d > 0.0 && *end == '\0';
+}
+
+static void row(state *s)
+{
+    if (s->n_fields != s->n_cols) {
+        fail(s, CS_EINPUT, "%d fields, the header has %d", s->n_fields, s->n_cols);
+        return;
+    }
+    const char *ruleset = s->rules;
+    cs_unit u = {0};
+    for (int i = 0; i < s->n_cols; i++) {
+        if (s->kind[i] == COL_NAME)
+            snprintf(u.name, sizeof u.name, "%s", s->field[i]);
+        if (s->kind[i] == COL_RULESET && !empty(s->field[i])) {
+            if (s->rules && strcmp(s->rules, s->field[i]) != 0) {
+                fail(s, CS_EINPUT, "column `ruleset`: `%s`, but --rules says `%s`", s->field[i],
+                     s->rules);
+                return;
+            }
+            ruleset = s->field[i];
+        }
+    }
+    if (empty(u.name)) {
+        fail(s, CS_EINPUT, "column `name` is empty");
+        return;
+    }
+    if (!ruleset) {
+        fail(s, CS_EINPUT, "column `ruleset` is empty and there is no --rules");
+        return;
+    }
+    cs_units_mapping *m = mapping_for(s, ruleset);
+    if (!m)
+        return;
+    const cs_ruleset *rs = m->rs;
+    u.map = m;
+    snprintf(u.catalogue, sizeof u.catalogue, "%s", s->catalogue);
+    snprintf(u.file, sizeof u.file, "%s", s->path);
+    u.line = s->line;
+
+    cs_units_found found[CS_UNITS_MAX_CHARS];
+    memset(found, 0, sizeof found);
+    for (int i = 0; i < s->n_cols; i++) {
+        const char *cell = s->field[i];
+        if (s->kind[i] == COL_POINTS && !empty(cell)) {
+            char *end;
+            u.points = strtod(cell, &end);
+            if (end == cell || *end != '\0' || !(u.points >= 0.0) || !isfinite(u.points)) {
+                fail(s, CS_EINPUT, "column `points`: `%s` is not a number >= 0", cell);
+                return;
+            }
+            u.has_points = true;
+        } else if (s->kind[i] == COL_BASE && !empty(cell)) {
+            if (!base_size(cell)) {
+                fail(s, CS_EINPUT, "column `base`: `%s` is not a base size WxD in mm (25x50)",
+                     cell);
+                return;
+            }
+            snprintf(u.base, sizeof u.base, "%s", cell);
+        } else if (s->kind[i] == COL_PARAM) {
+            int k = cs_ruleset_param_index(rs, s->col[i]);
+            if (empty(cell))
+                continue;
+            if (k < 0) {
+                fail(s, CS_EINPUT, "column `%s` is not a parameter of ruleset %s", s->col[i],
+                     rs->name);
+                return;
+            }
+            if (k == m->distance_param) {
+                fail(s, CS_EINPUT, "column `%s` is the table's distance, set by --distance",
+                     s->col[i]);
+                return;
+            }
+            int c = -1;
+            for (int j = 0; j < m->n_chars; j++)
+                if (m->char_param[j] == k)
+                    c = j;
+            if (c >= 0) {
+                cs_units_found_add(&found[c], cell, NULL, s->line);
+                continue;
+            }
+            /* A parameter the mapping does not feed (a unit's own
+             * `maximised`, say) goes to the experiment model as written;
+             * it reads it by the parameter's type, naming this file:line. */
+            if (u.n_values == CS_UNITS_MAX_VALUES) {
+                fail(s, CS_ELIMIT, "more than %d parameters", CS_UNITS_MAX_VALUES);
+                return;
+            }
+            cs_unit_value *v = &u.value[u.n_values++];
+            v->param = k;
+            snprintf(v->text, sizeof v->text, "%s", cell);
+            snprintf(v->raw, sizeof v->raw, "%s", cell);
+        }
+    }
+    bool kept;
+    /* settle names file:line itself. */
+    if (s->st == CS_OK)
+        s->st = cs_units_settle(s->out, &u, found, true, &kept, s->err);
+}
+
+static void on_row(int c, void *vs)
+{
+    (void)c;
+    state *s = vs;
+    if (s->st == CS_OK) {
+        if (s->rows++ == 0)
+            header(s);
+        else
+            row(s);
+    }
+    for (int i = 0; i < s->n_fields; i++)
+        free(s->field[i]);
+    s->n_fields = 0;
+}
+
+cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,
+                            cs_units *out, cs_error *err)
+{
+    state s = {
+        .path = path, .maps = maps, .n_maps = n_maps, .rules = rules, .out = out, .err = err};
+    const char *base = strrchr(path, '/');
+    snprintf(s.catalogue, sizeof s.catalogue, "%s", base ? base + 1 : path);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return CS_EINPUT;
+    }
+    struct csv_parser p;
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
+        fclose(f);
+        cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
+        return CS_ENOMEM;
+    }
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while (s.st == CS_OK && (len = getline(&buf, &cap, f)) > 0) {
+        s.line++;
+        if (csv_parse(&p, buf, (size_t)len, on_field, on_row, &s) != (size_t)len) {
+            /* The cell at fault is the one after those the row has so far. */
+            int col = s.n_fields;
+            fail(&s, CS_EINPUT,
+                 "column %d%s%s%s: malformed CSV: a quote inside an unquoted cell, or text "
+                 "after a closing quote",
+                 col + 1, s.rows > 0 && col < s.n_cols ? " (`" : "",
+                 s.rows > 0 && col < s.n_cols ? s.col[col] : "",
+                 s.rows > 0 && col < s.n_cols ? "`)" : "");
+        }
+    }
+    bool io_error = ferror(f) != 0;
+    if (s.st == CS_OK && csv_fini(&p, on_field, on_row, &s) != 0)
+        fail(&s, CS_EINPUT, "malformed CSV: a quoted cell is never closed");
+    for (int i = 0; i < s.n_fields; i++)
+        free(s.field[i]);
+    csv_free(&p);
+    free(buf);
+    fclose(f);
+    if (s.st == CS_OK && io_error) {
+        cs_error_set(err, CS_ERUNTIME, "%s: read error", path);
+        return CS_ERUNTIME;
+    }
+    if (s.st == CS_OK && s.rows == 0) {
+        cs_error_set(err, CS_EINPUT, "%s:1: empty file: expected a header row (name, ruleset, ...)",
+                     path);
+        return CS_EINPUT;
+    }
+    return s.st;
+}

@@ -1,0 +1,720 @@
+/* Mapping files (libinih) and what both unit readers share: reading a
+ * characteristic's text, settling a unit's values, the unit and note lists.
+ * See include/chargesim/units.h. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "chargesim/experiment.h"
+#include "chargesim/units.h"
+
+/* Copies at most cap-1 bytes and says whether all of src fitted. */
+static bool copy(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap) {
+        memcpy(dst, src, cap - 1);
+        dst[cap - 1] = '\0';
+        return false;
+    }
+    memcpy(dst, src, n + 1);
+    return true;
+}
+
+/* ---- the unit and note lists ------------------------------------------- */
+
+void cs_units_free(cs_units *u)
+{
+    free(u->unit);
+    free(u->note);
+    *u = (cs_units){0};
+}
+
+static void *grow(void *p, int *cap, size_t size)
+{
+    int c = *cap ? *cap * 2 : 64;
+    void *q = realloc(p, (size_t)c * size);
+    if (q)
+        *cap = c;
+    return q;
+}
+
+static cs_status push_unit(cs_units *out, const cs_unit *u)
+{
+    if (out->n == out->cap) {
+        cs_unit *q = grow(out->unit, &out->cap, sizeof *q);
+        if (!q)
+            return CS_ENOMEM;
+        out->unit = q;
+    }
+    out->unit[out->n++] = *u;
+    return CS_OK;
+}
+
+/* Appends a note about u, placed at file:line. */
+static cs_status add_note(cs_units *out, cs_unit_note_kind kind, cs_unit_problem problem,
+                          const cs_unit *u, const char *file, int line, const char *what)
+{
+    if (out->n_notes == out->cap_notes) {
+        cs_unit_note *q = grow(out->note, &out->cap_notes, sizeof *q);
+        if (!q)
+            return CS_ENOMEM;
+        out->note = q;
+    }
+    cs_unit_note *n = &out->note[out->n_notes++];
+    n->kind = kind;
+    n->problem = problem;
+    copy(n->name, sizeof n->name, u->name);
+    copy(n->id, sizeof n->id, u->id);
+    copy(n->file, sizeof n->file, file);
+    n->line = line;
+    copy(n->what, sizeof n->what, what);
+    return CS_OK;
+}
+
+/* ---- reading a characteristic's text ----------------------------------- */
+
+/* Reads a non-negative decimal number at *s, moving *s past it. */
+static bool number(const char **s, double *v)
+{
+    const char *p = *s;
+    if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+        return false;
+    char *end;
+    errno = 0;
+    double x = strtod(p, &end);
+    if (errno != 0 || !isfinite(x))
+        return false;
+    *v = x;
+    *s = end;
+    return true;
+}
+
+static const char *skip_space(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* A distance: N or N" (the inch mark optional). */
+static bool inches(const char **s, double *v)
+{
+    if (!number(s, v))
+        return false;
+    if (**s == '"')
+        (*s)++;
+    return true;
+}
+
+/* The case-insensitive word w at *s, moving past it. */
+static bool word(const char **s, const char *w)
+{
+    size_t n = strlen(w);
+    if (strncasecmp(*s, w, n) != 0)
+        return false;
+    *s += n;
+    return true;
+}
+
+bool cs_units_parse_value(const char *text, cs_units_format format, bool alternate, double *num,
+                          bool *absent, const char **why)
+{
+    const char *s = skip_space(text);
+    *absent = false;
+    if (*s == '\0' || ((*s == '-' || *s == '*') && *skip_space(s + 1) == '\0')) {
+        *absent = true;
+        *why = "no value";
+        return false;
+    }
+    double first, second;
+    bool has_second = false;
+    switch (format) {
+    case CS_UNITS_INCHES:
+        /* T9A prints a flier's rates as `ground (fly)`, `2" (9")`, and at
+         * least one catalogue spells it `Ground 2", Fly 9"`. */
+        if (word(&s, "ground")) {
+            s = skip_space(s);
+            if (!inches(&s, &first))
+                break;
+            s = skip_space(s);
+            if (*s != ',')
+                break;
+            s = skip_space(s + 1);
+            if (!word(&s, "fly"))
+                break;
+            s = skip_space(s);
+            if (!inches(&s, &second))
+                break;
+            has_second = true;
+        } else {
+            if (!inches(&s, &first))
+                break;
+            s = skip_space(s);
+            if (*s == '(') {
+                s = skip_space(s + 1);
+                if (!inches(&s, &second))
+                    break;
+                s = skip_space(s);
+                if (*s != ')')
+                    break;
+                s++;
+                has_second = true;
+            }
+        }
+        if (*skip_space(s) != '\0')
+            break;
+        *num = alternate && has_second ? second : first;
+        return true;
+    case CS_UNITS_TARGET:
+        if (!number(&s, &first))
+            break;
+        if (*s == '+')
+            s++;
+        if (*skip_space(s) != '\0')
+            break;
+        *num = first;
+        return true;
+    case CS_UNITS_NUMBER:
+        if (!number(&s, &first))
+            break;
+        if (*skip_space(s) != '\0')
+            break;
+        *num = first;
+        return true;
+    case CS_UNITS_TEXT_AS_IS: *num = 0.0; return true;
+    }
+    *why = format == CS_UNITS_INCHES   ? "is not a distance (4\" or 2\" (9\"))"
+           : format == CS_UNITS_TARGET ? "is not a D6 score (3+)"
+                                       : "is not a number";
+    return false;
+}
+
+/* ---- settling a unit --------------------------------------------------- */
+
+void cs_units_found_add(cs_units_found *f, const char *text, const char *file, int line)
+{
+    char t[CS_UNITS_TEXT];
+    const char *s = skip_space(text);
+    copy(t, sizeof t, s);
+    size_t n = strlen(t);
+    while (n > 0 && isspace((unsigned char)t[n - 1]))
+        t[--n] = '\0';
+    for (int i = 0; i < f->n && i < 2; i++)
+        if (strcmp(f->text[i], t) == 0)
+            return;
+    if (f->n < 2) {
+        copy(f->text[f->n], sizeof f->text[f->n], t);
+        f->file[f->n] = file;
+        f->line[f->n] = line;
+    }
+    f->n = 2 <= f->n + 1 ? 2 : f->n + 1;
+}
+
+/* A characteristic's number against its parameter: the range of REAL and
+ * INT (whole for INT), 0/1 for BOOL, an index for CHOICE; DICE and TEXT
+ * parameters take text (format = text). */
+static bool in_range(const cs_param_def *d, double v, const char **why)
+{
+    switch (d->type) {
+    case CS_PARAM_INT:
+        if (v != floor(v)) {
+            *why = "is not a whole number";
+            return false;
+        }
+        /* fall through */
+    case CS_PARAM_REAL:
+        if (v < d->min || v > d->max) {
+            *why = "is out of the parameter's range";
+            return false;
+        }
+        return true;
+    case CS_PARAM_BOOL:
+        if (v != 0.0 && v != 1.0) {
+            *why = "is not 0 or 1";
+            return false;
+        }
+        return true;
+    case CS_PARAM_CHOICE:
+        for (int i = 0; d->choices[i]; i++)
+            if (v == (double)i)
+                return true;
+        *why = "is not the index of one of the parameter's choices";
+        return false;
+    case CS_PARAM_DICE:
+    case CS_PARAM_TEXT: break;
+    }
+    *why = "is a number but the parameter takes text (map it with format = text)";
+    return false;
+}
+
+/* Formats one part of a note; long file names are cut rather than refused. */
+static void set_part(char *part, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(part, cap, fmt, ap);
+    va_end(ap);
+}
+
+/* Appends "; " and a formatted part to a note being built. */
+static void note_part(char *note, size_t cap, const char *fmt, ...)
+{
+    size_t len = strlen(note);
+    if (len > 0 && len + 2 < cap) {
+        memcpy(note + len, "; ", 3);
+        len += 2;
+    }
+    if (len + 1 >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found, bool csv,
+                          bool *kept, cs_error *err)
+{
+    const cs_units_mapping *m = u->map;
+    const cs_ruleset *rs = m->rs;
+    char skipped[CS_UNITS_NOTE] = "", incomplete[CS_UNITS_NOTE] = "";
+    cs_unit_problem skip_problem = CS_UNIT_MISSING, inc_problem = CS_UNIT_MISSING;
+    int skip_line = 0, inc_line = 0;
+    const char *skip_file = u->file, *inc_file = u->file;
+    u->complete = true;
+    *kept = false;
+    for (int i = 0; i < m->n_chars; i++) {
+        const cs_units_char *c = &m->chars[i];
+        const cs_units_found *f = &found[i];
+        const cs_param_def *d = &rs->params[m->char_param[i]];
+        const char *label = csv ? c->param : c->name;
+        cs_unit_problem problem;
+        char part[CS_UNITS_NOTE];
+        int line = f->n > 0 ? f->line[0] : u->line;
+        const char *file = f->n > 0 && f->file[0] ? f->file[0] : u->file;
+        double num = 0.0;
+        bool absent = false;
+        const char *why = NULL;
+        if (f->n == 0) {
+            problem = CS_UNIT_MISSING;
+            set_part(part, sizeof part, "lacks %s", label);
+        } else if (f->n > 1) {
+            problem = CS_UNIT_CONFLICT;
+            set_part(part, sizeof part, "%s given twice: `%s` (%s:%d) and `%s` (%s:%d)", label,
+                     f->text[0], f->file[0] ? f->file[0] : u->file, f->line[0], f->text[1],
+                     f->file[1] ? f->file[1] : u->file, f->line[1]);
+        } else if (!cs_units_parse_value(f->text[0], c->format, c->alternate, &num, &absent,
+                                         &why) ||
+                   (c->format != CS_UNITS_TEXT_AS_IS && !in_range(d, num, &why))) {
+            problem = absent ? CS_UNIT_MISSING : CS_UNIT_INVALID;
+            if (absent)
+                set_part(part, sizeof part, "lacks %s (`%s`)", label, f->text[0]);
+            else
+                set_part(part, sizeof part, "%s `%s` %s", label, f->text[0], why);
+            if (csv && !absent)
+                return cs_error_set(err, CS_EINPUT, "%s:%d: column `%s`: `%s` %s", file, line,
+                                    label, f->text[0], why);
+        } else {
+            if (u->n_values == CS_UNITS_MAX_VALUES)
+                return cs_error_set(err, CS_ELIMIT, "%s:%d: unit `%s` carries more than %d values",
+                                    u->file, u->line, u->name, CS_UNITS_MAX_VALUES);
+            cs_unit_value *v = &u->value[u->n_values++];
+            v->param = m->char_param[i];
+            /* Text values go to the experiment model as written (it checks
+             * them); numbers in the plain form it reads. */
+            if (c->format == CS_UNITS_TEXT_AS_IS)
+                copy(v->text, sizeof v->text, f->text[0]);
+            else
+                snprintf(v->text, sizeof v->text, "%.10g", num);
+            copy(v->raw, sizeof v->raw, f->text[0]);
+            continue;
+        }
+        if (c->required) {
+            if (skipped[0] == '\0') {
+                skip_problem = problem;
+                skip_file = file;
+                skip_line = line;
+            }
+            note_part(skipped, sizeof skipped, "%s", part);
+        } else {
+            if (incomplete[0] == '\0') {
+                inc_problem = problem;
+                inc_file = file;
+                inc_line = line;
+            }
+            note_part(incomplete, sizeof incomplete, "%s", part);
+        }
+        u->complete = false;
+    }
+    /* A unit left out is named for what it lacks among the required
+     * values; its optional ones no longer matter. */
+    if (skipped[0] != '\0') {
+        return add_note(out, CS_UNIT_SKIPPED, skip_problem, u, skip_file, skip_line, skipped);
+    }
+    if (incomplete[0] != '\0') {
+        cs_status st =
+            add_note(out, CS_UNIT_INCOMPLETE, inc_problem, u, inc_file, inc_line, incomplete);
+        if (st != CS_OK)
+            return st;
+    }
+    *kept = true;
+    return push_unit(out, u);
+}
+
+/* ---- mapping files ----------------------------------------------------- */
+
+typedef struct load_state {
+    cs_units_mapping *m;
+    char msg[CS_UNITS_NOTE]; /* the first error, reported at inih's line */
+} load_state;
+
+static int fail(load_state *st, const char *fmt, ...)
+{
+    if (st->msg[0] == '\0') {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(st->msg, sizeof st->msg, fmt, ap);
+        va_end(ap);
+    }
+    return 0;
+}
+
+static bool yes_no(const char *v, bool *out)
+{
+    if (strcasecmp(v, "yes") == 0 || strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0)
+        *out = true;
+    else if (strcasecmp(v, "no") == 0 || strcasecmp(v, "false") == 0 || strcmp(v, "0") == 0)
+        *out = false;
+    else
+        return false;
+    return true;
+}
+
+/* Copies a trimmed slice [a, b) into dst. */
+static bool slice(char *dst, size_t cap, const char *a, const char *b)
+{
+    while (a < b && isspace((unsigned char)*a))
+        a++;
+    while (b > a && isspace((unsigned char)b[-1]))
+        b--;
+    size_t n = (size_t)(b - a);
+    if (n >= cap)
+        return false;
+    memcpy(dst, a, n);
+    dst[n] = '\0';
+    return true;
+}
+
+#define SET(field, value)                                                                          \
+    (copy((field), sizeof(field), (value)) ? 1 : fail(st, "value of `%s` is too long", name))
+
+static int units_key(load_state *st, const char *name, const char *value)
+{
+    cs_units_mapping *m = st->m;
+    if (strcmp(name, "ruleset") == 0)
+        return SET(m->ruleset, value);
+    if (strcmp(name, "game_system_id") == 0)
+        return SET(m->game_system_id, value);
+    if (strcmp(name, "cost") == 0)
+        return SET(m->cost, value);
+    if (strcmp(name, "speed") == 0)
+        return SET(m->speed, value);
+    if (strcmp(name, "distance") == 0)
+        return SET(m->distance, value);
+    if (strcmp(name, "base") == 0)
+        return SET(m->base, value);
+    if (strcmp(name, "range") == 0)
+        return SET(m->range, value);
+    if (strcmp(name, "metrics") == 0) {
+        m->n_metrics = 0;
+        const char *a = value;
+        while (*a) {
+            const char *b = strchr(a, ',');
+            if (!b)
+                b = a + strlen(a);
+            if (m->n_metrics == CS_UNITS_MAX_METRICS)
+                return fail(st, "more than %d metrics", CS_UNITS_MAX_METRICS);
+            if (!slice(m->metric[m->n_metrics], CS_UNITS_TEXT, a, b) ||
+                m->metric[m->n_metrics][0] == '\0')
+                return fail(st, "metrics: expected names separated by commas");
+            m->n_metrics++;
+            a = *b ? b + 1 : b;
+        }
+        return 1;
+    }
+    return fail(st,
+                "unknown key `%s` in [units] (ruleset, game_system_id, cost, speed, "
+                "distance, base, range, metrics)",
+                name);
+}
+
+static int char_key(load_state *st, cs_units_char *c, const char *name, const char *value)
+{
+    if (strcmp(name, "param") == 0)
+        return SET(c->param, value);
+    if (strcmp(name, "format") == 0) {
+        if (strcmp(value, "inches") == 0)
+            c->format = CS_UNITS_INCHES;
+        else if (strcmp(value, "target") == 0)
+            c->format = CS_UNITS_TARGET;
+        else if (strcmp(value, "number") == 0)
+            c->format = CS_UNITS_NUMBER;
+        else if (strcmp(value, "text") == 0)
+            c->format = CS_UNITS_TEXT_AS_IS;
+        else
+            return fail(st, "format `%s`: expected inches, target, number or text", value);
+        return 1;
+    }
+    if (strcmp(name, "required") == 0)
+        return yes_no(value, &c->required) ? 1 : fail(st, "required: expected yes or no");
+    if (strcmp(name, "alternate") == 0)
+        return yes_no(value, &c->alternate) ? 1 : fail(st, "alternate: expected yes or no");
+    if (strcmp(name, "where") == 0) {
+        const char *eq = strchr(value, '=');
+        if (!eq || !slice(c->where_name, sizeof c->where_name, value, eq) ||
+            !slice(c->where_value, sizeof c->where_value, eq + 1, eq + strlen(eq)) ||
+            c->where_name[0] == '\0')
+            return fail(st, "where: expected `CHARACTERISTIC = VALUE`");
+        return 1;
+    }
+    return fail(st,
+                "unknown key `%s` in [characteristic %s] (param, format, required, "
+                "alternate, where)",
+                name, c->name);
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    load_state *st = user;
+    cs_units_mapping *m = st->m;
+    if (strcmp(section, "units") == 0)
+        return units_key(st, name, value);
+    if (strcmp(section, "fixed") == 0) {
+        for (int i = 0; i < m->n_fixed; i++)
+            if (strcmp(m->fixed_key[i], name) == 0)
+                return fail(st, "[fixed] `%s` given twice", name);
+        if (m->n_fixed == CS_UNITS_MAX_FIXED)
+            return fail(st, "more than %d fixed parameters", CS_UNITS_MAX_FIXED);
+        if (!copy(m->fixed_key[m->n_fixed], CS_UNITS_TEXT, name) ||
+            !copy(m->fixed_val[m->n_fixed], CS_UNITS_TEXT, value))
+            return fail(st, "[fixed] `%s` is too long", name);
+        m->n_fixed++;
+        return 1;
+    }
+    if (strncmp(section, "characteristic ", 15) == 0) {
+        const char *cname = section + 15;
+        cs_units_char *c = NULL;
+        for (int i = 0; i < m->n_chars; i++)
+            if (strcmp(m->chars[i].name, cname) == 0)
+                c = &m->chars[i];
+        if (!c) {
+            if (m->n_chars == CS_UNITS_MAX_CHARS)
+                return fail(st, "more than %d characteristics", CS_UNITS_MAX_CHARS);
+            c = &m->chars[m->n_chars++];
+            *c = (cs_units_char){.format = CS_UNITS_INCHES, .required = true};
+            if (!copy(c->name, sizeof c->name, cname))
+                return fail(st, "characteristic name `%s` is too long", cname);
+        }
+        return char_key(st, c, name, value);
+    }
+    return fail(st, "unknown section [%s] (units, fixed, characteristic NAME)", section);
+}
+
+cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_error *err)
+{
+    *out = (cs_units_mapping){0};
+    load_state st = {.m = out};
+    if (!copy(out->path, sizeof out->path, path)) {
+        return cs_error_set(err, CS_EINPUT, "%s: path too long", path);
+    }
+    int r = ini_parse(path, handler, &st);
+    if (r == -1) {
+        return cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    }
+    if (r == -2) {
+        return cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
+    }
+    if (r > 0) {
+        return cs_error_set(err, CS_EINPUT, "%s:%d: %s", path, r,
+                            st.msg[0] ? st.msg : "expected [section] or key = value");
+    }
+    if (out->ruleset[0] == '\0') {
+        return cs_error_set(err, CS_EINPUT, "%s: [units] ruleset is missing", path);
+    }
+    for (int i = 0; i < out->n_chars; i++)
+        if (out->chars[i].param[0] == '\0') {
+            return cs_error_set(err, CS_EINPUT, "%s: [characteristic %s] has no param", path,
+                                out->chars[i].name);
+        }
+    if (out->distance[0] == '\0')
+        copy(out->distance, sizeof out->distance, "distance");
+    if (out->range[0] == '\0')
+        copy(out->range, sizeof out->range, "1..24");
+    return CS_OK;
+}
+
+cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err)
+{
+    const cs_ruleset *rs = cs_ruleset_find(m->ruleset);
+    if (!rs)
+        return cs_error_set(err, CS_EINPUT, "%s: ruleset `%s` is not built into this chargesim",
+                            m->path, m->ruleset);
+    m->distance_param = cs_ruleset_param_index(rs, m->distance);
+    if (m->distance_param < 0)
+        return cs_error_set(err, CS_EINPUT, "%s: distance `%s` is not a parameter of %s", m->path,
+                            m->distance, rs->name);
+    m->speed_param = -1;
+    if (m->speed[0]) {
+        m->speed_param = cs_ruleset_param_index(rs, m->speed);
+        cs_param_type t = m->speed_param >= 0 ? rs->params[m->speed_param].type : CS_PARAM_TEXT;
+        if (t != CS_PARAM_REAL && t != CS_PARAM_INT)
+            return cs_error_set(err, CS_EINPUT, "%s: speed `%s` is not a numeric parameter of %s",
+                                m->path, m->speed, rs->name);
+    }
+    for (int i = 0; i < m->n_metrics; i++) {
+        m->metric_index[i] = cs_ruleset_metric_index(rs, m->metric[i]);
+        if (m->metric_index[i] < 0)
+            return cs_error_set(err, CS_EINPUT, "%s: metric `%s` is not a metric of %s", m->path,
+                                m->metric[i], rs->name);
+    }
+    for (int i = 0; i < m->n_chars; i++) {
+        m->char_param[i] = cs_ruleset_param_index(rs, m->chars[i].param);
+        if (m->char_param[i] < 0)
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [characteristic %s] param `%s` is not a parameter of %s",
+                                m->path, m->chars[i].name, m->chars[i].param, rs->name);
+        if (m->char_param[i] == m->distance_param)
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [characteristic %s] feeds the table's distance `%s`", m->path,
+                                m->chars[i].name, m->distance);
+        for (int j = 0; j < i; j++)
+            if (m->char_param[j] == m->char_param[i])
+                return cs_error_set(err, CS_EINPUT, "%s: characteristics %s and %s both feed `%s`",
+                                    m->path, m->chars[j].name, m->chars[i].name, m->chars[i].param);
+    }
+    /* Fixed values are read by the experiment model, as `chargesim run`
+     * reads them, so a mapping accepts exactly what an experiment does. */
+    cs_experiment e;
+    cs_experiment_init(&e, m->path);
+    cs_status st = cs_experiment_set(&e, "experiment", "ruleset", rs->name, m->path, 0, err);
+    for (int i = 0; st == CS_OK && i < m->n_fixed; i++) {
+        m->fixed_param[i] = cs_ruleset_param_index(rs, m->fixed_key[i]);
+        if (m->fixed_param[i] < 0 || m->fixed_param[i] == m->distance_param) {
+            st = cs_error_set(err, CS_EINPUT, "%s: [fixed] `%s` is not a parameter of %s%s",
+                              m->path, m->fixed_key[i], rs->name,
+                              m->fixed_param[i] < 0 ? ""
+                                                    : " the table may fix (it is the distance)");
+            break;
+        }
+        for (int j = 0; j < m->n_chars; j++)
+            if (m->char_param[j] == m->fixed_param[i])
+                st = cs_error_set(err, CS_EINPUT,
+                                  "%s: `%s` is both fixed and fed by characteristic %s", m->path,
+                                  m->fixed_key[i], m->chars[j].name);
+        if (st == CS_OK)
+            st = cs_experiment_set(&e, "params", m->fixed_key[i], m->fixed_val[i], m->path, 0, err);
+        if (st == CS_OK && e.param[m->fixed_param[i]].kind != CS_VAL_FIXED)
+            st = cs_error_set(err, CS_EINPUT, "%s: [fixed] %s = %s: expected one value", m->path,
+                              m->fixed_key[i], m->fixed_val[i]);
+    }
+    cs_experiment_free(&e);
+    if (st != CS_OK)
+        return st;
+    cs_units_grid g;
+    cs_error gerr;
+    if (cs_units_grid_parse(m->range, &g, &gerr) != CS_OK)
+        return cs_error_set(err, CS_EINPUT, "%s: range %s", m->path, gerr.msg);
+    m->rs = rs;
+    return CS_OK;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+static bool has_suffix(const char *name, const char *const *suffixes)
+{
+    size_t n = strlen(name);
+    for (int i = 0; suffixes[i]; i++) {
+        size_t k = strlen(suffixes[i]);
+        if (n > k && strcmp(name + n - k, suffixes[i]) == 0)
+            return true;
+    }
+    return false;
+}
+
+cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
+                              char (**out)[CS_UNITS_PATH], int *n, cs_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return cs_error_set(err, CS_EINPUT, "%s: cannot open the directory: %s", dir,
+                            strerror(errno));
+    char(*names)[CS_UNITS_PATH] = NULL;
+    int count = 0, cap = 0;
+    cs_status st = CS_OK;
+    for (struct dirent *e; st == CS_OK && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || !has_suffix(e->d_name, suffixes))
+            continue;
+        if (count == cap) {
+            void *q = grow(names, &cap, sizeof *names);
+            if (!q) {
+                st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
+                break;
+            }
+            names = q;
+        }
+        int w = snprintf(names[count], CS_UNITS_PATH, "%s/%s", dir, e->d_name);
+        if (w < 0 || w >= CS_UNITS_PATH)
+            st = cs_error_set(err, CS_EINPUT, "%s/%s: path too long", dir, e->d_name);
+        count++;
+    }
+    closedir(d);
+    if (st != CS_OK) {
+        free(names);
+        return st;
+    }
+    if (count > 0)
+        qsort(names, (size_t)count, sizeof *names, by_name);
+    *out = names;
+    *n = count;
+    return CS_OK;
+}
+
+cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int *n, cs_error *err)
+{
+    static const char *const ini[] = {".ini", NULL};
+    char(*names)[CS_UNITS_PATH];
+    int count;
+    *out = NULL;
+    *n = 0;
+    cs_status st = cs_units_list_files(dir, ini, &names, &count, err);
+    if (st != CS_OK)
+        return st;
+    if (count > 0) {
+        *out = calloc((size_t)count, sizeof **out);
+        if (!*out)
+            st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
+    }
+    for (int i = 0; st == CS_OK && i < count; i++)
+        st = cs_units_mapping_load(names[i], &(*out)[i], err);
+    free(names);
+    if (st != CS_OK) {
+        free(*out);
+        *out = NULL;
+        return st;
+    }
+    *n = count;
+    return CS_OK;
+}

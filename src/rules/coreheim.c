@@ -1,0 +1,539 @@
+/* coreheim: Mordheim-style skirmish charges (seed coreheim-charges.md,
+ * reference-rules/coreheim-1.1, 1.3, 1.4 and 5.8; shared/RULES.md "coreheim").
+ *
+ * Warriors are single points. The charge runs along the most direct route,
+ * a straight horizontal lane of length `distance` from the charger (x = 0)
+ * to the target (x = distance); heights enter as the climb and the jump down
+ * placed on that lane. Interceptors stand beside the lane at a signed lateral
+ * distance and a position along it given as a fraction of the lane.
+ *
+ * The randomness splits as issue 4 asks. draw_layout turns the parameters,
+ * the player's misjudged distance and the interceptors' places into a fixed
+ * script: up to three stages of Initiative tests (out of sight, climb, jump),
+ * each with where the charger stops if one of its tests fails, then the end
+ * reached when every test passes. resolve rolls that script's dice;
+ * outcome_probabilities walks it exactly. */
+#include <math.h>
+#include <stdbool.h>
+
+#include "chargesim/rules.h"
+#include "chargesim/ruleset.h"
+
+/* Outcomes, in the order of the table below. */
+enum {
+    O_CHARGED, O_DIVING, O_INTERCEPTED, O_FAILED, O_FAILED_TEST, O_FELL,
+    O_DECLINED, O_ILLEGAL, N_OUTCOMES
+};
+
+/* Metrics, in the order of the table below. */
+enum { M_TESTS, M_MOVED, M_FALL, M_FALL_HIT, M_GAP, N_METRICS };
+
+/* Parameters, in the order of the table below. */
+enum {
+    P_DISTANCE, P_MOVE, P_MULTIPLIER, P_INITIATIVE, P_TESTS, P_ESTIMATE_SD,
+    P_HIDDEN, P_VISIBLE, P_CLIMB, P_CLIMB_DIRECTION, P_CLIMB_AT, P_JUMP,
+    P_LAND_GAP, P_INTERCEPTORS, P_ENGAGED, P_INTERCEPT, P_LAT_MIN, P_LAT_MAX,
+    P_ALONG_MIN, P_ALONG_MAX, N_PARAMS
+};
+
+enum { TESTS_D12_HIGH, TESTS_D6_UNDER };
+enum { CLIMB_UP, CLIMB_DOWN };
+enum { INTERCEPT_ALWAYS, INTERCEPT_NEVER };
+
+#define MAX_INTERCEPTORS 8
+#define MAX_STAGES 3           /* out of sight, climb, jump */
+#define MAX_CLIMB 6.0          /* 1.4 Charges Involving Climbing */
+#define MAX_JUMP 7.0           /* 1.3 Jumping Down: further automatically fails */
+#define INTERCEPT_REACH 2.0    /* 1.4 / 5.8: within 2" of the movement path */
+#define DIVING_REACH 2.0       /* 1.4 Diving Charges: lands within 2" */
+#define FAILED_MOVE 4.0        /* 1.4 Failed Charges: moved 4" */
+#define FAILED_STOP 1.0        /* 1.4 Failed Charges: stop 1" short */
+#define MIN_FALL 2.0           /* 1.3 Falling: only from a full 2" or more */
+
+static const char *const tests_choices[] = {"d12_high", "d6_under", NULL};
+static const char *const climb_choices[] = {"up", "down", NULL};
+static const char *const intercept_choices[] = {"always", "never", NULL};
+
+static const cs_param_def params[N_PARAMS] = {
+    [P_DISTANCE] = {"distance", CS_PARAM_REAL, "6", "in",
+        "horizontal length of the most direct route to the target (1.4 Declaring Charges)",
+        0.0, 48.0, NULL, CS_PF_LAYOUT},
+    [P_MOVE] = {"move", CS_PARAM_INT, "7", "in",
+        "Movement M; the charge range is M (1.1 Movement)", 0.0, 20.0, NULL, 0},
+    [P_MULTIPLIER] = {"charge_multiplier", CS_PARAM_INT, "1", "",
+        "charge range = move x this; 2 is the classic double-move charge", 1.0, 3.0, NULL, 0},
+    [P_INITIATIVE] = {"initiative", CS_PARAM_INT, "7", "",
+        "Initiative: the D12 score needed (7 = 7+), or the D6 value to roll under (1.1 Tests)",
+        0.0, 14.0, NULL, 0},
+    [P_TESTS] = {"tests", CS_PARAM_CHOICE, "d12_high", "",
+        "d12_high: D12 >= I, natural 12 passes, natural 1 fails (1.1); d6_under: D6 <= I",
+        0.0, 0.0, tests_choices, 0},
+    [P_ESTIMATE_SD] = {"estimate_sd", CS_PARAM_REAL, "0", "",
+        "no pre-measuring (1.4): the player judges the move needed x exp(N(0, sd)); 0 = perfect",
+        0.0, 2.0, NULL, CS_PF_ASSUMPTION},
+    [P_HIDDEN] = {"hidden", CS_PARAM_BOOL, "false", "",
+        "the target is hidden and cannot be charged (1.4 Charging Hidden Enemies)",
+        0.0, 1.0, NULL, 0},
+    [P_VISIBLE] = {"visible", CS_PARAM_BOOL, "true", "",
+        "false: out of line of sight, one more Initiative test (1.4 out of Line-of-Sight)",
+        0.0, 1.0, NULL, 0},
+    [P_CLIMB] = {"climb", CS_PARAM_REAL, "0", "in",
+        "height climbed in the charge: uses movement, one test, over 6\" illegal (1.4 Climbing)",
+        0.0, 12.0, NULL, CS_PF_LAYOUT},
+    [P_CLIMB_DIRECTION] = {"climb_direction", CS_PARAM_CHOICE, "up", "",
+        "up: a failure stops at the foot; down: a failure falls the whole height (1.3, 1.4)",
+        0.0, 0.0, climb_choices, 0},
+    [P_CLIMB_AT] = {"climb_at", CS_PARAM_REAL, "0", "in",
+        "distance along the route from the charger to the climb", 0.0, 48.0, NULL, CS_PF_LAYOUT},
+    [P_JUMP] = {"jump", CS_PARAM_REAL, "0", "in",
+        "height jumped down: a test per full 2\", no movement, over 7\" falls (1.3, 1.4)",
+        0.0, 12.0, NULL, CS_PF_LAYOUT},
+    [P_LAND_GAP] = {"land_gap", CS_PARAM_REAL, "1", "in",
+        "distance from the jump's landing point to the target; within 2\" dives (1.4)",
+        0.0, 48.0, NULL, CS_PF_LAYOUT},
+    [P_INTERCEPTORS] = {"interceptors", CS_PARAM_INT, "0", "",
+        "enemy warriors placed beside the lane (5.8 Interception)", 0.0, 8.0, NULL, CS_PF_LAYOUT},
+    [P_ENGAGED] = {"interceptors_engaged", CS_PARAM_INT, "0", "",
+        "how many of them are in combat and cannot intercept (5.8)", 0.0, 8.0, NULL, 0},
+    [P_INTERCEPT] = {"intercept", CS_PARAM_CHOICE, "always", "",
+        "whether an eligible warrior intercepts (5.8 says it may)", 0.0, 0.0,
+        intercept_choices, CS_PF_ASSUMPTION},
+    [P_LAT_MIN] = {"intercept_lateral_min", CS_PARAM_REAL, "1", "in",
+        "each interceptor's signed distance beside the lane: uniform from this", -24.0, 24.0,
+        NULL, CS_PF_LAYOUT},
+    [P_LAT_MAX] = {"intercept_lateral_max", CS_PARAM_REAL, "1", "in",
+        "... to this (equal: fixed)", -24.0, 24.0, NULL, CS_PF_LAYOUT},
+    [P_ALONG_MIN] = {"intercept_along_min", CS_PARAM_REAL, "0.5", "",
+        "each interceptor's place along the lane, 0 charger, 1 target: uniform from this",
+        -1.0, 2.0, NULL, CS_PF_LAYOUT},
+    [P_ALONG_MAX] = {"intercept_along_max", CS_PARAM_REAL, "0.5", "",
+        "... to this (equal: fixed; above 1 is behind the target)", -1.0, 2.0, NULL,
+        CS_PF_LAYOUT},
+};
+
+static const char *const outcomes[N_OUTCOMES] = {
+    [O_CHARGED] = "charged",
+    [O_DIVING] = "diving",
+    [O_INTERCEPTED] = "intercepted",
+    [O_FAILED] = "failed",
+    [O_FAILED_TEST] = "failed_test",
+    [O_FELL] = "fell",
+    [O_DECLINED] = "declined",
+    [O_ILLEGAL] = "illegal",
+};
+
+static const cs_metric_def metrics[N_METRICS] = {
+    [M_TESTS] = {"tests_taken", "", "Initiative tests rolled (declared charges)", 1.0, 0.0, 10.0},
+    [M_MOVED] = {"distance_moved", "in", "movement used, climbing included (declared charges)",
+        0.1, 0.0, 30.0},
+    [M_FALL] = {"fall_height", "in", "height fallen (outcome fell)", 0.5, 0.0, 12.0},
+    [M_FALL_HIT] = {"fall_hit", "", "1 if the falling hit struck (outcome fell)", 1.0, 0.0, 1.0},
+    [M_GAP] = {"final_gap", "in", "distance left to the target after a failure", 0.1, 0.0, 30.0},
+};
+
+static const char doc[] =
+    "coreheim: Mordheim-style charges by single warriors (seed coreheim-charges.md,\n"
+    "reference-rules coreheim-1.1, 1.3, 1.4, 5.8; shared/RULES.md).\n"
+    "Readings taken:\n"
+    "- Tests (1.1): D12 >= initiative passes; a natural 12 passes and a natural 1 fails.\n"
+    "  tests = d6_under: D6 <= initiative passes.\n"
+    "- Range (1.4): move x charge_multiplier. The move needed is distance + climb\n"
+    "  (climbing uses movement, jumping down does not: 1.3, 1.4).\n"
+    "- No pre-measuring (1.4): the player judges the move needed as needed x\n"
+    "  exp(N(0, estimate_sd)) and declares only if that is within range (else `declined`);\n"
+    "  the real move needed decides. The climb height is misjudged with the distance.\n"
+    "- Hidden targets cannot be charged (`illegal`); a climb over 6\" is `illegal` (1.4).\n"
+    "- Once declared, the range is measured first: out of range is `failed` with no tests.\n"
+    "  In range, the tests come in route order: out of sight (1.4) at the start, the climb\n"
+    "  (one test) where it stands, the jump (one test per full 2\") at its edge.\n"
+    "- Climbing up and failing stops at the foot of the climb (`failed_test`); climbing down\n"
+    "  and failing falls the whole height (`fell`, from a full 2\"; less is `failed_test`).\n"
+    "- Any failed jump test falls the whole height (`fell`); a jump over 7\" always falls (1.3).\n"
+    "- Diving charge (1.4): a charge with a jump down that lands within 2\" of the target and\n"
+    "  reaches (`diving`, +1 Strength in the first round).\n"
+    "- Falling (1.3): one hit on a D12 roll of (10 - inches fallen)+, no save; fall_hit.\n"
+    "- Interception (1.4, 5.8): an interceptor intercepts when it is not engaged and stands\n"
+    "  beside the route actually moved: within 2\" of it sideways and between the charger's\n"
+    "  start and the target (not behind the target, no stepping up). The first one along the\n"
+    "  route intercepts, only one; the charge becomes a charge against it (`intercepted`,\n"
+    "  a success). Heights are ignored for interception.\n"
+    "- Failed charge (1.4): out of range, the warrior moves 4\" along the route, stopping 1\"\n"
+    "  short of the target; a failed test or a fall leaves it where that happened.\n"
+    "Assumptions (the sources are silent):\n"
+    "- intercept = always: every eligible warrior chooses to intercept (`never`: none does).\n"
+    "- A failed out-of-sight test is taken before moving: the warrior stays at the start.\n"
+    "- The 4\" failed-charge move takes no tests: it stops at the foot of a climb or the edge\n"
+    "  of a jump on its way.\n"
+    "- The falling hit has no natural-1 miss (the X+ rule as written; it matters only\n"
+    "  for falls of 9\" or more, which always hit).\n"
+    "- Interceptors are drawn independently: lateral uniform on [intercept_lateral_min,\n"
+    "  intercept_lateral_max] inches, along uniform on [intercept_along_min,\n"
+    "  intercept_along_max] of the route; the first interceptors_engaged are in combat.\n"
+    "- Drawn values are clamped into range: climb_at to the route, land_gap to the route;\n"
+    "  a drawn interceptor count is rounded to the nearest whole number.";
+
+/* Everything a trial shares: the test's pass probability and the choices. */
+typedef struct ch_ctx {
+    double p_pass;       /* P(one Initiative test passes) */
+    int tests;           /* TESTS_* */
+    int initiative;
+    double range;        /* charge range in inches */
+    double estimate_sd;
+    bool hidden, visible;
+    bool climb_down;
+    bool intercept;      /* eligible warriors intercept */
+    int engaged;
+    bool random_layout;  /* interceptors or the estimate vary between trials */
+} ch_ctx;
+
+/* Where a charge stops and what it measured there. */
+typedef struct ch_stop {
+    int outcome;
+    double moved;    /* movement used */
+    double gap;      /* distance left to the target; NAN on a success */
+    double fall;     /* height fallen; NAN unless `fell` */
+    int fall_need;   /* D12 score the falling hit needs */
+} ch_stop;
+
+/* A stage of `tests` Initiative tests, all of which must pass. */
+typedef struct ch_stage {
+    int tests;
+    ch_stop fail;    /* where the charger stops on the first failure */
+} ch_stage;
+
+typedef struct ch_layout {
+    bool declared;   /* false for illegal and declined: no metric applies */
+    int n_stages;
+    ch_stage stage[MAX_STAGES];
+    ch_stop end;     /* reached when every test passes */
+} ch_layout;
+
+/* P(pass) of one test (1.1 Characteristics Tests): D12 >= I with the natural
+ * 12 always passing and the natural 1 always failing, i.e. the faces
+ * max(I, 2)..11 plus the 12; or the classic D6 <= I. */
+static double test_probability(int tests, int initiative)
+{
+    if (tests == TESTS_D6_UNDER) {
+        int faces = initiative < 0 ? 0 : (initiative > 6 ? 6 : initiative);
+        return (double)faces / 6.0;
+    }
+    int lo = initiative < 2 ? 2 : initiative;
+    int faces = 1 + (lo <= 11 ? 12 - lo : 0);
+    return (double)faces / 12.0;
+}
+
+static bool roll_test(const ch_ctx *c, cs_rng *rng)
+{
+    if (c->tests == TESTS_D6_UNDER)
+        return cs_rng_die(rng, 6) <= c->initiative;
+    int r = cs_rng_die(rng, 12);
+    return r == 12 || (r != 1 && r >= c->initiative);
+}
+
+/* 1.3 Falling: the hit needs (10 - inches fallen)+ on a D12. Since the score
+ * is whole, that is 10 - floor(inches), so 2.5" needs 8+ like 2". */
+static int fall_need(double height)
+{
+    return (int)ceil(10.0 - height);
+}
+
+static double fall_hit_probability(int need)
+{
+    if (need <= 1)
+        return 1.0;
+    if (need > 12)
+        return 0.0;
+    return (double)(13 - need) / 12.0;
+}
+
+static double clamp(double x, double lo, double hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
+
+static ch_stop stop_at(int outcome, double moved, double gap)
+{
+    return (ch_stop){outcome, moved, gap, NAN, 0};
+}
+
+static ch_stop fall_at(double moved, double gap, double height)
+{
+    return (ch_stop){O_FELL, moved, gap, height, fall_need(height)};
+}
+
+static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
+{
+    ch_ctx *c = vctx;
+    const double *v = p->num;
+    if (v[P_LAT_MIN] > v[P_LAT_MAX]) {
+        *diag = (cs_diag){0, "intercept_lateral_min", "must not exceed intercept_lateral_max"};
+        return CS_EINPUT;
+    }
+    if (v[P_ALONG_MIN] > v[P_ALONG_MAX]) {
+        *diag = (cs_diag){0, "intercept_along_min", "must not exceed intercept_along_max"};
+        return CS_EINPUT;
+    }
+    /* Only checked where the obstacle exists and nothing is drawn, so that a
+     * distance sweep without a climb or a jump never trips on the defaults. */
+    bool fixed = !p->drawn[P_DISTANCE];
+    if (fixed && v[P_CLIMB] > 0.0 && !p->drawn[P_CLIMB_AT] && v[P_CLIMB_AT] > v[P_DISTANCE]) {
+        *diag = (cs_diag){0, "climb_at", "must lie on the route: at most distance"};
+        return CS_EINPUT;
+    }
+    if (fixed && v[P_JUMP] > 0.0 && !p->drawn[P_LAND_GAP] && v[P_LAND_GAP] > v[P_DISTANCE]) {
+        *diag = (cs_diag){0, "land_gap", "must lie on the route: at most distance"};
+        return CS_EINPUT;
+    }
+    c->tests = (int)v[P_TESTS];
+    c->initiative = (int)v[P_INITIATIVE];
+    c->p_pass = test_probability(c->tests, c->initiative);
+    c->range = v[P_MOVE] * v[P_MULTIPLIER];
+    c->estimate_sd = v[P_ESTIMATE_SD];
+    c->hidden = v[P_HIDDEN] != 0.0;
+    c->visible = v[P_VISIBLE] != 0.0;
+    c->climb_down = (int)v[P_CLIMB_DIRECTION] == CLIMB_DOWN;
+    c->intercept = (int)v[P_INTERCEPT] == INTERCEPT_ALWAYS;
+    c->engaged = (int)v[P_ENGAGED];
+    bool spread = v[P_LAT_MIN] < v[P_LAT_MAX] || v[P_ALONG_MIN] < v[P_ALONG_MAX];
+    c->random_layout = c->estimate_sd > 0.0 || (v[P_INTERCEPTORS] > 0.0 && spread);
+    return CS_OK;
+}
+
+static bool layout_is_random(const void *vctx)
+{
+    const ch_ctx *c = vctx;
+    return c->random_layout;
+}
+
+static double uniform_between(cs_rng *rng, double lo, double hi)
+{
+    return hi > lo ? lo + (hi - lo) * cs_rng_uniform(rng) : lo;
+}
+
+/* 1.4 / 5.8 Interception: places the interceptors and returns the route
+ * position of the first one that may intercept on the route [0, reach], or
+ * -1. Eligible: not engaged, within 2" sideways, and beside the route: not
+ * behind the target (5.8: no stepping up) nor behind the charger. */
+static double first_interceptor(const ch_ctx *c, const double *v, cs_rng *rng,
+                                double distance, double reach)
+{
+    long n = lround(clamp(v[P_INTERCEPTORS], 0.0, (double)MAX_INTERCEPTORS));
+    double first = -1.0;
+    for (long i = 0; i < n; i++) {
+        double lateral = uniform_between(rng, v[P_LAT_MIN], v[P_LAT_MAX]);
+        double along = uniform_between(rng, v[P_ALONG_MIN], v[P_ALONG_MAX]);
+        if (!c->intercept || i < c->engaged)
+            continue;
+        double x = along * distance;
+        if (fabs(lateral) > INTERCEPT_REACH || along < 0.0 || along > 1.0 || x > reach)
+            continue;
+        if (first < 0.0 || x < first)
+            first = x;
+    }
+    return first;
+}
+
+static void draw_layout(const void *vctx, const double *v, cs_rng *rng, void *vlayout)
+{
+    const ch_ctx *c = vctx;
+    ch_layout *L = vlayout;
+    L->n_stages = 0;
+    L->declared = false;
+
+    double d = fmax(v[P_DISTANCE], 0.0);
+    double climb = fmax(v[P_CLIMB], 0.0);
+    double jump = fmax(v[P_JUMP], 0.0);
+    double x_climb = clamp(v[P_CLIMB_AT], 0.0, d);
+    double x_jump = d - clamp(v[P_LAND_GAP], 0.0, d);
+    double need = d + climb;
+
+    /* 1.4: hidden warriors cannot be charged; the climb may not exceed 6". */
+    if (c->hidden || climb > MAX_CLIMB) {
+        L->end = stop_at(O_ILLEGAL, NAN, NAN);
+        return;
+    }
+    /* 1.4: no measuring before declaring; the player goes by his estimate. */
+    double judged = need;
+    if (c->estimate_sd > 0.0)
+        judged *= exp(c->estimate_sd * cs_rng_normal(rng));
+    bool in_range = need <= c->range;
+    /* The route actually moved: all of it, or the failed-charge move of 4",
+     * stopping 1" short and (assumption) at the first climb or jump. */
+    double reach = d;
+    if (!in_range) {
+        reach = fmin(FAILED_MOVE, d - FAILED_STOP);
+        if (climb > 0.0)
+            reach = fmin(reach, x_climb);
+        if (jump > 0.0)
+            reach = fmin(reach, x_jump);
+        reach = fmax(reach, 0.0);
+    }
+    double x_int = first_interceptor(c, v, rng, d, reach);
+    if (judged > c->range) {
+        L->end = stop_at(O_DECLINED, NAN, NAN);
+        return;
+    }
+    L->declared = true;
+    if (!in_range) {
+        L->end = x_int >= 0.0 ? stop_at(O_INTERCEPTED, x_int, NAN)
+                              : stop_at(O_FAILED, reach, d - reach);
+        return;
+    }
+
+    /* In range: the tests in route order; an interceptor at the same place
+     * as an obstacle steps in before it is crossed. */
+    if (!c->visible)
+        L->stage[L->n_stages++] = (ch_stage){1, stop_at(O_FAILED_TEST, 0.0, d)};
+    bool climb_pending = climb > 0.0, jump_pending = jump > 0.0;
+    double climbed = 0.0;
+    for (;;) {
+        bool take_climb = climb_pending && (!jump_pending || x_climb <= x_jump);
+        double x_next = take_climb ? x_climb : (jump_pending ? x_jump : HUGE_VAL);
+        if (x_int >= 0.0 && x_int <= x_next) {
+            L->end = stop_at(O_INTERCEPTED, x_int + climbed, NAN);
+            return;
+        }
+        if (take_climb) {
+            /* 1.4: a single test; down and failing falls the entire height,
+             * but 1.3 only counts falls from a full 2". */
+            ch_stop fail = c->climb_down && climb >= MIN_FALL
+                               ? fall_at(x_climb, d - x_climb, climb)
+                               : stop_at(O_FAILED_TEST, x_climb, d - x_climb);
+            L->stage[L->n_stages++] = (ch_stage){1, fail};
+            climb_pending = false;
+            climbed = climb;
+        } else if (jump_pending) {
+            ch_stop fall = fall_at(x_jump + climbed, d - x_jump, jump);
+            if (jump > MAX_JUMP) {
+                L->end = fall;
+                return;
+            }
+            /* 1.3 / 1.4: a test for each full 2"; any failure falls. */
+            int tests = (int)floor(jump / 2.0);
+            if (tests > 0)
+                L->stage[L->n_stages++] = (ch_stage){tests, fall};
+            jump_pending = false;
+        } else {
+            break;
+        }
+    }
+    bool diving = jump > 0.0 && d - x_jump <= DIVING_REACH;
+    L->end = stop_at(diving ? O_DIVING : O_CHARGED, need, NAN);
+}
+
+static void record(const ch_layout *L, const ch_stop *s, int tests, cs_rng *rng, cs_trial *out)
+{
+    out->outcome = s->outcome;
+    for (int i = 0; i < N_METRICS; i++)
+        out->m[i] = NAN;
+    if (!L->declared)
+        return;
+    out->m[M_TESTS] = (double)tests;
+    out->m[M_MOVED] = s->moved;
+    out->m[M_GAP] = s->gap;
+    if (s->outcome == O_FELL) {
+        out->m[M_FALL] = s->fall;
+        out->m[M_FALL_HIT] = cs_rng_die(rng, 12) >= s->fall_need ? 1.0 : 0.0;
+    }
+}
+
+static void resolve(const void *vctx, const void *vlayout, cs_rng *rng, cs_trial *out)
+{
+    const ch_ctx *c = vctx;
+    const ch_layout *L = vlayout;
+    int tests = 0;
+    for (int s = 0; s < L->n_stages; s++) {
+        for (int t = 0; t < L->stage[s].tests; t++) {
+            tests++;
+            if (!roll_test(c, rng)) {
+                record(L, &L->stage[s].fail, tests, rng, out);
+                return;
+            }
+        }
+    }
+    record(L, &L->end, tests, rng, out);
+}
+
+/* Adds probability w at `value` of metric i, merging equal values. */
+static void add_value(cs_probs *out, int i, double value, double w)
+{
+    if (isnan(value))
+        return;
+    out->pdef[i] += w;
+    out->mean[i] += w * value;
+    for (int k = 0; k < out->n[i]; k++) {
+        if (out->value[i][k] == value) {
+            out->prob[i][k] += w;
+            return;
+        }
+    }
+    out->value[i][out->n[i]] = value;
+    out->prob[i][out->n[i]] = w;
+    out->n[i]++;
+}
+
+/* One leaf of the test tree: the charge stops at s after `tests` tests,
+ * with probability w. */
+static void add_leaf(cs_probs *out, const ch_layout *L, const ch_stop *s, int tests, double w)
+{
+    if (w == 0.0)
+        return;
+    out->p[s->outcome] += w;
+    if (!L->declared)
+        return;
+    add_value(out, M_TESTS, (double)tests, w);
+    add_value(out, M_MOVED, s->moved, w);
+    add_value(out, M_GAP, s->gap, w);
+    if (s->outcome == O_FELL) {
+        double q = fall_hit_probability(s->fall_need);
+        add_value(out, M_FALL, s->fall, w);
+        add_value(out, M_FALL_HIT, 1.0, w * q);
+        add_value(out, M_FALL_HIT, 0.0, w * (1.0 - q));
+    }
+}
+
+/* Exact given the layout (issue 4): the tests are independent, so the
+ * charge stops at the j-th test with probability p^(j-1) (1 - p) times the
+ * chance of reaching it, and reaches the end with p^(all tests). */
+static void outcome_probabilities(const void *vctx, const void *vlayout, cs_probs *out)
+{
+    const ch_ctx *c = vctx;
+    const ch_layout *L = vlayout;
+    for (int o = 0; o < N_OUTCOMES; o++)
+        out->p[o] = 0.0;
+    for (int i = 0; i < N_METRICS; i++) {
+        out->n[i] = 0;
+        out->mean[i] = 0.0;
+        out->pdef[i] = 0.0;
+    }
+    double p = c->p_pass, reach = 1.0;
+    int tests = 0;
+    for (int s = 0; s < L->n_stages; s++) {
+        for (int t = 0; t < L->stage[s].tests; t++) {
+            tests++;
+            add_leaf(out, L, &L->stage[s].fail, tests, reach * (1.0 - p));
+            reach *= p;
+        }
+    }
+    add_leaf(out, L, &L->end, tests, reach);
+}
+
+const cs_ruleset cs_rules_coreheim = {
+    .name = "coreheim",
+    .summary = "Mordheim-style skirmish: Initiative tests, climbing, diving, interception",
+    .doc = doc,
+    .params = params,
+    .n_params = N_PARAMS,
+    .outcomes = outcomes,
+    .n_outcomes = N_OUTCOMES,
+    .success_mask = (1u << O_CHARGED) | (1u << O_DIVING) | (1u << O_INTERCEPTED),
+    .metrics = metrics,
+    .n_metrics = N_METRICS,
+    .ctx_size = sizeof(ch_ctx),
+    .layout_size = sizeof(ch_layout),
+    .prepare = prepare,
+    .layout_is_random = layout_is_random,
+    .draw_layout = draw_layout,
+    .resolve = resolve,
+    .outcome_probabilities = outcome_probabilities,
+};

@@ -1,0 +1,337 @@
+/* generic — any "move + dice" charge (shared/RULES.md, last section), the
+ * smallest complete ruleset and the model for the others.
+ *
+ * range = move + <dice>; the charge succeeds when range >= distance.
+ * Re-roll policies: none; failed (re-roll the whole roll once if it fails);
+ * one_die (re-roll the single die that best helps: the lowest). Presets fill
+ * move's role and the dice of four published games. */
+#include <math.h>
+#include <string.h>
+
+#include "chargesim/dice.h"
+#include "chargesim/rules.h"
+
+enum { P_PRESET, P_MOVE, P_DICE, P_SWIFTSTRIDE, P_REROLL, P_DISTANCE, P_COUNT };
+enum { PRESET_NONE, PRESET_W40K, PRESET_AOS, PRESET_TOW, PRESET_WHFB8 };
+enum { REROLL_NONE, REROLL_FAILED, REROLL_ONE_DIE };
+enum { O_CHARGED, O_FAILED };
+enum { M_ROLL, M_RANGE };
+
+static const char *const preset_names[] = {"none", "w40k", "aos", "tow", "whfb8", NULL};
+static const char *const reroll_names[] = {"none", "failed", "one_die", NULL};
+
+static const cs_param_def params[P_COUNT] = {
+    {"preset", CS_PARAM_CHOICE, "none", "",
+     "published game: w40k and aos 2D6 (no move), tow M + highest of 2D6, whfb8 M + 2D6", 0, 0,
+     preset_names, 0},
+    {"move", CS_PARAM_REAL, "0", "in", "the unit's move characteristic, added to the roll", 0,
+     100, NULL, 0},
+    {"dice", CS_PARAM_DICE, "", "",
+     "the charge dice (Roll20 notation); empty: the preset's, 2d6 without one", 0, 0, NULL, 0},
+    {"swiftstride", CS_PARAM_BOOL, "false", "",
+     "tow: add a D6 to the roll; whfb8: roll 3D6 and drop the lowest", 0, 0, NULL,
+     CS_PF_ASSUMPTION},
+    {"reroll", CS_PARAM_CHOICE, "none", "",
+     "none; failed: re-roll the whole roll once if it fails; one_die: re-roll the lowest die",
+     0, 0, reroll_names, 0},
+    {"distance", CS_PARAM_REAL, "8", "in", "gap to the target", 0, 1000, NULL, CS_PF_LAYOUT},
+};
+
+static const char *const outcomes[] = {"charged", "failed"};
+
+static const cs_metric_def metrics[] = {
+    {"roll", "", "the dice total after any re-roll", 1.0, -50.0, 650.0},
+    {"range", "in", "move + roll", 0.5, -50.0, 750.0},
+};
+
+typedef struct generic_ctx {
+    cs_dice dice;
+    cs_dist dist;      /* exact distribution of one roll */
+    double move;
+    int reroll;
+    int n_dice, sides, constant; /* one_die: the roll is n_dice d sides + constant */
+} generic_ctx;
+
+typedef struct generic_layout {
+    double distance;
+} generic_layout;
+
+/* The dice each preset rolls. tow: "M + highest of 2D6"; its swiftstride
+ * "adds a D6" (RULES.md), read as one more D6 added to the total — an
+ * assumption, marked on the parameter. whfb8 swiftstride: 3D6 drop lowest. */
+static const char *preset_dice(int preset, bool swift)
+{
+    switch (preset) {
+    case PRESET_TOW: return swift ? "2d6kh1+1d6" : "2d6kh1";
+    case PRESET_WHFB8: return swift ? "3d6dl1" : "2d6";
+    default: return "2d6";
+    }
+}
+
+static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
+{
+    generic_ctx *c = vctx;
+    int preset = (int)p->num[P_PRESET];
+    bool swift = p->num[P_SWIFTSTRIDE] != 0.0;
+    const char *text = p->text[P_DICE];
+    bool own_dice = text && text[0] != '\0';
+
+    memset(c, 0, sizeof *c);
+    c->move = p->num[P_MOVE];
+    c->reroll = (int)p->num[P_REROLL];
+    *diag = (cs_diag){0, NULL, NULL};
+    if ((preset == PRESET_W40K || preset == PRESET_AOS) && c->move != 0.0) {
+        *diag = (cs_diag){0, "move", "w40k and aos charge on 2D6 alone: leave move at 0"};
+        return CS_EINPUT;
+    }
+    if (swift && preset != PRESET_TOW && preset != PRESET_WHFB8) {
+        *diag = (cs_diag){0, "swiftstride", "swiftstride applies to the tow and whfb8 presets"};
+        return CS_EINPUT;
+    }
+    if (own_dice && preset != PRESET_NONE) {
+        *diag = (cs_diag){0, "dice", "a preset sets the dice: use preset = none with your own"};
+        return CS_EINPUT;
+    }
+    cs_status st = cs_dice_parse(own_dice ? text : preset_dice(preset, swift), &c->dice, diag);
+    if (st == CS_OK)
+        st = cs_dice_exact(&c->dice, &c->dist, diag);
+    if (st != CS_OK) {
+        diag->key = "dice";
+        return st;
+    }
+    if (c->reroll == REROLL_ONE_DIE) {
+        /* "The single die that best helps" is only well defined for a plain
+         * sum of like dice: re-rolling the lowest then helps most. */
+        const cs_dice_term *t = &c->dice.term[0];
+        bool plain = c->dice.n_terms >= 1 && t->sides > 0 && t->sign > 0 &&
+                     t->keep == CS_KEEP_ALL && t->reroll == CS_REROLL_NONE && !t->explode;
+        for (int i = 1; plain && i < c->dice.n_terms; i++)
+            plain = c->dice.term[i].sides == 0;
+        if (!plain || t->count > 16 || pow((double)t->sides, (double)t->count + 1.0) > 2e6) {
+            *diag = (cs_diag){0, "reroll",
+                              "one_die needs a plain NdX(+constant) roll of at most a few dice"};
+            return CS_EINPUT;
+        }
+        c->n_dice = t->count;
+        c->sides = t->sides;
+        for (int i = 1; i < c->dice.n_terms; i++)
+            c->constant += c->dice.term[i].sign * c->dice.term[i].count;
+    }
+    return CS_OK;
+}
+
+static void draw_layout(const void *ctx, const double *num, cs_rng *rng, void *vl)
+{
+    (void)ctx;
+    (void)rng;
+    ((generic_layout *)vl)->distance = num[P_DISTANCE];
+}
+
+/* One roll with the one_die policy: re-roll the lowest die if it fails. */
+static int roll_one_die(const generic_ctx *c, double need, cs_rng *rng)
+{
+    int sum = c->constant, low = c->sides + 1;
+    for (int i = 0; i < c->n_dice; i++) {
+        int d = cs_rng_die(rng, c->sides);
+        sum += d;
+        low = d < low ? d : low;
+    }
+    if ((double)sum < need)
+        sum += cs_rng_die(rng, c->sides) - low;
+    return sum;
+}
+
+/* One charge roll under the re-roll policy (shared by resolve and
+ * resolve_batch, so both draw the same numbers). */
+static inline int roll_once(const generic_ctx *c, double need, cs_rng *rng)
+{
+    if (c->reroll == REROLL_ONE_DIE)
+        return roll_one_die(c, need, rng);
+    int roll = cs_dice_roll(&c->dice, rng);
+    if (c->reroll == REROLL_FAILED && (double)roll < need)
+        roll = cs_dice_roll(&c->dice, rng);
+    return roll;
+}
+
+static void resolve(const void *vctx, const void *vl, cs_rng *rng, cs_trial *out)
+{
+    const generic_ctx *c = vctx;
+    double need = ((const generic_layout *)vl)->distance - c->move;
+    int roll = roll_once(c, need, rng);
+    out->outcome = (double)roll >= need ? O_CHARGED : O_FAILED;
+    out->m[M_ROLL] = (double)roll;
+    out->m[M_RANGE] = c->move + (double)roll;
+}
+
+static void resolve_batch(const void *vctx, const void *vl, cs_rng *rng, uint64_t n,
+                          cs_tally *t)
+{
+    const generic_ctx *c = vctx;
+    double need = ((const generic_layout *)vl)->distance - c->move;
+    const cs_dice_term *d = &c->dice.term[0];
+    double sum_roll = t->msum[M_ROLL], sum_range = t->msum[M_RANGE];
+    uint64_t ok = 0;
+    if (c->reroll == REROLL_NONE && c->dice.n_terms == 1 && d->sides > 0 && d->sign > 0 &&
+        d->keep == CS_KEEP_ALL && d->reroll == CS_REROLL_NONE && !d->explode) {
+        /* Plain NdX: the dice drawn inline, as cs_dice_roll draws them. */
+        const uint32_t sides = (uint32_t)d->sides;
+        const int count = d->count;
+        for (uint64_t i = 0; i < n; i++) {
+            int roll = count;
+            for (int k = 0; k < count; k++)
+                roll += (int)cs_rng_bounded(rng, sides);
+            ok += (double)roll >= need;
+            sum_roll += (double)roll;
+            sum_range += c->move + (double)roll;
+        }
+    } else {
+        for (uint64_t i = 0; i < n; i++) {
+            int roll = roll_once(c, need, rng);
+            ok += (double)roll >= need;
+            sum_roll += (double)roll;
+            sum_range += c->move + (double)roll;
+        }
+    }
+    t->count[O_CHARGED] += ok;
+    t->count[O_FAILED] += n - ok;
+    t->mdef[M_ROLL] += n;
+    t->mdef[M_RANGE] += n;
+    t->msum[M_ROLL] = sum_roll;
+    t->msum[M_RANGE] = sum_range;
+}
+
+/* Adds probability q to value v of metric m's exact distribution. */
+static void put(cs_probs *pr, int m, double v, double q)
+{
+    for (int i = 0; i < pr->n[m]; i++)
+        if (pr->value[m][i] == v) {
+            pr->prob[m][i] += q;
+            return;
+        }
+    pr->value[m][pr->n[m]] = v;
+    pr->prob[m][pr->n[m]++] = q;
+}
+
+/* Exact one_die probabilities: every roll of the dice, and for a failing one
+ * every face of the re-rolled lowest die. */
+static double one_die_exact(const generic_ctx *c, double need, cs_probs *pr, bool dist)
+{
+    int face[32];
+    double success = 0.0, w = pow((double)c->sides, -(double)c->n_dice);
+    for (int i = 0; i < c->n_dice; i++)
+        face[i] = 1;
+    for (;;) {
+        int sum = c->constant, low = c->sides + 1;
+        for (int i = 0; i < c->n_dice; i++) {
+            sum += face[i];
+            low = face[i] < low ? face[i] : low;
+        }
+        if ((double)sum >= need) {
+            success += w;
+            if (dist)
+                put(pr, M_ROLL, (double)sum, w);
+        } else {
+            for (int f = 1; f <= c->sides; f++) {
+                int r = sum - low + f;
+                double q = w / (double)c->sides;
+                if ((double)r >= need)
+                    success += q;
+                if (dist)
+                    put(pr, M_ROLL, (double)r, q);
+            }
+        }
+        int i = 0;
+        while (i < c->n_dice && face[i] == c->sides)
+            face[i++] = 1;
+        if (i == c->n_dice)
+            break;
+        face[i]++;
+    }
+    return success;
+}
+
+/* P(the final roll is v) when the first roll shows v with probability q:
+ * without a re-roll, q; with the failed policy, q if v already succeeds, plus
+ * P(first fails) q for the re-roll. */
+static double kept(int v, double need, double again, double q)
+{
+    if (again == 0.0)
+        return q;
+    return ((double)v >= need ? q : 0.0) + again * q;
+}
+
+static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr)
+{
+    const generic_ctx *c = vctx;
+    double need = ((const generic_layout *)vl)->distance - c->move;
+    int width = c->dist.hi - c->dist.lo + 1;
+    bool dist = width <= CS_PROBS_MAX_VALUES;
+    double p;
+
+    if (c->reroll == REROLL_ONE_DIE) {
+        p = one_die_exact(c, need, pr, dist && c->n_dice * c->sides <= CS_PROBS_MAX_VALUES);
+        p = fmin(1.0, p); /* a sum of exact terms may round a hair above 1 */
+    } else {
+        double p1 = cs_dist_p_at_least_real(&c->dist, need);
+        /* again = P(the whole roll is re-rolled); 0 also when p1 = 1. */
+        double again = c->reroll == REROLL_FAILED ? 1.0 - p1 : 0.0;
+        p = p1 + again * p1;
+        if (dist) {
+            /* P(final roll = v) = P(v on the first roll and it succeeds)
+             * + P(first fails) P(v on the re-roll). */
+            for (int v = c->dist.lo; v <= c->dist.hi; v++) {
+                double q = c->dist.p[v - c->dist.lo];
+                put(pr, M_ROLL, (double)v, kept(v, need, again, q));
+            }
+        } else {
+            double mean = 0.0;
+            for (int v = c->dist.lo; v <= c->dist.hi; v++) {
+                double q = c->dist.p[v - c->dist.lo];
+                mean += (double)v * kept(v, need, again, q);
+            }
+            pr->mean[M_ROLL] = mean;
+        }
+    }
+    pr->p[O_CHARGED] = p;
+    pr->p[O_FAILED] = 1.0 - p;
+    /* range = move + roll: the same distribution, shifted. */
+    pr->n[M_RANGE] = pr->n[M_ROLL];
+    for (int i = 0; i < pr->n[M_ROLL]; i++) {
+        pr->value[M_RANGE][i] = c->move + pr->value[M_ROLL][i];
+        pr->prob[M_RANGE][i] = pr->prob[M_ROLL][i];
+    }
+    pr->pdef[M_ROLL] = pr->pdef[M_RANGE] = 1.0;
+    if (pr->n[M_ROLL] == 0 && pr->mean[M_ROLL] == pr->mean[M_ROLL])
+        pr->mean[M_RANGE] = c->move + pr->mean[M_ROLL];
+}
+
+const cs_ruleset cs_rules_generic = {
+    .name = "generic",
+    .summary = "any \"move + dice\" charge, with w40k, aos, tow and whfb8 presets",
+    .doc =
+        "range = move + dice; the charge succeeds when range >= distance (head-on).\n"
+        "Presets (shared/RULES.md, generic): w40k 2D6 and aos 2D6 (no move); tow M + the\n"
+        "highest of 2D6; whfb8 M + 2D6. Swiftstride: whfb8 rolls 3D6 and drops the lowest;\n"
+        "tow 'adds a D6' (RULES.md), read as one more D6 added to the total (assumption;\n"
+        "set preset = none and dice = 3d6kh1 for the other reading).\n"
+        "Re-rolls: failed re-rolls the whole roll once when it falls short; one_die\n"
+        "re-rolls the single die that best helps, which for a plain sum is the lowest one\n"
+        "(only plain NdX(+constant) rolls accept it).\n"
+        "Exact: outcome probabilities and the roll's distribution are computed from the\n"
+        "dice language's exact distributions (method exact / conditional).",
+    .params = params,
+    .n_params = P_COUNT,
+    .outcomes = outcomes,
+    .n_outcomes = 2,
+    .success_mask = 1u << O_CHARGED,
+    .metrics = metrics,
+    .n_metrics = 2,
+    .ctx_size = sizeof(generic_ctx),
+    .layout_size = sizeof(generic_layout),
+    .prepare = prepare,
+    .layout_is_random = NULL,
+    .draw_layout = draw_layout,
+    .resolve = resolve,
+    .outcome_probabilities = outcome_probabilities,
+    .resolve_batch = resolve_batch,
+};

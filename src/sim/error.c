@@ -1,0 +1,17 @@
+/* Formatted errors; see include/chargesim/error.h. */
+#include "chargesim/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+cs_status cs_error_set(cs_error *err, cs_status status, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        err->status = status;
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}

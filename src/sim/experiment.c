@@ -1,0 +1,642 @@
+/* The experiment model and its value syntax; see include/chargesim/experiment.h. */
+#include "chargesim/experiment.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/dice.h"
+
+#define MAX_SWEEP_VALUES 100000
+
+static const char *const method_names[] = {"auto", "mc", "conditional", "exact"};
+
+const char *cs_method_name(cs_method m)
+{
+    return method_names[m];
+}
+
+bool cs_method_parse(const char *s, cs_method *out)
+{
+    for (int i = 0; i < 4; i++)
+        if (strcmp(s, method_names[i]) == 0) {
+            *out = (cs_method)i;
+            return true;
+        }
+    return false;
+}
+
+static char *dup_trimmed(const char *s, size_t len)
+{
+    while (len > 0 && isspace((unsigned char)*s)) {
+        s++;
+        len--;
+    }
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    char *d = malloc(len + 1);
+    if (d) {
+        memcpy(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+static void spec_clear(cs_value_spec *v)
+{
+    for (int i = 0; v->text && i < v->n; i++)
+        free(v->text[i]);
+    free(v->text);
+    free(v->num);
+    free(v->raw);
+    free(v->origin);
+    memset(v, 0, sizeof *v);
+}
+
+void cs_experiment_init(cs_experiment *e, const char *origin)
+{
+    memset(e, 0, sizeof *e);
+    e->origin = strdup(origin ? origin : "");
+    e->trials = 100000;
+    e->seed = 1;
+    e->method = CS_METHOD_AUTO;
+    e->confidence = 0.95;
+}
+
+void cs_experiment_free(cs_experiment *e)
+{
+    for (int i = 0; i < CS_MAX_PARAMS; i++)
+        spec_clear(&e->param[i]);
+    free(e->origin);
+    free(e->name);
+    free(e->description);
+    memset(e, 0, sizeof *e);
+}
+
+/* "FILE:LINE: " or "--set: " prefix of a message. */
+static void where(char *buf, size_t cap, const char *origin, int line)
+{
+    if (line > 0)
+        snprintf(buf, cap, "%s:%d", origin, line);
+    else
+        snprintf(buf, cap, "%s", origin);
+}
+
+static bool parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s == '\0')
+        return false;
+    double v = strtod(s, &end);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end != '\0' || errno == ERANGE || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return false;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    /* A trailing multiplier: 1e6 is common in experiment files. */
+    if (*end == 'e' || *end == 'E' || *end == '.') {
+        double d;
+        if (!parse_double(s, &d) || d < 0 || d > 1.8e19 || d != floor(d))
+            return false;
+        *out = (uint64_t)d;
+        return true;
+    }
+    if (*end != '\0' || errno == ERANGE)
+        return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+/* Checks one element of a parameter's value and gives its numeric form. */
+static cs_status parse_element(const cs_param_def *def, const char *text, double *num,
+                               const char *at, cs_error *err)
+{
+    switch (def->type) {
+    case CS_PARAM_REAL:
+    case CS_PARAM_INT:
+        if (!parse_double(text, num))
+            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected a number%s", at,
+                                def->key, text,
+                                (def->flags & CS_PF_LAYOUT)
+                                    ? ", a sweep (a..b, a..b:step, a,b,c) or uniform(a,b) / normal(m,s)"
+                                    : " or a sweep (a..b, a..b:step, a,b,c)");
+        if (def->type == CS_PARAM_INT && *num != floor(*num))
+            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected a whole number", at,
+                                def->key, text);
+        if (*num < def->min || *num > def->max)
+            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected a value from %g to %g",
+                                at, def->key, text, def->min, def->max);
+        return CS_OK;
+    case CS_PARAM_BOOL: {
+        static const char *const yes[] = {"true", "yes", "on", "1"};
+        static const char *const no[] = {"false", "no", "off", "0"};
+        for (int i = 0; i < 4; i++) {
+            if (strcmp(text, yes[i]) == 0) {
+                *num = 1.0;
+                return CS_OK;
+            }
+            if (strcmp(text, no[i]) == 0) {
+                *num = 0.0;
+                return CS_OK;
+            }
+        }
+        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected true or false", at,
+                            def->key, text);
+    }
+    case CS_PARAM_CHOICE: {
+        char list[512] = "";
+        for (int i = 0; def->choices[i]; i++) {
+            if (strcmp(text, def->choices[i]) == 0) {
+                *num = (double)i;
+                return CS_OK;
+            }
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", def->choices[i]);
+        }
+        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected one of: %s", at, def->key,
+                            text, list);
+    }
+    case CS_PARAM_DICE: {
+        cs_dice d;
+        cs_diag diag = {0};
+        *num = 0.0;
+        if (text[0] == '\0')
+            return CS_OK; /* empty: the ruleset's own default dice */
+        if (cs_dice_parse(text, &d, &diag) != CS_OK)
+            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': column %d: %s", at, def->key,
+                                text, diag.column, diag.what ? diag.what : "invalid dice");
+        return CS_OK;
+    }
+    case CS_PARAM_TEXT:
+        *num = 0.0;
+        return CS_OK;
+    }
+    return CS_OK;
+}
+
+static cs_status add_value(cs_value_spec *v, const char *text, double num, cs_error *err)
+{
+    if (v->n >= MAX_SWEEP_VALUES)
+        return cs_error_set(err, CS_ELIMIT, "a sweep may have at most %d values",
+                            MAX_SWEEP_VALUES);
+    double *nn = realloc(v->num, (size_t)(v->n + 1) * sizeof *nn);
+    if (!nn)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    v->num = nn;
+    char **nt = realloc(v->text, (size_t)(v->n + 1) * sizeof *nt);
+    if (!nt)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    v->text = nt;
+    v->text[v->n] = strdup(text);
+    if (!v->text[v->n])
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    v->num[v->n] = num;
+    v->n++;
+    return CS_OK;
+}
+
+/* Formats a sweep element the way a user would write it: 1, 1.5, 0.25. */
+static void format_number(char *buf, size_t cap, double x)
+{
+    snprintf(buf, cap, "%.10g", x);
+}
+
+/* uniform(a,b) / normal(m,s) */
+static bool parse_draw(const char *s, const char *name, double *a, double *b)
+{
+    size_t n = strlen(name);
+    if (strncmp(s, name, n) != 0 || s[n] != '(')
+        return false;
+    const char *close = strrchr(s, ')');
+    const char *comma = strchr(s, ',');
+    if (!close || !comma || comma > close || close[1] != '\0')
+        return false;
+    char left[128], right[128];
+    size_t la = (size_t)(comma - (s + n + 1)), lb = (size_t)(close - comma - 1);
+    if (la >= sizeof left || lb >= sizeof right)
+        return false;
+    memcpy(left, s + n + 1, la);
+    left[la] = '\0';
+    memcpy(right, comma + 1, lb);
+    right[lb] = '\0';
+    return parse_double(left, a) && parse_double(right, b);
+}
+
+static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_value_spec *v,
+                                   const char *at, cs_error *err)
+{
+    cs_status st;
+    double num;
+    bool numeric = def->type == CS_PARAM_REAL || def->type == CS_PARAM_INT;
+
+    if (def->type == CS_PARAM_TEXT) {
+        v->kind = CS_VAL_FIXED;
+        return add_value(v, raw, 0.0, err);
+    }
+    if (strncmp(raw, "uniform(", 8) == 0 || strncmp(raw, "normal(", 7) == 0) {
+        bool uni = raw[0] == 'u';
+        if (!(def->flags & CS_PF_LAYOUT))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: %s = '%s': only layout parameters can be drawn per trial; "
+                                "%s is not one (see `chargesim rules %s`)",
+                                at, def->key, raw, def->key, "RULESET");
+        if (!parse_draw(raw, uni ? "uniform" : "normal", &v->a, &v->b))
+            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected %s", at, def->key, raw,
+                                uni ? "uniform(a,b) with numbers a < b"
+                                    : "normal(mean,sd) with numbers, sd >= 0");
+        if (uni ? !(v->a < v->b) : !(v->b >= 0.0))
+            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected %s", at, def->key, raw,
+                                uni ? "a < b in uniform(a,b)" : "sd >= 0 in normal(mean,sd)");
+        if (uni && (v->a < def->min || v->b > def->max))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: %s = '%s': the range must lie within %g to %g", at,
+                                def->key, raw, def->min, def->max);
+        v->kind = uni ? CS_VAL_UNIFORM : CS_VAL_NORMAL;
+        char centre[64];
+        format_number(centre, sizeof centre, uni ? 0.5 * (v->a + v->b) : v->a);
+        return add_value(v, centre, uni ? 0.5 * (v->a + v->b) : v->a, err);
+    }
+    const char *dots = strstr(raw, "..");
+    if (numeric && dots) {
+        char left[128], right[128];
+        size_t la = (size_t)(dots - raw);
+        const char *colon = strchr(dots + 2, ':');
+        size_t lb = colon ? (size_t)(colon - dots - 2) : strlen(dots + 2);
+        double a, b, step = 1.0;
+        if (la >= sizeof left || lb >= sizeof right)
+            return cs_error_set(err, CS_EINPUT, "%s: %s: value too long", at, def->key);
+        memcpy(left, raw, la);
+        left[la] = '\0';
+        memcpy(right, dots + 2, lb);
+        right[lb] = '\0';
+        if (!parse_double(left, &a) || !parse_double(right, &b) ||
+            (colon && !parse_double(colon + 1, &step)))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: %s = '%s': expected a sweep a..b or a..b:step with numbers",
+                                at, def->key, raw);
+        if (!(step > 0.0) || b < a)
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: %s = '%s': a sweep a..b:step needs a <= b and step > 0", at,
+                                def->key, raw);
+        if ((b - a) / step > MAX_SWEEP_VALUES)
+            return cs_error_set(err, CS_ELIMIT, "%s: %s = '%s': more than %d sweep values", at,
+                                def->key, raw, MAX_SWEEP_VALUES);
+        v->kind = CS_VAL_SWEEP;
+        /* Values a + i*step, computed from i to avoid accumulating error. */
+        for (long i = 0;; i++) {
+            double x = a + (double)i * step;
+            if (x > b + 1e-9 * step)
+                break;
+            char buf[64];
+            format_number(buf, sizeof buf, x);
+            if ((st = parse_element(def, buf, &num, at, err)) != CS_OK)
+                return st;
+            if ((st = add_value(v, buf, num, err)) != CS_OK)
+                return st;
+        }
+        return CS_OK;
+    }
+    if (strchr(raw, ',')) {
+        const char *s = raw;
+        v->kind = CS_VAL_SWEEP;
+        for (;;) {
+            const char *c = strchr(s, ',');
+            size_t len = c ? (size_t)(c - s) : strlen(s);
+            char *item = dup_trimmed(s, len);
+            if (!item)
+                return cs_error_set(err, CS_ENOMEM, "out of memory");
+            if (item[0] == '\0') {
+                free(item);
+                return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': empty element in a list",
+                                    at, def->key, raw);
+            }
+            st = parse_element(def, item, &num, at, err);
+            if (st == CS_OK)
+                st = add_value(v, item, num, err);
+            free(item);
+            if (st != CS_OK)
+                return st;
+            if (!c)
+                break;
+            s = c + 1;
+        }
+        return CS_OK;
+    }
+    v->kind = CS_VAL_FIXED;
+    if ((st = parse_element(def, raw, &num, at, err)) != CS_OK)
+        return st;
+    return add_value(v, raw, num, err);
+}
+
+static cs_status set_param(cs_experiment *e, int idx, const char *value, const char *origin,
+                           int line, cs_error *err)
+{
+    const cs_param_def *def = &e->rs->params[idx];
+    cs_value_spec fresh = {0};
+    char at[512];
+    where(at, sizeof at, origin, line);
+    fresh.raw = dup_trimmed(value, strlen(value));
+    fresh.origin = strdup(origin);
+    fresh.line = line;
+    if (!fresh.raw || !fresh.origin) {
+        spec_clear(&fresh);
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    }
+    cs_status st = parse_param_value(def, fresh.raw, &fresh, at, err);
+    if (st != CS_OK) {
+        /* The placeholder in the "not a layout parameter" message. */
+        char *r = strstr(err->msg, "RULESET");
+        if (r) {
+            char tail[1024];
+            snprintf(tail, sizeof tail, "%s%s", e->rs->name, r + 7);
+            snprintf(r, sizeof err->msg - (size_t)(r - err->msg), "%s", tail);
+        }
+        spec_clear(&fresh);
+        return st;
+    }
+    /* An override keeps the key's place in the sweep order. */
+    fresh.order = e->param[idx].raw ? e->param[idx].order : e->next_order++;
+    spec_clear(&e->param[idx]);
+    e->param[idx] = fresh;
+    return CS_OK;
+}
+
+static const char *const experiment_keys =
+    "name, description, ruleset, trials, seed, method, confidence, precision";
+
+cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *key,
+                            const char *value, const char *origin, int line, cs_error *err)
+{
+    char at[512];
+    where(at, sizeof at, origin, line);
+    if (strcmp(section, "experiment") == 0) {
+        char *v = dup_trimmed(value, strlen(value));
+        cs_status st = CS_OK;
+        if (!v)
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+        if (strcmp(key, "name") == 0) {
+            free(e->name);
+            e->name = v;
+            return CS_OK;
+        } else if (strcmp(key, "description") == 0) {
+            free(e->description);
+            e->description = v;
+            return CS_OK;
+        } else if (strcmp(key, "ruleset") == 0) {
+            const cs_ruleset *rs = cs_ruleset_find(v);
+            if (!rs) {
+                char list[512] = "";
+                for (int i = 0; i < cs_ruleset_count(); i++) {
+                    size_t used = strlen(list);
+                    snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                             cs_ruleset_at(i)->name);
+                }
+                st = cs_error_set(err, CS_EINPUT, "%s: ruleset = '%s': expected one of: %s", at,
+                                  v, list);
+            } else if (e->rs && e->rs != rs) {
+                for (int i = 0; i < CS_MAX_PARAMS; i++)
+                    if (e->param[i].raw)
+                        st = cs_error_set(err, CS_EINPUT,
+                                          "%s: ruleset = '%s': set the ruleset before its "
+                                          "parameters",
+                                          at, v);
+                if (st == CS_OK)
+                    e->rs = rs;
+            } else {
+                e->rs = rs;
+            }
+        } else if (strcmp(key, "trials") == 0) {
+            if (!parse_u64(v, &e->trials) || e->trials < 1)
+                st = cs_error_set(err, CS_EINPUT,
+                                  "%s: trials = '%s': expected a whole number of at least 1", at,
+                                  v);
+        } else if (strcmp(key, "seed") == 0) {
+            if (!parse_u64(v, &e->seed))
+                st = cs_error_set(err, CS_EINPUT,
+                                  "%s: seed = '%s': expected a whole number from 0 to 2^64-1", at,
+                                  v);
+        } else if (strcmp(key, "method") == 0) {
+            if (!cs_method_parse(v, &e->method))
+                st = cs_error_set(err, CS_EINPUT,
+                                  "%s: method = '%s': expected auto, mc, conditional or exact",
+                                  at, v);
+        } else if (strcmp(key, "confidence") == 0) {
+            if (!parse_double(v, &e->confidence) || !(e->confidence > 0.0) ||
+                !(e->confidence < 1.0))
+                st = cs_error_set(err, CS_EINPUT,
+                                  "%s: confidence = '%s': expected a number between 0 and 1 "
+                                  "(e.g. 0.95)",
+                                  at, v);
+        } else if (strcmp(key, "precision") == 0) {
+            size_t n = strlen(v);
+            bool percent = n > 0 && v[n - 1] == '%';
+            if (percent)
+                v[n - 1] = '\0';
+            if (!parse_double(v, &e->precision) || e->precision < 0.0 ||
+                (percent ? e->precision >= 100.0 : e->precision >= 1.0))
+                st = cs_error_set(err, CS_EINPUT,
+                                  "%s: precision = '%s': expected an interval half-width "
+                                  "such as 0.001 or 0.1%% (0 = off)",
+                                  at, value);
+            else if (percent)
+                e->precision /= 100.0;
+        } else {
+            st = cs_error_set(err, CS_EINPUT, "%s: [experiment] unknown key '%s'; expected one of: %s",
+                              at, key, experiment_keys);
+        }
+        free(v);
+        return st;
+    }
+    if (strcmp(section, "params") == 0) {
+        if (!e->rs)
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [params] %s: no ruleset chosen; set [experiment] ruleset "
+                                "first",
+                                at, key);
+        int idx = cs_ruleset_param_index(e->rs, key);
+        if (idx < 0) {
+            char list[1024] = "";
+            for (int i = 0; i < e->rs->n_params; i++) {
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                         e->rs->params[i].key);
+            }
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [params] unknown key '%s' for ruleset %s; expected one of: %s",
+                                at, key, e->rs->name, list);
+        }
+        return set_param(e, idx, value, origin, line, err);
+    }
+    return cs_error_set(err, CS_EINPUT,
+                        "%s: unknown section [%s]; expected [experiment] or [params]", at,
+                        section);
+}
+
+/* The index of each parameter's value at point k (0 for unswept ones);
+ * the last swept key varies fastest. */
+static void point_choices(const cs_experiment *e, uint64_t k, int *choice)
+{
+    uint64_t rest = k;
+    memset(choice, 0, CS_MAX_PARAMS * sizeof *choice);
+    for (int s = e->n_sweep - 1; s >= 0; s--) {
+        const cs_value_spec *v = &e->param[e->sweep[s]];
+        choice[e->sweep[s]] = (int)(rest % (uint64_t)v->n);
+        rest /= (uint64_t)v->n;
+    }
+}
+
+void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out)
+{
+    int choice[CS_MAX_PARAMS];
+    point_choices(e, k, choice);
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < e->rs->n_params; i++) {
+        const cs_value_spec *v = &e->param[i];
+        const cs_param_type t = e->rs->params[i].type;
+        out->num[i] = v->num[choice[i]];
+        out->drawn[i] = v->kind == CS_VAL_UNIFORM || v->kind == CS_VAL_NORMAL;
+        if (t == CS_PARAM_DICE || t == CS_PARAM_TEXT)
+            out->text[i] = v->text[choice[i]];
+    }
+}
+
+void cs_experiment_point_label(const cs_experiment *e, uint64_t k, char *buf, int cap)
+{
+    int choice[CS_MAX_PARAMS];
+    point_choices(e, k, choice);
+    buf[0] = '\0';
+    for (int s = 0; s < e->n_sweep; s++) {
+        int i = e->sweep[s];
+        size_t used = strlen(buf);
+        snprintf(buf + used, (size_t)cap - used, "%s%s=%s", s ? ", " : "", e->rs->params[i].key,
+                 e->param[i].text[choice[i]]);
+    }
+}
+
+cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error *err)
+{
+    bool exact_ok = e->rs->outcome_probabilities != NULL;
+    switch (e->method) {
+    case CS_METHOD_AUTO:
+        *out = !exact_ok ? CS_METHOD_MC
+               : e->layout_random ? CS_METHOD_CONDITIONAL
+                                  : CS_METHOD_EXACT;
+        return CS_OK;
+    case CS_METHOD_MC:
+        *out = CS_METHOD_MC;
+        return CS_OK;
+    case CS_METHOD_CONDITIONAL:
+    case CS_METHOD_EXACT:
+        if (!exact_ok)
+            return cs_error_set(err, CS_EINPUT,
+                                "method %s: ruleset %s has no exact outcome probabilities; use "
+                                "--method mc",
+                                cs_method_name(e->method), e->rs->name);
+        if (e->method == CS_METHOD_EXACT && e->layout_random)
+            return cs_error_set(err, CS_EINPUT,
+                                "method exact: the layout is drawn at random each trial; use "
+                                "--method conditional (exact dice, sampled layouts) or mc");
+        *out = e->method;
+        return CS_OK;
+    }
+    return CS_OK;
+}
+
+cs_status cs_experiment_finish(cs_experiment *e, cs_error *err)
+{
+    char at[512];
+    where(at, sizeof at, e->origin, 0);
+    if (!e->rs)
+        return cs_error_set(err, CS_EINPUT, "%s: no ruleset: add `ruleset = NAME` under [experiment]",
+                            at);
+    if (!e->name) {
+        const char *base = strrchr(e->origin, '/');
+        base = base ? base + 1 : e->origin;
+        e->name = strdup(base);
+        char *dot = e->name ? strrchr(e->name, '.') : NULL;
+        if (dot)
+            *dot = '\0';
+    }
+    cs_status st;
+    for (int i = 0; i < e->rs->n_params; i++) {
+        if (e->param[i].raw)
+            continue;
+        /* Defaults are declared like user input, so one parser checks both. */
+        if ((st = set_param(e, i, e->rs->params[i].def, "default", 0, err)) != CS_OK)
+            return st;
+        e->param[i].order = 1 << 30; /* never swept, but keep a stable order */
+    }
+    /* Sweep order: the order keys first appeared. */
+    e->n_sweep = 0;
+    e->n_drawn = 0;
+    e->n_points = 1;
+    for (int pass = 0; pass < e->next_order; pass++)
+        for (int i = 0; i < e->rs->n_params; i++)
+            if (e->param[i].order == pass && e->param[i].kind == CS_VAL_SWEEP) {
+                e->sweep[e->n_sweep++] = i;
+                if (e->n_points > UINT64_MAX / (uint64_t)e->param[i].n)
+                    return cs_error_set(err, CS_ELIMIT, "%s: too many sweep points", at);
+                e->n_points *= (uint64_t)e->param[i].n;
+            }
+    for (int i = 0; i < e->rs->n_params; i++)
+        if (e->param[i].kind == CS_VAL_UNIFORM || e->param[i].kind == CS_VAL_NORMAL)
+            e->n_drawn++;
+    if (e->n_points > 1000000)
+        return cs_error_set(err, CS_ELIMIT, "%s: %llu sweep points; at most 1000000", at,
+                            (unsigned long long)e->n_points);
+
+    /* Every point is prepared once here, so an impossible combination is
+     * reported before a run starts, with the key's file and line. */
+    void *ctx = calloc(1, e->rs->ctx_size ? e->rs->ctx_size : 1);
+    if (!ctx)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    e->layout_random = e->n_drawn > 0;
+    for (uint64_t k = 0; k < e->n_points; k++) {
+        cs_params p;
+        cs_diag diag = {0};
+        cs_experiment_point(e, k, &p);
+        st = e->rs->prepare(&p, ctx, &diag);
+        if (st != CS_OK) {
+            int idx = diag.key ? cs_ruleset_param_index(e->rs, diag.key) : -1;
+            char label[512], kat[512];
+            cs_experiment_point_label(e, k, label, sizeof label);
+            if (idx >= 0)
+                where(kat, sizeof kat, e->param[idx].origin, e->param[idx].line);
+            else
+                snprintf(kat, sizeof kat, "%s", at);
+            free(ctx);
+            return cs_error_set(err, st, "%s: %s%s%s: %s%s%s%s", kat, diag.key ? diag.key : "",
+                                idx >= 0 ? " = " : "", idx >= 0 ? e->param[idx].raw : "",
+                                diag.what ? diag.what : "invalid parameters",
+                                label[0] ? " (at " : "", label, label[0] ? ")" : "");
+        }
+        if (e->rs->layout_is_random && e->rs->layout_is_random(ctx))
+            e->layout_random = true;
+    }
+    free(ctx);
+    cs_method m;
+    if ((st = cs_experiment_method(e, &m, err)) != CS_OK)
+        return st;
+    e->finished = true;
+    return CS_OK;
+}

@@ -1,0 +1,325 @@
+/* The per-unit analysis of a list-builder's table (issue 9): every number is
+ * exact, from the ruleset's outcome_probabilities at its fixed head-on
+ * layout (issue 4's `exact` method), never sampled. See units.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/experiment.h"
+#include "chargesim/units.h"
+
+const double cs_units_reach_levels[CS_UNITS_N_REACH] = {0.50, 0.75, 0.90};
+
+/* The reach scan walks past the table's last distance until p_success drops
+ * below every level; a ruleset whose odds never fall is stopped here. */
+#define REACH_SCAN_CAP 100000
+
+/* ---- distance grids ---------------------------------------------------- */
+
+/* Reads all of [a, b) as a finite number. */
+static bool number_in(const char *a, const char *b, double *v)
+{
+    char buf[64];
+    size_t n = (size_t)(b - a);
+    if (n == 0 || n >= sizeof buf)
+        return false;
+    memcpy(buf, a, n);
+    buf[n] = '\0';
+    char *end;
+    errno = 0;
+    double x = strtod(buf, &end);
+    if (*end != '\0' || errno != 0 || !isfinite(x))
+        return false;
+    *v = x;
+    return true;
+}
+
+cs_status cs_units_grid_parse(const char *text, cs_units_grid *g, cs_error *err)
+{
+    /* Split at `..` and `:` first: strtod would read "1..14" as 1. then .14. */
+    const char *end = text + strlen(text);
+    const char *dots = strstr(text, "..");
+    const char *colon = dots ? strchr(dots + 2, ':') : NULL;
+    double lo, hi, step = 1.0;
+    if (!number_in(text, dots ? dots : end, &lo) ||
+        (dots && !number_in(dots + 2, colon ? colon : end, &hi)))
+        return cs_error_set(err, CS_EINPUT, "`%s`: expected a..b or a..b:step (inches)", text);
+    if (!dots)
+        hi = lo;
+    if (colon && (!number_in(colon + 1, end, &step) || !(step > 0.0)))
+        return cs_error_set(err, CS_EINPUT, "`%s`: expected a positive step after `:`", text);
+    if (lo < 0.0 || hi < lo)
+        return cs_error_set(err, CS_EINPUT, "`%s`: expected 0 <= a <= b", text);
+    if ((hi - lo) / step + 1.0 > (double)CS_UNITS_MAX_GRID)
+        return cs_error_set(err, CS_ELIMIT, "`%s`: more than %d distances", text,
+                            CS_UNITS_MAX_GRID);
+    *g = (cs_units_grid){lo, hi, step};
+    return CS_OK;
+}
+
+int cs_units_grid_count(const cs_units_grid *g)
+{
+    /* The 1e-9 keeps hi itself when (hi - lo) / step rounds just below a
+     * whole number (0.1 steps). */
+    return (int)floor((g->hi - g->lo) / g->step + 1e-9) + 1;
+}
+
+double cs_units_grid_at(const cs_units_grid *g, int i)
+{
+    /* From i, not by accumulation, so every distance is one rounding away. */
+    return g->lo + (double)i * g->step;
+}
+
+/* ---- the unit's parameters --------------------------------------------- */
+
+/* Reads the unit's parameters through the experiment model, so a unit's
+ * values, the mapping's fixed ones and --set read exactly as in an
+ * experiment file, and every error names where the value came from. The
+ * distance is fixed at the grid's first value, the method exact: finish
+ * then refuses a layout that is not fixed. `e` is initialised by the caller. */
+static cs_status unit_params(const cs_unit *u, const cs_units_sets *sets, const cs_units_grid *g,
+                             cs_experiment *e, cs_error *err)
+{
+    const cs_units_mapping *m = u->map;
+    const cs_ruleset *rs = m->rs;
+    char lo[64];
+    snprintf(lo, sizeof lo, "%.10g", g->lo);
+    cs_status st = cs_experiment_set(e, "experiment", "ruleset", rs->name, m->path, 0, err);
+    if (st == CS_OK)
+        st = cs_experiment_set(e, "experiment", "method", "exact", "units", 0, err);
+    for (int i = 0; st == CS_OK && i < m->n_fixed; i++)
+        st = cs_experiment_set(e, "params", m->fixed_key[i], m->fixed_val[i], m->path, 0, err);
+    for (int i = 0; st == CS_OK && i < sets->n; i++)
+        if (cs_ruleset_param_index(rs, sets->key[i]) >= 0)
+            st = cs_experiment_set(e, "params", sets->key[i], sets->val[i], "--set", 0, err);
+    for (int i = 0; st == CS_OK && i < u->n_values; i++)
+        st = cs_experiment_set(e, "params", rs->params[u->value[i].param].key, u->value[i].text,
+                               u->file, u->line, err);
+    if (st == CS_OK)
+        st = cs_experiment_set(e, "params", rs->params[m->distance_param].key, lo, "--distance", 0,
+                               err);
+    if (st == CS_OK)
+        st = cs_experiment_finish(e, err);
+    if (st == CS_OK && e->n_points != 1)
+        st = cs_error_set(err, CS_EINPUT,
+                          "--set: a unit table takes one value per parameter, not a sweep");
+    if (st != CS_OK) {
+        /* Say which unit the message is about; it names the value's origin
+         * (the unit's file:line, the mapping, --set) itself. */
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        cs_error_set(err, st, "unit `%s`: %s", u->name, msg);
+    }
+    return st;
+}
+
+/* ---- one exact evaluation ---------------------------------------------- */
+
+typedef struct evaluator {
+    const cs_unit *u;
+    const cs_ruleset *rs;
+    int distance;
+    cs_params params;
+    void *ctx, *layout;
+    cs_probs probs;
+} evaluator;
+
+/* p_success at distance d with the evaluator's parameters; probs keeps the
+ * whole answer for the metrics. */
+static cs_status evaluate(evaluator *e, double d, double *p, cs_error *err)
+{
+    const cs_ruleset *rs = e->rs;
+    const cs_param_def *dd = &rs->params[e->distance];
+    if (d < dd->min || d > dd->max)
+        return cs_error_set(err, CS_EINPUT, "unit `%s` (%s:%d): %s = %g: expected %g to %g",
+                            e->u->name, e->u->file, e->u->line, dd->key, d, dd->min, dd->max);
+    e->params.num[e->distance] = d;
+    cs_diag diag = {0};
+    cs_status st = rs->prepare(&e->params, e->ctx, &diag);
+    if (st != CS_OK)
+        return cs_error_set(err, st, "unit `%s` (%s:%d) at %s = %g: %s%s%s", e->u->name, e->u->file,
+                            e->u->line, dd->key, d, diag.key ? diag.key : "", diag.key ? ": " : "",
+                            diag.what ? diag.what : "invalid parameters");
+    if (rs->layout_is_random && rs->layout_is_random(e->ctx))
+        return cs_error_set(err, CS_EINPUT,
+                            "unit `%s` (%s:%d) at %s = %g: the layout is drawn at random; the "
+                            "unit table needs the fixed head-on layout",
+                            e->u->name, e->u->file, e->u->line, dd->key, d);
+    /* The layout is a function of the parameters alone here, so the stream
+     * is never read; it is seeded only so that it is defined. */
+    cs_rng rng;
+    cs_rng_seed(&rng, 0u, 0u);
+    rs->draw_layout(e->ctx, e->params.num, &rng, e->layout);
+    memset(&e->probs, 0, sizeof e->probs);
+    for (int i = 0; i < CS_MAX_METRICS; i++)
+        e->probs.mean[i] = NAN;
+    rs->outcome_probabilities(e->ctx, e->layout, &e->probs);
+    double sum = 0.0;
+    for (int i = 0; i < rs->n_outcomes; i++)
+        if (rs->success_mask & (1u << i))
+            sum += e->probs.p[i];
+    *p = sum;
+    return CS_OK;
+}
+
+/* E[metric | defined] from what outcome_probabilities gave; false if nothing. */
+static bool metric_mean(const cs_probs *pr, int i, double *out)
+{
+    if (!(pr->pdef[i] > 0.0))
+        return false;
+    if (!isnan(pr->mean[i])) {
+        *out = pr->mean[i] / pr->pdef[i];
+        return true;
+    }
+    if (pr->n[i] <= 0)
+        return false;
+    double s = 0.0;
+    for (int k = 0; k < pr->n[i]; k++)
+        s += pr->value[i][k] * pr->prob[i][k];
+    *out = s / pr->pdef[i];
+    return true;
+}
+
+/* Reach: the grid, continued past hi, is scanned until p_success has
+ * dropped below every level or the distance parameter's range ends. */
+static cs_status reach(evaluator *e, const cs_units_grid *g, int n, cs_unit_result *out,
+                       cs_error *err)
+{
+    const cs_param_def *dd = &e->rs->params[e->distance];
+    bool open[CS_UNITS_N_REACH];
+    int still_open = 0;
+    for (int k = 0; k < CS_UNITS_N_REACH; k++) {
+        open[k] = out->p[0] >= cs_units_reach_levels[k];
+        still_open += open[k];
+    }
+    for (int i = 0; still_open > 0 && i < REACH_SCAN_CAP; i++) {
+        double d = cs_units_grid_at(g, i), pi;
+        if (d > dd->max)
+            break;
+        if (i < n) {
+            pi = out->p[i];
+        } else {
+            cs_status st = evaluate(e, d, &pi, err);
+            if (st != CS_OK)
+                return st;
+        }
+        for (int k = 0; k < CS_UNITS_N_REACH; k++) {
+            if (!open[k])
+                continue;
+            if (pi >= cs_units_reach_levels[k]) {
+                out->has_reach[k] = true;
+                out->reach[k] = d;
+            } else {
+                open[k] = false;
+                still_open--;
+            }
+        }
+    }
+    return CS_OK;
+}
+
+/* +1 speed: the same grid with the speed parameter one higher. */
+static cs_status plus_one(evaluator *e, const cs_units_grid *g, int n, cs_unit_result *out,
+                          cs_error *err)
+{
+    int s = e->u->map->speed_param;
+    if (s < 0)
+        return CS_OK;
+    const cs_param_def *sd = &e->rs->params[s];
+    double base = e->params.num[s];
+    if (base + 1.0 > sd->max)
+        return CS_OK;
+    e->params.num[s] = base + 1.0;
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) {
+        double q;
+        cs_status st = evaluate(e, cs_units_grid_at(g, i), &q, err);
+        if (st != CS_OK)
+            return st;
+        sum += q - out->p[i];
+    }
+    e->params.num[s] = base;
+    out->has_plus1 = true;
+    out->plus1 = sum / (double)n;
+    return CS_OK;
+}
+
+cs_status cs_units_analyse(const cs_unit *u, const cs_units_sets *sets, const cs_units_grid *g,
+                           cs_unit_result *out, cs_error *err)
+{
+    const cs_units_mapping *m = u->map;
+    const cs_ruleset *rs = m->rs;
+    double *p = out->p;
+    *out = (cs_unit_result){.p = p};
+    if (!rs->outcome_probabilities)
+        return cs_error_set(err, CS_EINPUT, "ruleset %s has no exact outcome probabilities",
+                            rs->name);
+    evaluator *e = calloc(1, sizeof *e);
+    if (!e)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    e->u = u;
+    e->rs = rs;
+    e->distance = m->distance_param;
+    e->ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
+    e->layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
+    cs_experiment ex;
+    cs_experiment_init(&ex, u->file);
+    cs_status st = e->ctx && e->layout ? unit_params(u, sets, g, &ex, err)
+                                       : cs_error_set(err, CS_ENOMEM, "out of memory");
+    if (st == CS_OK) {
+        /* Text values in params point into ex, which lives to the end. */
+        cs_experiment_point(&ex, 0, &e->params);
+        const int n = cs_units_grid_count(g);
+        for (int i = 0; st == CS_OK && i < n; i++) {
+            st = evaluate(e, cs_units_grid_at(g, i), &p[i], err);
+            if (st == CS_OK && i == 0 && u->complete)
+                for (int k = 0; k < m->n_metrics; k++)
+                    out->has_metric[k] =
+                        metric_mean(&e->probs, m->metric_index[k], &out->metric[k]);
+        }
+        if (st == CS_OK)
+            st = reach(e, g, n, out, err);
+        if (st == CS_OK)
+            st = plus_one(e, g, n, out, err);
+        if (st == CS_OK && u->has_points && out->has_reach[1] && out->reach[1] > 0.0) {
+            out->has_ppi = true;
+            out->points_per_inch = u->points / out->reach[1];
+        }
+    }
+    cs_experiment_free(&ex);
+    free(e->ctx);
+    free(e->layout);
+    free(e);
+    return st;
+}
+
+cs_status cs_units_check_sets(const cs_units *u, const cs_units_sets *sets, cs_error *err)
+{
+    for (int s = 0; s < sets->n; s++) {
+        bool known = false;
+        for (int i = 0; i < u->n; i++) {
+            const cs_unit *un = &u->unit[i];
+            int k = cs_ruleset_param_index(un->map->rs, sets->key[s]);
+            if (k < 0)
+                continue;
+            known = true;
+            if (k == un->map->distance_param)
+                return cs_error_set(err, CS_EINPUT,
+                                    "--set %s: the table's distance; use --distance", sets->key[s]);
+            for (int j = 0; j < un->n_values; j++)
+                if (un->value[j].param == k)
+                    return cs_error_set(err, CS_EINPUT,
+                                        "--set %s: unit `%s` (%s:%d) carries its own %s; --set "
+                                        "cannot override a unit's profile",
+                                        sets->key[s], un->name, un->file, un->line, sets->key[s]);
+        }
+        if (!known && u->n > 0)
+            return cs_error_set(err, CS_EINPUT,
+                                "--set %s: not a parameter of the units' rulesets (see "
+                                "`chargesim rules NAME`)",
+                                sets->key[s]);
+    }
+    return CS_OK;
+}

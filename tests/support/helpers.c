@@ -1,0 +1,120 @@
+/* Test helpers; see tests/support/helpers.h. Compiled into the test binary
+ * through tests/test_support.c. */
+#define _DEFAULT_SOURCE
+#include "helpers.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "chargesim/expfile.h"
+#include "chargesim/report.h"
+
+const char *th_root(void)
+{
+    const char *r = getenv("CS_ROOT");
+    return r ? r : ".";
+}
+
+const char *th_tmpdir(void)
+{
+    static char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/chargesim-test-XXXXXX");
+    return mkdtemp(dir);
+}
+
+cs_status th_load(const char *ini, const char *const *sets, int n_sets, cs_experiment *e,
+                  cs_error *err)
+{
+    char path[] = "/tmp/chargesim-exp-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return CS_ERUNTIME;
+    FILE *f = fdopen(fd, "w");
+    fputs(ini, f);
+    fclose(f);
+    cs_status st = cs_expfile_load(path, sets, n_sets, e, err);
+    unlink(path);
+    return st;
+}
+
+cs_status th_run(const cs_experiment *e, int threads, cs_run_result *r)
+{
+    cs_run_opts o = {threads, false, NULL, NULL};
+    cs_error err;
+    return cs_sim_run(e, &o, r, &err);
+}
+
+static char *table_text(const cs_table *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cs_table_write(t, CS_FORMAT_CSV, f);
+    fclose(f);
+    return buf;
+}
+
+char *th_run_csv(const cs_experiment *e, int threads, char **dist)
+{
+    cs_run_opts o = {threads, dist != NULL, NULL, NULL};
+    cs_run_result r;
+    cs_error err;
+    if (cs_sim_run(e, &o, &r, &err) != CS_OK)
+        return NULL;
+    cs_table t;
+    cs_report_summary(&r, CS_FORMAT_CSV, &t);
+    char *s = table_text(&t);
+    cs_table_free(&t);
+    if (dist) {
+        cs_report_dist(&r, &t);
+        *dist = table_text(&t);
+        cs_table_free(&t);
+    }
+    cs_run_result_free(&r);
+    return s;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    int c;
+    while ((c = fgetc(f)) != EOF)
+        fputc(c, m);
+    fclose(m);
+    fclose(f);
+    return buf;
+}
+
+int th_cli(const char *args, char **out, char **err)
+{
+    const char *bin = getenv("CS_BIN");
+    char o[] = "/tmp/chargesim-out-XXXXXX", e[] = "/tmp/chargesim-err-XXXXXX";
+    close(mkstemp(o));
+    close(mkstemp(e));
+    size_t n = strlen(args) + strlen(bin ? bin : "bin/chargesim") + 128;
+    char *cmd = malloc(n);
+    snprintf(cmd, n, "%s %s >%s 2>%s </dev/null", bin ? bin : "bin/chargesim", args, o, e);
+    int st = system(cmd);
+    free(cmd);
+    if (out)
+        *out = slurp(o);
+    if (err)
+        *err = slurp(e);
+    unlink(o);
+    unlink(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+double th_5sigma(double p, uint64_t n)
+{
+    return 5.0 * sqrt(p * (1.0 - p) / (double)n);
+}

@@ -1,0 +1,29 @@
+#ifndef CHARGESIM_TEST_HELPERS_H
+#define CHARGESIM_TEST_HELPERS_H
+/* Shared by the tests: experiments from inline INI text, runs to strings,
+ * and the command-line binary run with its output captured. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "chargesim/experiment.h"
+#include "chargesim/sim.h"
+
+/* Writes `ini` to a temporary file and loads it with the overrides. */
+cs_status th_load(const char *ini, const char *const *sets, int n_sets, cs_experiment *e,
+                  cs_error *err);
+/* Runs e with `threads` and returns the summary CSV (and --dist CSV when
+ * dist != NULL) as malloc'd strings. */
+char *th_run_csv(const cs_experiment *e, int threads, char **dist);
+/* Runs e and returns the result (caller frees with cs_run_result_free). */
+cs_status th_run(const cs_experiment *e, int threads, cs_run_result *r);
+/* Runs "$CS_BIN ARGS" through the shell; stdout and stderr captured into
+ * malloc'd strings (either pointer may be NULL). Returns the exit status. */
+int th_cli(const char *args, char **out, char **err);
+/* The repository root ($CS_ROOT, or "."). */
+const char *th_root(void);
+/* A fresh temporary directory for one test. */
+const char *th_tmpdir(void);
+/* 5 binomial standard errors around an exact p. */
+double th_5sigma(double p, uint64_t n);
+
+#endif

@@ -1,0 +1,177 @@
+/* bin/chargesim as a user runs it: outputs, exit statuses, error messages,
+ * and no partial output files. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support/helpers.h"
+
+static char *out, *err;
+
+static void release(void)
+{
+    free(out);
+    free(err);
+    out = err = NULL;
+}
+
+TestSuite(cli, .fini = release);
+
+Test(cli, dice_exact_2d6)
+{
+    cr_assert_eq(th_cli("dice 2d6 --exact", &out, &err), 0, "%s", err);
+    /* 1/36 .. 6/36 .. 1/36, printed with 12 significant digits. */
+    cr_expect(strstr(out, "value,p,p_at_least,p_at_most\n") == out);
+    cr_expect(strstr(out, "\n2,0.0277777777778,1,0.0277777777778\n"));
+    cr_expect(strstr(out, "\n7,0.166666666667,0.583333333333,0.583333333333\n"));
+    cr_expect(strstr(out, "\n12,0.0277777777778,0.0277777777778,1\n"));
+}
+
+Test(cli, dice_sampled_has_counts_and_intervals)
+{
+    cr_assert_eq(th_cli("dice 2d6 --trials 100000 --seed 5", &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "value,p,p_at_least,p_at_most,count,ci_low,ci_high\n") == out);
+    char *again = NULL;
+    cr_assert_eq(th_cli("dice 2d6 --trials 100000 --seed 5 --threads 1", &again, NULL), 0);
+    cr_expect_str_eq(out, again, "the counts do not depend on threads");
+    free(again);
+}
+
+Test(cli, malformed_dice_names_the_column)
+{
+    cr_expect_eq(th_cli("dice 2d", &out, &err), 2);
+    cr_expect(strstr(err, "column 3"), "%s", err);
+    cr_expect(strstr(err, "sides"), "%s", err);
+    release();
+    cr_expect_eq(th_cli("dice 3d6kh4", &out, &err), 2);
+    cr_expect(strstr(err, "keep count"), "%s", err);
+}
+
+Test(cli, unknown_key_and_bad_sweep_name_file_and_line)
+{
+    const char *dir = th_tmpdir();
+    char path[512], args[1024];
+    snprintf(path, sizeof path, "%s/bad.ini", dir);
+    FILE *f = fopen(path, "w");
+    fputs("[experiment]\nruleset = generic\n[params]\nmove = 4\ndistanse = 3\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "run %s", path);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "bad.ini:5: [params] unknown key 'distanse'"), "%s", err);
+    release();
+    f = fopen(path, "w");
+    fputs("[experiment]\nruleset = generic\n[params]\ndistance = 1..\n", f);
+    fclose(f);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "bad.ini:4: distance = '1..'"), "%s", err);
+    release();
+    snprintf(args, sizeof args, "run %s --set distance=3 --set experiment.seed=-1", path);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "seed = '-1'"), "%s", err);
+}
+
+Test(cli, unwritable_output_fails_before_running_and_leaves_nothing)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "run %s/experiments/default.ini -o /nonexistent-dir/x.csv",
+             th_root());
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "/nonexistent-dir/x.csv: cannot write"), "%s", err);
+    cr_expect_eq(access("/nonexistent-dir/x.csv", F_OK), -1);
+}
+
+Test(cli, output_file_is_complete_and_no_temporary_is_left)
+{
+    const char *dir = th_tmpdir();
+    char args[2048], path[512], dist[512];
+    snprintf(path, sizeof path, "%s/out.csv", dir);
+    snprintf(dist, sizeof dist, "%s/dist.csv", dir);
+    snprintf(args, sizeof args,
+             "run %s/experiments/default.ini --set move=5 --set distance=8,11 -o %s --dist %s",
+             th_root(), path, dist);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    char line[512];
+    cr_assert(fgets(line, sizeof line, f));
+    /* move is fixed by the override, so only distance is swept. */
+    cr_expect_str_eq(line, "distance,trials,successes,p_success,ci_low,ci_high,p_charged,"
+                           "p_failed,mean_roll,mean_range,method\n");
+    /* M5 + 2D6 >= 8 is 2D6 >= 3 = 35/36; >= 11 is 2D6 >= 6 = 26/36. */
+    cr_assert(fgets(line, sizeof line, f));
+    cr_expect_str_eq(line, "8,1,,0.972222,0.972222,0.972222,0.972222,0.027778,7.0000,12.0000,exact\n");
+    fclose(f);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);
+    FILE *p = popen(cmd, "r");
+    cr_assert(fgets(line, sizeof line, p));
+    pclose(p);
+    cr_expect_str_eq(line, "0\n");
+}
+
+Test(cli, bad_usage_exits_2)
+{
+    cr_expect_eq(th_cli("", NULL, NULL), 2);
+    cr_expect_eq(th_cli("frobnicate", NULL, NULL), 2);
+    cr_expect_eq(th_cli("run", NULL, NULL), 2);
+    cr_expect_eq(th_cli("run /nonexistent.ini", NULL, &err), 2);
+    cr_expect(strstr(err, "/nonexistent.ini: cannot open"), "%s", err);
+    cr_expect_eq(th_cli("run x.ini --bogus", NULL, NULL), 2);
+    cr_expect_eq(th_cli("run x.ini --threads 0", NULL, NULL), 2);
+    cr_expect_eq(th_cli("rules nope", NULL, NULL), 2);
+    cr_expect_eq(th_cli("dice 2d6 --exact --trials 5", NULL, NULL), 2);
+}
+
+Test(cli, help_for_every_command)
+{
+    static const char *const cmds[] = {"--help", "run --help", "dice --help", "rules --help"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        cr_expect_eq(th_cli(cmds[i], &out, &err), 0, "%s", cmds[i]);
+        cr_expect(strstr(out, "usage"), "%s prints a usage", cmds[i]);
+        release();
+    }
+}
+
+Test(cli, rules_lists_and_documents)
+{
+    cr_assert_eq(th_cli("rules", &out, &err), 0);
+    cr_expect(strstr(out, "generic"));
+    release();
+    cr_assert_eq(th_cli("rules generic", &out, &err), 0);
+    cr_expect(strstr(out, "distance"));
+    cr_expect(strstr(out, "[layout]"));
+    cr_expect(strstr(out, "charged*"));
+}
+
+Test(cli, no_progress_bar_when_not_a_terminal)
+{
+    char args[512];
+    snprintf(args, sizeof args, "run %s/experiments/default.ini --method mc --trials 20000",
+             th_root());
+    cr_assert_eq(th_cli(args, &out, &err), 0);
+    cr_expect_str_eq(err, "");
+}
+
+Test(cli, pivot_markdown_and_latex)
+{
+    char args[512];
+    snprintf(args, sizeof args,
+             "run %s/experiments/default.ini --set move=5,6 --set distance=7..9 --format md "
+             "--pivot move:distance",
+             th_root());
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "| move \\ distance | 7 | 8 | 9 |"), "%s", out);
+    /* M5: 2D6 >= 2, 3, 4 = 100, 97.22, 91.67 %. */
+    cr_expect(strstr(out, "| 5 | 100.00 | 97.22 | 91.67 |"), "%s", out);
+    cr_expect(strstr(out, "Exact probabilities"), "%s", out);
+    release();
+    snprintf(args, sizeof args,
+             "run %s/experiments/default.ini --set move=5,6 --set distance=7..9 --format tex "
+             "--pivot move:distance",
+             th_root());
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "\\begin{tabular}{rrrr}"), "%s", out);
+    cr_expect(strstr(out, "5 & 100.00 & 97.22 & 91.67 \\\\"), "%s", out);
+}

@@ -1,0 +1,230 @@
+/* The driver: published values exactly and by Monte Carlo, thread-count
+ * invariance, conditional against exact, --precision, and the experiment
+ * errors. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/helpers.h"
+
+static const char *const head_on =
+    "[experiment]\nruleset = generic\ntrials = 400000\nseed = 7\n[params]\n";
+
+/* One point's p_success under `method` with the overrides. */
+static cs_point_result one_point(const char *method, const char *const *sets, int n)
+{
+    const char *all[16];
+    char m[64];
+    snprintf(m, sizeof m, "experiment.method=%s", method);
+    all[0] = m;
+    for (int i = 0; i < n; i++)
+        all[i + 1] = sets[i];
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load(head_on, all, n + 1, &e, &err), CS_OK, "%s", err.msg);
+    cs_run_result r;
+    cr_assert_eq(th_run(&e, 2, &r), CS_OK);
+    cs_point_result p = r.point[0];
+    memset(p.hist, 0, sizeof p.hist);
+    cs_run_result_free(&r);
+    cs_experiment_free(&e);
+    return p;
+}
+
+/* The published oracle of RULES.md (generic): exact values by hand.
+ * P(2D6 >= 8) = 15/36; re-rolling a failed roll: 1 - (21/36)^2 = 855/1296;
+ * 3D6 drop lowest >= 8 = 147/216; highest of 2D6 >= 5 = 1 - (4/6)^2 = 20/36. */
+typedef struct oracle {
+    const char *sets[4];
+    double p;
+} oracle;
+
+static const oracle oracles[] = {
+    {{"distance=8", NULL}, 15.0 / 36.0},
+    {{"distance=8", "reroll=failed", NULL}, 855.0 / 1296.0},
+    {{"preset=whfb8", "swiftstride=true", "distance=8", NULL}, 147.0 / 216.0},
+    {{"preset=tow", "distance=5", NULL}, 20.0 / 36.0},
+};
+
+static int count_sets(const oracle *o)
+{
+    int n = 0;
+    while (n < 4 && o->sets[n])
+        n++;
+    return n;
+}
+
+Test(driver, published_values_exact)
+{
+    for (size_t i = 0; i < sizeof oracles / sizeof oracles[0]; i++) {
+        cs_point_result p = one_point("exact", oracles[i].sets, count_sets(&oracles[i]));
+        cr_expect_leq(fabs(p.p_success - oracles[i].p), 1e-12, "oracle %zu: %.15f", i,
+                      p.p_success);
+        cr_expect_eq(p.ci_low, p.p_success);
+        cr_expect_eq(p.ci_high, p.p_success);
+    }
+}
+
+Test(driver, published_values_monte_carlo_within_5_sigma)
+{
+    for (size_t i = 0; i < sizeof oracles / sizeof oracles[0]; i++) {
+        cs_point_result p = one_point("mc", oracles[i].sets, count_sets(&oracles[i]));
+        cr_expect_eq(p.trials, 400000u);
+        cr_expect_leq(fabs(p.p_success - oracles[i].p), th_5sigma(oracles[i].p, p.trials),
+                      "oracle %zu: %.6f vs %.6f", i, p.p_success, oracles[i].p);
+        cr_expect(p.ci_low <= p.p_success && p.p_success <= p.ci_high);
+    }
+}
+
+Test(driver, published_rounding)
+{
+    /* The percentages as published: 41.67, 65.97, 68.06, 55.56. */
+    static const char *const shown[] = {"41.67", "65.97", "68.06", "55.56"};
+    for (size_t i = 0; i < 4; i++) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%.2f", 100.0 * oracles[i].p);
+        cr_expect_str_eq(buf, shown[i]);
+    }
+}
+
+static void expect_same_bytes(const char *ini, const char *const *sets, int n)
+{
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load(ini, sets, n, &e, &err), CS_OK, "%s", err.msg);
+    char *d1, *d2, *d7;
+    char *s1 = th_run_csv(&e, 1, &d1), *s2 = th_run_csv(&e, 2, &d2), *s7 = th_run_csv(&e, 7, &d7);
+    cr_assert(s1 && s2 && s7);
+    cr_expect_str_eq(s1, s2);
+    cr_expect_str_eq(s1, s7);
+    cr_expect_str_eq(d1, d2);
+    cr_expect_str_eq(d1, d7);
+    free(s1), free(s2), free(s7), free(d1), free(d2), free(d7);
+    cs_experiment_free(&e);
+}
+
+Test(driver, same_bytes_for_1_2_and_7_threads)
+{
+    /* Several blocks per point (trials > block size), a drawn layout
+     * parameter, both sampling methods, and the distributions. */
+    static const char *const ini =
+        "[experiment]\nruleset = generic\ntrials = 50000\nseed = 11\n"
+        "[params]\nmove = 3..6\ndistance = uniform(4,16)\nreroll = none,one_die\n";
+    const char *mc[] = {"experiment.method=mc"};
+    const char *cond[] = {"experiment.method=conditional"};
+    expect_same_bytes(ini, mc, 1);
+    expect_same_bytes(ini, cond, 1);
+}
+
+Test(driver, conditional_on_a_fixed_layout_equals_exact)
+{
+    const char *sets[] = {"preset=whfb8", "move=5", "distance=11"};
+    cs_point_result c = one_point("conditional", sets, 3);
+    cs_point_result x = one_point("exact", sets, 3);
+    cr_expect_leq(fabs(c.p_success - x.p_success), 1e-12);
+    cr_expect_leq(fabs(c.ci_high - c.ci_low), 1e-12, "a fixed layout has no variance");
+}
+
+Test(driver, conditional_agrees_with_mc_on_random_layouts)
+{
+    /* distance ~ U(4, 16), move 4. On (k, k+1] the need is k + 1 - 4, so the
+     * exact average is (1/12) * sum_{k=4}^{15} P(2D6 >= k - 3). */
+    static const double at_least[13] = {1, 1, 1, 35.0 / 36, 33.0 / 36, 30.0 / 36, 26.0 / 36,
+                                        21.0 / 36, 15.0 / 36, 10.0 / 36, 6.0 / 36, 3.0 / 36,
+                                        1.0 / 36};
+    double exact = 0.0;
+    for (int k = 4; k <= 15; k++)
+        exact += (k - 3 <= 12 ? at_least[k - 3] : 0.0) / 12.0;
+    const char *sets[] = {"move=4", "distance=uniform(4,16)"};
+    cs_point_result c = one_point("conditional", sets, 2);
+    cs_point_result m = one_point("mc", sets, 2);
+    double se_m = sqrt(exact * (1 - exact) / (double)m.trials);
+    double se_c = (c.ci_high - c.ci_low) / 2.0 / 1.959963984540054;
+    cr_expect_leq(fabs(m.p_success - exact), 5.0 * se_m, "mc %.6f vs %.6f", m.p_success, exact);
+    cr_expect_leq(fabs(c.p_success - exact), 5.0 * se_c, "conditional %.6f vs %.6f",
+                  c.p_success, exact);
+    cr_expect_leq(fabs(c.p_success - m.p_success), 5.0 * sqrt(se_m * se_m + se_c * se_c));
+    cr_expect_lt(c.ci_high - c.ci_low, m.ci_high - m.ci_low,
+                 "conditional must be narrower than mc");
+}
+
+Test(driver, precision_stops_meets_the_width_and_repeats)
+{
+    static const char *const ini =
+        "[experiment]\nruleset = generic\ntrials = 5000\nseed = 3\nmethod = mc\n"
+        "precision = 0.004\n[params]\ndistance = 6,8\n";
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load(ini, NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+    cs_run_result r;
+    cr_assert_eq(th_run(&e, 2, &r), CS_OK);
+    cr_expect(r.precision_met);
+    for (uint64_t k = 0; k < r.n_points; k++) {
+        cr_expect_leq(0.5 * (r.point[k].ci_high - r.point[k].ci_low), 0.004);
+        cr_expect_gt(r.point[k].trials, 5000u, "it had to add blocks");
+        /* Blocks double each round: the width must not have been reached
+         * long before the last round (no huge overshoot). */
+        cr_expect_lt(r.point[k].trials, 4u * 60000u);
+    }
+    cs_run_result_free(&r);
+    char *a = th_run_csv(&e, 1, NULL), *b = th_run_csv(&e, 7, NULL);
+    cr_expect_str_eq(a, b);
+    free(a), free(b);
+    cs_experiment_free(&e);
+}
+
+/* Error paths: each names the place and what was expected. */
+typedef struct bad_case {
+    const char *ini;
+    const char *set;
+    const char *needle;
+} bad_case;
+
+Test(driver, experiment_errors_name_line_and_key)
+{
+    static const bad_case cases[] = {
+        {"[experiment]\nruleset = generic\n[params]\nmvoe = 3\n", NULL, ":4: [params] unknown key 'mvoe'"},
+        {"[experiment]\nruleset = generic\n[parms]\nmove = 3\n", NULL, ":4: unknown section [parms]"},
+        {"[experiment]\nruleset = generic\ntrails = 5\n", NULL, ":3: [experiment] unknown key 'trails'"},
+        {"[experiment]\nruleset = nope\n", NULL, ":2: ruleset = 'nope': expected one of"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = 3..x\n", NULL, ":4: move = '3..x': expected a sweep"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = 5..3\n", NULL, "needs a <= b"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = 1..3:0\n", NULL, "step > 0"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = 3,,4\n", NULL, "empty element"},
+        {"[experiment]\nruleset = generic\n[params]\ndice = 2d\n", NULL, "column 3"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = uniform(1,3)\n", NULL, "only layout parameters can be drawn"},
+        {"[experiment]\nruleset = generic\nmethod = exact\n[params]\ndistance = uniform(1,3)\n", NULL, "method exact"},
+        {"[experiment]\nruleset = generic\n[params]\nreroll = sometimes\n", NULL, "expected one of: none, failed, one_die"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = 3\n", "mvoe=4", "command line: [params] unknown key 'mvoe'"},
+        {"[experiment]\nruleset = generic\n[params]\npreset = w40k\nmove = 5\n", NULL, ":5: move = 5: w40k and aos"},
+        {"[experiment]\nruleset = generic\ntrials = 0\n", NULL, "trials = '0'"},
+        {"no section here\n", NULL, ":1: malformed line"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cs_experiment e;
+        cs_error err = {0};
+        const char *sets[1] = {cases[i].set};
+        cs_status st = th_load(cases[i].ini, sets, cases[i].set ? 1 : 0, &e, &err);
+        cr_expect_eq(st, CS_EINPUT, "case %zu should fail", i);
+        cr_expect(strstr(err.msg, cases[i].needle) != NULL, "case %zu: '%s' lacks '%s'", i,
+                  err.msg, cases[i].needle);
+    }
+}
+
+Test(driver, sweeps_are_cartesian_in_file_order)
+{
+    static const char *const ini = "[experiment]\nruleset = generic\n[params]\n"
+                                   "distance = 2..6:2\nmove = 1,3\n";
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load(ini, NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+    cr_expect_eq(e.n_points, 6u);
+    char label[128];
+    cs_experiment_point_label(&e, 1, label, sizeof label);
+    cr_expect_str_eq(label, "distance=2, move=3");
+    cs_experiment_point_label(&e, 4, label, sizeof label);
+    cr_expect_str_eq(label, "distance=6, move=1");
+    cs_experiment_free(&e);
+}

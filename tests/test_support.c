@@ -1,0 +1,3 @@
+/* Builds the shared test helpers into the test binary (the Makefile compiles
+ * tests/test_*.c only). */
+#include "support/helpers.c"
