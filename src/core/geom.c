@@ -935,10 +935,13 @@ static double first_turn_contact(const cs_vec2 *a, int na, cs_vec2 p, cs_vec2 u,
     return best;
 }
 
-/* One candidate path in the frame: forward s1, a left wheel u, forward s2. */
+/* One candidate path in the frame: forward s1, a left wheel u, forward s2.
+ * A wheel-first candidate is created with only a lower bound of s2 (lazy:
+ * most are never the cheapest, so their contact is never computed). */
 typedef struct path {
     double s1, s2, cost;
     cs_vec2 u;
+    bool exact; /* s2 and cost are exact, not a lower bound */
 } path;
 
 /* Whether the phases of path pa touch polygon b (in the frame): 0 no;
@@ -1021,19 +1024,39 @@ static void add_path(snake_ctx *k, double s1, cs_vec2 u, double s2)
     p->s1 = dmax(s1, 0.0);
     p->s2 = s2 < 1e-9 ? 0.0 : s2;
     p->cost = p->s1 + k->w * p->u.y + p->s2;
+    p->exact = true;
     k->used[k->nc++] = false;
 }
 
+/* The concluding forward of wheel-first path p: until the wheeled front
+ * edge touches the facing. */
+static double wheel_first_forward(const snake_ctx *k, cs_vec2 u)
+{
+    cs_vec2 p0 = v2(-k->hw, 0), p1 = v2(-k->hw + k->w * u.x, k->w * u.y);
+    return seg_contact(p0, p1, v2(-u.y, u.x), k->e[0], k->e[1]);
+}
+
 /* Wheel first (forward1 = 0), then forward until the front edge touches the
- * facing. */
+ * facing. Lazy: the concluding forward is at least how far the nearer
+ * facing end lies ahead of the wheeled front edge's line; the facing wholly
+ * behind that line is never reached. */
 static void add_wheel_first(snake_ctx *k, cs_vec2 u)
 {
     double l = len(u);
-    if (!(l > 0) || u.x < -1e-12 * l || u.y < -1e-12 * l)
+    if (!(l > 0) || u.x < -1e-12 * l || u.y < -1e-12 * l || k->nc >= 64)
         return;
-    u = scale(u, 1.0 / l);
-    cs_vec2 p0 = v2(-k->hw, 0), p1 = v2(-k->hw + k->w * u.x, k->w * u.y);
-    add_path(k, 0, u, seg_contact(p0, p1, v2(-u.y, u.x), k->e[0], k->e[1]));
+    u = v2(dmax(u.x / l, 0.0), dmax(u.y / l, 0.0));
+    cs_vec2 f = v2(-u.y, u.x), piv = v2(-k->hw, 0);
+    double h0 = dot(sub(k->e[0], piv), f), h1 = dot(sub(k->e[1], piv), f);
+    if (h0 < -1e-9 && h1 < -1e-9)
+        return;
+    path *p = &k->cand[k->nc];
+    p->u = u;
+    p->s1 = 0;
+    p->s2 = dmax(dmin(h0, h1), 0.0);
+    p->cost = k->w * u.y + p->s2;
+    p->exact = false;
+    k->used[k->nc++] = false;
 }
 
 /* The wheel of tangent-half-angle t (t in [0, 1] for 0..90 degrees). */
@@ -1363,22 +1386,49 @@ static void snake_result(const cs_rect *charger, const frame *fr, const path *p,
  * the front edge, touching the target nowhere before. Returns true when out
  * holds a valid path touching no other unit; the cheapest valid path
  * touching one is kept in out meanwhile. */
-static bool try_candidates(const cs_rect *charger, cs_seg e,
-                           const cs_rect *others, int n_others, snake_ctx *k, const frame *fr,
-                           cs_snake *out)
+static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *others,
+                           int n_others, snake_ctx *k, const frame *fr, cs_snake *out)
 {
-    for (;;) {
-        int bm = -1, bi = -1;
-        for (int m = 0; m < 2; m++)
-            for (int i = 0; i < k[m].nc; i++)
-                if (!k[m].used[i] && (bm < 0 || k[m].cand[i].cost < k[bm].cand[bi].cost))
-                    bm = m, bi = i;
-        if (bm < 0)
-            return out->found && out->touches < 0;
-        if (out->found && out->touches < 0 && k[bm].cand[bi].cost >= out->cost)
+    /* the untried candidates of both frames, cheapest first (frame in the
+     * top bit of each entry) */
+    int ord[128], n = 0;
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < k[m].nc; i++)
+            if (!k[m].used[i]) {
+                int v = m << 6 | i, j = n++;
+                double c = k[m].cand[i].cost;
+                while (j > 0 && k[ord[j - 1] >> 6].cand[ord[j - 1] & 63].cost > c) {
+                    ord[j] = ord[j - 1];
+                    j--;
+                }
+                ord[j] = v;
+            }
+    for (int at = 0; at < n;) {
+        int bm = ord[at] >> 6, bi = ord[at] & 63;
+        path *p = &k[bm].cand[bi];
+        if (out->found && out->touches < 0 && p->cost >= out->cost)
             return true;
+        if (!p->exact) {
+            /* a lazy candidate: its true cost, then back in order */
+            double s2 = wheel_first_forward(&k[bm], p->u);
+            if (!isfinite(s2)) {
+                k[bm].used[bi] = true;
+                at++;
+                continue;
+            }
+            p->s2 = s2 < 1e-9 ? 0.0 : s2;
+            p->cost = k[bm].w * p->u.y + p->s2;
+            p->exact = true;
+            int j = at, v = ord[at];
+            while (j + 1 < n && k[ord[j + 1] >> 6].cand[ord[j + 1] & 63].cost < p->cost) {
+                ord[j] = ord[j + 1];
+                j++;
+            }
+            ord[j] = v;
+            continue;
+        }
         k[bm].used[bi] = true;
-        const path *p = &k[bm].cand[bi];
+        at++;
         /* the end first: the front edge on the facing, no overlap; then the
          * way there */
         const snake_ctx *kk = &k[bm];
@@ -1401,7 +1451,7 @@ static bool try_candidates(const cs_rect *charger, cs_seg e,
             cs_vec2 ol[4];
             poly_local(&fr[bm], op.v, 4, ol);
             bool dummy;
-            if (path_touch(k[bm].hw, k[bm].d, p, ol, 4, &dummy) != 0)
+            if (path_touch(kk->hw, kk->d, p, ol, 4, &dummy) != 0)
                 hit = o;
         }
         if (hit >= 0 && out->found)
@@ -1410,6 +1460,7 @@ static bool try_candidates(const cs_rect *charger, cs_seg e,
         if (hit < 0)
             return true;
     }
+    return out->found && out->touches < 0;
 }
 
 void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
@@ -1463,7 +1514,7 @@ bool cs_geom_snake_sweep_hits(const cs_rect *r, double forward1, double wheel, d
     cs_vec2 ol[4];
     poly_local(&fr, op.v, 4, ol);
     double th = fabs(wheel) * DEG;
-    path p = { forward1, forward2, 0, v2(cos(th), sin(th)) };
+    path p = { forward1, forward2, 0, v2(cos(th), sin(th)), true };
     bool early;
     return path_touch(0.5 * r->width, r->depth, &p, ol, 4, &early) != 0;
 }
