@@ -866,10 +866,11 @@ static void poly_local(const frame *f, const cs_vec2 *v, int n, cs_vec2 *out)
  * L, in the frame: FL, RL, RR, FR (counter-clockwise). */
 static void charger_at(double hw, double d, double s1, cs_vec2 u, cs_vec2 out[4])
 {
-    cs_vec2 l = v2(-hw, s1);
-    const cs_vec2 rel[4] = { { 0, 0 }, { 0, -d }, { 2 * hw, -d }, { 2 * hw, 0 } };
-    for (int i = 0; i < 4; i++)
-        out[i] = add(l, rot(rel[i], u.x, u.y));
+    double w = 2 * hw;
+    out[0] = v2(-hw, s1);
+    out[1] = v2(-hw + d * u.y, s1 - d * u.x);
+    out[2] = v2(-hw + w * u.x + d * u.y, s1 + w * u.y - d * u.x);
+    out[3] = v2(-hw + w * u.x, s1 + w * u.y);
 }
 
 /* A monotone stand-in for the angle of (x, y) in [0, 2 pi): 0..4 around
@@ -1270,13 +1271,19 @@ static double path_wheel(const frame *fr, const path *p)
     return fr->sx * atan2(p->u.y, p->u.x) / DEG;
 }
 
-/* The pose of a path as a world rectangle. */
+/* The pose of a path as a world rectangle: the charger turned by the wheel
+ * (its unit vectors rotated by u, mirrored with the frame). */
 static cs_rect path_pose(const cs_rect *ch, const frame *fr, const path *p)
 {
     double hw = 0.5 * ch->width;
     cs_vec2 fc = add(add(v2(-hw, p->s1), scale(p->u, hw)), scale(v2(-p->u.y, p->u.x), p->s2));
-    return cs_geom_rect_front_at(to_world(fr, fc), ch->width, ch->depth,
-                                 ch->facing + path_wheel(fr, p));
+    cs_rect r = *ch;
+    double c = p->u.x, sn = fr->sx * p->u.y;
+    r.facing = ch->facing + path_wheel(fr, p);
+    r.fwd = rot(ch->fwd, c, sn);
+    r.right = rot(ch->right, c, sn);
+    r.c = sub(to_world(fr, fc), scale(r.fwd, 0.5 * ch->depth));
+    return r;
 }
 
 /* The least cost any path needs to put a point of its front edge on x:
