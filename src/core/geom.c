@@ -947,14 +947,17 @@ typedef struct path {
 
 /* Whether the phases of path pa touch polygon b (in the frame): 0 no;
  * otherwise the phase (1, 2, 3) of the first touch, and *early when that
- * touch comes before the end of the path. */
-static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, int nb, bool *early)
+ * touch comes before the end of the path. t1 is how far the charger goes
+ * straight before touching b, or NAN to compute it. */
+static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, int nb, double t1,
+                      bool *early)
 {
     const double tol = 1e-9;
     cs_vec2 c[4];
     bool turns = pa->u.y > 0;
     charger_at(hw, d, 0, v2(1, 0), c);
-    double t = first_contact(c, 4, v2(0, 1), b, nb, 0.0);
+    /* t1: the straight advance before touching b, when known already */
+    double t = isnan(t1) ? first_contact(c, 4, v2(0, 1), b, nb, 0.0) : t1;
     if (t <= pa->s1 + tol) {
         *early = t < pa->s1 - tol || turns || pa->s2 > 0;
         return 1;
@@ -982,6 +985,7 @@ typedef struct snake_ctx {
     cs_vec2 t[4];   /* target outline */
     cs_vec2 e[2];   /* target facing */
     cs_vec2 n;      /* its outward normal */
+    double t1;      /* straight advance before touching the target */
     path cand[64];
     bool used[64];  /* tried already */
     int nc;
@@ -1448,7 +1452,7 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
         if (cs_geom_dist_seg_seg(fe, ek) > 1e-7 || !separated(c, 4, kk->t, 4, CS_GEOM_EPS))
             continue;
         bool early = false;
-        int ph = path_touch(kk->hw, kk->d, p, kk->t, 4, &early);
+        int ph = path_touch(kk->hw, kk->d, p, kk->t, 4, kk->t1, &early);
         if (ph == 0 || early)
             continue;
         cs_rect fin = path_pose(charger, &fr[bm], p);
@@ -1458,7 +1462,7 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
             cs_vec2 ol[4];
             poly_local(&fr[bm], op.v, 4, ol);
             bool dummy;
-            if (path_touch(kk->hw, kk->d, p, ol, 4, &dummy) != 0)
+            if (path_touch(kk->hw, kk->d, p, ol, 4, NAN, &dummy) != 0)
                 hit = o;
         }
         if (hit >= 0 && out->found)
@@ -1491,6 +1495,10 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
         k[m].n = v2(fr[m].sx * dot(n, charger->right), dot(n, charger->fwd));
         k[m].nc = 0;
     }
+    /* the same in both frames: the mirror keeps distances along y */
+    cs_vec2 c0[4];
+    charger_at(k[0].hw, k[0].d, 0, v2(1, 0), c0);
+    k[0].t1 = k[1].t1 = first_contact(c0, 4, v2(0, 1), k[0].t, 4, 0.0);
     /* The straight path first: when it costs no more than the lower bound
      * of every path, it is the cheapest. Then the wheels, the frame whose
      * bound is lower first; the other frame is skipped when a clean path
@@ -1523,7 +1531,7 @@ bool cs_geom_snake_sweep_hits(const cs_rect *r, double forward1, double wheel, d
     double th = fabs(wheel) * DEG;
     path p = { forward1, forward2, 0, v2(cos(th), sin(th)), true };
     bool early;
-    return path_touch(0.5 * r->width, r->depth, &p, ol, 4, &early) != 0;
+    return path_touch(0.5 * r->width, r->depth, &p, ol, 4, NAN, &early) != 0;
 }
 
 /* ---- the align move ----------------------------------------------------- */
