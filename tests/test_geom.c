@@ -304,6 +304,59 @@ Test(geom, line_of_sight_blockers)
     cr_expect(!cs_geom_los(&v, 90, &far, NULL, 0));
 }
 
+Test(geom, line_of_sight_property_sampled_lines)
+{
+    /* property (seed 13): whenever a sampled sight line (a point of the
+     * front edge to a point of the target, within 45 degrees of forward)
+     * crosses no blocker, cs_geom_los finds line of sight; and it never
+     * finds it for a target wholly outside the field of view */
+    cs_rng g;
+    cs_rng_seed(&g, 13, 5);
+    int seen = 0, sampled_free = 0;
+    for (int i = 0; i < 300; i++) {
+        cs_rect v = cs_geom_rect_front_at(P(0, 0), 2 + 4 * cs_rng_uniform(&g), 1, 0);
+        cs_rect t = cs_geom_rect_front_at(P(24 * cs_rng_uniform(&g) - 12, 4 + 10 * cs_rng_uniform(&g)),
+                                          1 + 4 * cs_rng_uniform(&g), 1 + 2 * cs_rng_uniform(&g),
+                                          360 * cs_rng_uniform(&g));
+        cs_poly bl[3];
+        int nb = 0;
+        for (int k = 0; k < 3; k++) {
+            cs_rect b = cs_geom_rect(P(20 * cs_rng_uniform(&g) - 10, 1.5 + 10 * cs_rng_uniform(&g)),
+                                     0.5 + 3 * cs_rng_uniform(&g), 0.3 + 2 * cs_rng_uniform(&g),
+                                     360 * cs_rng_uniform(&g));
+            if (cs_geom_rects_overlap(&b, &t) || cs_geom_dist_rect_rect(&b, &v) < 0.1)
+                continue;
+            bl[nb++] = cs_geom_rect_poly(&b);
+        }
+        bool los = cs_geom_los(&v, 90, &t, bl, nb);
+        seen += los;
+        if (!cs_geom_rect_in_fov(&v, 90, &t))
+            cr_assert(!los, "layout %d", i);
+        cs_seg fe = cs_geom_edge(&v, CS_FRONT);
+        for (int j = 0; j < 400; j++) {
+            double a = cs_rng_uniform(&g);
+            cs_vec2 p = { fe.a.x + a * (fe.b.x - fe.a.x), fe.a.y + a * (fe.b.y - fe.a.y) };
+            double du = cs_rng_uniform(&g) - 0.5, dv = cs_rng_uniform(&g) - 0.5;
+            cs_vec2 q = { t.c.x + du * t.width * t.right.x + dv * t.depth * t.fwd.x,
+                          t.c.y + du * t.width * t.right.y + dv * t.depth * t.fwd.y };
+            double dx = q.x - p.x, dy = q.y - p.y;
+            if (dy <= 0 || fabs(dx) > dy)
+                continue; /* beyond 45 degrees off forward */
+            cs_seg sl = { p, q };
+            bool free = true;
+            for (int k = 0; k < nb && free; k++)
+                free = !cs_geom_seg_crosses_poly(sl, &bl[k]);
+            if (free) {
+                sampled_free++;
+                cr_assert(los, "layout %d: a free line from (%g,%g) to (%g,%g)", i, p.x, p.y, q.x, q.y);
+                break;
+            }
+        }
+    }
+    cr_expect_gt(seen, 50);
+    cr_expect_gt(sampled_free, 50);
+}
+
 /* ---- moves -------------------------------------------------------------- */
 
 Test(geom, pivot_and_wheel)

@@ -349,25 +349,40 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
             h[a][j][2] = sgn[a][j][2] * k;
         }
     }
-    /* Most placements put the whole rectangle in one arc: test the corners
-     * against each arc's half-planes before clipping anything. */
+    /* Most placements put the whole rectangle in one arc: the arcs are
+     * convex, so when all four corners lie outside r in one arc, so does
+     * the rectangle (a corner on a boundary ray is taken as flank, which at
+     * worst sends a rectangle to the clipping below). */
     int inside_all = -1;
+    for (int i = 0; i < 4; i++) {
+        double u = c[i].x, v = c[i].y, au = fabs(u);
+        int arc;
+        if (au <= hw && fabs(v) <= hd)
+            arc = -2; /* inside r or on its boundary */
+        else if (v >= hd && v - hd > au - hw)
+            arc = CS_FRONT;
+        else if (v <= -hd && -v - hd > au - hw)
+            arc = CS_REAR;
+        else
+            arc = u < 0 ? CS_LEFT : CS_RIGHT;
+        if (i == 0)
+            inside_all = arc;
+        else if (arc != inside_all)
+            inside_all = -2;
+    }
+    /* else clip against each arc no half-plane of which has every corner
+     * outside it */
     bool touches[4];
-    for (int a = 0; a < 4; a++) {
-        int in = 0;
+    for (int a = 0; a < 4 && inside_all < 0; a++) {
         bool out_of_one = false;
         for (int j = 0; j < 3; j++) {
             int cnt = 0;
             for (int i = 0; i < 4; i++)
                 cnt += h[a][j][0] * c[i].x + h[a][j][1] * c[i].y <= h[a][j][2];
-            if (cnt == 4)
-                in++;
-            else if (cnt == 0)
+            if (cnt == 0)
                 out_of_one = true;
         }
         touches[a] = !out_of_one;
-        if (in == 3)
-            inside_all = a;
     }
     out->overlap = 0;
     for (int a = 0; a < 4; a++)
@@ -375,10 +390,13 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
     if (inside_all >= 0) {
         out->area[inside_all] = total;
     } else {
+        double sum = 0;
         for (int a = 0; a < 4; a++)
             if (touches[a])
-                out->area[a] = clipped_area(c, 4, h[a], 3);
-        if (cs_geom_rects_overlap(r, other)) {
+                sum += out->area[a] = clipped_area(c, 4, h[a], 3);
+        /* the arcs cover all but r itself: clip against r only when some
+         * area is missing */
+        if (sum < total * (1 - 1e-12)) {
             const double box[4][3] = { { 1, 0, hw }, { -1, 0, hw }, { 0, 1, hd }, { 0, -1, hd } };
             out->overlap = clipped_area(c, 4, box, 4);
         }
@@ -757,11 +775,14 @@ static double first_contact(const cs_vec2 *a, int na, cs_vec2 d, const cs_vec2 *
             double dn = dot(dir, n);
             if (dn >= -1e-15)
                 continue; /* moving along or away from this edge */
+            double inv = -1.0 / dn;
             for (int k = 0; k < np; k++) {
                 double h = dot(sub(p[k], q[j]), n) - g; /* height above the offset edge */
                 if (h < -CS_GEOM_EPS)
                     continue; /* already past it: not an approach to this edge */
-                double t = -h / dn;
+                double t = h * inv;
+                if (t >= best)
+                    continue;
                 /* at an edge's end with g > 0 the vertex circles decide: a
                  * graze at exactly g there is no approach */
                 double s = dot(sub(add(p[k], scale(dir, t)), q[j]), u);
@@ -815,10 +836,12 @@ cs_advance cs_geom_advance(const cs_rect *r, double max_dist, const cs_obstacle 
 /* The path is solved in the charger's frame: origin at the centre of its
  * front edge, x to its right, y forward, and mirrored (x -> -x) for wheels
  * to the right, so that every wheel is a left wheel about the front-left
- * corner L = (-hw, 0 + forward1). */
+ * corner L = (-hw, forward1). A wheel angle th in [0, 90] degrees is carried
+ * as its unit vector (cos th, sin th): every candidate angle comes from a
+ * direction in the layout, so the search needs no trigonometry. */
 typedef struct frame {
     cs_vec2 o, right, fwd;
-    double sx;              /* +1, or -1 when mirrored */
+    double sx; /* +1, or -1 when mirrored */
 } frame;
 
 static cs_vec2 to_local(const frame *f, cs_vec2 p)
@@ -839,42 +862,45 @@ static void poly_local(const frame *f, const cs_vec2 *v, int n, cs_vec2 *out)
         out[f->sx > 0 ? i : n - 1 - i] = to_local(f, v[i]);
 }
 
-static cs_vec2 unit_dir(double th)
+/* The charger's outline after forward s1 and a wheel u = (cos, sin) about
+ * L, in the frame: FL, RL, RR, FR (counter-clockwise). */
+static void charger_at(double hw, double d, double s1, cs_vec2 u, cs_vec2 out[4])
 {
-    return v2(-sin(th), cos(th));
+    double w = 2 * hw;
+    out[0] = v2(-hw, s1);
+    out[1] = v2(-hw + d * u.y, s1 - d * u.x);
+    out[2] = v2(-hw + w * u.x + d * u.y, s1 + w * u.y - d * u.x);
+    out[3] = v2(-hw + w * u.x, s1 + w * u.y);
 }
 
-/* The charger's outline after forward1 = s1 and a wheel of th (radians)
- * about L, in the frame: FL, RL, RR, FR (counter-clockwise). */
-static void charger_at(double hw, double d, double s1, double th, cs_vec2 out[4])
+/* A monotone stand-in for the angle of (x, y) in [0, 2 pi): 0..4 around
+ * the circle (the "diamond angle"); comparisons of angles need no atan2. */
+static double pseudo_angle(double x, double y)
 {
-    double c = cos(th), s = sin(th);
-    cs_vec2 l = v2(-hw, s1);
-    const cs_vec2 rel[4] = { { 0, 0 }, { 0, -d }, { 2 * hw, -d }, { 2 * hw, 0 } };
-    for (int i = 0; i < 4; i++)
-        out[i] = add(l, rot(rel[i], c, s));
+    if (y >= 0)
+        return x >= 0 ? y / (x + y) : 1 - x / (-x + y);
+    return x < 0 ? 2 - y / (-x - y) : 3 + x / (x - y);
 }
 
-/* The first angle phi in [0, th] at which polygon a, turning
- * counter-clockwise about p, touches polygon b; INFINITY if none. Every
- * contact starts as a vertex of one meeting an edge of the other: a vertex
- * of a runs on a circle about p; a vertex of b, seen from a, runs on a
- * circle the other way. */
-static double first_turn_contact(const cs_vec2 *a, int na, cs_vec2 p, double th,
+/* The first turn, as a pseudo-angle in [0, pseudo_angle(u)], at which
+ * polygon a turning counter-clockwise about p touches polygon b; INFINITY
+ * if none within u. Every contact starts as a vertex of one meeting an
+ * edge of the other: a vertex of a runs on a circle about p; a vertex of b,
+ * seen from a, runs on a circle the other way. */
+static double first_turn_contact(const cs_vec2 *a, int na, cs_vec2 p, cs_vec2 u,
                                  const cs_vec2 *b, int nb)
 {
-    double best = INFINITY;
-    /* no vertex of either comes nearer to p than... quick rejection: the
-     * turning outline stays within its largest radius about p */
+    double best = INFINITY, lim = pseudo_angle(u.x, u.y);
+    /* the turning outline stays within its largest radius about p */
     double rmax = 0;
     for (int i = 0; i < na; i++)
-        rmax = dmax(rmax, len(sub(a[i], p)));
+        rmax = dmax(rmax, dot(sub(a[i], p), sub(a[i], p)));
     double near = INFINITY;
     for (int i = 0, j = nb - 1; i < nb; j = i++) {
         cs_seg s = { b[j], b[i] };
         near = dmin(near, cs_geom_dist_point_seg(p, s));
     }
-    if (near > rmax + CS_GEOM_EPS)
+    if (near > sqrt(rmax) + CS_GEOM_EPS)
         return INFINITY;
     for (int pass = 0; pass < 2; pass++) {
         const cs_vec2 *m = pass ? b : a, *e = pass ? a : b;
@@ -897,14 +923,11 @@ static double first_turn_contact(const cs_vec2 *a, int na, cs_vec2 p, double th,
                         continue;
                     /* the turn taking w to x (a's vertex), or x to w */
                     cs_vec2 x = add(q, scale(ed, s));
-                    double phi = pass ? atan2(cross(x, w), dot(x, w)) : atan2(cross(w, x), dot(w, x));
-                    while (phi < 0)
-                        phi += 2 * PI;
-                    while (phi >= 2 * PI)
-                        phi -= 2 * PI;
-                    if (phi > 2 * PI - 1e-12)
+                    double phi = pass ? pseudo_angle(dot(x, w), cross(x, w))
+                                      : pseudo_angle(dot(w, x), cross(w, x));
+                    if (phi > 4 - 1e-12)
                         phi = 0;
-                    if (phi <= th + 1e-12)
+                    if (phi <= lim + 1e-12)
                         best = dmin(best, phi);
                 }
             }
@@ -913,36 +936,42 @@ static double first_turn_contact(const cs_vec2 *a, int na, cs_vec2 p, double th,
     return best;
 }
 
-/* One candidate path in the frame: forward s1, wheel th (radians, >= 0,
- * left), forward s2. */
+/* One candidate path in the frame: forward s1, a left wheel u, forward s2.
+ * A wheel-first candidate is created with only a lower bound of s2 (lazy:
+ * most are never the cheapest, so their contact is never computed). */
 typedef struct path {
-    double s1, th, s2, cost;
+    double s1, s2, cost;
+    cs_vec2 u;
+    bool exact; /* s2 and cost are exact, not a lower bound */
 } path;
 
-/* Where the phases of path pa first touch polygon b (in the frame):
- * 0 none; otherwise the phase (1, 2, 3) and whether that touch comes before
- * the end of the path (*early). */
-static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, int nb, bool *early)
+/* Whether the phases of path pa touch polygon b (in the frame): 0 no;
+ * otherwise the phase (1, 2, 3) of the first touch, and *early when that
+ * touch comes before the end of the path. t1 is how far the charger goes
+ * straight before touching b, or NAN to compute it. */
+static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, int nb, double t1,
+                      bool *early)
 {
     const double tol = 1e-9;
     cs_vec2 c[4];
-    charger_at(hw, d, 0, 0, c);
-    bool more = pa->th > 0 || pa->s2 > 0;
-    double t = first_contact(c, 4, v2(0, 1), b, nb, 0.0);
+    bool turns = pa->u.y > 0;
+    charger_at(hw, d, 0, v2(1, 0), c);
+    /* t1: the straight advance before touching b, when known already */
+    double t = isnan(t1) ? first_contact(c, 4, v2(0, 1), b, nb, 0.0) : t1;
     if (t <= pa->s1 + tol) {
-        *early = t < pa->s1 - tol || more;
+        *early = t < pa->s1 - tol || turns || pa->s2 > 0;
         return 1;
     }
-    if (pa->th > 0) {
-        charger_at(hw, d, pa->s1, 0, c);
-        double phi = first_turn_contact(c, 4, v2(-hw, pa->s1), pa->th, b, nb);
-        if (phi <= pa->th + 1e-12) {
-            *early = phi < pa->th - tol || pa->s2 > 0;
+    if (turns) {
+        charger_at(hw, d, pa->s1, v2(1, 0), c);
+        double phi = first_turn_contact(c, 4, v2(-hw, pa->s1), pa->u, b, nb);
+        if (isfinite(phi)) {
+            *early = phi < pseudo_angle(pa->u.x, pa->u.y) - tol || pa->s2 > 0;
             return 2;
         }
     }
-    charger_at(hw, d, pa->s1, pa->th, c);
-    t = first_contact(c, 4, unit_dir(pa->th), b, nb, 0.0);
+    charger_at(hw, d, pa->s1, pa->u, c);
+    t = first_contact(c, 4, v2(-pa->u.y, pa->u.x), b, nb, 0.0);
     if (t <= pa->s2 + tol) {
         *early = t < pa->s2 - tol;
         return 3;
@@ -953,16 +982,15 @@ static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, int
 /* The geometric data of one snaking problem in one frame. */
 typedef struct snake_ctx {
     double hw, d, w;
-    cs_vec2 t[4];     /* target outline */
-    cs_vec2 e[2];     /* target facing */
-    cs_vec2 n;        /* its outward normal */
+    cs_vec2 t[4];   /* target outline */
+    cs_vec2 e[2];   /* target facing */
+    cs_vec2 n;      /* its outward normal */
+    double t1;      /* straight advance before touching the target */
     path cand[64];
-    bool used[64];   /* tried already */
+    bool used[64];  /* tried already */
     int nc;
 } snake_ctx;
 
-/* Distance the front edge, wheeled th at forward s1, moves along its new
- * forward direction before touching the facing (INFINITY if never). */
 /* When segment [p0, p1] moving along d first touches segment [e0, e1]
  * (INFINITY if never): an end of one meets the other. A segment parallel to
  * d is met at its ends by the other's rays. */
@@ -989,188 +1017,247 @@ static double seg_contact(cs_vec2 p0, cs_vec2 p1, cs_vec2 d, cs_vec2 e0, cs_vec2
     return best;
 }
 
-static double concluding_forward(const snake_ctx *k, double s1, double th)
+static void add_path(snake_ctx *k, double s1, cs_vec2 u, double s2)
 {
-    double c = cos(th), s = sin(th);
-    return seg_contact(v2(-k->hw, s1), v2(-k->hw + k->w * c, s1 + k->w * s), v2(-s, c), k->e[0],
-                       k->e[1]);
-}
-
-static void add_path(snake_ctx *k, double s1, double th, double s2)
-{
-    if (!(s1 >= -1e-9 && s2 >= -1e-9 && th >= -1e-12 && th <= PI / 2 + 1e-12) || k->nc >= 64)
+    if (k->nc >= 64 || !(s1 >= -1e-9 && s2 >= -1e-9) || !isfinite(s1) || !isfinite(s2))
         return;
-    if (!isfinite(s1) || !isfinite(s2))
-        return;
-    path *p = &k->cand[k->nc++];
+    if (u.x < -1e-12 || u.y < -1e-12)
+        return; /* not a wheel of 0..90 degrees to the left */
+    path *p = &k->cand[k->nc];
+    double l = len(u);
+    p->u = v2(dmax(u.x / l, 0.0), dmax(u.y / l, 0.0));
     p->s1 = dmax(s1, 0.0);
-    p->th = dmin(dmax(th, 0.0), PI / 2);
     p->s2 = s2 < 1e-9 ? 0.0 : s2;
-    p->cost = p->s1 + k->w * sin(p->th) + p->s2;
+    p->cost = p->s1 + k->w * p->u.y + p->s2;
+    p->exact = true;
+    k->used[k->nc++] = false;
 }
 
-/* Wheel first (forward1 = 0), then forward: the path for wheel th. */
-static void add_wheel_first(snake_ctx *k, double th)
+/* The concluding forward of wheel-first path p: until the wheeled front
+ * edge touches the facing. */
+static double wheel_first_forward(const snake_ctx *k, cs_vec2 u)
 {
-    if (th >= 0 && th <= PI / 2 + 1e-12)
-        add_path(k, 0, th, concluding_forward(k, 0, th));
+    cs_vec2 p0 = v2(-k->hw, 0), p1 = v2(-k->hw + k->w * u.x, k->w * u.y);
+    return seg_contact(p0, p1, v2(-u.y, u.x), k->e[0], k->e[1]);
 }
 
-/* Cost slope of "wheel th, then forward until corner X meets the facing
- * line", X the pivot (lead = 0) or the outer corner (lead = 1): with
- * n = (sin a, -cos a), the approach rate is cos(th - a) and the pivot's
- * height above the line h; cost = w sin th + (h - lead w sin(th - a)) /
- * cos(th - a). Returns d cost / d th. */
-static double wheel_first_slope(double w, double h, double a, int lead, double th)
+/* Wheel first (forward1 = 0), then forward until the front edge touches the
+ * facing. Lazy: the concluding forward is at least how far the nearer
+ * facing end lies ahead of the wheeled front edge's line; the facing wholly
+ * behind that line is never reached. */
+static void add_wheel_first(snake_ctx *k, cs_vec2 u)
 {
-    double ph = th - a, cp = cos(ph), sp = sin(ph);
-    double hx = h - lead * w * sp;
-    return w * cos(th) - lead * w + hx * sp / (cp * cp);
-}
-
-/* Illinois regula falsi for the root of the slope in [lo, hi], where it
- * goes from negative to positive. */
-static double slope_root(double w, double h, double a, int lead, double lo, double flo, double hi,
-                         double fhi)
-{
-    int side = 0;
-    for (int it = 0; it < 60 && hi - lo > 1e-13; it++) {
-        double x = (lo * fhi - hi * flo) / (fhi - flo);
-        double fx = wheel_first_slope(w, h, a, lead, x);
-        if (fx == 0)
-            return x;
-        if (fx < 0) {
-            lo = x;
-            flo = fx;
-            if (side == -1)
-                fhi *= 0.5;
-            side = -1;
-        } else {
-            hi = x;
-            fhi = fx;
-            if (side == 1)
-                flo *= 0.5;
-            side = 1;
-        }
-    }
-    return 0.5 * (lo + hi);
-}
-
-/* Local minima of the wheel-first cost on [lo, hi]: where its slope goes
- * from negative to positive. The slope of the pivot-led family rises
- * monotonically when the pivot's height h is at least the frontage (its
- * derivative is h (1 + sin^2) / cos^3 - w sin >= h - w); otherwise, and for
- * the outer-corner family, it is bracketed on a grid of 8 first. */
-static void wheel_first_minimum(snake_ctx *k, double h, double a, int lead, double lo, double hi)
-{
-    if (hi - lo < 1e-12)
+    double l = len(u);
+    if (!(l > 0) || u.x < -1e-12 * l || u.y < -1e-12 * l || k->nc >= 64)
         return;
-    int m = (lead == 0 && h >= k->w) ? 1 : 8;
-    double x0 = lo, f0 = wheel_first_slope(k->w, h, a, lead, lo);
+    u = v2(dmax(u.x / l, 0.0), dmax(u.y / l, 0.0));
+    cs_vec2 f = v2(-u.y, u.x), piv = v2(-k->hw, 0);
+    double h0 = dot(sub(k->e[0], piv), f), h1 = dot(sub(k->e[1], piv), f);
+    if (h0 < -1e-9 && h1 < -1e-9)
+        return;
+    path *p = &k->cand[k->nc];
+    p->u = u;
+    p->s1 = 0;
+    p->s2 = dmax(dmin(h0, h1), 0.0);
+    p->cost = k->w * u.y + p->s2;
+    p->exact = false;
+    k->used[k->nc++] = false;
+}
+
+/* The wheel of tangent-half-angle t (t in [0, 1] for 0..90 degrees). */
+static cs_vec2 half_tan_dir(double t)
+{
+    double q = 1 + t * t;
+    return v2((1 - t * t) / q, 2 * t / q);
+}
+
+/* Slope of the cost of "wheel u first, then forward until corner X meets
+ * the facing line", X the pivot (lead = 0) or the outer corner (lead = 1).
+ * With the facing's outward normal n = (sin a, -cos a), the approach rate
+ * is cos(th - a) and the pivot's height above the line h; cost = w sin th +
+ * (h - lead w sin(th - a)) / cos(th - a), so d cost / d th =
+ * w cos th - lead w + h_X sin(th - a) / cos^2(th - a). */
+static double wheel_first_slope(double w, double h, cs_vec2 a, int lead, cs_vec2 u)
+{
+    double cp = u.x * a.x + u.y * a.y, sp = u.y * a.x - u.x * a.y;
+    return w * u.x - lead * w + (h - lead * w * sp) * sp / (cp * cp);
+}
+
+/* Local minima of that cost for t in [lo, hi] (tangent half-angles): where
+ * the slope goes from negative to positive, bracketed on a grid (one cell
+ * per 0.025 of t, about 3 degrees, at most 6) and then found by the
+ * Illinois variant of regula falsi. The pivot-led family's slope rises
+ * monotonically when h is at least the frontage (its derivative is
+ * h (1 + sin^2) / cos^3 - w sin >= h - w), so no grid is needed then. */
+static void wheel_first_minimum(snake_ctx *k, double h, cs_vec2 a, int lead, double lo, double hi)
+{
+    if (!(hi - lo > 1e-12))
+        return;
+    int m = (lead == 0 && h >= k->w) ? 1 : 1 + (int)((hi - lo) * 40);
+    if (m > 6)
+        m = 6;
+    double x0 = lo, f0 = wheel_first_slope(k->w, h, a, lead, half_tan_dir(lo));
     for (int i = 1; i <= m; i++) {
         double x1 = lo + (hi - lo) * i / m;
-        double f1 = wheel_first_slope(k->w, h, a, lead, x1);
-        if (f0 < 0 && f1 > 0)
-            add_wheel_first(k, slope_root(k->w, h, a, lead, x0, f0, x1, f1));
+        double f1 = wheel_first_slope(k->w, h, a, lead, half_tan_dir(x1));
+        if (f0 < 0 && f1 > 0) {
+            double bl = x0, fl = f0, bh = x1, fh = f1, x = x0;
+            int side = 0;
+            for (int it = 0; it < 60 && bh - bl > 1e-14; it++) {
+                x = (bl * fh - bh * fl) / (fh - fl);
+                double fx = wheel_first_slope(k->w, h, a, lead, half_tan_dir(x));
+                if (fx == 0)
+                    break;
+                if (fx < 0) {
+                    bl = x, fl = fx;
+                    if (side == -1)
+                        fh *= 0.5;
+                    side = -1;
+                } else {
+                    bh = x, fh = fx;
+                    if (side == 1)
+                        fl *= 0.5;
+                    side = 1;
+                }
+            }
+            add_wheel_first(k, half_tan_dir(x));
+        }
         x0 = x1;
         f0 = f1;
     }
 }
 
+/* tan(th / 2) of angle th (radians) clamped to [0, 90] degrees. */
+static double half_tan_of(double th)
+{
+    return tan(0.5 * dmin(dmax(th, 0.0), PI / 2));
+}
+
 /* The candidate paths of one frame (left wheels): every path that can be
  * cheapest. For a fixed wheel the cost forward1 + forward2 is linear over
- * the convex set of contact translations, so it is least at a vertex: no
+ * the convex set of contact positions, so it is least at a vertex: no
  * initial forward, no concluding forward, or corner on corner. Along each
  * of those families the cost is monotone or concave in the wheel angle,
  * except wheel-first-then-forward with a corner meeting the facing line,
- * whose minimum is solved for. So the candidates are the ends of the
+ * whose minima are solved for. So the candidates are the ends of the
  * families (straight, 90 degrees, corner on corner, contact during the
- * wheel, the aligned wheel) and those minima. */
+ * wheel, the front edge parallel to the facing or to another edge of the
+ * target, beyond which the first touch is no longer on the facing) and
+ * those minima. */
 static void snake_candidates(snake_ctx *k)
 {
     double hw = k->hw, w = k->w;
     cs_vec2 l = v2(-hw, 0);
-    /* wheel-first ends: 0 and 90 degrees, and the wheel that makes the front
-     * edge parallel to the facing (n = (sin a, -cos a)) */
-    double a = atan2(k->n.x, -k->n.y);
-    add_wheel_first(k, 0);
-    add_wheel_first(k, PI / 2);
+    /* n = (sin a, -cos a): the wheel a makes the front edge parallel to
+     * the facing */
+    cs_vec2 a = v2(-k->n.y, k->n.x);
+    add_wheel_first(k, v2(1, 0));
+    add_wheel_first(k, v2(0, 1));
     add_wheel_first(k, a);
-    /* contact during the wheel from the start (forward1 = 0): the outer
-     * corner's circle meets the facing, or a facing end meets the edge */
-    cs_vec2 f[4];
-    charger_at(hw, k->d, 0, 0, f);
-    for (int i = 0; i < 2; i++) {
-        cs_vec2 q = sub(k->e[i], l);
-        double r = len(q);
-        if (r <= w + 1e-12 && r > 0) {
-            double th = atan2(q.y, q.x);
-            add_path(k, 0, th, 0);
-        }
-    }
-    {
-        /* outer corner on the facing line, forward1 = 0: n.(l + w(c,s)) = n.e0 */
-        double hl = dot(k->n, sub(l, k->e[0]));
-        /* w (n.x c + n.y s) = -hl  ->  w sin(th - a') form */
-        double amp = w * len(k->n), ph = atan2(k->n.x, k->n.y);
-        if (amp > 0 && fabs(hl / amp) <= 1) {
-            double base = asin(-hl / amp);
-            /* n.x c + n.y s = |n| sin(th + ph) */
-            for (int r = 0; r < 2; r++) {
-                double th = (r ? PI - base : base) - ph;
-                while (th < -1e-12)
-                    th += 2 * PI;
-                while (th > 2 * PI)
-                    th -= 2 * PI;
-                add_path(k, 0, th, 0);
-            }
-        }
-        /* wheel-first minima on both sides of the aligned angle */
-        if (hl > 0) {
-            wheel_first_minimum(k, hl, a, 0, dmax(0.0, a - PI / 2 + 1e-9), dmin(dmax(a, 0.0), PI / 2));
-            wheel_first_minimum(k, hl, a, 1, dmax(a, 0.0), dmin(a + PI / 2 - 1e-9, PI / 2));
-        }
-    }
-    /* The cheapest path may be the last one whose first touch is on the
-     * facing: beyond it the front edge meets another edge of the target
-     * first. At that limit the front edge lies along that other edge. */
-    for (int i = 0, j = 3; i < 4; j = i++) {
-        cs_vec2 ed = sub(k->t[i], k->t[j]);
-        double th = atan2(ed.y, ed.x);
-        for (int r = 0; r < 2; r++, th += PI) {
-            while (th < -1e-12)
-                th += 2 * PI;
-            while (th > 2 * PI)
-                th -= 2 * PI;
-            if (th > PI / 2 + 1e-12)
-                continue;
-            add_wheel_first(k, th);
-            /* forward, then the wheel ends with the edge on that line: the
-             * pivot (-hw, s1) on it */
-            double c = cos(th);
-            if (c > 1e-12)
-                add_path(k, k->t[j].y + (-hw - k->t[j].x) * sin(th) / c, th, 0);
-        }
+    double hl = dot(k->n, sub(l, k->e[0])); /* pivot's height above the line */
+    /* the wheel from the start ends in contact: the outer corner's circle
+     * meets the facing line, n.(c, s) = -hl / w, or a facing end within
+     * reach meets the wheeling edge */
+    double kap = -hl / w;
+    if (fabs(kap) <= 1) {
+        double r = sqrt(1 - kap * kap);
+        cs_vec2 np = v2(-k->n.y, k->n.x);
+        add_path(k, 0, add(scale(k->n, kap), scale(np, r)), 0);
+        add_path(k, 0, sub(scale(k->n, kap), scale(np, r)), 0);
     }
     for (int i = 0; i < 2; i++) {
-        cs_vec2 e = k->e[i];
-        cs_vec2 q = sub(e, l);
-        /* corner on corner, wheel first: pivot L onto e along the new
-         * forward direction; outer corner R onto e */
-        add_wheel_first(k, atan2(-q.x, q.y));
-        double r2 = dot(q, q) - w * w;
-        if (r2 >= 0)
-            add_wheel_first(k, atan2(q.y, q.x) - atan2(sqrt(r2), w));
-        /* corner on corner at the end of the wheel: R reaches e */
+        cs_vec2 e = k->e[i], q = sub(e, l);
+        double r2 = dot(q, q);
+        if (r2 <= w * w * (1 + 1e-12) && r2 > 0)
+            add_path(k, 0, q, 0);
+        /* corner on corner, wheel first: the pivot onto e along the new
+         * forward direction; the outer corner onto e, at w along the edge
+         * and s2 = sqrt(|q|^2 - w^2) forward: the turn taking (w, s2) to q */
+        add_wheel_first(k, v2(q.y, -q.x));
+        if (r2 >= w * w) {
+            double s2 = sqrt(r2 - w * w);
+            add_wheel_first(k, v2(w * q.x + s2 * q.y, w * q.y - s2 * q.x));
+        }
+        /* corner on corner at the end of the wheel: the outer corner reaches
+         * e after forward e.y - w sin th */
         double cx = q.x / w;
         if (cx >= -1e-12 && cx <= 1 + 1e-12) {
-            double th = acos(dmin(cx, 1.0));
-            add_path(k, e.y - w * sin(th), th, 0);
+            cs_vec2 u = v2(dmin(dmax(cx, 0.0), 1.0), sqrt(dmax(0.0, 1 - cx * cx)));
+            add_path(k, e.y - w * u.y, u, 0);
         }
         /* corner on corner with a full 90-degree wheel: the new forward is
-         * -x; L or R (at L + (0, w)) reaches e */
-        add_path(k, e.y, PI / 2, -hw - e.x);
-        add_path(k, e.y - w, PI / 2, -hw - e.x);
+         * -x; L, or R at L + (0, w), reaches e */
+        add_path(k, e.y, v2(0, 1), -hw - e.x);
+        add_path(k, e.y - w, v2(0, 1), -hw - e.x);
+    }
+    /* the front edge along another edge of the target: wheel first, or a
+     * forward that puts the pivot on that edge's line and a wheel ending
+     * there */
+    for (int i = 0, j = 3; i < 4; j = i++) {
+        cs_vec2 ed = sub(k->t[i], k->t[j]);
+        for (int r = 0; r < 2; r++, ed = scale(ed, -1.0)) {
+            if (ed.x < 0 || ed.y < 0)
+                continue;
+            add_wheel_first(k, ed);
+            if (ed.x > 0)
+                add_path(k, k->t[j].y + (-hw - k->t[j].x) * ed.y / ed.x, ed, 0);
+        }
+    }
+    /* wheel-first minima, the pivot leading below the aligned angle and the
+     * outer corner above it, where the approach rate cos(th - a) > 0 */
+    if (hl > 0) {
+        double aa = atan2(a.y, a.x);
+        /* the pivot meets the facing itself only while its new forward
+         * direction (-sin th, cos th) points between the facing's ends: the
+         * wheels (q.y, -q.x) of q = e - L, in half-tangents, unless the
+         * facing is behind the pivot (the short way between them passes
+         * backwards, and no wheel of 0..90 lies within) */
+        double lo = half_tan_of(aa - PI / 2 + 1e-9), hi = half_tan_of(aa);
+        cs_vec2 q0 = sub(k->e[0], l), q1 = sub(k->e[1], l);
+        cs_vec2 u0 = v2(q0.y, -q0.x), u1 = v2(q1.y, -q1.x);
+        double l0 = len(u0), l1 = len(u1);
+        if (l0 > 0 && l1 > 0) {
+            double t0 = u0.y / (l0 + u0.x), t1 = u1.y / (l1 + u1.x);
+            if (t0 > t1) {
+                double tmp = t0;
+                t0 = t1;
+                t1 = tmp;
+                cs_vec2 tu = u0;
+                u0 = u1;
+                u1 = tu;
+            }
+            if (cross(u0, u1) >= 0) {
+                lo = dmax(lo, t0);
+                hi = dmin(hi, t1);
+            }
+        }
+        wheel_first_minimum(k, hl, a, 0, lo, hi);
+        /* likewise the outer corner, between the wheels that take it onto
+         * either end (the corner-on-corner turns of (w, s2) onto q) */
+        lo = half_tan_of(aa);
+        hi = half_tan_of(aa + PI / 2 - 1e-9);
+        double r0 = dot(q0, q0) - w * w, r1 = dot(q1, q1) - w * w;
+        if (r0 >= 0 && r1 >= 0) {
+            double s0 = sqrt(r0), s1 = sqrt(r1);
+            u0 = v2(w * q0.x + s0 * q0.y, w * q0.y - s0 * q0.x);
+            u1 = v2(w * q1.x + s1 * q1.y, w * q1.y - s1 * q1.x);
+            l0 = len(u0);
+            l1 = len(u1);
+            double t0 = u0.y / (l0 + u0.x), t1 = u1.y / (l1 + u1.x);
+            if (t0 > t1) {
+                double tmp = t0;
+                t0 = t1;
+                t1 = tmp;
+                cs_vec2 tu = u0;
+                u0 = u1;
+                u1 = tu;
+            }
+            if (cross(u0, u1) >= 0) {
+                lo = dmax(lo, t0);
+                hi = dmin(hi, t1);
+            }
+        }
+        wheel_first_minimum(k, hl, a, 1, lo, hi);
     }
 }
 
@@ -1182,68 +1269,92 @@ static void snake_frame(const cs_rect *ch, double sx, frame *fr)
     fr->sx = sx;
 }
 
-/* The pose of a path as a world rectangle, and the world wheel angle. */
+/* The wheel of path p in degrees (> 0 left) in the world. */
+static double path_wheel(const frame *fr, const path *p)
+{
+    return fr->sx * atan2(p->u.y, p->u.x) / DEG;
+}
+
+/* The pose of a path as a world rectangle: the charger turned by the wheel
+ * (its unit vectors rotated by u, mirrored with the frame). */
 static cs_rect path_pose(const cs_rect *ch, const frame *fr, const path *p)
 {
     double hw = 0.5 * ch->width;
-    cs_vec2 l = v2(-hw, p->s1);
-    cs_vec2 fc = add(add(l, scale(v2(cos(p->th), sin(p->th)), hw)), scale(unit_dir(p->th), p->s2));
-    return cs_geom_rect_front_at(to_world(fr, fc), ch->width, ch->depth,
-                                 ch->facing + fr->sx * p->th / DEG);
+    cs_vec2 fc = add(add(v2(-hw, p->s1), scale(p->u, hw)), scale(v2(-p->u.y, p->u.x), p->s2));
+    cs_rect r = *ch;
+    double c = p->u.x, sn = fr->sx * p->u.y;
+    r.facing = ch->facing + path_wheel(fr, p);
+    r.fwd = rot(ch->fwd, c, sn);
+    r.right = rot(ch->right, c, sn);
+    r.c = sub(to_world(fr, fc), scale(r.fwd, 0.5 * ch->depth));
+    return r;
 }
 
 /* The least cost any path needs to put a point of its front edge on x:
  * every point of the front edge advances (along the charger's forward
- * direction, y) by at most the cost; a point a = |x| - hw beyond the
- * frontage needs a wheel th towards it and a concluding forward s2 with
- * s2 sin th >= a, so cost >= a / sin th + w sin th >= 2 sqrt(a w) (or a + w
- * when a > w). */
-static double lateral_need(double a, double w)
-{
-    return a <= 0 ? 0.0 : a <= w ? 2 * sqrt(a * w) : a + w;
-}
-
+ * direction, y) by at most the cost. A point a = |x| - hw beyond the end of
+ * the frontage needs a wheel th towards it and a concluding forward s2 with
+ * s2 sin th >= a: cost >= a / sin th + w sin th >= 2 sqrt(a w) (a + w when
+ * a > w); and as forward1 >= 0 forces tan th >= a / y, cost >= y +
+ * a tan(th / 2) >= sqrt(a^2 + y^2). */
 static double point_need(const snake_ctx *k, cs_vec2 x)
 {
-    return dmax(x.y, lateral_need(fabs(x.x) - k->hw, k->w));
+    double a = fabs(x.x) - k->hw, w = k->w;
+    if (a <= 0)
+        return x.y;
+    double lat = a <= w ? 2 * sqrt(a * w) : a + w;
+    return dmax(dmax(x.y, lat), x.y > 0 ? sqrt(a * a + x.y * x.y) : 0.0);
 }
 
-/* A lower bound of every path's cost: the least point_need over the
- * facing, found piece by piece (beyond the left end of the frontage, in
- * front of it, beyond the right end): on a piece the need is the larger of
- * a linear and a concave function, so its least value is at an end of the
- * piece or where the two cross. */
-static double snake_lower_bound(const snake_ctx *k)
+/* A lower bound of the cost of every path whose front edge meets the
+ * facing at x <= xmax: the least point_need over that part of the facing,
+ * taken at its ends, where it crosses the ends of the frontage, and where
+ * the forward and lateral needs cross (on each piece the need is the larger
+ * of an increasing and a decreasing part). A frame's left wheels cannot
+ * reach beyond x = hw, so xmax = hw bounds them; xmax = INFINITY bounds
+ * every path. */
+static double snake_lower_bound(const snake_ctx *k, double xmax)
 {
     cs_vec2 e0 = k->e[0], ed = sub(k->e[1], k->e[0]);
-    double cuts[4] = { 0, 1, 0, 1 };
-    int nc = 2;
-    for (int sgn = -1; sgn <= 1; sgn += 2)
+    double lo = 0, hi = 1;
+    if (ed.x != 0) {
+        double t = (xmax - e0.x) / ed.x;
+        if (ed.x > 0)
+            hi = dmin(hi, t);
+        else
+            lo = dmax(lo, t);
+    } else if (e0.x > xmax) {
+        return INFINITY;
+    }
+    if (lo > hi)
+        return INFINITY;
+    double ts[10] = { lo, hi };
+    int nt = 2;
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
         if (ed.x != 0) {
             double t = (sgn * k->hw - e0.x) / ed.x;
-            if (t > 0 && t < 1)
-                cuts[nc++] = t;
+            if (t > lo && t < hi)
+                ts[nt++] = t;
         }
-    double best = INFINITY;
-    for (int i = 0; i < nc; i++)
-        best = dmin(best, point_need(k, add(e0, scale(ed, cuts[i]))));
-    /* crossings y = 2 sqrt(w a) and y = a + w, a = +-x - hw, on both sides */
-    for (int sgn = -1; sgn <= 1; sgn += 2) {
+        /* y = 2 sqrt(w a) with a = sgn x - hw: a quadratic in t */
         double a0 = sgn * e0.x - k->hw, da = sgn * ed.x, w = k->w;
         double qa = ed.y * ed.y, qb = 2 * e0.y * ed.y - 4 * w * da, qc = e0.y * e0.y - 4 * w * a0;
         double disc = qb * qb - 4 * qa * qc;
         if (qa > 0 && disc >= 0)
             for (int r = -1; r <= 1; r += 2) {
                 double t = (-qb + r * sqrt(disc)) / (2 * qa);
-                if (t >= 0 && t <= 1)
-                    best = dmin(best, point_need(k, add(e0, scale(ed, t))));
+                if (t > lo && t < hi)
+                    ts[nt++] = t;
             }
         if (ed.y != da) {
             double t = (a0 + w - e0.y) / (ed.y - da);
-            if (t >= 0 && t <= 1)
-                best = dmin(best, point_need(k, add(e0, scale(ed, t))));
+            if (t > lo && t < hi)
+                ts[nt++] = t;
         }
     }
+    double best = INFINITY;
+    for (int i = 0; i < nt; i++)
+        best = dmin(best, point_need(k, add(e0, scale(ed, ts[i]))));
     return best;
 }
 
@@ -1253,10 +1364,10 @@ static void snake_result(const cs_rect *charger, const frame *fr, const path *p,
 {
     out->found = true;
     out->forward1 = p->s1;
-    out->wheel = fr->sx * p->th / DEG;
+    out->wheel = path_wheel(fr, p);
     out->forward2 = p->s2;
     out->cost = p->cost;
-    out->length = p->s1 + charger->width * p->th + p->s2;
+    out->length = p->s1 + charger->width * fabs(out->wheel) * DEG + p->s2;
     out->final = fin;
     out->touches = hit;
     /* the contact point: the middle of the common part when the front edge
@@ -1281,39 +1392,77 @@ static void snake_result(const cs_rect *charger, const frame *fr, const path *p,
     out->contact = add(e.a, scale(ev, dmin(dmax(tt, 0.0), 1.0)));
 }
 
-/* Tries the untried candidates of both frames cheapest first. A valid one
- * reaches the facing with the front edge, touching the target nowhere
- * before. Returns true once a valid path touching no other unit is found;
- * the cheapest valid path touching one is kept in out meanwhile. */
-static bool try_candidates(const cs_rect *charger, const cs_rect *target, cs_seg e,
-                           const cs_rect *others, int n_others, snake_ctx *k, const frame *fr,
-                           cs_snake *out)
+/* Tries the untried candidates of both frames cheapest first, cheaper
+ * than a clean path already in out. A valid one reaches the facing with
+ * the front edge, touching the target nowhere before. Returns true when out
+ * holds a valid path touching no other unit; the cheapest valid path
+ * touching one is kept in out meanwhile. */
+static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *others,
+                           int n_others, snake_ctx *k, const frame *fr, cs_snake *out)
 {
-    for (;;) {
-        int bm = -1, bi = -1;
-        for (int m = 0; m < 2; m++)
-            for (int i = 0; i < k[m].nc; i++)
-                if (!k[m].used[i] && (bm < 0 || k[m].cand[i].cost < k[bm].cand[bi].cost))
-                    bm = m, bi = i;
-        if (bm < 0)
-            return false;
+    /* the untried candidates of both frames, cheapest first (frame in the
+     * top bit of each entry) */
+    int ord[128], n = 0;
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < k[m].nc; i++)
+            if (!k[m].used[i]) {
+                int v = m << 6 | i, j = n++;
+                double c = k[m].cand[i].cost;
+                while (j > 0 && k[ord[j - 1] >> 6].cand[ord[j - 1] & 63].cost > c) {
+                    ord[j] = ord[j - 1];
+                    j--;
+                }
+                ord[j] = v;
+            }
+    for (int at = 0; at < n;) {
+        int bm = ord[at] >> 6, bi = ord[at] & 63;
+        path *p = &k[bm].cand[bi];
+        if (out->found && out->touches < 0 && p->cost >= out->cost)
+            return true;
+        if (!p->exact) {
+            /* a lazy candidate: its true cost, then back in order */
+            double s2 = wheel_first_forward(&k[bm], p->u);
+            if (!isfinite(s2)) {
+                k[bm].used[bi] = true;
+                at++;
+                continue;
+            }
+            p->s2 = s2 < 1e-9 ? 0.0 : s2;
+            p->cost = k[bm].w * p->u.y + p->s2;
+            p->exact = true;
+            int j = at, v = ord[at];
+            while (j + 1 < n && k[ord[j + 1] >> 6].cand[ord[j + 1] & 63].cost < p->cost) {
+                ord[j] = ord[j + 1];
+                j++;
+            }
+            ord[j] = v;
+            continue;
+        }
         k[bm].used[bi] = true;
-        const path *p = &k[bm].cand[bi];
+        at++;
+        /* the end first: the front edge on the facing, no overlap; then the
+         * way there */
+        const snake_ctx *kk = &k[bm];
+        cs_vec2 c[4];
+        charger_at(kk->hw, kk->d, p->s1, p->u, c);
+        cs_vec2 step = scale(v2(-p->u.y, p->u.x), p->s2);
+        for (int i = 0; i < 4; i++)
+            c[i] = add(c[i], step);
+        cs_seg fe = { c[0], c[3] }, ek = { kk->e[0], kk->e[1] };
+        if (cs_geom_dist_seg_seg(fe, ek) > 1e-7 || !separated(c, 4, kk->t, 4, CS_GEOM_EPS))
+            continue;
         bool early = false;
-        int ph = path_touch(k[bm].hw, k[bm].d, p, k[bm].t, 4, &early);
+        int ph = path_touch(kk->hw, kk->d, p, kk->t, 4, kk->t1, &early);
         if (ph == 0 || early)
             continue;
         cs_rect fin = path_pose(charger, &fr[bm], p);
-        if (cs_geom_rects_overlap(&fin, target) ||
-            cs_geom_dist_seg_seg(cs_geom_edge(&fin, CS_FRONT), e) > 1e-7)
-            continue;
         int hit = -1;
         for (int o = 0; o < n_others && hit < 0; o++) {
             cs_poly op = cs_geom_rect_poly(&others[o]);
             cs_vec2 ol[4];
             poly_local(&fr[bm], op.v, 4, ol);
             bool dummy;
-            if (path_touch(k[bm].hw, k[bm].d, p, ol, 4, &dummy) != 0)
+            if (path_touch(kk->hw, kk->d, p, ol, 4, NAN, &dummy) != 0)
                 hit = o;
         }
         if (hit >= 0 && out->found)
@@ -1322,6 +1471,7 @@ static bool try_candidates(const cs_rect *charger, const cs_rect *target, cs_seg
         if (hit < 0)
             return true;
     }
+    return out->found && out->touches < 0;
 }
 
 void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
@@ -1345,21 +1495,29 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
         k[m].n = v2(fr[m].sx * dot(n, charger->right), dot(n, charger->fwd));
         k[m].nc = 0;
     }
+    /* the same in both frames: the mirror keeps distances along y */
+    cs_vec2 c0[4];
+    charger_at(k[0].hw, k[0].d, 0, v2(1, 0), c0);
+    k[0].t1 = k[1].t1 = first_contact(c0, 4, v2(0, 1), k[0].t, 4, 0.0);
     /* The straight path first: when it costs no more than the lower bound
-     * of every path, it is the cheapest. */
+     * of every path, it is the cheapest. Then the wheels, the frame whose
+     * bound is lower first; the other frame is skipped when a clean path
+     * found already costs no more than its bound. */
     add_path(&k[0], seg_contact(v2(-k[0].hw, 0), v2(k[0].hw, 0), v2(0, 1), k[0].e[0], k[0].e[1]),
-             0, 0);
-    k[0].used[0] = false;
-    if (k[0].nc == 1 && k[0].cand[0].cost <= snake_lower_bound(&k[0]) + 1e-12 &&
-        try_candidates(charger, target, e, others, n_others, k, fr, out))
+             v2(1, 0), 0);
+    if (k[0].nc == 1 && k[0].cand[0].cost <= snake_lower_bound(&k[0], INFINITY) + 1e-12 &&
+        try_candidates(charger, e, others, n_others, k, fr, out))
         return;
-    for (int m = 0; m < 2; m++) {
-        int first = k[m].nc;
+    double lb[2] = { snake_lower_bound(&k[0], k[0].hw), snake_lower_bound(&k[1], k[1].hw) };
+    int first = lb[1] < lb[0];
+    for (int r = 0; r < 2; r++) {
+        int m = r ? 1 - first : first;
+        if (out->found && out->touches < 0 && out->cost <= lb[m] + 1e-12)
+            break;
         snake_candidates(&k[m]);
-        for (int i = first; i < k[m].nc; i++)
-            k[m].used[i] = false;
+        if (try_candidates(charger, e, others, n_others, k, fr, out) && r == 1)
+            return;
     }
-    try_candidates(charger, target, e, others, n_others, k, fr, out);
 }
 
 bool cs_geom_snake_sweep_hits(const cs_rect *r, double forward1, double wheel, double forward2,
@@ -1370,9 +1528,10 @@ bool cs_geom_snake_sweep_hits(const cs_rect *r, double forward1, double wheel, d
     cs_poly op = cs_geom_rect_poly(other);
     cs_vec2 ol[4];
     poly_local(&fr, op.v, 4, ol);
-    path p = { forward1, fabs(wheel) * DEG, forward2, 0 };
+    double th = fabs(wheel) * DEG;
+    path p = { forward1, forward2, 0, v2(cos(th), sin(th)), true };
     bool early;
-    return path_touch(0.5 * r->width, r->depth, &p, ol, 4, &early) != 0;
+    return path_touch(0.5 * r->width, r->depth, &p, ol, 4, NAN, &early) != 0;
 }
 
 /* ---- the align move ----------------------------------------------------- */
