@@ -126,7 +126,8 @@ Test(cli, bad_usage_exits_2)
 
 Test(cli, help_for_every_command)
 {
-    static const char *const cmds[] = {"--help", "run --help", "dice --help", "rules --help"};
+    static const char *const cmds[] = {"--help", "run --help", "dice --help", "rules --help",
+                                       "units --help", "draw --help"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         cr_expect_eq(th_cli(cmds[i], &out, &err), 0, "%s", cmds[i]);
         cr_expect(strstr(out, "usage"), "%s prints a usage", cmds[i]);
@@ -174,4 +175,45 @@ Test(cli, pivot_markdown_and_latex)
     cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
     cr_expect(strstr(out, "\\begin{tabular}{rrrr}"), "%s", out);
     cr_expect(strstr(out, "5 & 100.00 & 97.22 & 91.67 \\\\"), "%s", out);
+}
+
+Test(cli, draw_renders_a_trial_as_svg)
+{
+    const char *dir = th_tmpdir();
+    char args[1024], path[512];
+    snprintf(path, sizeof path, "%s/trial.svg", dir);
+    snprintf(args, sizeof args, "draw %s/experiments/t9a-random-approach.ini --point 2 --trial 7 -o %s",
+             th_root(), path);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    cr_expect(strstr(buf, "<svg") != NULL);
+    release();
+    /* The same trial twice gives the same picture. */
+    char *first = NULL, *second = NULL;
+    snprintf(args, sizeof args, "draw %s/experiments/t9a-random-approach.ini --trial 7",
+             th_root());
+    cr_assert_eq(th_cli(args, &first, NULL), 0);
+    cr_assert_eq(th_cli(args, &second, NULL), 0);
+    cr_expect_str_eq(first, second);
+    cr_expect(strstr(first, "charger") && strstr(first, "target"));
+    free(first);
+    free(second);
+}
+
+Test(cli, draw_refuses_what_it_cannot_draw)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "draw %s/experiments/default.ini", th_root());
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "does not use the rectangle scenario"), "%s", err);
+    release();
+    snprintf(args, sizeof args, "draw %s/experiments/t9a-random-approach.ini --trial 99999999",
+             th_root());
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "--trial"), "%s", err);
 }

@@ -228,3 +228,26 @@ Test(driver, sweeps_are_cartesian_in_file_order)
     cr_expect_str_eq(label, "distance=6, move=1");
     cs_experiment_free(&e);
 }
+
+Test(driver, trial_params_replay_the_draws_of_that_trial)
+{
+    /* Trial 0 of point 1 draws distance first from stream (seed, 1, 0). */
+    static const char *const ini = "[experiment]\nruleset = generic\ntrials = 10000\nseed = 5\n"
+                                   "[params]\nmove = 3,4\ndistance = uniform(2,14)\n";
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load(ini, NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+    double num[CS_MAX_PARAMS];
+    cr_assert_eq(cs_sim_trial_params(&e, 1, 0, num, &err), CS_OK);
+    cs_rng r;
+    cs_rng_stream(&r, 5, 1, 0);
+    double want = 2.0 + 12.0 * cs_rng_uniform(&r);
+    int d = cs_ruleset_param_index(e.rs, "distance"), m = cs_ruleset_param_index(e.rs, "move");
+    cr_expect_eq(num[d], want);
+    cr_expect_eq(num[m], 4.0);
+    /* A later trial differs, and stays within the range. */
+    cr_assert_eq(cs_sim_trial_params(&e, 1, 9000, num, &err), CS_OK);
+    cr_expect(num[d] >= 2.0 && num[d] < 14.0 && num[d] != want);
+    cr_expect_eq(cs_sim_trial_params(&e, 2, 0, num, &err), CS_EINPUT);
+    cs_experiment_free(&e);
+}

@@ -16,6 +16,7 @@ static const char usage[] =
     "  dice EXPR            exact or sampled distribution of a dice expression\n"
     "  rules [NAME]         the rulesets, their parameters, outcomes and readings\n"
     "  units SOURCE         per-unit charge odds from a units CSV or BattleScribe data\n"
+    "  draw EXPERIMENT.ini  one trial's battlefield as an SVG picture\n"
     "\n"
     "exit status: 0 done, 2 bad input or usage, 1 runtime failure\n";
 
@@ -29,6 +30,7 @@ static const command commands[] = {
     {"dice", cs_cli_dice},
     {"rules", cs_cli_rules},
     {"units", cs_cli_units},
+    {"draw", cs_cli_draw},
 };
 
 int main(int argc, char **argv)

@@ -162,12 +162,32 @@ cs_status cs_svg_write(FILE *out, const cs_scenario *s, const cs_svg_path *path)
     b.x1 = ceil(b.x1 + MARGIN);
     b.y1 = ceil(b.y1 + MARGIN);
     double w = (b.x1 - b.x0) * PX, h = (b.y1 - b.y0) * PX;
+    /* The title: one line per '\n', in a band above the field, the picture
+     * wide enough for its longest line (about 7 px a character). */
+    int title_lines = 0, longest = 0, run = 0;
+    for (const char *c = path != NULL && path->title != NULL ? path->title : ""; ; c++) {
+        if (*c == '\n' || *c == '\0') {
+            title_lines++;
+            longest = run > longest ? run : longest;
+            run = 0;
+            if (*c == '\0')
+                break;
+        } else {
+            run++;
+        }
+    }
+    if (path == NULL || path->title == NULL)
+        title_lines = 0;
+    double band = title_lines > 0 ? 18.0 * title_lines + 8.0 : 0.0;
+    double total_w = fmax(w, 7.0 * longest + 16.0);
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
             "viewBox=\"0 0 %.0f %.0f\">\n",
-            w, h, w, h);
-    fprintf(out, "<rect width=\"%.0f\" height=\"%.0f\" style=\"fill:#fbfbf8\"/>\n", w, h);
+            total_w, h + band, total_w, h + band);
+    fprintf(out, "<rect width=\"%.0f\" height=\"%.0f\" style=\"fill:#fbfbf8\"/>\n", total_w,
+            h + band);
+    fprintf(out, "<g transform=\"translate(0,%.0f)\">\n", band);
     /* a 1-inch grid, the origin (the charger's front-edge centre) darker */
     for (double x = b.x0; x <= b.x1; x += 1.0) {
         cs_vec2 p = { x, b.y0 }, q = { x, b.y1 };
@@ -201,19 +221,21 @@ cs_status cs_svg_write(FILE *out, const cs_scenario *s, const cs_svg_path *path)
         snake(out, &b, &s->charger.r, path->snake);
     if (path != NULL && path->aligned != NULL)
         unit(out, &b, path->aligned, "#85c1e9", "#1b4f72", "aligned", false);
-    if (path != NULL && path->title != NULL) {
+    fprintf(out, "</g>\n");
+    if (title_lines > 0) {
         fprintf(out,
-                "<text x=\"8\" y=\"16\" font-family=\"sans-serif\" font-size=\"13\" "
-                "fill=\"#222\">");
+                "<text x=\"8\" y=\"18\" font-family=\"sans-serif\" font-size=\"13\" "
+                "fill=\"#222\"><tspan x=\"8\">");
         for (const char *c = path->title; *c; c++) {
             switch (*c) {
             case '<': fputs("&lt;", out); break;
             case '>': fputs("&gt;", out); break;
             case '&': fputs("&amp;", out); break;
+            case '\n': fputs("</tspan><tspan x=\"8\" dy=\"18\">", out); break;
             default: fputc(*c, out);
             }
         }
-        fprintf(out, "</text>\n");
+        fprintf(out, "</tspan></text>\n");
     }
     fprintf(out, "</svg>\n");
     return ferror(out) ? CS_ERUNTIME : CS_OK;
