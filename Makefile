@@ -73,11 +73,13 @@ run: deps
 
 asan: deps
 	@$(MAKE) --no-print-directory check BUILD=build-asan BIN=build-asan/bin/chargesim OPT="-O1 -g" \
-	  SAN="-fsanitize=address -fno-omit-frame-pointer"
+	  SAN="-fsanitize=address -fno-omit-frame-pointer" \
+	  TEST_ENV="CS_BIN=$(CURDIR)/build-asan/bin/chargesim CS_ROOT=$(CURDIR) LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp"
 
 ubsan: deps
 	@$(MAKE) --no-print-directory check BUILD=build-ubsan BIN=build-ubsan/bin/chargesim OPT="-O1 -g" \
-	  SAN="-fsanitize=undefined -fno-sanitize-recover=undefined"
+	  SAN="-fsanitize=undefined -fno-sanitize-recover=undefined" \
+	  TEST_ENV="CS_BIN=$(CURDIR)/build-ubsan/bin/chargesim CS_ROOT=$(CURDIR)"
 
 # ThreadSanitizer: Criterion's forked runner cannot start under it, so the
 # threaded paths are exercised through the binary instead (scripts/tsan.sh):
