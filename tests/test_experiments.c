@@ -1,7 +1,8 @@
 /* Every experiment file under experiments/ loads, runs, and where its
  * ruleset has exact outcome probabilities, --method conditional (or exact)
  * and --method mc agree on every row within 5 combined standard errors at
- * a fixed seed (issue 4's acceptance test, for all rulesets at once). */
+ * a fixed seed, and with a fixed layout conditional equals exact to 1e-12
+ * (issue 4's acceptance tests, for all rulesets at once). */
 #include <criterion/criterion.h>
 #include <glob.h>
 #include <math.h>
@@ -51,6 +52,25 @@ static void check_file(const char *path)
                       a->p_success, b->p_success, bound);
     }
     cs_run_result_free(&c);
+    /* With a fixed layout, conditional is exact: the same numbers to 1e-12. */
+    if (!e.layout_random) {
+        cs_experiment_free(&e);
+        cr_assert_eq(load_with(path, "exact", &e, &err), CS_OK, "%s", err.msg);
+        cs_run_result x;
+        cr_assert_eq(th_run(&e, 2, &x), CS_OK);
+        cs_experiment ce;
+        cr_assert_eq(load_with(path, "conditional", &ce, &err), CS_OK, "%s", err.msg);
+        cr_assert_eq(th_run(&ce, 2, &c), CS_OK);
+        for (uint64_t k = 0; k < x.n_points; k++)
+            for (int o = 0; o < e.rs->n_outcomes; o++)
+                cr_expect_leq(fabs(x.point[k].p_outcome[o] - c.point[k].p_outcome[o]), 1e-12,
+                              "%s point %llu outcome %s: exact %.15f, conditional %.15f", path,
+                              (unsigned long long)k, e.rs->outcomes[o], x.point[k].p_outcome[o],
+                              c.point[k].p_outcome[o]);
+        cs_run_result_free(&x);
+        cs_run_result_free(&c);
+        cs_experiment_free(&ce);
+    }
     cs_experiment_free(&e);
 done:
     cs_run_result_free(&mc);
