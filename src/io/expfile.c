@@ -2,6 +2,7 @@
 #include "chargesim/expfile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +93,13 @@ cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
         goto fail;
     }
     int bad = ini_parse_stream(read_line, &r, on_entry, &r);
+    bool unreadable = ferror(r.f) != 0;
+    int read_errno = errno;
     fclose(r.f);
+    if (unreadable) {
+        st = cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(read_errno));
+        goto fail;
+    }
     if (r.oom) {
         st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
         goto fail;
