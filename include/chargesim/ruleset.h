@@ -81,7 +81,7 @@ typedef struct cs_probs {
     double p[CS_MAX_OUTCOMES];
     double mean[CS_MAX_METRICS];  /* E[X * 1{defined}] */
     double pdef[CS_MAX_METRICS];  /* P(defined) */
-    int n[CS_MAX_METRICS];
+    int n[CS_MAX_METRICS];        /* values listed; -1: too many, mean only */
     double value[CS_MAX_METRICS][CS_PROBS_MAX_VALUES];
     double prob[CS_MAX_METRICS][CS_PROBS_MAX_VALUES];
 } cs_probs;
@@ -135,6 +135,13 @@ typedef struct cs_ruleset {
     void (*resolve_batch)(const void *ctx, const void *layout, cs_rng *rng, uint64_t n,
                           cs_tally *t);
 } cs_ruleset;
+
+/* Adds probability q of value v to metric m's exact distribution in pr,
+ * merging equal values, and q v to mean[m], q to pdef[m] (start those at 0
+ * to use them). A NAN value (not measured) is skipped. Past
+ * CS_PROBS_MAX_VALUES distinct values the distribution is given up (n[m] =
+ * -1) and only the mean goes on: the driver then uses mean and pdef. */
+void cs_probs_add(cs_probs *pr, int m, double v, double q);
 
 /* The table of rulesets (src/rules/registry.c). */
 const cs_ruleset *cs_ruleset_find(const char *name);

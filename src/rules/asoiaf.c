@@ -586,27 +586,11 @@ static void resolve(const void *vctx, const void *vlayout, cs_rng *rng, cs_trial
     out->m[M_DEFENDER_SHIFT] = l->shift;
 }
 
-/* Adds probability w of value v to metric i's exact distribution, merging
- * equal values. The distributions here have at most CS_ASOIAF_MAX_DICE + 1
- * values, within CS_PROBS_MAX_VALUES. */
-static void add_value(cs_probs *out, int i, double v, double w)
-{
-    int k = 0;
-    while (k < out->n[i] && out->value[i][k] != v)
-        k++;
-    if (k == out->n[i]) {
-        out->value[i][k] = v;
-        out->n[i]++;
-    }
-    out->prob[i][k] += w;
-    out->mean[i] += w * v;
-    out->pdef[i] += w;
-}
 
 static void add_pmf(cs_probs *out, int i, const double *pmf, int n, double w)
 {
     for (int k = 0; k <= n; k++)
-        add_value(out, i, (double)k, w * pmf[k]);
+        cs_probs_add(out, i, (double)k, w * pmf[k]);
 }
 
 static void outcome_probabilities(const void *vctx, const void *vlayout, cs_probs *out)
@@ -616,7 +600,7 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
     memset(out, 0, sizeof *out);
     if (!l->legal) {
         out->p[O_ILLEGAL] = 1.0;
-        add_value(out, M_WOUNDS_DELIVERED, 0.0, 1.0);
+        cs_probs_add(out, M_WOUNDS_DELIVERED, 0.0, 1.0);
         for (int i = 0; i < M_COUNT; i++)
             if (i != M_WOUNDS_DELIVERED)
                 out->mean[i] = NAN;
@@ -627,16 +611,16 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
     /* Hits and wounds list every count 0..n first, so that wounds delivered
      * can add its failed charges to the 0 entry. */
     for (int k = 0; k <= n; k++) {
-        add_value(out, M_HITS, (double)k, 0.0);
-        add_value(out, M_WOUNDS, (double)k, 0.0);
-        add_value(out, M_WOUNDS_DELIVERED, (double)k, 0.0);
+        cs_probs_add(out, M_HITS, (double)k, 0.0);
+        cs_probs_add(out, M_WOUNDS, (double)k, 0.0);
+        cs_probs_add(out, M_WOUNDS_DELIVERED, (double)k, 0.0);
     }
     for (int roll = 1; roll <= 6; roll++) {
-        add_value(out, M_ROLL, (double)roll, sixth);
-        add_value(out, M_MOVED, moved(c, l, roll), sixth);
+        cs_probs_add(out, M_ROLL, (double)roll, sixth);
+        cs_probs_add(out, M_MOVED, moved(c, l, roll), sixth);
         if (!reaches(c, l, roll)) {
             out->p[O_FAILED] += sixth;
-            add_value(out, M_WOUNDS_DELIVERED, 0.0, sixth);
+            cs_probs_add(out, M_WOUNDS_DELIVERED, 0.0, sixth);
             continue;
         }
         bool disordered = roll == 1;
@@ -648,11 +632,11 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
         add_pmf(out, disordered ? M_HITS_DISORDERED : M_HITS_ORDERED, h, n, sixth);
         add_pmf(out, disordered ? M_WOUNDS_DISORDERED : M_WOUNDS_ORDERED, w, n, sixth);
         add_pmf(out, M_WOUNDS_DELIVERED, w, n, sixth);
-        add_value(out, M_ALIGNMENT, l->alignment, sixth);
-        add_value(out, M_DEFENDER_SHIFT, l->shift, sixth);
+        cs_probs_add(out, M_ALIGNMENT, l->alignment, sixth);
+        cs_probs_add(out, M_DEFENDER_SHIFT, l->shift, sixth);
     }
     if (l->reachable)
-        add_value(out, M_DISTANCE_NEEDED, l->needed, 1.0);
+        cs_probs_add(out, M_DISTANCE_NEEDED, l->needed, 1.0);
     for (int i = 0; i < M_COUNT; i++)
         if (out->pdef[i] == 0.0) {
             out->n[i] = 0;

@@ -454,23 +454,6 @@ static void resolve(const void *vctx, const void *vlayout, cs_rng *rng, cs_trial
     record(L, &L->end, tests, rng, out);
 }
 
-/* Adds probability w at `value` of metric i, merging equal values. */
-static void add_value(cs_probs *out, int i, double value, double w)
-{
-    if (isnan(value))
-        return;
-    out->pdef[i] += w;
-    out->mean[i] += w * value;
-    for (int k = 0; k < out->n[i]; k++) {
-        if (out->value[i][k] == value) {
-            out->prob[i][k] += w;
-            return;
-        }
-    }
-    out->value[i][out->n[i]] = value;
-    out->prob[i][out->n[i]] = w;
-    out->n[i]++;
-}
 
 /* One leaf of the test tree: the charge stops at s after `tests` tests,
  * with probability w. */
@@ -481,14 +464,14 @@ static void add_leaf(cs_probs *out, const ch_layout *L, const ch_stop *s, int te
     out->p[s->outcome] += w;
     if (!L->declared)
         return;
-    add_value(out, M_TESTS, (double)tests, w);
-    add_value(out, M_MOVED, s->moved, w);
-    add_value(out, M_GAP, s->gap, w);
+    cs_probs_add(out, M_TESTS, (double)tests, w);
+    cs_probs_add(out, M_MOVED, s->moved, w);
+    cs_probs_add(out, M_GAP, s->gap, w);
     if (s->outcome == O_FELL) {
         double q = fall_hit_probability(s->fall_need);
-        add_value(out, M_FALL, s->fall, w);
-        add_value(out, M_FALL_HIT, 1.0, w * q);
-        add_value(out, M_FALL_HIT, 0.0, w * (1.0 - q));
+        cs_probs_add(out, M_FALL, s->fall, w);
+        cs_probs_add(out, M_FALL_HIT, 1.0, w * q);
+        cs_probs_add(out, M_FALL_HIT, 0.0, w * (1.0 - q));
     }
 }
 

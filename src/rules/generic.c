@@ -200,17 +200,6 @@ static void resolve_batch(const void *vctx, const void *vl, cs_rng *rng, uint64_
     t->msum[M_RANGE] = sum_range;
 }
 
-/* Adds probability q to value v of metric m's exact distribution. */
-static void put(cs_probs *pr, int m, double v, double q)
-{
-    for (int i = 0; i < pr->n[m]; i++)
-        if (pr->value[m][i] == v) {
-            pr->prob[m][i] += q;
-            return;
-        }
-    pr->value[m][pr->n[m]] = v;
-    pr->prob[m][pr->n[m]++] = q;
-}
 
 /* Exact one_die probabilities: every roll of the dice, and for a failing one
  * every face of the re-rolled lowest die. */
@@ -229,7 +218,7 @@ static double one_die_exact(const generic_ctx *c, double need, cs_probs *pr, boo
         if ((double)sum >= need) {
             success += w;
             if (dist)
-                put(pr, M_ROLL, (double)sum, w);
+                cs_probs_add(pr, M_ROLL, (double)sum, w);
         } else {
             for (int f = 1; f <= c->sides; f++) {
                 int r = sum - low + f;
@@ -237,7 +226,7 @@ static double one_die_exact(const generic_ctx *c, double need, cs_probs *pr, boo
                 if ((double)r >= need)
                     success += q;
                 if (dist)
-                    put(pr, M_ROLL, (double)r, q);
+                    cs_probs_add(pr, M_ROLL, (double)r, q);
             }
         }
         int i = 0;
@@ -281,7 +270,7 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
              * + P(first fails) P(v on the re-roll). */
             for (int v = c->dist.lo; v <= c->dist.hi; v++) {
                 double q = c->dist.p[v - c->dist.lo];
-                put(pr, M_ROLL, (double)v, kept(v, need, again, q));
+                cs_probs_add(pr, M_ROLL, (double)v, kept(v, need, again, q));
             }
         } else {
             double mean = 0.0;

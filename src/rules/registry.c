@@ -54,3 +54,24 @@ int cs_ruleset_metric_index(const cs_ruleset *rs, const char *name)
             return i;
     return -1;
 }
+
+void cs_probs_add(cs_probs *pr, int m, double v, double q)
+{
+    if (v != v)
+        return;
+    pr->mean[m] += q * v;
+    pr->pdef[m] += q;
+    if (pr->n[m] < 0)
+        return;
+    for (int i = 0; i < pr->n[m]; i++)
+        if (pr->value[m][i] == v) {
+            pr->prob[m][i] += q;
+            return;
+        }
+    if (pr->n[m] == CS_PROBS_MAX_VALUES) {
+        pr->n[m] = -1;
+        return;
+    }
+    pr->value[m][pr->n[m]] = v;
+    pr->prob[m][pr->n[m]++] = q;
+}

@@ -435,19 +435,6 @@ static void resolve(const void *vctx, const void *vl, cs_rng *rng, cs_trial *out
     }
 }
 
-/* Adds probability q to value v of metric m's exact distribution. */
-static void put(cs_probs *pr, int m, double v, double q)
-{
-    if (q <= 0.0)
-        return;
-    for (int i = 0; i < pr->n[m]; i++)
-        if (pr->value[m][i] == v) {
-            pr->prob[m][i] += q;
-            return;
-        }
-    pr->value[m][pr->n[m]] = v;
-    pr->prob[m][pr->n[m]++] = q;
-}
 
 static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr)
 {
@@ -463,13 +450,13 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
     }
     for (int o = 0; o < O_COUNT; o++)
         pr->p[o] = 0.0;
-    put(pr, M_DISTANCE, l->distance, 1.0);
+    cs_probs_add(pr, M_DISTANCE, l->distance, 1.0);
     if (!l->legal) {
         pr->p[O_ILLEGAL] = 1.0;
         return;
     }
-    put(pr, M_PATH_COST, l->path_cost, 1.0);
-    put(pr, M_WHEEL_ANGLE, l->wheel, 1.0);
+    cs_probs_add(pr, M_PATH_COST, l->path_cost, 1.0);
+    cs_probs_add(pr, M_WHEEL_ANGLE, l->wheel, 1.0);
 
     double success = 0.0, failure = 0.0;
     for (int s = 0; s <= 12; s++) {
@@ -478,7 +465,7 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
             double q = c->joint[s][h];
             if (q == 0.0)
                 continue;
-            put(pr, M_RANGE, (double)range, q);
+            cs_probs_add(pr, M_RANGE, (double)range, q);
             if (c->reaction == REACT_FLEE) {
                 double caught = 0.0;
                 for (int f = 2; f <= 12; f++)
@@ -490,7 +477,7 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
                 success += q;
             } else {
                 failure += q;
-                put(pr, M_FINAL_GAP, l->gap[c->edition == ED_3 ? 0 : h], q);
+                cs_probs_add(pr, M_FINAL_GAP, l->gap[c->edition == ED_3 ? 0 : h], q);
             }
         }
     }
@@ -500,8 +487,8 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
     } else {
         pr->p[O_CHARGED] = success;
         pr->p[O_FAILED] = failure;
-        put(pr, M_CONTACT_CHARGER, (double)l->contact_charger, success);
-        put(pr, M_CONTACT_TARGET, (double)l->contact_target, success);
+        cs_probs_add(pr, M_CONTACT_CHARGER, (double)l->contact_charger, success);
+        cs_probs_add(pr, M_CONTACT_TARGET, (double)l->contact_target, success);
     }
 }
 
