@@ -217,3 +217,23 @@ Test(cli, draw_refuses_what_it_cannot_draw)
     cr_expect_eq(th_cli(args, &out, &err), 2);
     cr_expect(strstr(err, "--trial"), "%s", err);
 }
+
+Test(cli, interrupt_leaves_no_file)
+{
+    /* A run far longer than the second it is given, interrupted as Ctrl-C
+     * would: no output file, no temporary beside it, status 130. */
+    const char *dir = th_tmpdir();
+    const char *bin = getenv("CS_BIN");
+    char cmd[2048], line[64];
+    snprintf(cmd, sizeof cmd,
+             "%s run %s/experiments/t9a-random-approach.ini --trials 50000000 -o %s/int.csv "
+             "2>/dev/null & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $?; ls %s | wc -l",
+             bin ? bin : "bin/chargesim", th_root(), dir, dir);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p);
+    cr_assert(fgets(line, sizeof line, p));
+    cr_expect_str_eq(line, "130\n");
+    cr_assert(fgets(line, sizeof line, p));
+    cr_expect_str_eq(line, "0\n", "files left behind");
+    pclose(p);
+}
