@@ -773,8 +773,12 @@ static double first_contact(const cs_vec2 *a, int na, cs_vec2 d, const cs_vec2 *
                 continue;
             cs_vec2 u = scale(e, 1.0 / l), n = v2(u.y, -u.x);
             double dn = dot(dir, n);
-            if (dn >= -1e-15)
-                continue; /* moving along or away from this edge */
+            /* moving along or away from this edge. Nearly along it (the
+             * rounding of a parallel edge's direction) is along: a vertex
+             * at the offset line then crosses it by |dn| per inch, under
+             * CS_GEOM_EPS over any table distance */
+            if (dn >= -1e-12)
+                continue;
             double inv = -1.0 / dn;
             for (int k = 0; k < np; k++) {
                 double h = dot(sub(p[k], q[j]), n) - g; /* height above the offset edge */
@@ -797,12 +801,20 @@ static double first_contact(const cs_vec2 *a, int na, cs_vec2 d, const cs_vec2 *
             for (int k = 0; k < nb; k++) {
                 cs_vec2 w = sub(a[i], b[k]);
                 double bq = dot(w, d), cq = dot(w, w) - g * g;
+                /* the line of motion comes within sqrt(g^2 - disc) of the
+                 * vertex: disc <= 2 g CS_GEOM_EPS means it never gets
+                 * closer than g - CS_GEOM_EPS, a tangency or a miss. This
+                 * also keeps a vertex pair exactly at the gap and moving
+                 * sideways (bq = 0 up to rounding, as beside a parallel
+                 * obstacle already within its gap) from counting as an
+                 * approach at t = 0, which the sign of bq + t cannot
+                 * decide once bq is rounding noise. */
                 double disc = bq * bq - cq;
-                if (disc < 0)
+                if (disc <= 2 * g * CS_GEOM_EPS)
                     continue;
                 double t = -bq - sqrt(disc);
-                if (t < -CS_GEOM_EPS || bq + t >= 0)
-                    continue; /* entry in the past, or not approaching */
+                if (t < -CS_GEOM_EPS)
+                    continue; /* entry in the past */
                 best = dmin(best, dmax(t, 0.0));
             }
         }
