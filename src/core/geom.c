@@ -885,6 +885,56 @@ static void charger_at(double hw, double d, double s1, cs_vec2 u, cs_vec2 out[4]
     out[3] = v2(-hw + w * u.x, s1 + w * u.y);
 }
 
+/* first_contact (g = 0) for the charger's rectangle, front-left corner fl,
+ * front edge along the unit vector u, moving along its own forward
+ * direction perp(u), against rectangle b given as cs_geom_rect_poly's
+ * outline in the frame (CCW, as poly_local leaves it), bw by bd: the same
+ * events, counted in the charger's own frame, where it is the box [0, w] x
+ * [-d, 0] moving along +y. Its only edge facing the motion is the front
+ * edge, which meets b's vertices; its corners meet b's edges facing the
+ * other way. In either vertex order, the edge ending at b's vertex i is
+ * bw long for even i and bd for odd i, so no square root is needed. */
+static double box_sweep(double w, double d, cs_vec2 fl, cs_vec2 u, const cs_vec2 *b, double bw,
+                        double bd)
+{
+    cs_vec2 f = perp(u), q[4];
+    double best = INFINITY;
+    for (int k = 0; k < 4; k++) {
+        cs_vec2 r = sub(b[k], fl);
+        q[k] = v2(dot(r, u), dot(r, f));
+        /* a vertex of b against the front edge: an approach from height
+         * y, meeting it within its length */
+        if (q[k].y >= -CS_GEOM_EPS && q[k].x >= -CS_GEOM_EPS && q[k].x <= w + CS_GEOM_EPS)
+            best = dmin(best, dmax(q[k].y, 0.0));
+    }
+    const cs_vec2 corner[4] = { { 0, 0 }, { 0, -d }, { w, -d }, { w, 0 } };
+    for (int i = 0, j = 3; i < 4; j = i++) {
+        cs_vec2 e = sub(q[i], q[j]);
+        double l = (i & 1) ? bd : bw;
+        /* the outward normal (e.y, -e.x) / l opposes the motion by more
+         * than 1e-12 (first_contact's threshold) */
+        if (!(e.x > 1e-12 * l))
+            continue;
+        double inv = 1.0 / e.x, el = CS_GEOM_EPS * l;
+        for (int k = 0; k < 4; k++) {
+            cs_vec2 pq = sub(corner[k], q[j]);
+            /* h l: the corner's height above b's edge line, times l */
+            double hl = pq.x * e.y - pq.y * e.x;
+            if (hl < -el)
+                continue;
+            double t = hl * inv;
+            if (t >= best)
+                continue;
+            /* where along the edge it meets it, times l */
+            double sl = dot(pq, e) + t * e.y;
+            if (sl < -el || sl > l * l + el)
+                continue;
+            best = dmax(t, 0.0);
+        }
+    }
+    return best;
+}
+
 /* A monotone stand-in for the angle of (x, y) in [0, 2 pi): 0..4 around
  * the circle (the "diamond angle"); comparisons of angles need no atan2. */
 static double pseudo_angle(double x, double y)
@@ -961,29 +1011,27 @@ typedef struct path {
  * otherwise the phase (1, 2, 3) of the first touch, and *early when that
  * touch comes before the end of the path. t1 is how far the charger goes
  * straight before touching b, or NAN to compute it. */
-static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, int nb, double t1,
-                      bool *early)
+static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, double bw,
+                      double bd, double t1, bool *early)
 {
     const double tol = 1e-9;
     cs_vec2 c[4];
     bool turns = pa->u.y > 0;
-    charger_at(hw, d, 0, v2(1, 0), c);
     /* t1: the straight advance before touching b, when known already */
-    double t = isnan(t1) ? first_contact(c, 4, v2(0, 1), b, nb, 0.0) : t1;
+    double t = isnan(t1) ? box_sweep(2 * hw, d, v2(-hw, 0), v2(1, 0), b, bw, bd) : t1;
     if (t <= pa->s1 + tol) {
         *early = t < pa->s1 - tol || turns || pa->s2 > 0;
         return 1;
     }
     if (turns) {
         charger_at(hw, d, pa->s1, v2(1, 0), c);
-        double phi = first_turn_contact(c, 4, v2(-hw, pa->s1), pa->u, b, nb);
+        double phi = first_turn_contact(c, 4, v2(-hw, pa->s1), pa->u, b, 4);
         if (isfinite(phi)) {
             *early = phi < pseudo_angle(pa->u.x, pa->u.y) - tol || pa->s2 > 0;
             return 2;
         }
     }
-    charger_at(hw, d, pa->s1, pa->u, c);
-    t = first_contact(c, 4, v2(-pa->u.y, pa->u.x), b, nb, 0.0);
+    t = box_sweep(2 * hw, d, v2(-hw, pa->s1), pa->u, b, bw, bd);
     if (t <= pa->s2 + tol) {
         *early = t < pa->s2 - tol;
         return 3;
@@ -995,6 +1043,7 @@ static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, int
 typedef struct snake_ctx {
     double hw, d, w;
     cs_vec2 t[4];   /* target outline */
+    double tw, td;  /* target width and depth */
     cs_vec2 e[2];   /* target facing */
     cs_vec2 n;      /* its outward normal */
     double t1;      /* straight advance before touching the target */
@@ -1464,7 +1513,7 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
         if (cs_geom_dist_seg_seg(fe, ek) > 1e-7 || !separated(c, 4, kk->t, 4, CS_GEOM_EPS))
             continue;
         bool early = false;
-        int ph = path_touch(kk->hw, kk->d, p, kk->t, 4, kk->t1, &early);
+        int ph = path_touch(kk->hw, kk->d, p, kk->t, kk->tw, kk->td, kk->t1, &early);
         if (ph == 0 || early)
             continue;
         cs_rect fin = path_pose(charger, &fr[bm], p);
@@ -1474,7 +1523,8 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
             cs_vec2 ol[4];
             poly_local(&fr[bm], op.v, 4, ol);
             bool dummy;
-            if (path_touch(kk->hw, kk->d, p, ol, 4, NAN, &dummy) != 0)
+            if (path_touch(kk->hw, kk->d, p, ol, others[o].width, others[o].depth, NAN, &dummy) !=
+                0)
                 hit = o;
         }
         if (hit >= 0 && out->found)
@@ -1501,6 +1551,8 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
         k[m].hw = 0.5 * charger->width;
         k[m].w = charger->width;
         k[m].d = charger->depth;
+        k[m].tw = target->width;
+        k[m].td = target->depth;
         poly_local(&fr[m], tp.v, 4, k[m].t);
         k[m].e[0] = to_local(&fr[m], e.a);
         k[m].e[1] = to_local(&fr[m], e.b);
@@ -1508,9 +1560,8 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
         k[m].nc = 0;
     }
     /* the same in both frames: the mirror keeps distances along y */
-    cs_vec2 c0[4];
-    charger_at(k[0].hw, k[0].d, 0, v2(1, 0), c0);
-    k[0].t1 = k[1].t1 = first_contact(c0, 4, v2(0, 1), k[0].t, 4, 0.0);
+    k[0].t1 = k[1].t1 =
+        box_sweep(k[0].w, k[0].d, v2(-k[0].hw, 0), v2(1, 0), k[0].t, target->width, target->depth);
     /* The straight path first: when it costs no more than the lower bound
      * of every path, it is the cheapest. Then the wheels, the frame whose
      * bound is lower first; the other frame is skipped when a clean path
@@ -1543,7 +1594,8 @@ bool cs_geom_snake_sweep_hits(const cs_rect *r, double forward1, double wheel, d
     double th = fabs(wheel) * DEG;
     path p = { forward1, forward2, 0, v2(cos(th), sin(th)), true };
     bool early;
-    return path_touch(0.5 * r->width, r->depth, &p, ol, 4, NAN, &early) != 0;
+    return path_touch(0.5 * r->width, r->depth, &p, ol, other->width, other->depth, NAN, &early) !=
+           0;
 }
 
 /* ---- the align move ----------------------------------------------------- */
