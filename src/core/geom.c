@@ -480,6 +480,21 @@ static bool separated(const cs_vec2 *a, int na, const cs_vec2 *b, int nb, double
     return false;
 }
 
+/* separated() for two rectangles, each given by its centre, the unit
+ * vector along its front edge and its half width and half depth: the same
+ * four axes, each rectangle's extent along them from its half sizes. */
+static bool rects_apart(cs_vec2 ca, cs_vec2 ua, double hwa, double hda, cs_vec2 cb, cs_vec2 ub,
+                        double hwb, double hdb, double tol)
+{
+    cs_vec2 dc = sub(cb, ca);
+    /* |cos| and |sin| of the angle between them give every cross term */
+    double c = fabs(dot(ua, ub)), sn = fabs(cross(ua, ub));
+    return fabs(dot(dc, ua)) - hwa - (hwb * c + hdb * sn) >= -tol ||
+           fabs(cross(ua, dc)) - hda - (hwb * sn + hdb * c) >= -tol ||
+           fabs(dot(dc, ub)) - hwb - (hwa * c + hda * sn) >= -tol ||
+           fabs(cross(ub, dc)) - hdb - (hwa * sn + hda * c) >= -tol;
+}
+
 static double dist_polys(const cs_vec2 *a, int na, const cs_vec2 *b, int nb)
 {
     if (!separated(a, na, b, nb, 0.0))
@@ -1044,6 +1059,7 @@ typedef struct snake_ctx {
     double hw, d, w;
     cs_vec2 t[4];   /* target outline */
     double tw, td;  /* target width and depth */
+    cs_vec2 tc, tu; /* target centre and the unit vector along its front edge */
     cs_vec2 e[2];   /* target facing */
     cs_vec2 n;      /* its outward normal */
     double t1;      /* straight advance before touching the target */
@@ -1137,11 +1153,15 @@ static cs_vec2 half_tan_dir(double t)
  * With the facing's outward normal n = (sin a, -cos a), the approach rate
  * is cos(th - a) and the pivot's height above the line h; cost = w sin th +
  * (h - lead w sin(th - a)) / cos(th - a), so d cost / d th =
- * w cos th - lead w + h_X sin(th - a) / cos^2(th - a). */
-static double wheel_first_slope(double w, double h, cs_vec2 a, int lead, cs_vec2 u)
+ * w cos th - lead w + h_X sin(th - a) / cos^2(th - a).
+ * Returned multiplied by q^3 cos^2(th - a) > 0, for the wheel of tangent
+ * half-angle t, u = U / q with U = (1 - t^2, 2t), q = 1 + t^2: a polynomial
+ * in t with the slope's sign and roots, and no division. */
+static double wheel_first_slope(double w, double h, cs_vec2 a, int lead, double t)
 {
-    double cp = u.x * a.x + u.y * a.y, sp = u.y * a.x - u.x * a.y;
-    return w * u.x - lead * w + (h - lead * w * sp) * sp / (cp * cp);
+    double q = 1 + t * t, ux = 1 - t * t, uy = 2 * t;
+    double cp = ux * a.x + uy * a.y, sp = uy * a.x - ux * a.y;
+    return (w * ux - lead * w * q) * cp * cp + q * (h * q - lead * w * sp) * sp;
 }
 
 /* Local minima of that cost for t in [lo, hi] (tangent half-angles): where
@@ -1157,16 +1177,16 @@ static void wheel_first_minimum(snake_ctx *k, double h, cs_vec2 a, int lead, dou
     int m = (lead == 0 && h >= k->w) ? 1 : 1 + (int)((hi - lo) * 40);
     if (m > 6)
         m = 6;
-    double x0 = lo, f0 = wheel_first_slope(k->w, h, a, lead, half_tan_dir(lo));
+    double x0 = lo, f0 = wheel_first_slope(k->w, h, a, lead, lo);
     for (int i = 1; i <= m; i++) {
         double x1 = lo + (hi - lo) * i / m;
-        double f1 = wheel_first_slope(k->w, h, a, lead, half_tan_dir(x1));
+        double f1 = wheel_first_slope(k->w, h, a, lead, x1);
         if (f0 < 0 && f1 > 0) {
             double bl = x0, fl = f0, bh = x1, fh = f1, x = x0;
             int side = 0;
             for (int it = 0; it < 60 && bh - bl > 1e-14; it++) {
                 x = (bl * fh - bh * fl) / (fh - fl);
-                double fx = wheel_first_slope(k->w, h, a, lead, half_tan_dir(x));
+                double fx = wheel_first_slope(k->w, h, a, lead, x);
                 if (fx == 0)
                     break;
                 if (fx < 0) {
@@ -1333,18 +1353,18 @@ static void snake_frame(const cs_rect *ch, double sx, frame *fr)
 /* The wheel of path p in degrees (> 0 left) in the world. */
 static double path_wheel(const frame *fr, const path *p)
 {
-    return fr->sx * atan2(p->u.y, p->u.x) / DEG;
+    return p->u.y == 0 ? 0.0 : fr->sx * atan2(p->u.y, p->u.x) / DEG;
 }
 
 /* The pose of a path as a world rectangle: the charger turned by the wheel
  * (its unit vectors rotated by u, mirrored with the frame). */
-static cs_rect path_pose(const cs_rect *ch, const frame *fr, const path *p)
+static cs_rect path_pose(const cs_rect *ch, const frame *fr, const path *p, double wheel)
 {
     double hw = 0.5 * ch->width;
     cs_vec2 fc = add(add(v2(-hw, p->s1), scale(p->u, hw)), scale(v2(-p->u.y, p->u.x), p->s2));
     cs_rect r = *ch;
     double c = p->u.x, sn = fr->sx * p->u.y;
-    r.facing = ch->facing + path_wheel(fr, p);
+    r.facing = ch->facing + wheel;
     r.fwd = rot(ch->fwd, c, sn);
     r.right = rot(ch->right, c, sn);
     r.c = sub(to_world(fr, fc), scale(r.fwd, 0.5 * ch->depth));
@@ -1420,12 +1440,12 @@ static double snake_lower_bound(const snake_ctx *k, double xmax)
 }
 
 /* Sets out from path p of frame fr, touching others[hit] (-1: none). */
-static void snake_result(const cs_rect *charger, const frame *fr, const path *p, cs_rect fin,
+static void snake_result(const cs_rect *charger, double wheel, const path *p, cs_rect fin,
                          cs_seg e, int hit, cs_snake *out)
 {
     out->found = true;
     out->forward1 = p->s1;
-    out->wheel = path_wheel(fr, p);
+    out->wheel = wheel;
     out->forward2 = p->s2;
     out->cost = p->cost;
     out->length = p->s1 + charger->width * fabs(out->wheel) * DEG + p->s2;
@@ -1461,46 +1481,50 @@ static void snake_result(const cs_rect *charger, const frame *fr, const path *p,
 static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *others,
                            int n_others, snake_ctx *k, const frame *fr, cs_snake *out)
 {
-    /* the untried candidates of both frames, cheapest first (frame in the
-     * top bit of each entry) */
-    int ord[128], n = 0;
+    /* the untried candidates of both frames (frame in bit 6 of each entry)
+     * and their costs; each round takes the cheapest, ties in the order
+     * they were made, except that a lazy candidate made exact comes before
+     * its equals (a few rounds settle most problems, so a scan beats
+     * sorting them all) */
+    int ord[128], seq[128], n = 0, relazy = 0;
+    double oc[128];
     for (int m = 0; m < 2; m++)
         for (int i = 0; i < k[m].nc; i++)
             if (!k[m].used[i]) {
-                int v = m << 6 | i, j = n++;
-                double c = k[m].cand[i].cost;
-                while (j > 0 && k[ord[j - 1] >> 6].cand[ord[j - 1] & 63].cost > c) {
-                    ord[j] = ord[j - 1];
-                    j--;
-                }
-                ord[j] = v;
+                ord[n] = m << 6 | i;
+                seq[n] = n;
+                oc[n++] = k[m].cand[i].cost;
             }
-    for (int at = 0; at < n;) {
+    while (n > 0) {
+        int at = 0;
+        for (int j = 1; j < n; j++)
+            if (oc[j] < oc[at] || (oc[j] == oc[at] && seq[j] < seq[at]))
+                at = j;
         int bm = ord[at] >> 6, bi = ord[at] & 63;
         path *p = &k[bm].cand[bi];
         if (out->found && out->touches < 0 && p->cost >= out->cost)
             return true;
         if (!p->exact) {
-            /* a lazy candidate: its true cost, then back in order */
+            /* a lazy candidate: its true cost, then back among the others */
             double s2 = wheel_first_forward(&k[bm], p->u);
             if (!isfinite(s2)) {
                 k[bm].used[bi] = true;
-                at++;
+                ord[at] = ord[--n];
+                seq[at] = seq[n];
+                oc[at] = oc[n];
                 continue;
             }
             p->s2 = s2 < 1e-9 ? 0.0 : s2;
             p->cost = k[bm].w * p->u.y + p->s2;
             p->exact = true;
-            int j = at, v = ord[at];
-            while (j + 1 < n && k[ord[j + 1] >> 6].cand[ord[j + 1] & 63].cost < p->cost) {
-                ord[j] = ord[j + 1];
-                j++;
-            }
-            ord[j] = v;
+            oc[at] = p->cost;
+            seq[at] = --relazy; /* before its equals, the latest first */
             continue;
         }
+        ord[at] = ord[--n];
+        seq[at] = seq[n];
+        oc[at] = oc[n];
         k[bm].used[bi] = true;
-        at++;
         /* the end first: the front edge on the facing, no overlap; then the
          * way there */
         const snake_ctx *kk = &k[bm];
@@ -1510,13 +1534,16 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
         for (int i = 0; i < 4; i++)
             c[i] = add(c[i], step);
         cs_seg fe = { c[0], c[3] }, ek = { kk->e[0], kk->e[1] };
-        if (cs_geom_dist_seg_seg(fe, ek) > 1e-7 || !separated(c, 4, kk->t, 4, CS_GEOM_EPS))
+        if (cs_geom_dist_seg_seg(fe, ek) > 1e-7 ||
+            !rects_apart(scale(add(c[0], c[2]), 0.5), p->u, kk->hw, 0.5 * kk->d, kk->tc, kk->tu,
+                         0.5 * kk->tw, 0.5 * kk->td, CS_GEOM_EPS))
             continue;
         bool early = false;
         int ph = path_touch(kk->hw, kk->d, p, kk->t, kk->tw, kk->td, kk->t1, &early);
         if (ph == 0 || early)
             continue;
-        cs_rect fin = path_pose(charger, &fr[bm], p);
+        double wheel = path_wheel(&fr[bm], p);
+        cs_rect fin = path_pose(charger, &fr[bm], p, wheel);
         int hit = -1;
         for (int o = 0; o < n_others && hit < 0; o++) {
             cs_poly op = cs_geom_rect_poly(&others[o]);
@@ -1529,7 +1556,7 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
         }
         if (hit >= 0 && out->found)
             continue;
-        snake_result(charger, &fr[bm], p, fin, e, hit, out);
+        snake_result(charger, wheel, p, fin, e, hit, out);
         if (hit < 0)
             return true;
     }
@@ -1553,6 +1580,8 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
         k[m].d = charger->depth;
         k[m].tw = target->width;
         k[m].td = target->depth;
+        k[m].tc = to_local(&fr[m], target->c);
+        k[m].tu = v2(fr[m].sx * dot(target->right, charger->right), dot(target->right, charger->fwd));
         poly_local(&fr[m], tp.v, 4, k[m].t);
         k[m].e[0] = to_local(&fr[m], e.a);
         k[m].e[1] = to_local(&fr[m], e.b);
@@ -1568,10 +1597,26 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
      * found already costs no more than its bound. */
     add_path(&k[0], seg_contact(v2(-k[0].hw, 0), v2(k[0].hw, 0), v2(0, 1), k[0].e[0], k[0].e[1]),
              v2(1, 0), 0);
-    if (k[0].nc == 1 && k[0].cand[0].cost <= snake_lower_bound(&k[0], INFINITY) + 1e-12 &&
-        try_candidates(charger, e, others, n_others, k, fr, out))
-        return;
-    double lb[2] = { snake_lower_bound(&k[0], k[0].hw), snake_lower_bound(&k[1], k[1].hw) };
+    double lb[2] = { NAN, NAN };
+    if (k[0].nc == 1) {
+        /* every path's cost is at least the least y of the facing (no point
+         * of the front edge advances more than the cost), which often
+         * settles it; else the bound of each frame's paths, the two frames
+         * together covering every path */
+        double s = k[0].cand[0].cost;
+        bool least = dmin(k[0].e[0].y, k[0].e[1].y) + 1e-12 >= s;
+        if (!least) {
+            lb[0] = snake_lower_bound(&k[0], k[0].hw);
+            lb[1] = snake_lower_bound(&k[1], k[1].hw);
+            least = s <= dmin(lb[0], lb[1]) + 1e-12;
+        }
+        if (least && try_candidates(charger, e, others, n_others, k, fr, out))
+            return;
+    }
+    if (isnan(lb[0])) {
+        lb[0] = snake_lower_bound(&k[0], k[0].hw);
+        lb[1] = snake_lower_bound(&k[1], k[1].hw);
+    }
     int first = lb[1] < lb[0];
     for (int r = 0; r < 2; r++) {
         int m = r ? 1 - first : first;
