@@ -296,6 +296,21 @@ static double clipped_area(const cs_vec2 *v, int n, const double (*h)[3], int k)
     return m >= 3 ? fabs(signed_area(src, m)) : 0.0;
 }
 
+/* separated() for two rectangles, each given by its centre, the unit
+ * vector along its front edge and its half width and half depth: the same
+ * four axes, each rectangle's extent along them from its half sizes. */
+static bool rects_apart(cs_vec2 ca, cs_vec2 ua, double hwa, double hda, cs_vec2 cb, cs_vec2 ub,
+                        double hwb, double hdb, double tol)
+{
+    cs_vec2 dc = sub(cb, ca);
+    /* |cos| and |sin| of the angle between them give every cross term */
+    double c = fabs(dot(ua, ub)), sn = fabs(cross(ua, ub));
+    return fabs(dot(dc, ua)) - hwa - (hwb * c + hdb * sn) >= -tol ||
+           fabs(cross(ua, dc)) - hda - (hwb * sn + hdb * c) >= -tol ||
+           fabs(dot(dc, ub)) - hwb - (hwa * c + hda * sn) >= -tol ||
+           fabs(cross(ub, dc)) - hdb - (hwa * sn + hda * c) >= -tol;
+}
+
 /* ---- arcs --------------------------------------------------------------- */
 
 cs_facing cs_geom_arc_of_point(const cs_rect *r, cs_vec2 p)
@@ -390,13 +405,24 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
     if (inside_all >= 0) {
         out->area[inside_all] = total;
     } else {
+        /* the arcs cover all but r itself: when other is clear of r, the
+         * last arc it touches holds what the others do not */
+        cs_vec2 oc = local(r, other->c);
+        cs_vec2 ou = v2(dot(other->right, r->right), dot(other->right, r->fwd));
+        bool clear = rects_apart(v2(0, 0), v2(1, 0), hw, hd, oc, ou, 0.5 * other->width,
+                                 0.5 * other->depth, 0.0);
+        int last = 3;
+        while (clear && last > 0 && !touches[last])
+            last--;
+        clear = clear && touches[last];
         double sum = 0;
         for (int a = 0; a < 4; a++)
-            if (touches[a])
+            if (touches[a] && !(clear && a == last))
                 sum += out->area[a] = clipped_area(c, 4, h[a], 3);
-        /* the arcs cover all but r itself: clip against r only when some
-         * area is missing */
-        if (sum < total * (1 - 1e-12)) {
+        if (clear)
+            out->area[last] = dmax(total - sum, 0.0);
+        /* else clip against r only when some area is missing */
+        else if (sum < total * (1 - 1e-12)) {
             const double box[4][3] = { { 1, 0, hw }, { -1, 0, hw }, { 0, 1, hd }, { 0, -1, hd } };
             out->overlap = clipped_area(c, 4, box, 4);
         }
@@ -478,21 +504,6 @@ static bool separated(const cs_vec2 *a, int na, const cs_vec2 *b, int nb, double
         }
     }
     return false;
-}
-
-/* separated() for two rectangles, each given by its centre, the unit
- * vector along its front edge and its half width and half depth: the same
- * four axes, each rectangle's extent along them from its half sizes. */
-static bool rects_apart(cs_vec2 ca, cs_vec2 ua, double hwa, double hda, cs_vec2 cb, cs_vec2 ub,
-                        double hwb, double hdb, double tol)
-{
-    cs_vec2 dc = sub(cb, ca);
-    /* |cos| and |sin| of the angle between them give every cross term */
-    double c = fabs(dot(ua, ub)), sn = fabs(cross(ua, ub));
-    return fabs(dot(dc, ua)) - hwa - (hwb * c + hdb * sn) >= -tol ||
-           fabs(cross(ua, dc)) - hda - (hwb * sn + hdb * c) >= -tol ||
-           fabs(dot(dc, ub)) - hwb - (hwa * c + hda * sn) >= -tol ||
-           fabs(cross(ub, dc)) - hdb - (hwa * sn + hda * c) >= -tol;
 }
 
 static double dist_polys(const cs_vec2 *a, int na, const cs_vec2 *b, int nb)
@@ -1208,10 +1219,30 @@ static void wheel_first_minimum(snake_ctx *k, double h, cs_vec2 a, int lead, dou
     }
 }
 
-/* tan(th / 2) of angle th (radians) clamped to [0, 90] degrees. */
-static double half_tan_of(double th)
+/* tan(th / 2) of the angle th of unit vector a, plus k * 90 degrees for k
+ * in -1..1 (unwrapped: th in (-180, 180]), clamped to [0, 90] degrees: the
+ * half-angle tangent of a direction is y / (1 + x), no trigonometry. */
+static double half_tan_of(cs_vec2 a, int k)
 {
-    return tan(0.5 * dmin(dmax(th, 0.0), PI / 2));
+    /* the direction turned by k * 90 degrees, and whether the unwrapped
+     * angle lies below 0 or above 90 degrees */
+    cs_vec2 b = k == 0 ? a : k > 0 ? v2(-a.y, a.x) : v2(a.y, -a.x);
+    bool below, above;
+    if (k == 0) {
+        below = a.y < 0;
+        above = !below && a.x <= 0;
+    } else if (k > 0) {
+        below = a.y < 0 && a.x <= 0;
+        above = !below && a.y >= 0;
+    } else {
+        above = false;
+        below = !(a.x < 0 && a.y >= 0);
+    }
+    if (below)
+        return 0.0;
+    if (above)
+        return 1.0;
+    return dmin(dmax(b.y / (1 + b.x), 0.0), 1.0);
 }
 
 /* The candidate paths of one frame (left wheels): every path that can be
@@ -1287,13 +1318,12 @@ static void snake_candidates(snake_ctx *k)
     /* wheel-first minima, the pivot leading below the aligned angle and the
      * outer corner above it, where the approach rate cos(th - a) > 0 */
     if (hl > 0) {
-        double aa = atan2(a.y, a.x);
         /* the pivot meets the facing itself only while its new forward
          * direction (-sin th, cos th) points between the facing's ends: the
          * wheels (q.y, -q.x) of q = e - L, in half-tangents, unless the
          * facing is behind the pivot (the short way between them passes
          * backwards, and no wheel of 0..90 lies within) */
-        double lo = half_tan_of(aa - PI / 2 + 1e-9), hi = half_tan_of(aa);
+        double lo = half_tan_of(a, -1), hi = half_tan_of(a, 0);
         cs_vec2 q0 = sub(k->e[0], l), q1 = sub(k->e[1], l);
         cs_vec2 u0 = v2(q0.y, -q0.x), u1 = v2(q1.y, -q1.x);
         double l0 = len(u0), l1 = len(u1);
@@ -1315,8 +1345,8 @@ static void snake_candidates(snake_ctx *k)
         wheel_first_minimum(k, hl, a, 0, lo, hi);
         /* likewise the outer corner, between the wheels that take it onto
          * either end (the corner-on-corner turns of (w, s2) onto q) */
-        lo = half_tan_of(aa);
-        hi = half_tan_of(aa + PI / 2 - 1e-9);
+        lo = half_tan_of(a, 0);
+        hi = half_tan_of(a, 1);
         double r0 = dot(q0, q0) - w * w, r1 = dot(q1, q1) - w * w;
         if (r0 >= 0 && r1 >= 0) {
             double s0 = sqrt(r0), s1 = sqrt(r1);
@@ -1570,22 +1600,41 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
     out->touches = -1;
     snake_ctx k[2];
     frame fr[2];
-    cs_poly tp = cs_geom_rect_poly(target);
     cs_seg e = cs_geom_edge(target, f);
     cs_vec2 n = edge_normal(target, f);
+    snake_frame(charger, 1.0, &fr[0]);
+    snake_frame(charger, -1.0, &fr[1]);
+    /* the target in the unmirrored frame: its centre, right and forward
+     * vectors, and its outline in cs_geom_rect_poly's order (FL, RL, RR,
+     * FR, counter-clockwise) */
+    cs_vec2 tc = to_local(&fr[0], target->c);
+    cs_vec2 tr = v2(dot(target->right, charger->right), dot(target->right, charger->fwd));
+    cs_vec2 tf = v2(dot(target->fwd, charger->right), dot(target->fwd, charger->fwd));
+    cs_vec2 thw = scale(tr, 0.5 * target->width), thd = scale(tf, 0.5 * target->depth);
+    k[0].t[0] = add(tc, sub(thd, thw));
+    k[0].t[1] = sub(tc, add(thw, thd));
+    k[0].t[2] = add(tc, sub(thw, thd));
+    k[0].t[3] = add(tc, add(thw, thd));
+    k[0].tc = tc;
+    k[0].tu = tr;
+    k[0].e[0] = to_local(&fr[0], e.a);
+    k[0].e[1] = to_local(&fr[0], e.b);
+    k[0].n = v2(dot(n, charger->right), dot(n, charger->fwd));
+    /* the mirrored frame: x -> -x, the outline reversed to stay
+     * counter-clockwise */
+    for (int i = 0; i < 4; i++)
+        k[1].t[3 - i] = v2(-k[0].t[i].x, k[0].t[i].y);
+    k[1].tc = v2(-tc.x, tc.y);
+    k[1].tu = v2(-tr.x, tr.y);
+    for (int i = 0; i < 2; i++)
+        k[1].e[i] = v2(-k[0].e[i].x, k[0].e[i].y);
+    k[1].n = v2(-k[0].n.x, k[0].n.y);
     for (int m = 0; m < 2; m++) {
-        snake_frame(charger, m ? -1.0 : 1.0, &fr[m]);
         k[m].hw = 0.5 * charger->width;
         k[m].w = charger->width;
         k[m].d = charger->depth;
         k[m].tw = target->width;
         k[m].td = target->depth;
-        k[m].tc = to_local(&fr[m], target->c);
-        k[m].tu = v2(fr[m].sx * dot(target->right, charger->right), dot(target->right, charger->fwd));
-        poly_local(&fr[m], tp.v, 4, k[m].t);
-        k[m].e[0] = to_local(&fr[m], e.a);
-        k[m].e[1] = to_local(&fr[m], e.b);
-        k[m].n = v2(fr[m].sx * dot(n, charger->right), dot(n, charger->fwd));
         k[m].nc = 0;
     }
     /* the same in both frames: the mirror keeps distances along y */
