@@ -1469,14 +1469,149 @@ static double snake_lower_bound(const snake_ctx *k, double xmax)
     return best;
 }
 
+/* Whether the pivot-led cost of reaching X, R + w a / R, is at least s
+ * along X(t) = (a0 + da t, y0 + dy t) for t in [tl, th], where a, y >= 0
+ * (a beyond the pivot, y ahead of it, R = |X|; see straight_least). As
+ * a >= 0 it holds iff q = (R^2 + w a)^2 - s^2 R^2 >= 0, a quartic in t:
+ * checked at the ends and at its interior minima, the roots of q' found
+ * on the pieces where q' is monotone (between the roots of q''). */
+static bool pivot_need_at_least(double a0, double da, double y0, double dy, double w, double s,
+                                double tl, double th)
+{
+    double r2 = da * da + dy * dy, r1 = 2 * (a0 * da + y0 * dy), r0 = a0 * a0 + y0 * y0;
+    double p1 = r1 + w * da, p0 = r0 + w * a0, ss = s * s;
+    /* q = (r2 t^2 + p1 t + p0)^2 - s^2 (r2 t^2 + r1 t + r0) */
+    double c[5] = { p0 * p0 - ss * r0, 2 * p1 * p0 - ss * r1, p1 * p1 + 2 * r2 * p0 - ss * r2,
+                    2 * r2 * p1, r2 * r2 };
+#define Q(t) ((((c[4] * (t) + c[3]) * (t) + c[2]) * (t) + c[1]) * (t) + c[0])
+#define DQ(t) (((4 * c[4] * (t) + 3 * c[3]) * (t) + 2 * c[2]) * (t) + c[1])
+#define DDQ(t) ((12 * c[4] * (t) + 6 * c[3]) * (t) + 2 * c[2])
+    if (Q(tl) < 0 || Q(th) < 0)
+        return false;
+    double cut[4] = { tl, th, th, th };
+    int nc = 1;
+    double qa = 12 * c[4], qb = 6 * c[3], qc = 2 * c[2], disc = qb * qb - 4 * qa * qc;
+    if (qa > 0 && disc > 0) {
+        double sq = sqrt(disc), x0 = (-qb - sq) / (2 * qa), x1 = (-qb + sq) / (2 * qa);
+        if (x0 > tl && x0 < th)
+            cut[nc++] = x0;
+        if (x1 > tl && x1 < th)
+            cut[nc++] = x1;
+    }
+    cut[nc] = th;
+    for (int i = 0; i < nc; i++) {
+        double lo = cut[i], hi = cut[i + 1];
+        if (!(DQ(lo) < 0 && DQ(hi) > 0))
+            continue; /* no minimum of q inside this piece */
+        /* q' rises through 0 on [lo, hi]: Newton, kept in the bracket */
+        double x = 0.5 * (lo + hi);
+        for (int it = 0; it < 60 && hi - lo > 1e-13 * (1 + fabs(x)); it++) {
+            double d = DQ(x), dd = DDQ(x);
+            if (d < 0)
+                lo = x;
+            else
+                hi = x;
+            double nx = dd > 0 ? x - d / dd : lo - 1;
+            x = nx > lo && nx < hi ? nx : 0.5 * (lo + hi);
+        }
+        if (Q(lo) < 0 || Q(hi) < 0 || Q(x) < 0)
+            return false;
+    }
+#undef Q
+#undef DQ
+#undef DDQ
+    return true;
+}
+
+/* Whether no path reaches the facing (frame 0) for less than s, the cost
+ * of the straight path there: every point X of the facing needs at least
+ * what the cheapest path whose front edge touches X costs. Within the
+ * frontage that is X's y (no point of the front edge advances more than the
+ * cost, and none falls behind y = 0). Beyond one end by a, y >= 0 ahead of
+ * that end's corner L (the pivot of the wheels that reach there; y < 0
+ * cannot be reached), a path forward s1, wheel th about L, forward s2
+ * touching X at lam along the front edge costs y + t (a - lam) + w sin th
+ * (t = tan(th / 2)), least at the largest lam allowed by s1 >= 0, lam =
+ * min(w, y sin th - a cos th), th at least th0 = atan2(a, y). As a function
+ * of th that is unimodal with a maximum while lam < w and concave after, so
+ * least at th0 (T0 = R + w a / R, R = |X - L|: wheel towards X, then the
+ * pivot onto it), at 90 degrees (T90 = a + max(w, y)), or where lam
+ * reaches w, possible only for y > w (Tc: wheel first, then the outer
+ * corner onto X: Tc = w sin thc + sqrt(R^2 - w^2) with sin thc >= w / R,
+ * and Tc >= y; both grow with R, so the nearest X to L bounds it). Each of
+ * the three is shown to be at least s over the facing's part beyond each
+ * end: T90 is piecewise linear (its least value at the ends or where y =
+ * w), T0 is pivot_need_at_least. */
+static bool straight_least(const snake_ctx *k, double s)
+{
+    const double tol = 1e-12;
+    cs_vec2 e0 = k->e[0], ed = sub(k->e[1], k->e[0]);
+    double hw = k->hw, w = k->w;
+    /* [lo, hi] within [0, 1] where lin0 + lin1 t >= 0 */
+#define CLIP(lin0, lin1, lo, hi)                                                                   \
+    do {                                                                                          \
+        if ((lin1) > 0)                                                                           \
+            lo = dmax(lo, -(lin0) / (lin1));                                                      \
+        else if ((lin1) < 0)                                                                      \
+            hi = dmin(hi, -(lin0) / (lin1));                                                      \
+        else if ((lin0) < 0)                                                                      \
+            hi = -1;                                                                              \
+    } while (0)
+    /* within the frontage, ahead of the front edge: y >= s */
+    double lo = 0, hi = 1;
+    CLIP(hw - e0.x, -ed.x, lo, hi);
+    CLIP(hw + e0.x, ed.x, lo, hi);
+    CLIP(e0.y, ed.y, lo, hi);
+    if (lo <= hi && dmin(e0.y + ed.y * lo, e0.y + ed.y * hi) < s - tol)
+        return false;
+    for (int sg = -1; sg <= 1; sg += 2) {
+        /* beyond the end on side sg: a = sg x - hw >= 0, y >= 0 */
+        double a0 = sg * e0.x - hw, da = sg * ed.x, y0 = e0.y, dy = ed.y;
+        lo = 0;
+        hi = 1;
+        CLIP(a0, da, lo, hi);
+        CLIP(y0, dy, lo, hi);
+        if (lo > hi)
+            continue;
+        double ts[3] = { lo, hi, lo };
+        if (dy != 0) {
+            double t = (w - y0) / dy;
+            if (t > lo && t < hi)
+                ts[2] = t;
+        }
+        for (int i = 0; i < 3; i++)
+            if (a0 + da * ts[i] + dmax(w, y0 + dy * ts[i]) < s - tol)
+                return false;
+        if (!pivot_need_at_least(a0, da, y0, dy, w, s - tol, lo, hi))
+            return false;
+        /* the part where y >= w */
+        double clo = lo, chi = hi;
+        CLIP(y0 - w, dy, clo, chi);
+        if (clo <= chi) {
+            double r2 = da * da + dy * dy, t = clo;
+            if (r2 > 0)
+                t = dmin(dmax(-(a0 * da + y0 * dy) / r2, clo), chi);
+            double a = a0 + da * t, y = y0 + dy * t, rr = a * a + y * y;
+            double tc = w * w / sqrt(rr) + sqrt(dmax(rr - w * w, 0.0));
+            double ymin = dmin(y0 + dy * clo, y0 + dy * chi);
+            if (dmax(tc, ymin) < s - tol)
+                return false;
+        }
+    }
+#undef CLIP
+    return true;
+}
+
 /* Sets out from path p of frame fr, touching others[hit] (-1: none). */
 static void snake_result(const cs_rect *charger, double wheel, const path *p, cs_rect fin,
                          cs_seg e, int hit, cs_snake *out)
 {
     out->found = true;
-    out->forward1 = p->s1;
     out->wheel = wheel;
-    out->forward2 = p->s2;
+    /* without a wheel, "wheel first then forward" and "forward" are one
+     * straight move: reported as the initial forward */
+    out->forward1 = p->u.y == 0 ? p->s1 + p->s2 : p->s1;
+    out->forward2 = p->u.y == 0 ? 0.0 : p->s2;
     out->cost = p->cost;
     out->length = p->s1 + charger->width * fabs(out->wheel) * DEG + p->s2;
     out->final = fin;
@@ -1653,7 +1788,7 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
          * settles it; else the bound of each frame's paths, the two frames
          * together covering every path */
         double s = k[0].cand[0].cost;
-        bool least = dmin(k[0].e[0].y, k[0].e[1].y) + 1e-12 >= s;
+        bool least = straight_least(&k[0], s);
         if (!least) {
             lb[0] = snake_lower_bound(&k[0], k[0].hw);
             lb[1] = snake_lower_bound(&k[1], k[1].hw);
