@@ -338,10 +338,13 @@ cs_facing cs_geom_arc_of_point(const cs_rect *r, cs_vec2 p)
 void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out)
 {
     double hw = 0.5 * r->width, hd = 0.5 * r->depth, k = hw - hd;
-    cs_vec2 c[4];
-    cs_geom_corners(other, c);
-    for (int i = 0; i < 4; i++)
-        c[i] = local(r, c[i]);
+    /* other's corners in r's frame (cs_corner order), from its centre and
+     * its axes there (a rotation keeps fwd = perp(right)) */
+    cs_vec2 oc = local(r, other->c);
+    cs_vec2 ou = v2(dot(other->right, r->right), dot(other->right, r->fwd));
+    cs_vec2 ow = scale(ou, 0.5 * other->width), od = scale(perp(ou), 0.5 * other->depth);
+    cs_vec2 c[4] = { add(oc, sub(od, ow)), add(oc, add(ow, od)), sub(oc, sub(od, ow)),
+                     sub(oc, add(ow, od)) };
     double total = other->width * other->depth;
     /* Each arc is the intersection of three half-planes a*u + b*v <= c in
      * r's frame: its edge line and the two diagonal rays' lines (a ray from
@@ -352,24 +355,12 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
         [CS_LEFT] = { { 1, 0, -1 }, { 1, 1, -1 }, { 1, -1, -1 } },
         [CS_RIGHT] = { { -1, 0, -1 }, { -1, 1, -1 }, { -1, -1, -1 } },
     };
-    double h[4][3][3];
-    for (int a = 0; a < 4; a++) {
-        double edge = (a == CS_FRONT || a == CS_REAR) ? hd : hw;
-        h[a][0][0] = sgn[a][0][0];
-        h[a][0][1] = sgn[a][0][1];
-        h[a][0][2] = sgn[a][0][2] * edge;
-        for (int j = 1; j < 3; j++) {
-            h[a][j][0] = sgn[a][j][0];
-            h[a][j][1] = sgn[a][j][1];
-            h[a][j][2] = sgn[a][j][2] * k;
-        }
-    }
     /* Most placements put the whole rectangle in one arc: the arcs are
      * convex, so when all four corners lie outside r in one arc, so does
      * the rectangle (a corner on a boundary ray is taken as flank, which at
      * worst sends a rectangle to the clipping below). */
     int inside_all = -1;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 4 && inside_all != -2; i++) {
         double u = c[i].x, v = c[i].y, au = fabs(u);
         int arc;
         if (au <= hw && fabs(v) <= hd)
@@ -384,6 +375,18 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
             inside_all = arc;
         else if (arc != inside_all)
             inside_all = -2;
+    }
+    double h[4][3][3];
+    for (int a = 0; a < 4 && inside_all < 0; a++) {
+        double edge = (a == CS_FRONT || a == CS_REAR) ? hd : hw;
+        h[a][0][0] = sgn[a][0][0];
+        h[a][0][1] = sgn[a][0][1];
+        h[a][0][2] = sgn[a][0][2] * edge;
+        for (int j = 1; j < 3; j++) {
+            h[a][j][0] = sgn[a][j][0];
+            h[a][j][1] = sgn[a][j][1];
+            h[a][j][2] = sgn[a][j][2] * k;
+        }
     }
     /* else clip against each arc no half-plane of which has every corner
      * outside it */
@@ -407,8 +410,6 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
     } else {
         /* the arcs cover all but r itself: when other is clear of r, the
          * last arc it touches holds what the others do not */
-        cs_vec2 oc = local(r, other->c);
-        cs_vec2 ou = v2(dot(other->right, r->right), dot(other->right, r->fwd));
         bool clear = rects_apart(v2(0, 0), v2(1, 0), hw, hd, oc, ou, 0.5 * other->width,
                                  0.5 * other->depth, 0.0);
         int last = 3;
