@@ -921,20 +921,15 @@ static void charger_at(double hw, double d, double s1, cs_vec2 u, cs_vec2 out[4]
  * edge, which meets b's vertices; its corners meet b's edges facing the
  * other way. In either vertex order, the edge ending at b's vertex i is
  * bw long for even i and bd for odd i, so no square root is needed. */
-static double box_sweep(double w, double d, cs_vec2 fl, cs_vec2 u, const cs_vec2 *b, double bw,
-                        double bd)
+static double box_sweep_local(double w, double d, const cs_vec2 *q, double bw, double bd)
 {
-    cs_vec2 f = perp(u), q[4];
     double best = INFINITY;
     for (int k = 0; k < 4; k++) {
-        cs_vec2 r = sub(b[k], fl);
-        q[k] = v2(dot(r, u), dot(r, f));
         /* a vertex of b against the front edge: an approach from height
          * y, meeting it within its length */
         if (q[k].y >= -CS_GEOM_EPS && q[k].x >= -CS_GEOM_EPS && q[k].x <= w + CS_GEOM_EPS)
             best = dmin(best, dmax(q[k].y, 0.0));
     }
-    const cs_vec2 corner[4] = { { 0, 0 }, { 0, -d }, { w, -d }, { w, 0 } };
     for (int i = 0, j = 3; i < 4; j = i++) {
         cs_vec2 e = sub(q[i], q[j]);
         double l = (i & 1) ? bd : bw;
@@ -943,12 +938,20 @@ static double box_sweep(double w, double d, cs_vec2 fl, cs_vec2 u, const cs_vec2
         if (!(e.x > 1e-12 * l))
             continue;
         double inv = 1.0 / e.x, el = CS_GEOM_EPS * l;
-        for (int k = 0; k < 4; k++) {
-            cs_vec2 pq = sub(corner[k], q[j]);
+        for (int k = 0; k < 2; k++) {
+            /* the box's corners at x = 0 and x = w: the front one meets the
+             * edge's line first, and the rear one (d later, at the same
+             * point of the line) only counts when the front one is past it
+             * already */
+            cs_vec2 pq = v2(k * w - q[j].x, -q[j].y);
             /* h l: the corner's height above b's edge line, times l */
             double hl = pq.x * e.y - pq.y * e.x;
-            if (hl < -el)
-                continue;
+            if (hl < -el) {
+                pq.y -= d;
+                hl += d * e.x;
+                if (hl < -el)
+                    continue;
+            }
             double t = hl * inv;
             if (t >= best)
                 continue;
@@ -960,6 +963,26 @@ static double box_sweep(double w, double d, cs_vec2 fl, cs_vec2 u, const cs_vec2
         }
     }
     return best;
+}
+
+static double box_sweep(double w, double d, cs_vec2 fl, cs_vec2 u, const cs_vec2 *b, double bw,
+                        double bd)
+{
+    cs_vec2 f = perp(u), q[4];
+    for (int k = 0; k < 4; k++) {
+        cs_vec2 r = sub(b[k], fl);
+        q[k] = v2(dot(r, u), dot(r, f));
+    }
+    return box_sweep_local(w, d, q, bw, bd);
+}
+
+/* box_sweep from the start, front-left corner (-w/2, 0), u = (1, 0). */
+static double box_sweep_start(double w, double d, const cs_vec2 *b, double bw, double bd)
+{
+    cs_vec2 q[4];
+    for (int k = 0; k < 4; k++)
+        q[k] = v2(b[k].x + 0.5 * w, b[k].y);
+    return box_sweep_local(w, d, q, bw, bd);
 }
 
 /* A monotone stand-in for the angle of (x, y) in [0, 2 pi): 0..4 around
@@ -1045,7 +1068,7 @@ static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, dou
     cs_vec2 c[4];
     bool turns = pa->u.y > 0;
     /* t1: the straight advance before touching b, when known already */
-    double t = isnan(t1) ? box_sweep(2 * hw, d, v2(-hw, 0), v2(1, 0), b, bw, bd) : t1;
+    double t = isnan(t1) ? box_sweep_start(2 * hw, d, b, bw, bd) : t1;
     if (t <= pa->s1 + tol) {
         *early = t < pa->s1 - tol || turns || pa->s2 > 0;
         return 1;
@@ -1775,7 +1798,7 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
     }
     /* the same in both frames: the mirror keeps distances along y */
     k[0].t1 = k[1].t1 =
-        box_sweep(k[0].w, k[0].d, v2(-k[0].hw, 0), v2(1, 0), k[0].t, target->width, target->depth);
+        box_sweep_start(k[0].w, k[0].d, k[0].t, target->width, target->depth);
     /* The straight path first: when it costs no more than the lower bound
      * of every path, it is the cheapest. Then the wheels, the frame whose
      * bound is lower first; the other frame is skipped when a clean path
