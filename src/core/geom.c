@@ -449,6 +449,20 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
 
 /* ---- distances ---------------------------------------------------------- */
 
+/* The squared distance from p to segment s. */
+static double point_seg_d2(cs_vec2 p, cs_seg s)
+{
+    cs_vec2 d = sub(s.b, s.a), w = sub(p, s.a);
+    double l2 = dot(d, d);
+    double t = l2 > 0 ? dot(w, d) / l2 : 0.0;
+    if (t < 0)
+        t = 0;
+    else if (t > 1)
+        t = 1;
+    cs_vec2 r = sub(w, scale(d, t));
+    return dot(r, r);
+}
+
 double cs_geom_dist_point_seg(cs_vec2 p, cs_seg s)
 {
     cs_vec2 d = sub(s.b, s.a), w = sub(p, s.a);
@@ -1649,14 +1663,18 @@ static void snake_result(const cs_rect *charger, double wheel, const path *p, cs
         double ta = dot(sub(fe.a, e.a), ev) / el2, tb = dot(sub(fe.b, e.a), ev) / el2;
         tt = 0.5 * (dmax(dmin(ta, tb), 0.0) + dmin(dmax(ta, tb), 1.0));
     } else {
+        /* squared distances, a square root only where the margin needs it */
         cs_vec2 best = fe.a;
-        double bd = cs_geom_dist_point_seg(fe.a, e), d2 = cs_geom_dist_point_seg(fe.b, e);
-        if (d2 < bd)
-            best = fe.b, bd = d2;
+        double bd2 = point_seg_d2(fe.a, e), d2 = point_seg_d2(fe.b, e);
+        if (d2 < bd2)
+            best = fe.b, bd2 = d2;
+        double bd = sqrt(bd2);
         const cs_vec2 ends[2] = { e.a, e.b };
-        for (int i = 0; i < 2; i++)
-            if (cs_geom_dist_point_seg(ends[i], fe) < bd - 1e-12)
-                best = ends[i], bd = cs_geom_dist_point_seg(ends[i], fe);
+        for (int i = 0; i < 2; i++) {
+            double di2 = point_seg_d2(ends[i], fe);
+            if (di2 < bd2 && sqrt(di2) < bd - 1e-12)
+                best = ends[i], bd = sqrt(di2), bd2 = di2;
+        }
         tt = dot(sub(best, e.a), ev) / el2;
     }
     out->contact = add(e.a, scale(ev, dmin(dmax(tt, 0.0), 1.0)));
