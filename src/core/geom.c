@@ -389,18 +389,22 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
         }
     }
     /* else clip against each arc no half-plane of which has every corner
-     * outside it */
+     * outside it: each half-plane is a bound on u, v, u + v or u - v, so
+     * the corners' extremes of those decide */
     bool touches[4];
-    for (int a = 0; a < 4 && inside_all < 0; a++) {
-        bool out_of_one = false;
-        for (int j = 0; j < 3; j++) {
-            int cnt = 0;
-            for (int i = 0; i < 4; i++)
-                cnt += h[a][j][0] * c[i].x + h[a][j][1] * c[i].y <= h[a][j][2];
-            if (cnt == 0)
-                out_of_one = true;
+    if (inside_all < 0) {
+        double lo[4], hi[4]; /* u, v, u + v, u - v */
+        for (int i = 0; i < 4; i++) {
+            double f[4] = { c[i].x, c[i].y, c[i].x + c[i].y, c[i].x - c[i].y };
+            for (int j = 0; j < 4; j++) {
+                lo[j] = i ? dmin(lo[j], f[j]) : f[j];
+                hi[j] = i ? dmax(hi[j], f[j]) : f[j];
+            }
         }
-        touches[a] = !out_of_one;
+        touches[CS_FRONT] = -hi[1] <= -hd && lo[3] <= k && -hi[2] <= k;
+        touches[CS_REAR] = lo[1] <= -hd && lo[2] <= k && -hi[3] <= k;
+        touches[CS_LEFT] = lo[0] <= -hw && lo[2] <= -k && lo[3] <= -k;
+        touches[CS_RIGHT] = -hi[0] <= -hw && -hi[3] <= -k && -hi[2] <= -k;
     }
     out->overlap = 0;
     for (int a = 0; a < 4; a++)
