@@ -490,6 +490,16 @@ static bool segs_cross(cs_seg s, cs_seg t)
     return a >= 0 && a <= 1 && b >= 0 && b <= 1;
 }
 
+/* cs_geom_dist_seg_seg(s, t) <= tol, from squared distances. */
+static bool segs_within(cs_seg s, cs_seg t, double tol)
+{
+    if (segs_cross(s, t))
+        return true;
+    double t2 = tol * tol;
+    return point_seg_d2(s.a, t) <= t2 || point_seg_d2(s.b, t) <= t2 || point_seg_d2(t.a, s) <= t2 ||
+           point_seg_d2(t.b, s) <= t2;
+}
+
 double cs_geom_dist_seg_seg(cs_seg s, cs_seg t)
 {
     if (segs_cross(s, t))
@@ -1025,12 +1035,12 @@ static double first_turn_contact(const cs_vec2 *a, int na, cs_vec2 p, cs_vec2 u,
     double rmax = 0;
     for (int i = 0; i < na; i++)
         rmax = dmax(rmax, dot(sub(a[i], p), sub(a[i], p)));
-    double near = INFINITY;
+    double near2 = INFINITY, reach = sqrt(rmax) + CS_GEOM_EPS;
     for (int i = 0, j = nb - 1; i < nb; j = i++) {
         cs_seg s = { b[j], b[i] };
-        near = dmin(near, cs_geom_dist_point_seg(p, s));
+        near2 = dmin(near2, point_seg_d2(p, s));
     }
-    if (near > sqrt(rmax) + CS_GEOM_EPS)
+    if (near2 > reach * reach)
         return INFINITY;
     for (int pass = 0; pass < 2; pass++) {
         const cs_vec2 *m = pass ? b : a, *e = pass ? a : b;
@@ -1646,7 +1656,7 @@ static bool straight_least(const snake_ctx *k, double s)
 
 /* Sets out from path p of frame fr, touching others[hit] (-1: none). */
 static void snake_result(const cs_rect *charger, double wheel, const path *p, cs_rect fin,
-                         cs_seg e, int hit, cs_snake *out)
+                         cs_seg fe, cs_seg e, int hit, cs_snake *out)
 {
     out->found = true;
     out->wheel = wheel;
@@ -1660,7 +1670,6 @@ static void snake_result(const cs_rect *charger, double wheel, const path *p, cs
     out->touches = hit;
     /* the contact point: the middle of the common part when the front edge
      * meets the facing flush, else the closest pair's point on the facing */
-    cs_seg fe = cs_geom_edge(&fin, CS_FRONT);
     cs_vec2 ev = sub(e.b, e.a);
     double el2 = dot(ev, ev), tt;
     if (fabs(cross(sub(fe.b, fe.a), ev)) <= 1e-9 * sqrt(el2) * charger->width) {
@@ -1745,7 +1754,7 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
         for (int i = 0; i < 4; i++)
             c[i] = add(c[i], step);
         cs_seg fe = { c[0], c[3] }, ek = { kk->e[0], kk->e[1] };
-        if (cs_geom_dist_seg_seg(fe, ek) > 1e-7 ||
+        if (!segs_within(fe, ek, 1e-7) ||
             !rects_apart(scale(add(c[0], c[2]), 0.5), p->u, kk->hw, 0.5 * kk->d, kk->tc, kk->tu,
                          0.5 * kk->tw, 0.5 * kk->td, CS_GEOM_EPS))
             continue;
@@ -1767,7 +1776,13 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
         }
         if (hit >= 0 && out->found)
             continue;
-        snake_result(charger, wheel, p, fin, e, hit, out);
+        cs_seg fw = { to_world(&fr[bm], c[0]), to_world(&fr[bm], c[3]) };
+        if (fr[bm].sx < 0) { /* mirrored: the frame's FL is the world's FR */
+            cs_vec2 t = fw.a;
+            fw.a = fw.b;
+            fw.b = t;
+        }
+        snake_result(charger, wheel, p, fin, fw, e, hit, out);
         if (hit < 0)
             return true;
     }
