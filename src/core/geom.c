@@ -256,7 +256,7 @@ double cs_geom_edge_contact(const cs_rect *a, const cs_formation *fa_models, cs_
 
 /* Keeps the part of polygon v[0..n) where a*x + b*y <= c (Sutherland-Hodgman
  * against one half-plane). out has room for n + 1 vertices. */
-static int clip_half(const cs_vec2 *v, int n, double a, double b, double c, cs_vec2 *out)
+static inline int clip_half(const cs_vec2 *v, int n, double a, double b, double c, cs_vec2 *out)
 {
     int m = 0;
     if (n == 0)
@@ -299,7 +299,7 @@ static double clipped_area(const cs_vec2 *v, int n, const double (*h)[3], int k)
 /* separated() for two rectangles, each given by its centre, the unit
  * vector along its front edge and its half width and half depth: the same
  * four axes, each rectangle's extent along them from its half sizes. */
-static bool rects_apart(cs_vec2 ca, cs_vec2 ua, double hwa, double hda, cs_vec2 cb, cs_vec2 ub,
+static inline bool rects_apart(cs_vec2 ca, cs_vec2 ua, double hwa, double hda, cs_vec2 cb, cs_vec2 ub,
                         double hwb, double hdb, double tol)
 {
     cs_vec2 dc = sub(cb, ca);
@@ -454,7 +454,7 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
 /* ---- distances ---------------------------------------------------------- */
 
 /* The squared distance from p to segment s. */
-static double point_seg_d2(cs_vec2 p, cs_seg s)
+static inline double point_seg_d2(cs_vec2 p, cs_seg s)
 {
     cs_vec2 d = sub(s.b, s.a), w = sub(p, s.a);
     double l2 = dot(d, d);
@@ -479,7 +479,7 @@ double cs_geom_dist_point_seg(cs_vec2 p, cs_seg s)
     return len(sub(w, scale(d, t)));
 }
 
-static bool segs_cross(cs_seg s, cs_seg t)
+static inline bool segs_cross(cs_seg s, cs_seg t)
 {
     cs_vec2 d = sub(s.b, s.a), e = sub(t.b, t.a);
     double den = cross(d, e);
@@ -491,7 +491,7 @@ static bool segs_cross(cs_seg s, cs_seg t)
 }
 
 /* cs_geom_dist_seg_seg(s, t) <= tol, from squared distances. */
-static bool segs_within(cs_seg s, cs_seg t, double tol)
+static inline bool segs_within(cs_seg s, cs_seg t, double tol)
 {
     if (segs_cross(s, t))
         return true;
@@ -931,7 +931,7 @@ static void poly_local(const frame *f, const cs_vec2 *v, int n, cs_vec2 *out)
 
 /* The charger's outline after forward s1 and a wheel u = (cos, sin) about
  * L, in the frame: FL, RL, RR, FR (counter-clockwise). */
-static void charger_at(double hw, double d, double s1, cs_vec2 u, cs_vec2 out[4])
+static inline void charger_at(double hw, double d, double s1, cs_vec2 u, cs_vec2 out[4])
 {
     double w = 2 * hw;
     out[0] = v2(-hw, s1);
@@ -949,7 +949,7 @@ static void charger_at(double hw, double d, double s1, cs_vec2 u, cs_vec2 out[4]
  * edge, which meets b's vertices; its corners meet b's edges facing the
  * other way. In either vertex order, the edge ending at b's vertex i is
  * bw long for even i and bd for odd i, so no square root is needed. */
-static double box_sweep_local(double w, double d, const cs_vec2 *q, double bw, double bd)
+static inline double box_sweep_local(double w, double d, const cs_vec2 *q, double bw, double bd)
 {
     double best = INFINITY;
     for (int k = 0; k < 4; k++) {
@@ -1015,7 +1015,7 @@ static double box_sweep_start(double w, double d, const cs_vec2 *b, double bw, d
 
 /* A monotone stand-in for the angle of (x, y) in [0, 2 pi): 0..4 around
  * the circle (the "diamond angle"); comparisons of angles need no atan2. */
-static double pseudo_angle(double x, double y)
+static inline double pseudo_angle(double x, double y)
 {
     if (y >= 0)
         return x >= 0 ? y / (x + y) : 1 - x / (-x + y);
@@ -1134,7 +1134,7 @@ typedef struct snake_ctx {
 /* When segment [p0, p1] moving along d first touches segment [e0, e1]
  * (INFINITY if never): an end of one meets the other. A segment parallel to
  * d is met at its ends by the other's rays. */
-static double seg_contact(cs_vec2 p0, cs_vec2 p1, cs_vec2 d, cs_vec2 e0, cs_vec2 e1)
+static inline double seg_contact(cs_vec2 p0, cs_vec2 p1, cs_vec2 d, cs_vec2 e0, cs_vec2 e1)
 {
     double best = INFINITY;
     cs_vec2 ed = sub(e1, e0), pd = sub(p1, p0);
@@ -1157,7 +1157,7 @@ static double seg_contact(cs_vec2 p0, cs_vec2 p1, cs_vec2 d, cs_vec2 e0, cs_vec2
     return best;
 }
 
-static void add_path(snake_ctx *k, double s1, cs_vec2 u, double s2)
+static inline void add_path(snake_ctx *k, double s1, cs_vec2 u, double s2)
 {
     if (k->nc >= 64 || !(s1 >= -1e-9 && s2 >= -1e-9) || !isfinite(s1) || !isfinite(s2))
         return;
@@ -1175,7 +1175,7 @@ static void add_path(snake_ctx *k, double s1, cs_vec2 u, double s2)
 
 /* The concluding forward of wheel-first path p: until the wheeled front
  * edge touches the facing. */
-static double wheel_first_forward(const snake_ctx *k, cs_vec2 u)
+static inline double wheel_first_forward(const snake_ctx *k, cs_vec2 u)
 {
     cs_vec2 p0 = v2(-k->hw, 0), p1 = v2(-k->hw + k->w * u.x, k->w * u.y);
     return seg_contact(p0, p1, v2(-u.y, u.x), k->e[0], k->e[1]);
@@ -1185,7 +1185,7 @@ static double wheel_first_forward(const snake_ctx *k, cs_vec2 u)
  * facing. Lazy: the concluding forward is at least how far the nearer
  * facing end lies ahead of the wheeled front edge's line; the facing wholly
  * behind that line is never reached. */
-static void add_wheel_first(snake_ctx *k, cs_vec2 u)
+static inline void add_wheel_first(snake_ctx *k, cs_vec2 u)
 {
     double l = len(u);
     if (!(l > 0) || u.x < -1e-12 * l || u.y < -1e-12 * l || k->nc >= 64)
@@ -1220,7 +1220,7 @@ static cs_vec2 half_tan_dir(double t)
  * Returned multiplied by q^3 cos^2(th - a) > 0, for the wheel of tangent
  * half-angle t, u = U / q with U = (1 - t^2, 2t), q = 1 + t^2: a polynomial
  * in t with the slope's sign and roots, and no division. */
-static double wheel_first_slope(double w, double h, cs_vec2 a, int lead, double t)
+static inline double wheel_first_slope(double w, double h, cs_vec2 a, int lead, double t)
 {
     double q = 1 + t * t, ux = 1 - t * t, uy = 2 * t;
     double cp = ux * a.x + uy * a.y, sp = uy * a.x - ux * a.y;
@@ -1274,7 +1274,7 @@ static void wheel_first_minimum(snake_ctx *k, double h, cs_vec2 a, int lead, dou
 /* tan(th / 2) of the angle th of unit vector a, plus k * 90 degrees for k
  * in -1..1 (unwrapped: th in (-180, 180]), clamped to [0, 90] degrees: the
  * half-angle tangent of a direction is y / (1 + x), no trigonometry. */
-static double half_tan_of(cs_vec2 a, int k)
+static inline double half_tan_of(cs_vec2 a, int k)
 {
     /* the direction turned by k * 90 degrees, and whether the unwrapped
      * angle lies below 0 or above 90 degrees */
@@ -1433,7 +1433,7 @@ static void snake_frame(const cs_rect *ch, double sx, frame *fr)
 }
 
 /* The wheel of path p in degrees (> 0 left) in the world. */
-static double path_wheel(const frame *fr, const path *p)
+static inline double path_wheel(const frame *fr, const path *p)
 {
     return p->u.y == 0 ? 0.0 : fr->sx * atan2(p->u.y, p->u.x) / DEG;
 }
@@ -1460,7 +1460,7 @@ static cs_rect path_pose(const cs_rect *ch, const frame *fr, const path *p, doub
  * s2 sin th >= a: cost >= a / sin th + w sin th >= 2 sqrt(a w) (a + w when
  * a > w); and as forward1 >= 0 forces tan th >= a / y, cost >= y +
  * a tan(th / 2) >= sqrt(a^2 + y^2). */
-static double point_need(const snake_ctx *k, cs_vec2 x)
+static inline double point_need(const snake_ctx *k, cs_vec2 x)
 {
     double a = fabs(x.x) - k->hw, w = k->w;
     if (a <= 0)
