@@ -1701,49 +1701,49 @@ static void snake_result(const cs_rect *charger, double wheel, const path *p, cs
 static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *others,
                            int n_others, snake_ctx *k, const frame *fr, cs_snake *out)
 {
-    /* the untried candidates of both frames (frame in bit 6 of each entry)
-     * and their costs; each round takes the cheapest, ties in the order
-     * they were made, except that a lazy candidate made exact comes before
-     * its equals (a few rounds settle most problems, so a scan beats
-     * sorting them all) */
-    int ord[128], seq[128], n = 0, relazy = 0;
+    /* the untried candidates of both frames, cheapest first (frame in bit
+     * 6 of each entry), their costs alongside */
+    int ord[128], n = 0;
     double oc[128];
     for (int m = 0; m < 2; m++)
         for (int i = 0; i < k[m].nc; i++)
             if (!k[m].used[i]) {
-                ord[n] = m << 6 | i;
-                seq[n] = n;
-                oc[n++] = k[m].cand[i].cost;
+                double c = k[m].cand[i].cost;
+                int j = n++;
+                for (; j > 0 && oc[j - 1] > c; j--) {
+                    ord[j] = ord[j - 1];
+                    oc[j] = oc[j - 1];
+                }
+                ord[j] = m << 6 | i;
+                oc[j] = c;
             }
-    while (n > 0) {
-        int at = 0;
-        for (int j = 1; j < n; j++)
-            if (oc[j] < oc[at] || (oc[j] == oc[at] && seq[j] < seq[at]))
-                at = j;
+    for (int at = 0; at < n;) {
         int bm = ord[at] >> 6, bi = ord[at] & 63;
         path *p = &k[bm].cand[bi];
         if (out->found && out->touches < 0 && p->cost >= out->cost)
             return true;
         if (!p->exact) {
-            /* a lazy candidate: its true cost, then back among the others */
+            /* a lazy candidate: its true cost, then back in order, before
+             * its equals */
             double s2 = wheel_first_forward(&k[bm], p->u);
             if (!isfinite(s2)) {
                 k[bm].used[bi] = true;
-                ord[at] = ord[--n];
-                seq[at] = seq[n];
-                oc[at] = oc[n];
+                at++;
                 continue;
             }
             p->s2 = s2 < 1e-9 ? 0.0 : s2;
             p->cost = k[bm].w * p->u.y + p->s2;
             p->exact = true;
-            oc[at] = p->cost;
-            seq[at] = --relazy; /* before its equals, the latest first */
+            int j = at, v = ord[at];
+            for (; j + 1 < n && oc[j + 1] < p->cost; j++) {
+                ord[j] = ord[j + 1];
+                oc[j] = oc[j + 1];
+            }
+            ord[j] = v;
+            oc[j] = p->cost;
             continue;
         }
-        ord[at] = ord[--n];
-        seq[at] = seq[n];
-        oc[at] = oc[n];
+        at++;
         k[bm].used[bi] = true;
         /* the end first: the front edge on the facing, no overlap; then the
          * way there */
