@@ -1836,18 +1836,16 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
     /* the same in both frames: the mirror keeps distances along y */
     k[0].t1 = k[1].t1 =
         box_sweep_start(k[0].w, k[0].d, k[0].t, target->width, target->depth);
-    /* The straight path first: when it costs no more than the lower bound
-     * of every path, it is the cheapest. Then the wheels, the frame whose
-     * bound is lower first; the other frame is skipped when a clean path
-     * found already costs no more than its bound. */
+    /* The straight path first: when no path can cost less (straight_least,
+     * or else the two frames' bounds), it is the cheapest. Then the wheels,
+     * the frame whose bound is lower first; the other frame is skipped when
+     * a clean path found already costs no more than its bound. */
     add_path(&k[0], seg_contact(v2(-k[0].hw, 0), v2(k[0].hw, 0), v2(0, 1), k[0].e[0], k[0].e[1]),
              v2(1, 0), 0);
     double lb[2] = { NAN, NAN };
     if (k[0].nc == 1) {
-        /* every path's cost is at least the least y of the facing (no point
-         * of the front edge advances more than the cost), which often
-         * settles it; else the bound of each frame's paths, the two frames
-         * together covering every path */
+        /* the frames' bounds cover the paths of both, and together every
+         * path */
         double s = k[0].cand[0].cost;
         bool least = straight_least(&k[0], s);
         if (!least) {
