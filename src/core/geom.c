@@ -1847,7 +1847,9 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
         /* the frames' bounds cover the paths of both, and together every
          * path */
         double s = k[0].cand[0].cost;
-        bool least = straight_least(&k[0], s);
+        /* no path costs less than the facing's least y (no point of the
+         * front edge advances more than the cost): often enough at once */
+        bool least = dmin(k[0].e[0].y, k[0].e[1].y) + 1e-12 >= s || straight_least(&k[0], s);
         if (!least) {
             lb[0] = snake_lower_bound(&k[0], k[0].hw);
             lb[1] = snake_lower_bound(&k[1], k[1].hw);
