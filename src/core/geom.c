@@ -36,7 +36,13 @@ static inline double dmax(double a, double b) { return a > b ? a : b; }
 
 void cs_geom_rect_update(cs_rect *r)
 {
-    double s = sin(r->facing * DEG), c = cos(r->facing * DEG);
+    /* facing 0 (every charger of the head-on layout) needs no libm call:
+     * sin 0 = 0 and cos 0 = 1 exactly */
+    double s = 0.0, c = 1.0;
+    if (r->facing != 0) {
+        s = sin(r->facing * DEG);
+        c = cos(r->facing * DEG);
+    }
     r->fwd = v2(-s, c);
     r->right = v2(c, s);
 }
