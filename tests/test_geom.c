@@ -436,6 +436,46 @@ Test(geom, straight_advance)
     cr_expect_float_eq(a.dist, (10 - sqrt(2.0)) * sqrt(2.0), 1e-12);
 }
 
+Test(geom, straight_advance_away_from_a_close_parallel_blocker)
+{
+    /* Regression: the mover's front edge y = 0, x in [-3.15, 3.15]; the
+     * blocker x in [-6, -4], y in [-2, 0], 0.85 to its left (inside the 1"
+     * gap) with parallel edges. The nearest pair, FL (-3.15, 0) and the
+     * blocker's corner (-4, 0), is exactly 0.85 apart and moving forward
+     * only separates them (the motion is tangent to that circle), so the
+     * whole 10" is free. Rotating the square blocker by 90, 180 or 270
+     * degrees gives the same square up to the rounding of sin and cos,
+     * which must not turn the tangency into an approach. */
+    cs_rect m = cs_geom_rect_front_at(P(0, 0), 6.3, 4.72, 0);
+    for (int k = 0; k < 8; k++) {
+        cs_rect b = cs_geom_rect(P(-5, -1), 2, 2, 90.0 * k);
+        cs_obstacle o = { cs_geom_rect_poly(&b), 1 };
+        cs_advance a = cs_geom_advance(&m, 10, &o, 1);
+        cr_expect_float_eq(a.dist, 10.0, EX, "facing %d", 90 * k);
+        cr_expect_eq(a.hit, -1, "facing %d", 90 * k);
+        /* mirrored: the blocker on the right, the mover facing away */
+        b = cs_geom_rect(P(5, -1), 2, 2, 90.0 * k);
+        o.poly = cs_geom_rect_poly(&b);
+        a = cs_geom_advance(&m, 10, &o, 1);
+        cr_expect_float_eq(a.dist, 10.0, EX, "mirrored, facing %d", 90 * k);
+        cr_expect_eq(a.hit, -1, "mirrored, facing %d", 90 * k);
+    }
+    /* the same layout turned as a whole by 0, 15, ..., 345 degrees: only
+     * rounding differs, so the whole 10" is free every time */
+    for (int j = 0; j < 24; j++) {
+        double th = 15.0 * j;
+        cs_rect mt = cs_geom_rect_front_at(P(0, 0), 6.3, 4.72, th);
+        for (int k = 0; k < 4; k++) {
+            cs_vec2 c = P(-5 * mt.right.x - 1 * mt.fwd.x, -5 * mt.right.y - 1 * mt.fwd.y);
+            cs_rect b = cs_geom_rect(c, 2, 2, th + 90.0 * k);
+            cs_obstacle o = { cs_geom_rect_poly(&b), 1 };
+            cs_advance a = cs_geom_advance(&mt, 10, &o, 1);
+            cr_expect_float_eq(a.dist, 10.0, EX, "turned %g, facing %d", th, 90 * k);
+            cr_expect_eq(a.hit, -1, "turned %g, facing %d", th, 90 * k);
+        }
+    }
+}
+
 Test(geom, straight_advance_property_never_overlaps)
 {
     /* property: after the advance, the mover keeps every gap (to 1e-9) and

@@ -267,7 +267,8 @@ cs_advance cs_geom_advance(const cs_rect *r, double max_dist,
  * distance: forward1 + width * sin|wheel| + forward2. */
 typedef struct cs_snake {
     bool found;       /* a path exists */
-    double forward1;  /* initial forward move, in */
+    double forward1;  /* initial forward move, in (all of a path without a
+                         wheel: then forward2 = 0) */
     double wheel;     /* wheel angle, degrees (> 0 left about the front-left
                          corner, < 0 right about the front-right corner) */
     double forward2;  /* concluding forward move, in */

@@ -36,7 +36,13 @@ static inline double dmax(double a, double b) { return a > b ? a : b; }
 
 void cs_geom_rect_update(cs_rect *r)
 {
-    double s = sin(r->facing * DEG), c = cos(r->facing * DEG);
+    /* facing 0 (every charger of the head-on layout) needs no libm call:
+     * sin 0 = 0 and cos 0 = 1 exactly */
+    double s = 0.0, c = 1.0;
+    if (r->facing != 0) {
+        s = sin(r->facing * DEG);
+        c = cos(r->facing * DEG);
+    }
     r->fwd = v2(-s, c);
     r->right = v2(c, s);
 }
@@ -256,7 +262,7 @@ double cs_geom_edge_contact(const cs_rect *a, const cs_formation *fa_models, cs_
 
 /* Keeps the part of polygon v[0..n) where a*x + b*y <= c (Sutherland-Hodgman
  * against one half-plane). out has room for n + 1 vertices. */
-static int clip_half(const cs_vec2 *v, int n, double a, double b, double c, cs_vec2 *out)
+static inline int clip_half(const cs_vec2 *v, int n, double a, double b, double c, cs_vec2 *out)
 {
     int m = 0;
     if (n == 0)
@@ -296,6 +302,21 @@ static double clipped_area(const cs_vec2 *v, int n, const double (*h)[3], int k)
     return m >= 3 ? fabs(signed_area(src, m)) : 0.0;
 }
 
+/* separated() for two rectangles, each given by its centre, the unit
+ * vector along its front edge and its half width and half depth: the same
+ * four axes, each rectangle's extent along them from its half sizes. */
+static inline bool rects_apart(cs_vec2 ca, cs_vec2 ua, double hwa, double hda, cs_vec2 cb, cs_vec2 ub,
+                        double hwb, double hdb, double tol)
+{
+    cs_vec2 dc = sub(cb, ca);
+    /* |cos| and |sin| of the angle between them give every cross term */
+    double c = fabs(dot(ua, ub)), sn = fabs(cross(ua, ub));
+    return fabs(dot(dc, ua)) - hwa - (hwb * c + hdb * sn) >= -tol ||
+           fabs(cross(ua, dc)) - hda - (hwb * sn + hdb * c) >= -tol ||
+           fabs(dot(dc, ub)) - hwb - (hwa * c + hda * sn) >= -tol ||
+           fabs(cross(ub, dc)) - hdb - (hwa * sn + hda * c) >= -tol;
+}
+
 /* ---- arcs --------------------------------------------------------------- */
 
 cs_facing cs_geom_arc_of_point(const cs_rect *r, cs_vec2 p)
@@ -323,10 +344,13 @@ cs_facing cs_geom_arc_of_point(const cs_rect *r, cs_vec2 p)
 void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out)
 {
     double hw = 0.5 * r->width, hd = 0.5 * r->depth, k = hw - hd;
-    cs_vec2 c[4];
-    cs_geom_corners(other, c);
-    for (int i = 0; i < 4; i++)
-        c[i] = local(r, c[i]);
+    /* other's corners in r's frame (cs_corner order), from its centre and
+     * its axes there (a rotation keeps fwd = perp(right)) */
+    cs_vec2 oc = local(r, other->c);
+    cs_vec2 ou = v2(dot(other->right, r->right), dot(other->right, r->fwd));
+    cs_vec2 ow = scale(ou, 0.5 * other->width), od = scale(perp(ou), 0.5 * other->depth);
+    cs_vec2 c[4] = { add(oc, sub(od, ow)), add(oc, add(ow, od)), sub(oc, sub(od, ow)),
+                     sub(oc, add(ow, od)) };
     double total = other->width * other->depth;
     /* Each arc is the intersection of three half-planes a*u + b*v <= c in
      * r's frame: its edge line and the two diagonal rays' lines (a ray from
@@ -337,24 +361,12 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
         [CS_LEFT] = { { 1, 0, -1 }, { 1, 1, -1 }, { 1, -1, -1 } },
         [CS_RIGHT] = { { -1, 0, -1 }, { -1, 1, -1 }, { -1, -1, -1 } },
     };
-    double h[4][3][3];
-    for (int a = 0; a < 4; a++) {
-        double edge = (a == CS_FRONT || a == CS_REAR) ? hd : hw;
-        h[a][0][0] = sgn[a][0][0];
-        h[a][0][1] = sgn[a][0][1];
-        h[a][0][2] = sgn[a][0][2] * edge;
-        for (int j = 1; j < 3; j++) {
-            h[a][j][0] = sgn[a][j][0];
-            h[a][j][1] = sgn[a][j][1];
-            h[a][j][2] = sgn[a][j][2] * k;
-        }
-    }
     /* Most placements put the whole rectangle in one arc: the arcs are
      * convex, so when all four corners lie outside r in one arc, so does
      * the rectangle (a corner on a boundary ray is taken as flank, which at
      * worst sends a rectangle to the clipping below). */
     int inside_all = -1;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 4 && inside_all != -2; i++) {
         double u = c[i].x, v = c[i].y, au = fabs(u);
         int arc;
         if (au <= hw && fabs(v) <= hd)
@@ -370,19 +382,35 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
         else if (arc != inside_all)
             inside_all = -2;
     }
-    /* else clip against each arc no half-plane of which has every corner
-     * outside it */
-    bool touches[4];
+    double h[4][3][3];
     for (int a = 0; a < 4 && inside_all < 0; a++) {
-        bool out_of_one = false;
-        for (int j = 0; j < 3; j++) {
-            int cnt = 0;
-            for (int i = 0; i < 4; i++)
-                cnt += h[a][j][0] * c[i].x + h[a][j][1] * c[i].y <= h[a][j][2];
-            if (cnt == 0)
-                out_of_one = true;
+        double edge = (a == CS_FRONT || a == CS_REAR) ? hd : hw;
+        h[a][0][0] = sgn[a][0][0];
+        h[a][0][1] = sgn[a][0][1];
+        h[a][0][2] = sgn[a][0][2] * edge;
+        for (int j = 1; j < 3; j++) {
+            h[a][j][0] = sgn[a][j][0];
+            h[a][j][1] = sgn[a][j][1];
+            h[a][j][2] = sgn[a][j][2] * k;
         }
-        touches[a] = !out_of_one;
+    }
+    /* else clip against each arc no half-plane of which has every corner
+     * outside it: each half-plane is a bound on u, v, u + v or u - v, so
+     * the corners' extremes of those decide */
+    bool touches[4];
+    if (inside_all < 0) {
+        double lo[4], hi[4]; /* u, v, u + v, u - v */
+        for (int i = 0; i < 4; i++) {
+            double f[4] = { c[i].x, c[i].y, c[i].x + c[i].y, c[i].x - c[i].y };
+            for (int j = 0; j < 4; j++) {
+                lo[j] = i ? dmin(lo[j], f[j]) : f[j];
+                hi[j] = i ? dmax(hi[j], f[j]) : f[j];
+            }
+        }
+        touches[CS_FRONT] = -hi[1] <= -hd && lo[3] <= k && -hi[2] <= k;
+        touches[CS_REAR] = lo[1] <= -hd && lo[2] <= k && -hi[3] <= k;
+        touches[CS_LEFT] = lo[0] <= -hw && lo[2] <= -k && lo[3] <= -k;
+        touches[CS_RIGHT] = -hi[0] <= -hw && -hi[3] <= -k && -hi[2] <= -k;
     }
     out->overlap = 0;
     for (int a = 0; a < 4; a++)
@@ -390,13 +418,22 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
     if (inside_all >= 0) {
         out->area[inside_all] = total;
     } else {
+        /* the arcs cover all but r itself: when other is clear of r, the
+         * last arc it touches holds what the others do not */
+        bool clear = rects_apart(v2(0, 0), v2(1, 0), hw, hd, oc, ou, 0.5 * other->width,
+                                 0.5 * other->depth, 0.0);
+        int last = 3;
+        while (clear && last > 0 && !touches[last])
+            last--;
+        clear = clear && touches[last];
         double sum = 0;
         for (int a = 0; a < 4; a++)
-            if (touches[a])
+            if (touches[a] && !(clear && a == last))
                 sum += out->area[a] = clipped_area(c, 4, h[a], 3);
-        /* the arcs cover all but r itself: clip against r only when some
-         * area is missing */
-        if (sum < total * (1 - 1e-12)) {
+        if (clear)
+            out->area[last] = dmax(total - sum, 0.0);
+        /* else clip against r only when some area is missing */
+        else if (sum < total * (1 - 1e-12)) {
             const double box[4][3] = { { 1, 0, hw }, { -1, 0, hw }, { 0, 1, hd }, { 0, -1, hd } };
             out->overlap = clipped_area(c, 4, box, 4);
         }
@@ -422,6 +459,20 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
 
 /* ---- distances ---------------------------------------------------------- */
 
+/* The squared distance from p to segment s. */
+static inline double point_seg_d2(cs_vec2 p, cs_seg s)
+{
+    cs_vec2 d = sub(s.b, s.a), w = sub(p, s.a);
+    double l2 = dot(d, d);
+    double t = l2 > 0 ? dot(w, d) / l2 : 0.0;
+    if (t < 0)
+        t = 0;
+    else if (t > 1)
+        t = 1;
+    cs_vec2 r = sub(w, scale(d, t));
+    return dot(r, r);
+}
+
 double cs_geom_dist_point_seg(cs_vec2 p, cs_seg s)
 {
     cs_vec2 d = sub(s.b, s.a), w = sub(p, s.a);
@@ -434,7 +485,7 @@ double cs_geom_dist_point_seg(cs_vec2 p, cs_seg s)
     return len(sub(w, scale(d, t)));
 }
 
-static bool segs_cross(cs_seg s, cs_seg t)
+static inline bool segs_cross(cs_seg s, cs_seg t)
 {
     cs_vec2 d = sub(s.b, s.a), e = sub(t.b, t.a);
     double den = cross(d, e);
@@ -443,6 +494,16 @@ static bool segs_cross(cs_seg s, cs_seg t)
     cs_vec2 w = sub(t.a, s.a);
     double a = cross(w, e) / den, b = cross(w, d) / den;
     return a >= 0 && a <= 1 && b >= 0 && b <= 1;
+}
+
+/* cs_geom_dist_seg_seg(s, t) <= tol, from squared distances. */
+static inline bool segs_within(cs_seg s, cs_seg t, double tol)
+{
+    if (segs_cross(s, t))
+        return true;
+    double t2 = tol * tol;
+    return point_seg_d2(s.a, t) <= t2 || point_seg_d2(s.b, t) <= t2 || point_seg_d2(t.a, s) <= t2 ||
+           point_seg_d2(t.b, s) <= t2;
 }
 
 double cs_geom_dist_seg_seg(cs_seg s, cs_seg t)
@@ -773,8 +834,12 @@ static double first_contact(const cs_vec2 *a, int na, cs_vec2 d, const cs_vec2 *
                 continue;
             cs_vec2 u = scale(e, 1.0 / l), n = v2(u.y, -u.x);
             double dn = dot(dir, n);
-            if (dn >= -1e-15)
-                continue; /* moving along or away from this edge */
+            /* moving along or away from this edge. Nearly along it (the
+             * rounding of a parallel edge's direction) is along: a vertex
+             * at the offset line then crosses it by |dn| per inch, under
+             * CS_GEOM_EPS over any table distance */
+            if (dn >= -1e-12)
+                continue;
             double inv = -1.0 / dn;
             for (int k = 0; k < np; k++) {
                 double h = dot(sub(p[k], q[j]), n) - g; /* height above the offset edge */
@@ -797,12 +862,20 @@ static double first_contact(const cs_vec2 *a, int na, cs_vec2 d, const cs_vec2 *
             for (int k = 0; k < nb; k++) {
                 cs_vec2 w = sub(a[i], b[k]);
                 double bq = dot(w, d), cq = dot(w, w) - g * g;
+                /* the line of motion comes within sqrt(g^2 - disc) of the
+                 * vertex: disc <= 2 g CS_GEOM_EPS means it never gets
+                 * closer than g - CS_GEOM_EPS, a tangency or a miss. This
+                 * also keeps a vertex pair exactly at the gap and moving
+                 * sideways (bq = 0 up to rounding, as beside a parallel
+                 * obstacle already within its gap) from counting as an
+                 * approach at t = 0, which the sign of bq + t cannot
+                 * decide once bq is rounding noise. */
                 double disc = bq * bq - cq;
-                if (disc < 0)
+                if (disc <= 2 * g * CS_GEOM_EPS)
                     continue;
                 double t = -bq - sqrt(disc);
-                if (t < -CS_GEOM_EPS || bq + t >= 0)
-                    continue; /* entry in the past, or not approaching */
+                if (t < -CS_GEOM_EPS)
+                    continue; /* entry in the past */
                 best = dmin(best, dmax(t, 0.0));
             }
         }
@@ -864,7 +937,7 @@ static void poly_local(const frame *f, const cs_vec2 *v, int n, cs_vec2 *out)
 
 /* The charger's outline after forward s1 and a wheel u = (cos, sin) about
  * L, in the frame: FL, RL, RR, FR (counter-clockwise). */
-static void charger_at(double hw, double d, double s1, cs_vec2 u, cs_vec2 out[4])
+static inline void charger_at(double hw, double d, double s1, cs_vec2 u, cs_vec2 out[4])
 {
     double w = 2 * hw;
     out[0] = v2(-hw, s1);
@@ -873,9 +946,82 @@ static void charger_at(double hw, double d, double s1, cs_vec2 u, cs_vec2 out[4]
     out[3] = v2(-hw + w * u.x, s1 + w * u.y);
 }
 
+/* first_contact (g = 0) for the charger's rectangle, front-left corner fl,
+ * front edge along the unit vector u, moving along its own forward
+ * direction perp(u), against rectangle b given as cs_geom_rect_poly's
+ * outline in the frame (CCW, as poly_local leaves it), bw by bd: the same
+ * events, counted in the charger's own frame, where it is the box [0, w] x
+ * [-d, 0] moving along +y. Its only edge facing the motion is the front
+ * edge, which meets b's vertices; its corners meet b's edges facing the
+ * other way. In either vertex order, the edge ending at b's vertex i is
+ * bw long for even i and bd for odd i, so no square root is needed. */
+static inline double box_sweep_local(double w, double d, const cs_vec2 *q, double bw, double bd)
+{
+    double best = INFINITY;
+    for (int k = 0; k < 4; k++) {
+        /* a vertex of b against the front edge: an approach from height
+         * y, meeting it within its length */
+        if (q[k].y >= -CS_GEOM_EPS && q[k].x >= -CS_GEOM_EPS && q[k].x <= w + CS_GEOM_EPS)
+            best = dmin(best, dmax(q[k].y, 0.0));
+    }
+    for (int i = 0, j = 3; i < 4; j = i++) {
+        cs_vec2 e = sub(q[i], q[j]);
+        double l = (i & 1) ? bd : bw;
+        /* the outward normal (e.y, -e.x) / l opposes the motion by more
+         * than 1e-12 (first_contact's threshold) */
+        if (!(e.x > 1e-12 * l))
+            continue;
+        double inv = 1.0 / e.x, el = CS_GEOM_EPS * l;
+        for (int k = 0; k < 2; k++) {
+            /* the box's corners at x = 0 and x = w: the front one meets the
+             * edge's line first, and the rear one (d later, at the same
+             * point of the line) only counts when the front one is past it
+             * already */
+            cs_vec2 pq = v2(k * w - q[j].x, -q[j].y);
+            /* h l: the corner's height above b's edge line, times l */
+            double hl = pq.x * e.y - pq.y * e.x;
+            if (hl < -el) {
+                pq.y -= d;
+                hl += d * e.x;
+                if (hl < -el)
+                    continue;
+            }
+            double t = hl * inv;
+            if (t >= best)
+                continue;
+            /* where along the edge it meets it, times l */
+            double sl = dot(pq, e) + t * e.y;
+            if (sl < -el || sl > l * l + el)
+                continue;
+            best = dmax(t, 0.0);
+        }
+    }
+    return best;
+}
+
+static double box_sweep(double w, double d, cs_vec2 fl, cs_vec2 u, const cs_vec2 *b, double bw,
+                        double bd)
+{
+    cs_vec2 f = perp(u), q[4];
+    for (int k = 0; k < 4; k++) {
+        cs_vec2 r = sub(b[k], fl);
+        q[k] = v2(dot(r, u), dot(r, f));
+    }
+    return box_sweep_local(w, d, q, bw, bd);
+}
+
+/* box_sweep from the start, front-left corner (-w/2, 0), u = (1, 0). */
+static double box_sweep_start(double w, double d, const cs_vec2 *b, double bw, double bd)
+{
+    cs_vec2 q[4];
+    for (int k = 0; k < 4; k++)
+        q[k] = v2(b[k].x + 0.5 * w, b[k].y);
+    return box_sweep_local(w, d, q, bw, bd);
+}
+
 /* A monotone stand-in for the angle of (x, y) in [0, 2 pi): 0..4 around
  * the circle (the "diamond angle"); comparisons of angles need no atan2. */
-static double pseudo_angle(double x, double y)
+static inline double pseudo_angle(double x, double y)
 {
     if (y >= 0)
         return x >= 0 ? y / (x + y) : 1 - x / (-x + y);
@@ -895,12 +1041,12 @@ static double first_turn_contact(const cs_vec2 *a, int na, cs_vec2 p, cs_vec2 u,
     double rmax = 0;
     for (int i = 0; i < na; i++)
         rmax = dmax(rmax, dot(sub(a[i], p), sub(a[i], p)));
-    double near = INFINITY;
+    double near2 = INFINITY, reach = sqrt(rmax) + CS_GEOM_EPS;
     for (int i = 0, j = nb - 1; i < nb; j = i++) {
         cs_seg s = { b[j], b[i] };
-        near = dmin(near, cs_geom_dist_point_seg(p, s));
+        near2 = dmin(near2, point_seg_d2(p, s));
     }
-    if (near > sqrt(rmax) + CS_GEOM_EPS)
+    if (near2 > reach * reach)
         return INFINITY;
     for (int pass = 0; pass < 2; pass++) {
         const cs_vec2 *m = pass ? b : a, *e = pass ? a : b;
@@ -949,29 +1095,27 @@ typedef struct path {
  * otherwise the phase (1, 2, 3) of the first touch, and *early when that
  * touch comes before the end of the path. t1 is how far the charger goes
  * straight before touching b, or NAN to compute it. */
-static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, int nb, double t1,
-                      bool *early)
+static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, double bw,
+                      double bd, double t1, bool *early)
 {
     const double tol = 1e-9;
     cs_vec2 c[4];
     bool turns = pa->u.y > 0;
-    charger_at(hw, d, 0, v2(1, 0), c);
     /* t1: the straight advance before touching b, when known already */
-    double t = isnan(t1) ? first_contact(c, 4, v2(0, 1), b, nb, 0.0) : t1;
+    double t = isnan(t1) ? box_sweep_start(2 * hw, d, b, bw, bd) : t1;
     if (t <= pa->s1 + tol) {
         *early = t < pa->s1 - tol || turns || pa->s2 > 0;
         return 1;
     }
     if (turns) {
         charger_at(hw, d, pa->s1, v2(1, 0), c);
-        double phi = first_turn_contact(c, 4, v2(-hw, pa->s1), pa->u, b, nb);
+        double phi = first_turn_contact(c, 4, v2(-hw, pa->s1), pa->u, b, 4);
         if (isfinite(phi)) {
             *early = phi < pseudo_angle(pa->u.x, pa->u.y) - tol || pa->s2 > 0;
             return 2;
         }
     }
-    charger_at(hw, d, pa->s1, pa->u, c);
-    t = first_contact(c, 4, v2(-pa->u.y, pa->u.x), b, nb, 0.0);
+    t = box_sweep(2 * hw, d, v2(-hw, pa->s1), pa->u, b, bw, bd);
     if (t <= pa->s2 + tol) {
         *early = t < pa->s2 - tol;
         return 3;
@@ -983,6 +1127,8 @@ static int path_touch(double hw, double d, const path *pa, const cs_vec2 *b, int
 typedef struct snake_ctx {
     double hw, d, w;
     cs_vec2 t[4];   /* target outline */
+    double tw, td;  /* target width and depth */
+    cs_vec2 tc, tu; /* target centre and the unit vector along its front edge */
     cs_vec2 e[2];   /* target facing */
     cs_vec2 n;      /* its outward normal */
     double t1;      /* straight advance before touching the target */
@@ -994,7 +1140,7 @@ typedef struct snake_ctx {
 /* When segment [p0, p1] moving along d first touches segment [e0, e1]
  * (INFINITY if never): an end of one meets the other. A segment parallel to
  * d is met at its ends by the other's rays. */
-static double seg_contact(cs_vec2 p0, cs_vec2 p1, cs_vec2 d, cs_vec2 e0, cs_vec2 e1)
+static inline double seg_contact(cs_vec2 p0, cs_vec2 p1, cs_vec2 d, cs_vec2 e0, cs_vec2 e1)
 {
     double best = INFINITY;
     cs_vec2 ed = sub(e1, e0), pd = sub(p1, p0);
@@ -1017,7 +1163,7 @@ static double seg_contact(cs_vec2 p0, cs_vec2 p1, cs_vec2 d, cs_vec2 e0, cs_vec2
     return best;
 }
 
-static void add_path(snake_ctx *k, double s1, cs_vec2 u, double s2)
+static inline void add_path(snake_ctx *k, double s1, cs_vec2 u, double s2)
 {
     if (k->nc >= 64 || !(s1 >= -1e-9 && s2 >= -1e-9) || !isfinite(s1) || !isfinite(s2))
         return;
@@ -1035,7 +1181,7 @@ static void add_path(snake_ctx *k, double s1, cs_vec2 u, double s2)
 
 /* The concluding forward of wheel-first path p: until the wheeled front
  * edge touches the facing. */
-static double wheel_first_forward(const snake_ctx *k, cs_vec2 u)
+static inline double wheel_first_forward(const snake_ctx *k, cs_vec2 u)
 {
     cs_vec2 p0 = v2(-k->hw, 0), p1 = v2(-k->hw + k->w * u.x, k->w * u.y);
     return seg_contact(p0, p1, v2(-u.y, u.x), k->e[0], k->e[1]);
@@ -1045,7 +1191,7 @@ static double wheel_first_forward(const snake_ctx *k, cs_vec2 u)
  * facing. Lazy: the concluding forward is at least how far the nearer
  * facing end lies ahead of the wheeled front edge's line; the facing wholly
  * behind that line is never reached. */
-static void add_wheel_first(snake_ctx *k, cs_vec2 u)
+static inline void add_wheel_first(snake_ctx *k, cs_vec2 u)
 {
     double l = len(u);
     if (!(l > 0) || u.x < -1e-12 * l || u.y < -1e-12 * l || k->nc >= 64)
@@ -1076,11 +1222,15 @@ static cs_vec2 half_tan_dir(double t)
  * With the facing's outward normal n = (sin a, -cos a), the approach rate
  * is cos(th - a) and the pivot's height above the line h; cost = w sin th +
  * (h - lead w sin(th - a)) / cos(th - a), so d cost / d th =
- * w cos th - lead w + h_X sin(th - a) / cos^2(th - a). */
-static double wheel_first_slope(double w, double h, cs_vec2 a, int lead, cs_vec2 u)
+ * w cos th - lead w + h_X sin(th - a) / cos^2(th - a).
+ * Returned multiplied by q^3 cos^2(th - a) > 0, for the wheel of tangent
+ * half-angle t, u = U / q with U = (1 - t^2, 2t), q = 1 + t^2: a polynomial
+ * in t with the slope's sign and roots, and no division. */
+static inline double wheel_first_slope(double w, double h, cs_vec2 a, int lead, double t)
 {
-    double cp = u.x * a.x + u.y * a.y, sp = u.y * a.x - u.x * a.y;
-    return w * u.x - lead * w + (h - lead * w * sp) * sp / (cp * cp);
+    double q = 1 + t * t, ux = 1 - t * t, uy = 2 * t;
+    double cp = ux * a.x + uy * a.y, sp = uy * a.x - ux * a.y;
+    return (w * ux - lead * w * q) * cp * cp + q * (h * q - lead * w * sp) * sp;
 }
 
 /* Local minima of that cost for t in [lo, hi] (tangent half-angles): where
@@ -1096,16 +1246,16 @@ static void wheel_first_minimum(snake_ctx *k, double h, cs_vec2 a, int lead, dou
     int m = (lead == 0 && h >= k->w) ? 1 : 1 + (int)((hi - lo) * 40);
     if (m > 6)
         m = 6;
-    double x0 = lo, f0 = wheel_first_slope(k->w, h, a, lead, half_tan_dir(lo));
+    double x0 = lo, f0 = wheel_first_slope(k->w, h, a, lead, lo);
     for (int i = 1; i <= m; i++) {
         double x1 = lo + (hi - lo) * i / m;
-        double f1 = wheel_first_slope(k->w, h, a, lead, half_tan_dir(x1));
+        double f1 = wheel_first_slope(k->w, h, a, lead, x1);
         if (f0 < 0 && f1 > 0) {
             double bl = x0, fl = f0, bh = x1, fh = f1, x = x0;
             int side = 0;
             for (int it = 0; it < 60 && bh - bl > 1e-14; it++) {
                 x = (bl * fh - bh * fl) / (fh - fl);
-                double fx = wheel_first_slope(k->w, h, a, lead, half_tan_dir(x));
+                double fx = wheel_first_slope(k->w, h, a, lead, x);
                 if (fx == 0)
                     break;
                 if (fx < 0) {
@@ -1127,10 +1277,30 @@ static void wheel_first_minimum(snake_ctx *k, double h, cs_vec2 a, int lead, dou
     }
 }
 
-/* tan(th / 2) of angle th (radians) clamped to [0, 90] degrees. */
-static double half_tan_of(double th)
+/* tan(th / 2) of the angle th of unit vector a, plus k * 90 degrees for k
+ * in -1..1 (unwrapped: th in (-180, 180]), clamped to [0, 90] degrees: the
+ * half-angle tangent of a direction is y / (1 + x), no trigonometry. */
+static inline double half_tan_of(cs_vec2 a, int k)
 {
-    return tan(0.5 * dmin(dmax(th, 0.0), PI / 2));
+    /* the direction turned by k * 90 degrees, and whether the unwrapped
+     * angle lies below 0 or above 90 degrees */
+    cs_vec2 b = k == 0 ? a : k > 0 ? v2(-a.y, a.x) : v2(a.y, -a.x);
+    bool below, above;
+    if (k == 0) {
+        below = a.y < 0;
+        above = !below && a.x <= 0;
+    } else if (k > 0) {
+        below = a.y < 0 && a.x <= 0;
+        above = !below && a.y >= 0;
+    } else {
+        above = false;
+        below = !(a.x < 0 && a.y >= 0);
+    }
+    if (below)
+        return 0.0;
+    if (above)
+        return 1.0;
+    return dmin(dmax(b.y / (1 + b.x), 0.0), 1.0);
 }
 
 /* The candidate paths of one frame (left wheels): every path that can be
@@ -1206,13 +1376,12 @@ static void snake_candidates(snake_ctx *k)
     /* wheel-first minima, the pivot leading below the aligned angle and the
      * outer corner above it, where the approach rate cos(th - a) > 0 */
     if (hl > 0) {
-        double aa = atan2(a.y, a.x);
         /* the pivot meets the facing itself only while its new forward
          * direction (-sin th, cos th) points between the facing's ends: the
          * wheels (q.y, -q.x) of q = e - L, in half-tangents, unless the
          * facing is behind the pivot (the short way between them passes
          * backwards, and no wheel of 0..90 lies within) */
-        double lo = half_tan_of(aa - PI / 2 + 1e-9), hi = half_tan_of(aa);
+        double lo = half_tan_of(a, -1), hi = half_tan_of(a, 0);
         cs_vec2 q0 = sub(k->e[0], l), q1 = sub(k->e[1], l);
         cs_vec2 u0 = v2(q0.y, -q0.x), u1 = v2(q1.y, -q1.x);
         double l0 = len(u0), l1 = len(u1);
@@ -1234,8 +1403,8 @@ static void snake_candidates(snake_ctx *k)
         wheel_first_minimum(k, hl, a, 0, lo, hi);
         /* likewise the outer corner, between the wheels that take it onto
          * either end (the corner-on-corner turns of (w, s2) onto q) */
-        lo = half_tan_of(aa);
-        hi = half_tan_of(aa + PI / 2 - 1e-9);
+        lo = half_tan_of(a, 0);
+        hi = half_tan_of(a, 1);
         double r0 = dot(q0, q0) - w * w, r1 = dot(q1, q1) - w * w;
         if (r0 >= 0 && r1 >= 0) {
             double s0 = sqrt(r0), s1 = sqrt(r1);
@@ -1270,20 +1439,20 @@ static void snake_frame(const cs_rect *ch, double sx, frame *fr)
 }
 
 /* The wheel of path p in degrees (> 0 left) in the world. */
-static double path_wheel(const frame *fr, const path *p)
+static inline double path_wheel(const frame *fr, const path *p)
 {
-    return fr->sx * atan2(p->u.y, p->u.x) / DEG;
+    return p->u.y == 0 ? 0.0 : fr->sx * atan2(p->u.y, p->u.x) / DEG;
 }
 
 /* The pose of a path as a world rectangle: the charger turned by the wheel
  * (its unit vectors rotated by u, mirrored with the frame). */
-static cs_rect path_pose(const cs_rect *ch, const frame *fr, const path *p)
+static cs_rect path_pose(const cs_rect *ch, const frame *fr, const path *p, double wheel)
 {
     double hw = 0.5 * ch->width;
     cs_vec2 fc = add(add(v2(-hw, p->s1), scale(p->u, hw)), scale(v2(-p->u.y, p->u.x), p->s2));
     cs_rect r = *ch;
     double c = p->u.x, sn = fr->sx * p->u.y;
-    r.facing = ch->facing + path_wheel(fr, p);
+    r.facing = ch->facing + wheel;
     r.fwd = rot(ch->fwd, c, sn);
     r.right = rot(ch->right, c, sn);
     r.c = sub(to_world(fr, fc), scale(r.fwd, 0.5 * ch->depth));
@@ -1297,7 +1466,7 @@ static cs_rect path_pose(const cs_rect *ch, const frame *fr, const path *p)
  * s2 sin th >= a: cost >= a / sin th + w sin th >= 2 sqrt(a w) (a + w when
  * a > w); and as forward1 >= 0 forces tan th >= a / y, cost >= y +
  * a tan(th / 2) >= sqrt(a^2 + y^2). */
-static double point_need(const snake_ctx *k, cs_vec2 x)
+static inline double point_need(const snake_ctx *k, cs_vec2 x)
 {
     double a = fabs(x.x) - k->hw, w = k->w;
     if (a <= 0)
@@ -1358,35 +1527,173 @@ static double snake_lower_bound(const snake_ctx *k, double xmax)
     return best;
 }
 
+/* Whether the pivot-led cost of reaching X, R + w a / R, is at least s
+ * along X(t) = (a0 + da t, y0 + dy t) for t in [tl, th], where a, y >= 0
+ * (a beyond the pivot, y ahead of it, R = |X|; see straight_least). As
+ * a >= 0 it holds iff q = (R^2 + w a)^2 - s^2 R^2 >= 0, a quartic in t:
+ * checked at the ends and at its interior minima, the roots of q' found
+ * on the pieces where q' is monotone (between the roots of q''). */
+static bool pivot_need_at_least(double a0, double da, double y0, double dy, double w, double s,
+                                double tl, double th)
+{
+    double r2 = da * da + dy * dy, r1 = 2 * (a0 * da + y0 * dy), r0 = a0 * a0 + y0 * y0;
+    double p1 = r1 + w * da, p0 = r0 + w * a0, ss = s * s;
+    /* q = (r2 t^2 + p1 t + p0)^2 - s^2 (r2 t^2 + r1 t + r0) */
+    double c[5] = { p0 * p0 - ss * r0, 2 * p1 * p0 - ss * r1, p1 * p1 + 2 * r2 * p0 - ss * r2,
+                    2 * r2 * p1, r2 * r2 };
+#define Q(t) ((((c[4] * (t) + c[3]) * (t) + c[2]) * (t) + c[1]) * (t) + c[0])
+#define DQ(t) (((4 * c[4] * (t) + 3 * c[3]) * (t) + 2 * c[2]) * (t) + c[1])
+#define DDQ(t) ((12 * c[4] * (t) + 6 * c[3]) * (t) + 2 * c[2])
+    if (Q(tl) < 0 || Q(th) < 0)
+        return false;
+    double cut[4] = { tl, th, th, th };
+    int nc = 1;
+    double qa = 12 * c[4], qb = 6 * c[3], qc = 2 * c[2], disc = qb * qb - 4 * qa * qc;
+    if (qa > 0 && disc > 0) {
+        double sq = sqrt(disc), x0 = (-qb - sq) / (2 * qa), x1 = (-qb + sq) / (2 * qa);
+        if (x0 > tl && x0 < th)
+            cut[nc++] = x0;
+        if (x1 > tl && x1 < th)
+            cut[nc++] = x1;
+    }
+    cut[nc] = th;
+    for (int i = 0; i < nc; i++) {
+        double lo = cut[i], hi = cut[i + 1];
+        if (!(DQ(lo) < 0 && DQ(hi) > 0))
+            continue; /* no minimum of q inside this piece */
+        /* q' rises through 0 on [lo, hi]: Newton, kept in the bracket */
+        double x = 0.5 * (lo + hi);
+        for (int it = 0; it < 60 && hi - lo > 1e-13 * (1 + fabs(x)); it++) {
+            double d = DQ(x), dd = DDQ(x);
+            if (d < 0)
+                lo = x;
+            else
+                hi = x;
+            double nx = dd > 0 ? x - d / dd : lo - 1;
+            x = nx > lo && nx < hi ? nx : 0.5 * (lo + hi);
+        }
+        if (Q(lo) < 0 || Q(hi) < 0 || Q(x) < 0)
+            return false;
+    }
+#undef Q
+#undef DQ
+#undef DDQ
+    return true;
+}
+
+/* Whether no path reaches the facing (frame 0) for less than s, the cost
+ * of the straight path there: every point X of the facing needs at least
+ * what the cheapest path whose front edge touches X costs. Within the
+ * frontage that is X's y (no point of the front edge advances more than the
+ * cost, and none falls behind y = 0). Beyond one end by a, y >= 0 ahead of
+ * that end's corner L (the pivot of the wheels that reach there; y < 0
+ * cannot be reached), a path forward s1, wheel th about L, forward s2
+ * touching X at lam along the front edge costs y + t (a - lam) + w sin th
+ * (t = tan(th / 2)), least at the largest lam allowed by s1 >= 0, lam =
+ * min(w, y sin th - a cos th), th at least th0 = atan2(a, y). As a function
+ * of th that is unimodal with a maximum while lam < w and concave after, so
+ * least at th0 (T0 = R + w a / R, R = |X - L|: wheel towards X, then the
+ * pivot onto it), at 90 degrees (T90 = a + max(w, y)), or where lam
+ * reaches w, possible only for y > w (Tc: wheel first, then the outer
+ * corner onto X: Tc = w sin thc + sqrt(R^2 - w^2) with sin thc >= w / R,
+ * and Tc >= y; both grow with R, so the nearest X to L bounds it). Each of
+ * the three is shown to be at least s over the facing's part beyond each
+ * end: T90 is piecewise linear (its least value at the ends or where y =
+ * w), T0 is pivot_need_at_least. */
+static bool straight_least(const snake_ctx *k, double s)
+{
+    const double tol = 1e-12;
+    cs_vec2 e0 = k->e[0], ed = sub(k->e[1], k->e[0]);
+    double hw = k->hw, w = k->w;
+    /* [lo, hi] within [0, 1] where lin0 + lin1 t >= 0 */
+#define CLIP(lin0, lin1, lo, hi)                                                                   \
+    do {                                                                                          \
+        if ((lin1) > 0)                                                                           \
+            lo = dmax(lo, -(lin0) / (lin1));                                                      \
+        else if ((lin1) < 0)                                                                      \
+            hi = dmin(hi, -(lin0) / (lin1));                                                      \
+        else if ((lin0) < 0)                                                                      \
+            hi = -1;                                                                              \
+    } while (0)
+    /* within the frontage, ahead of the front edge: y >= s */
+    double lo = 0, hi = 1;
+    CLIP(hw - e0.x, -ed.x, lo, hi);
+    CLIP(hw + e0.x, ed.x, lo, hi);
+    CLIP(e0.y, ed.y, lo, hi);
+    if (lo <= hi && dmin(e0.y + ed.y * lo, e0.y + ed.y * hi) < s - tol)
+        return false;
+    for (int sg = -1; sg <= 1; sg += 2) {
+        /* beyond the end on side sg: a = sg x - hw >= 0, y >= 0 */
+        double a0 = sg * e0.x - hw, da = sg * ed.x, y0 = e0.y, dy = ed.y;
+        lo = 0;
+        hi = 1;
+        CLIP(a0, da, lo, hi);
+        CLIP(y0, dy, lo, hi);
+        if (lo > hi)
+            continue;
+        double ts[3] = { lo, hi, lo };
+        if (dy != 0) {
+            double t = (w - y0) / dy;
+            if (t > lo && t < hi)
+                ts[2] = t;
+        }
+        for (int i = 0; i < 3; i++)
+            if (a0 + da * ts[i] + dmax(w, y0 + dy * ts[i]) < s - tol)
+                return false;
+        if (!pivot_need_at_least(a0, da, y0, dy, w, s - tol, lo, hi))
+            return false;
+        /* the part where y >= w */
+        double clo = lo, chi = hi;
+        CLIP(y0 - w, dy, clo, chi);
+        if (clo <= chi) {
+            double r2 = da * da + dy * dy, t = clo;
+            if (r2 > 0)
+                t = dmin(dmax(-(a0 * da + y0 * dy) / r2, clo), chi);
+            double a = a0 + da * t, y = y0 + dy * t, rr = a * a + y * y;
+            double tc = w * w / sqrt(rr) + sqrt(dmax(rr - w * w, 0.0));
+            double ymin = dmin(y0 + dy * clo, y0 + dy * chi);
+            if (dmax(tc, ymin) < s - tol)
+                return false;
+        }
+    }
+#undef CLIP
+    return true;
+}
+
 /* Sets out from path p of frame fr, touching others[hit] (-1: none). */
-static void snake_result(const cs_rect *charger, const frame *fr, const path *p, cs_rect fin,
-                         cs_seg e, int hit, cs_snake *out)
+static void snake_result(const cs_rect *charger, double wheel, const path *p, cs_rect fin,
+                         cs_seg fe, cs_seg e, int hit, cs_snake *out)
 {
     out->found = true;
-    out->forward1 = p->s1;
-    out->wheel = path_wheel(fr, p);
-    out->forward2 = p->s2;
+    out->wheel = wheel;
+    /* without a wheel, "wheel first then forward" and "forward" are one
+     * straight move: reported as the initial forward */
+    out->forward1 = p->u.y == 0 ? p->s1 + p->s2 : p->s1;
+    out->forward2 = p->u.y == 0 ? 0.0 : p->s2;
     out->cost = p->cost;
     out->length = p->s1 + charger->width * fabs(out->wheel) * DEG + p->s2;
     out->final = fin;
     out->touches = hit;
     /* the contact point: the middle of the common part when the front edge
      * meets the facing flush, else the closest pair's point on the facing */
-    cs_seg fe = cs_geom_edge(&fin, CS_FRONT);
     cs_vec2 ev = sub(e.b, e.a);
     double el2 = dot(ev, ev), tt;
     if (fabs(cross(sub(fe.b, fe.a), ev)) <= 1e-9 * sqrt(el2) * charger->width) {
         double ta = dot(sub(fe.a, e.a), ev) / el2, tb = dot(sub(fe.b, e.a), ev) / el2;
         tt = 0.5 * (dmax(dmin(ta, tb), 0.0) + dmin(dmax(ta, tb), 1.0));
     } else {
+        /* squared distances, a square root only where the margin needs it */
         cs_vec2 best = fe.a;
-        double bd = cs_geom_dist_point_seg(fe.a, e), d2 = cs_geom_dist_point_seg(fe.b, e);
-        if (d2 < bd)
-            best = fe.b, bd = d2;
+        double bd2 = point_seg_d2(fe.a, e), d2 = point_seg_d2(fe.b, e);
+        if (d2 < bd2)
+            best = fe.b, bd2 = d2;
+        double bd = sqrt(bd2);
         const cs_vec2 ends[2] = { e.a, e.b };
-        for (int i = 0; i < 2; i++)
-            if (cs_geom_dist_point_seg(ends[i], fe) < bd - 1e-12)
-                best = ends[i], bd = cs_geom_dist_point_seg(ends[i], fe);
+        for (int i = 0; i < 2; i++) {
+            double di2 = point_seg_d2(ends[i], fe);
+            if (di2 < bd2 && sqrt(di2) < bd - 1e-12)
+                best = ends[i], bd = sqrt(di2), bd2 = di2;
+        }
         tt = dot(sub(best, e.a), ev) / el2;
     }
     out->contact = add(e.a, scale(ev, dmin(dmax(tt, 0.0), 1.0)));
@@ -1400,19 +1707,21 @@ static void snake_result(const cs_rect *charger, const frame *fr, const path *p,
 static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *others,
                            int n_others, snake_ctx *k, const frame *fr, cs_snake *out)
 {
-    /* the untried candidates of both frames, cheapest first (frame in the
-     * top bit of each entry) */
+    /* the untried candidates of both frames, cheapest first (frame in bit
+     * 6 of each entry), their costs alongside */
     int ord[128], n = 0;
+    double oc[128];
     for (int m = 0; m < 2; m++)
         for (int i = 0; i < k[m].nc; i++)
             if (!k[m].used[i]) {
-                int v = m << 6 | i, j = n++;
                 double c = k[m].cand[i].cost;
-                while (j > 0 && k[ord[j - 1] >> 6].cand[ord[j - 1] & 63].cost > c) {
+                int j = n++;
+                for (; j > 0 && oc[j - 1] > c; j--) {
                     ord[j] = ord[j - 1];
-                    j--;
+                    oc[j] = oc[j - 1];
                 }
-                ord[j] = v;
+                ord[j] = m << 6 | i;
+                oc[j] = c;
             }
     for (int at = 0; at < n;) {
         int bm = ord[at] >> 6, bi = ord[at] & 63;
@@ -1420,7 +1729,8 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
         if (out->found && out->touches < 0 && p->cost >= out->cost)
             return true;
         if (!p->exact) {
-            /* a lazy candidate: its true cost, then back in order */
+            /* a lazy candidate: its true cost, then back in order, before
+             * its equals */
             double s2 = wheel_first_forward(&k[bm], p->u);
             if (!isfinite(s2)) {
                 k[bm].used[bi] = true;
@@ -1431,15 +1741,16 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
             p->cost = k[bm].w * p->u.y + p->s2;
             p->exact = true;
             int j = at, v = ord[at];
-            while (j + 1 < n && k[ord[j + 1] >> 6].cand[ord[j + 1] & 63].cost < p->cost) {
+            for (; j + 1 < n && oc[j + 1] < p->cost; j++) {
                 ord[j] = ord[j + 1];
-                j++;
+                oc[j] = oc[j + 1];
             }
             ord[j] = v;
+            oc[j] = p->cost;
             continue;
         }
-        k[bm].used[bi] = true;
         at++;
+        k[bm].used[bi] = true;
         /* the end first: the front edge on the facing, no overlap; then the
          * way there */
         const snake_ctx *kk = &k[bm];
@@ -1449,25 +1760,35 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
         for (int i = 0; i < 4; i++)
             c[i] = add(c[i], step);
         cs_seg fe = { c[0], c[3] }, ek = { kk->e[0], kk->e[1] };
-        if (cs_geom_dist_seg_seg(fe, ek) > 1e-7 || !separated(c, 4, kk->t, 4, CS_GEOM_EPS))
+        if (!segs_within(fe, ek, 1e-7) ||
+            !rects_apart(scale(add(c[0], c[2]), 0.5), p->u, kk->hw, 0.5 * kk->d, kk->tc, kk->tu,
+                         0.5 * kk->tw, 0.5 * kk->td, CS_GEOM_EPS))
             continue;
         bool early = false;
-        int ph = path_touch(kk->hw, kk->d, p, kk->t, 4, kk->t1, &early);
+        int ph = path_touch(kk->hw, kk->d, p, kk->t, kk->tw, kk->td, kk->t1, &early);
         if (ph == 0 || early)
             continue;
-        cs_rect fin = path_pose(charger, &fr[bm], p);
+        double wheel = path_wheel(&fr[bm], p);
+        cs_rect fin = path_pose(charger, &fr[bm], p, wheel);
         int hit = -1;
         for (int o = 0; o < n_others && hit < 0; o++) {
             cs_poly op = cs_geom_rect_poly(&others[o]);
             cs_vec2 ol[4];
             poly_local(&fr[bm], op.v, 4, ol);
             bool dummy;
-            if (path_touch(kk->hw, kk->d, p, ol, 4, NAN, &dummy) != 0)
+            if (path_touch(kk->hw, kk->d, p, ol, others[o].width, others[o].depth, NAN, &dummy) !=
+                0)
                 hit = o;
         }
         if (hit >= 0 && out->found)
             continue;
-        snake_result(charger, &fr[bm], p, fin, e, hit, out);
+        cs_seg fw = { to_world(&fr[bm], c[0]), to_world(&fr[bm], c[3]) };
+        if (fr[bm].sx < 0) { /* mirrored: the frame's FL is the world's FR */
+            cs_vec2 t = fw.a;
+            fw.a = fw.b;
+            fw.b = t;
+        }
+        snake_result(charger, wheel, p, fin, fw, e, hit, out);
         if (hit < 0)
             return true;
     }
@@ -1481,34 +1802,72 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
     out->touches = -1;
     snake_ctx k[2];
     frame fr[2];
-    cs_poly tp = cs_geom_rect_poly(target);
     cs_seg e = cs_geom_edge(target, f);
     cs_vec2 n = edge_normal(target, f);
+    snake_frame(charger, 1.0, &fr[0]);
+    snake_frame(charger, -1.0, &fr[1]);
+    /* the target in the unmirrored frame: its centre, right and forward
+     * vectors, and its outline in cs_geom_rect_poly's order (FL, RL, RR,
+     * FR, counter-clockwise) */
+    cs_vec2 tc = to_local(&fr[0], target->c);
+    cs_vec2 tr = v2(dot(target->right, charger->right), dot(target->right, charger->fwd));
+    cs_vec2 tf = v2(dot(target->fwd, charger->right), dot(target->fwd, charger->fwd));
+    cs_vec2 thw = scale(tr, 0.5 * target->width), thd = scale(tf, 0.5 * target->depth);
+    k[0].t[0] = add(tc, sub(thd, thw));
+    k[0].t[1] = sub(tc, add(thw, thd));
+    k[0].t[2] = add(tc, sub(thw, thd));
+    k[0].t[3] = add(tc, add(thw, thd));
+    k[0].tc = tc;
+    k[0].tu = tr;
+    k[0].e[0] = to_local(&fr[0], e.a);
+    k[0].e[1] = to_local(&fr[0], e.b);
+    k[0].n = v2(dot(n, charger->right), dot(n, charger->fwd));
+    /* the mirrored frame: x -> -x, the outline reversed to stay
+     * counter-clockwise */
+    for (int i = 0; i < 4; i++)
+        k[1].t[3 - i] = v2(-k[0].t[i].x, k[0].t[i].y);
+    k[1].tc = v2(-tc.x, tc.y);
+    k[1].tu = v2(-tr.x, tr.y);
+    for (int i = 0; i < 2; i++)
+        k[1].e[i] = v2(-k[0].e[i].x, k[0].e[i].y);
+    k[1].n = v2(-k[0].n.x, k[0].n.y);
     for (int m = 0; m < 2; m++) {
-        snake_frame(charger, m ? -1.0 : 1.0, &fr[m]);
         k[m].hw = 0.5 * charger->width;
         k[m].w = charger->width;
         k[m].d = charger->depth;
-        poly_local(&fr[m], tp.v, 4, k[m].t);
-        k[m].e[0] = to_local(&fr[m], e.a);
-        k[m].e[1] = to_local(&fr[m], e.b);
-        k[m].n = v2(fr[m].sx * dot(n, charger->right), dot(n, charger->fwd));
+        k[m].tw = target->width;
+        k[m].td = target->depth;
         k[m].nc = 0;
     }
     /* the same in both frames: the mirror keeps distances along y */
-    cs_vec2 c0[4];
-    charger_at(k[0].hw, k[0].d, 0, v2(1, 0), c0);
-    k[0].t1 = k[1].t1 = first_contact(c0, 4, v2(0, 1), k[0].t, 4, 0.0);
-    /* The straight path first: when it costs no more than the lower bound
-     * of every path, it is the cheapest. Then the wheels, the frame whose
-     * bound is lower first; the other frame is skipped when a clean path
-     * found already costs no more than its bound. */
+    k[0].t1 = k[1].t1 =
+        box_sweep_start(k[0].w, k[0].d, k[0].t, target->width, target->depth);
+    /* The straight path first: when no path can cost less (straight_least,
+     * or else the two frames' bounds), it is the cheapest. Then the wheels,
+     * the frame whose bound is lower first; the other frame is skipped when
+     * a clean path found already costs no more than its bound. */
     add_path(&k[0], seg_contact(v2(-k[0].hw, 0), v2(k[0].hw, 0), v2(0, 1), k[0].e[0], k[0].e[1]),
              v2(1, 0), 0);
-    if (k[0].nc == 1 && k[0].cand[0].cost <= snake_lower_bound(&k[0], INFINITY) + 1e-12 &&
-        try_candidates(charger, e, others, n_others, k, fr, out))
-        return;
-    double lb[2] = { snake_lower_bound(&k[0], k[0].hw), snake_lower_bound(&k[1], k[1].hw) };
+    double lb[2] = { NAN, NAN };
+    if (k[0].nc == 1) {
+        /* the frames' bounds cover the paths of both, and together every
+         * path */
+        double s = k[0].cand[0].cost;
+        /* no path costs less than the facing's least y (no point of the
+         * front edge advances more than the cost): often enough at once */
+        bool least = dmin(k[0].e[0].y, k[0].e[1].y) + 1e-12 >= s || straight_least(&k[0], s);
+        if (!least) {
+            lb[0] = snake_lower_bound(&k[0], k[0].hw);
+            lb[1] = snake_lower_bound(&k[1], k[1].hw);
+            least = s <= dmin(lb[0], lb[1]) + 1e-12;
+        }
+        if (least && try_candidates(charger, e, others, n_others, k, fr, out))
+            return;
+    }
+    if (isnan(lb[0])) {
+        lb[0] = snake_lower_bound(&k[0], k[0].hw);
+        lb[1] = snake_lower_bound(&k[1], k[1].hw);
+    }
     int first = lb[1] < lb[0];
     for (int r = 0; r < 2; r++) {
         int m = r ? 1 - first : first;
@@ -1531,7 +1890,8 @@ bool cs_geom_snake_sweep_hits(const cs_rect *r, double forward1, double wheel, d
     double th = fabs(wheel) * DEG;
     path p = { forward1, forward2, 0, v2(cos(th), sin(th)), true };
     bool early;
-    return path_touch(0.5 * r->width, r->depth, &p, ol, 4, NAN, &early) != 0;
+    return path_touch(0.5 * r->width, r->depth, &p, ol, other->width, other->depth, NAN, &early) !=
+           0;
 }
 
 /* ---- the align move ----------------------------------------------------- */

@@ -24,14 +24,22 @@ static double size_of(double v)
     return v < 0.01 ? 0.01 : v;
 }
 
+/* floor(x + 0.5), by a cast in the usual range (no libm call per trial). */
+static double round_half_up(double x)
+{
+    if (x >= 0 && x < 1e15)
+        return (double)(long long)(x + 0.5);
+    return floor(x + 0.5);
+}
+
 /* Files and ranks from the rectangle and the base size; models 0 means full
  * ranks. */
 static cs_formation formation(double width, double depth, double base_w, double base_d,
                               double models)
 {
     cs_formation f;
-    double files = floor(width / size_of(base_w) + 0.5);
-    double ranks = floor(depth / size_of(base_d) + 0.5);
+    double files = round_half_up(width / size_of(base_w));
+    double ranks = round_half_up(depth / size_of(base_d));
     if (files < 1)
         files = 1;
     if (ranks < 1)
