@@ -1,0 +1,444 @@
+/* resolve() and outcome_probabilities() agree in every branch of every
+ * ruleset: for hand-picked layouts that reach each outcome (flee, caught,
+ * fled, disordered, intercepted, diving, fell, declined, illegal, counter
+ * charges...), every outcome's sampled frequency and every metric's sampled
+ * distribution (or mean, where only the mean is exact) are compared with the
+ * exact answer given the same layout, within 5 standard errors at a fixed
+ * seed; and resolve_batch tallies exactly what n calls of resolve do. The
+ * experiment test compares p_success only, so an outcome or a metric that
+ * the two paths compute differently would pass it unseen. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/rules.h"
+
+#define MAXV 4096
+
+typedef struct setup {
+    const cs_ruleset *rs;
+    cs_params p;
+    void *ctx, *layout;
+} setup;
+
+static double parse_value(const cs_param_def *d, const char *text)
+{
+    if (d->type == CS_PARAM_BOOL)
+        return strcmp(text, "true") == 0 ? 1.0 : 0.0;
+    if (d->type == CS_PARAM_CHOICE) {
+        for (int k = 0; d->choices[k]; k++)
+            if (strcmp(d->choices[k], text) == 0)
+                return (double)k;
+        cr_assert_fail("no choice %s for %s", text, d->key);
+    }
+    return strtod(text, NULL);
+}
+
+/* The stream draw_layout uses (layouts with their own randomness). */
+static uint64_t layout_seed = 1u;
+
+/* Parameters from the table's defaults with "key=value" overrides, then
+ * prepare and one draw_layout (stream layout_seed). */
+static setup open_setup(const cs_ruleset *rs, const char *const *sets, int nsets)
+{
+    setup s;
+    memset(&s, 0, sizeof s);
+    s.rs = rs;
+    for (int i = 0; i < rs->n_params; i++) {
+        const cs_param_def *d = &rs->params[i];
+        if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT)
+            s.p.text[i] = d->def;
+        else
+            s.p.num[i] = parse_value(d, d->def);
+    }
+    for (int k = 0; k < nsets; k++) {
+        const char *eq = strchr(sets[k], '=');
+        cr_assert(eq, "bad setting %s", sets[k]);
+        char key[64];
+        size_t len = (size_t)(eq - sets[k]);
+        cr_assert(len < sizeof key);
+        memcpy(key, sets[k], len);
+        key[len] = '\0';
+        int i = cs_ruleset_param_index(rs, key);
+        cr_assert(i >= 0, "%s: no parameter %s", rs->name, key);
+        const cs_param_def *d = &rs->params[i];
+        if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT)
+            s.p.text[i] = eq + 1;
+        else
+            s.p.num[i] = parse_value(d, eq + 1);
+    }
+    s.ctx = calloc(1, rs->ctx_size);
+    s.layout = calloc(1, rs->layout_size);
+    cr_assert(s.ctx && s.layout);
+    cs_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cr_assert_eq(rs->prepare(&s.p, s.ctx, &diag), CS_OK, "%s prepare: %s %s", rs->name,
+                 diag.key ? diag.key : "", diag.what ? diag.what : "");
+    cs_rng rng;
+    cs_rng_seed(&rng, layout_seed, 1u);
+    rs->draw_layout(s.ctx, s.p.num, &rng, s.layout);
+    return s;
+}
+
+static void close_setup(setup *s)
+{
+    free(s->ctx);
+    free(s->layout);
+}
+
+static cs_probs exact_of(const setup *s)
+{
+    cs_probs pr;
+    memset(&pr, 0, sizeof pr);
+    for (int m = 0; m < s->rs->n_metrics; m++) {
+        pr.mean[m] = (double)NAN;
+        pr.pdef[m] = (double)NAN;
+    }
+    s->rs->outcome_probabilities(s->ctx, s->layout, &pr);
+    return pr;
+}
+
+static double bound5(double p, int n)
+{
+    return 5.0 * sqrt(fmax(0.0, p * (1.0 - p)) / (double)n) + 1e-12;
+}
+
+/* Samples n trials and compares them with the exact answer; returns the
+ * exact probabilities so a caller can also check the layout reached the
+ * branch it was built for. */
+static cs_probs agree(const cs_ruleset *rs, const char *const *sets, int nsets, int n,
+                      const char *label)
+{
+    setup s = open_setup(rs, sets, nsets);
+    cs_probs pr = exact_of(&s);
+    double total = 0.0;
+    for (int o = 0; o < rs->n_outcomes; o++)
+        total += pr.p[o];
+    cr_expect_leq(fabs(total - 1.0), 1e-12, "%s %s: outcome probabilities sum to %.15g",
+                  rs->name, label, total);
+
+    static int count[CS_MAX_OUTCOMES];
+    static double vals[CS_MAX_METRICS][MAXV];
+    static int vn[CS_MAX_METRICS];
+    static double vcount[CS_MAX_METRICS][MAXV];
+    static int ndef[CS_MAX_METRICS];
+    static double sum[CS_MAX_METRICS], sum2[CS_MAX_METRICS];
+    memset(count, 0, sizeof count);
+    memset(vn, 0, sizeof vn);
+    memset(ndef, 0, sizeof ndef);
+    memset(sum, 0, sizeof sum);
+    memset(sum2, 0, sizeof sum2);
+
+    cs_rng rng;
+    cs_rng_seed(&rng, 20240601u, 3u);
+    for (int t = 0; t < n; t++) {
+        cs_trial tr;
+        for (int m = 0; m < CS_MAX_METRICS; m++)
+            tr.m[m] = -12345.0;
+        rs->resolve(s.ctx, s.layout, &rng, &tr);
+        cr_assert(tr.outcome >= 0 && tr.outcome < rs->n_outcomes);
+        count[tr.outcome]++;
+        for (int m = 0; m < rs->n_metrics; m++) {
+            double v = tr.m[m];
+            cr_assert_neq(v, -12345.0, "%s %s: resolve left metric %s unset", rs->name, label,
+                          rs->metrics[m].name);
+            if (v != v)
+                continue;
+            ndef[m]++;
+            sum[m] += v;
+            sum2[m] += v * v;
+            int k = 0;
+            while (k < vn[m] && fabs(vals[m][k] - v) > 1e-7)
+                k++;
+            if (k == vn[m] && vn[m] < MAXV) {
+                vals[m][k] = v;
+                vcount[m][k] = 0.0;
+                vn[m]++;
+            }
+            if (k < MAXV)
+                vcount[m][k] += 1.0;
+        }
+    }
+    for (int o = 0; o < rs->n_outcomes; o++) {
+        double ph = (double)count[o] / (double)n;
+        cr_expect_leq(fabs(ph - pr.p[o]), bound5(pr.p[o], n),
+                      "%s %s: outcome %s sampled %.5f, exact %.5f", rs->name, label,
+                      rs->outcomes[o], ph, pr.p[o]);
+    }
+    for (int m = 0; m < rs->n_metrics; m++) {
+        const char *mn = rs->metrics[m].name;
+        double pdh = (double)ndef[m] / (double)n;
+        if (pr.n[m] > 0) {
+            double pdef = 0.0, e1 = 0.0, e2 = 0.0;
+            for (int i = 0; i < pr.n[m]; i++) {
+                pdef += pr.prob[m][i];
+                e1 += pr.prob[m][i] * pr.value[m][i];
+                e2 += pr.prob[m][i] * pr.value[m][i] * pr.value[m][i];
+            }
+            cr_expect_leq(fabs(pdh - pdef), bound5(pdef, n),
+                          "%s %s: metric %s defined sampled %.5f, exact %.5f", rs->name, label,
+                          mn, pdh, pdef);
+            /* Every sampled value is in the exact support, with its
+             * frequency within 5 binomial errors. */
+            for (int k = 0; k < vn[m]; k++) {
+                double q = 0.0;
+                bool found = false;
+                for (int i = 0; i < pr.n[m]; i++)
+                    if (fabs(pr.value[m][i] - vals[m][k]) <= 1e-7) {
+                        q += pr.prob[m][i];
+                        found = true;
+                    }
+                cr_expect(found, "%s %s: metric %s sampled value %.9g not in the exact support",
+                          rs->name, label, mn, vals[m][k]);
+                double ph = vcount[m][k] / (double)n;
+                cr_expect_leq(fabs(ph - q), bound5(q, n),
+                              "%s %s: metric %s = %.9g sampled %.5f, exact %.5f", rs->name, label,
+                              mn, vals[m][k], ph, q);
+            }
+            /* And the exact mean, with the exact variance. */
+            double var = fmax(0.0, e2 - e1 * e1);
+            double mh = sum[m] / (double)n;
+            cr_expect_leq(fabs(mh - e1), 5.0 * sqrt(var / (double)n) + 1e-9,
+                          "%s %s: metric %s E[X;def] sampled %.6f, exact %.6f", rs->name, label,
+                          mn, mh, e1);
+        } else if (pr.mean[m] == pr.mean[m]) {
+            double pdef = pr.pdef[m] == pr.pdef[m] ? pr.pdef[m] : 1.0;
+            cr_expect_leq(fabs(pdh - pdef), bound5(pdef, n),
+                          "%s %s: metric %s defined sampled %.5f, exact %.5f", rs->name, label,
+                          mn, pdh, pdef);
+            /* Mean only: the sample's own variance gives the error. */
+            double mh = sum[m] / (double)n;
+            double var = fmax(0.0, sum2[m] / (double)n - mh * mh);
+            cr_expect_leq(fabs(mh - pr.mean[m]), 5.0 * sqrt(var / (double)n) + 1e-9,
+                          "%s %s: metric %s E[X;def] sampled %.6f, exact %.6f", rs->name, label,
+                          mn, mh, pr.mean[m]);
+        }
+    }
+
+    /* resolve_batch: exactly the tallies of n resolve calls on one stream. */
+    if (rs->resolve_batch) {
+        int nb = n < 4000 ? n : 4000;
+        cs_tally a, b;
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        cs_rng r1, r2;
+        cs_rng_seed(&r1, 77u, 5u);
+        cs_rng_seed(&r2, 77u, 5u);
+        for (int t = 0; t < nb; t++) {
+            cs_trial tr;
+            rs->resolve(s.ctx, s.layout, &r1, &tr);
+            a.count[tr.outcome]++;
+            for (int m = 0; m < rs->n_metrics; m++)
+                if (tr.m[m] == tr.m[m]) {
+                    a.mdef[m]++;
+                    a.msum[m] += tr.m[m];
+                }
+        }
+        rs->resolve_batch(s.ctx, s.layout, &r2, (uint64_t)nb, &b);
+        for (int o = 0; o < rs->n_outcomes; o++)
+            cr_expect_eq(a.count[o], b.count[o], "%s %s: batch outcome %s %llu vs %llu",
+                         rs->name, label, rs->outcomes[o], (unsigned long long)b.count[o],
+                         (unsigned long long)a.count[o]);
+        for (int m = 0; m < rs->n_metrics; m++) {
+            cr_expect_eq(a.mdef[m], b.mdef[m], "%s %s: batch metric %s defined", rs->name,
+                         label, rs->metrics[m].name);
+            cr_expect_eq(a.msum[m], b.msum[m], "%s %s: batch metric %s sum %.17g vs %.17g",
+                         rs->name, label, rs->metrics[m].name, b.msum[m], a.msum[m]);
+        }
+        cr_expect_eq(r1.state, r2.state, "%s %s: batch draws as resolve does", rs->name, label);
+    }
+    close_setup(&s);
+    return pr;
+}
+
+static double p_out(const cs_ruleset *rs, const cs_probs *pr, const char *name)
+{
+    int o = cs_ruleset_outcome_index(rs, name);
+    cr_assert(o >= 0, "%s: no outcome %s", rs->name, name);
+    return pr->p[o];
+}
+
+/* The same settings on layouts drawn from seeds 1..nl, n trials each. */
+#define AGREE_LAYOUTS(rs, nl, n, label, ...)                                                 \
+    do {                                                                                     \
+        static const char *const sets_[] = {__VA_ARGS__};                                   \
+        for (uint64_t l_ = 1; l_ <= (nl); l_++) {                                           \
+            char lab_[128];                                                                  \
+            snprintf(lab_, sizeof lab_, "%s layout %llu", label, (unsigned long long)l_);   \
+            layout_seed = l_;                                                                \
+            agree(rs, sets_, (int)(sizeof sets_ / sizeof sets_[0]), n, lab_);                \
+        }                                                                                    \
+        layout_seed = 1u;                                                                    \
+    } while (0)
+
+#define AGREE(rs, label, ...)                                                                \
+    do {                                                                                     \
+        static const char *const sets_[] = {__VA_ARGS__};                                   \
+        agree(rs, sets_, (int)(sizeof sets_ / sizeof sets_[0]), 20000, label);               \
+    } while (0)
+
+#define AGREE_P(var, rs, label, ...)                                                         \
+    do {                                                                                     \
+        static const char *const sets_[] = {__VA_ARGS__};                                   \
+        var = agree(rs, sets_, (int)(sizeof sets_ / sizeof sets_[0]), 20000, label);         \
+    } while (0)
+
+/* generic: every preset and re-roll policy. */
+Test(review_agree, generic_branches, .timeout = 60)
+{
+    const cs_ruleset *rs = &cs_rules_generic;
+    AGREE(rs, "default", "distance=8");
+    AGREE(rs, "failed reroll", "distance=8", "reroll=failed");
+    AGREE(rs, "one_die", "distance=8", "reroll=one_die");
+    AGREE(rs, "one_die 3d6", "distance=11", "reroll=one_die", "dice=3d6");
+    AGREE(rs, "tow", "preset=tow", "move=3", "distance=8");
+    AGREE(rs, "tow swift", "preset=tow", "move=3", "distance=10", "swiftstride=true");
+    AGREE(rs, "tow swift failed", "preset=tow", "move=3", "distance=10", "swiftstride=true",
+          "reroll=failed");
+    AGREE(rs, "whfb8 swift", "preset=whfb8", "move=4", "distance=13", "swiftstride=true");
+    AGREE(rs, "w40k", "preset=w40k", "distance=9", "reroll=one_die");
+    AGREE(rs, "aos", "preset=aos", "distance=0");
+}
+
+/* t9a: charged, failed (both editions), caught, fled, illegal. */
+Test(review_agree, t9a_branches, .timeout = 120)
+{
+    const cs_ruleset *rs = &cs_rules_t9a;
+    cs_probs pr;
+    AGREE(rs, "head-on 8", "distance=8");
+    AGREE(rs, "maximised 9", "distance=9", "maximised=1");
+    AGREE(rs, "min+max", "distance=7", "maximised=2", "minimised=1");
+    AGREE(rs, "minimised", "distance=6", "minimised=1");
+    AGREE(rs, "ed2", "edition=2", "distance=11");
+    AGREE(rs, "ed2 minimised rolled", "edition=2", "distance=11", "minimised=1",
+          "failed_die=rolled");
+    AGREE(rs, "ed2 minimised kept", "edition=2", "distance=11", "minimised=1");
+    AGREE(rs, "ed2 maximised", "edition=2", "distance=13", "maximised=2");
+    AGREE_P(pr, rs, "flee", "distance=2", "reaction=flee");
+    cr_expect_gt(p_out(rs, &pr, "caught"), 0.0);
+    cr_expect_gt(p_out(rs, &pr, "fled"), 0.0);
+    AGREE(rs, "flee ed2", "edition=2", "distance=3", "reaction=flee", "maximised=1");
+    AGREE_P(pr, rs, "too far", "distance=30");
+    cr_expect_eq(p_out(rs, &pr, "illegal"), 1.0);
+    AGREE(rs, "offset angle", "distance=6", "offset=4", "angle=30");
+    AGREE(rs, "flank", "distance=4", "offset=9", "angle=90");
+    AGREE(rs, "short ranks", "distance=7", "charger_models=13", "target_models=7",
+          "offset=2");
+    AGREE(rs, "wheel near other", "distance=6", "offset=6", "other1_x=-3", "other1_y=6",
+          "other1_width=3");
+}
+
+/* asoiaf: charged, disordered, failed (short, blocked), illegal; effects. */
+Test(review_agree, asoiaf_branches, .timeout = 120)
+{
+    const cs_ruleset *rs = &cs_rules_asoiaf;
+    cs_probs pr;
+    AGREE(rs, "head-on 8", "distance=8");
+    AGREE_P(pr, rs, "disordered", "distance=5");
+    cr_expect_gt(p_out(rs, &pr, "disordered"), 0.0);
+    AGREE(rs, "disordered none", "distance=5", "disordered_effect=none");
+    AGREE(rs, "disordered no_attack", "distance=5", "disordered_effect=no_attack");
+    AGREE(rs, "no save", "distance=7", "save=7", "hit=2");
+    AGREE_P(pr, rs, "illegal", "distance=12");
+    cr_expect_eq(p_out(rs, &pr, "illegal"), 1.0);
+    AGREE(rs, "engaged", "distance=6", "charger_engaged=true");
+    AGREE(rs, "blocked lane", "distance=10", "other1_width=3", "other1_y=6", "other1_x=0");
+    AGREE(rs, "one engaged front", "distance=7", "engaged_front=1");
+    AGREE(rs, "offset angle", "distance=6", "offset=3", "angle=40");
+    AGREE(rs, "flank", "distance=4", "offset=9", "angle=90");
+    AGREE(rs, "pivot none", "distance=6", "offset=5", "pivot=none");
+    AGREE(rs, "pivot target", "distance=6", "offset=5", "pivot=target_centre");
+}
+
+/* coreheim: every outcome. */
+Test(review_agree, coreheim_branches, .timeout = 120)
+{
+    const cs_ruleset *rs = &cs_rules_coreheim;
+    AGREE(rs, "plain", "distance=6");
+    AGREE(rs, "too far", "distance=9");
+    AGREE(rs, "declined sd", "distance=6.5", "estimate_sd=0.2");
+    AGREE(rs, "hidden", "hidden=true");
+    AGREE(rs, "climb up", "distance=4", "climb=2", "climb_at=2");
+    AGREE(rs, "climb down", "distance=3", "climb=3", "climb_at=1", "climb_direction=down");
+    AGREE(rs, "climb illegal", "distance=1", "climb=7");
+    AGREE(rs, "jump dive", "distance=3", "jump=4", "land_gap=1");
+    AGREE(rs, "jump far", "distance=6", "jump=5", "land_gap=4");
+    AGREE(rs, "jump 8", "distance=3", "jump=8", "land_gap=1");
+    AGREE(rs, "unseen d6", "distance=5", "visible=false", "tests=d6_under", "initiative=4");
+    AGREE(rs, "all tests", "distance=5", "visible=false", "climb=2", "climb_at=1", "jump=4",
+          "land_gap=1");
+    AGREE(rs, "intercept", "distance=6", "interceptors=2", "intercept_lateral_min=-2.5",
+          "intercept_lateral_max=2.5", "intercept_along_min=0", "intercept_along_max=1.2");
+    AGREE(rs, "intercept fixed", "distance=6", "interceptors=1");
+    AGREE(rs, "intercept engaged", "distance=6", "interceptors=2", "interceptors_engaged=1");
+    AGREE(rs, "intercept with tests", "distance=6", "interceptors=1", "visible=false",
+          "climb=1", "climb_at=4", "intercept_along_min=0.8", "intercept_along_max=0.8");
+    AGREE(rs, "out of range with interceptor", "distance=10", "interceptors=1",
+          "intercept_along_min=0.2", "intercept_along_max=0.2");
+    AGREE(rs, "double move", "distance=12", "charge_multiplier=2", "jump=2", "land_gap=1.5");
+}
+
+/* sovl_dice: every test kind. */
+Test(review_agree, sovl_dice_branches, .timeout = 60)
+{
+    const cs_ruleset *rs = &cs_rules_sovl_dice;
+    AGREE(rs, "discipline", "test=discipline");
+    AGREE(rs, "break", "test=discipline", "penalty=3", "models=7", "frontage=3");
+    AGREE(rs, "fearless", "test=discipline", "penalty=3", "fearless=true");
+    AGREE(rs, "reanimated", "test=discipline", "penalty=9", "reanimated=true");
+    AGREE(rs, "flight cav", "test=flight", "type=cavalry", "edge_distance=14");
+    AGREE(rs, "flight inf", "test=flight", "edge_distance=6");
+    AGREE(rs, "ranged", "test=ranged");
+    AGREE(rs, "ranged long", "test=ranged", "target_distance=20", "skill=1", "defense=6");
+    AGREE(rs, "ranged natural", "test=ranged", "target_distance=20", "skill=0",
+          "natural_rolls=true");
+    AGREE(rs, "ranged natural skilled", "test=ranged", "skill=7", "natural_rolls=true");
+    AGREE(rs, "ranged out", "test=ranged", "target_distance=100");
+}
+
+/* coreheim with interceptors drawn per trial: many layouts. */
+Test(review_agree, coreheim_random_layouts, .timeout = 120)
+{
+    const cs_ruleset *rs = &cs_rules_coreheim;
+    AGREE_LAYOUTS(rs, 20, 4000, "interceptors", "distance=6", "interceptors=3",
+                  "interceptors_engaged=1", "intercept_lateral_min=-3",
+                  "intercept_lateral_max=3", "intercept_along_min=-0.2",
+                  "intercept_along_max=1.3", "visible=false", "climb=2", "climb_at=3");
+    AGREE_LAYOUTS(rs, 20, 4000, "misjudged", "distance=6.8", "estimate_sd=0.3", "jump=2",
+                  "land_gap=1");
+}
+
+/* sovl: counter charge, pass, flee (caught and fled), intercepts, random. */
+Test(review_agree, sovl_branches, .timeout = 120)
+{
+    const cs_ruleset *rs = &cs_rules_sovl;
+    cs_probs pr;
+    AGREE_P(pr, rs, "counter", "distance=6");
+    AGREE_P(pr, rs, "charged", "distance=6", "policy_b=pass");
+    cr_expect_eq(p_out(rs, &pr, "charged"), 1.0);
+    AGREE_P(pr, rs, "flee inf", "distance=6", "flee_b=true");
+    cr_expect_gt(p_out(rs, &pr, "caught"), 0.0);
+    cr_expect_gt(p_out(rs, &pr, "fled"), 0.0);
+    AGREE(rs, "flee cav", "distance=6", "flee_b=true", "a1_type=cavalry");
+    AGREE(rs, "flee monster", "distance=3", "flee_b=true", "a1_type=large_monster",
+          "b1_type=large_monster", "b1_frontage=1", "b1_ranks=1", "a1_frontage=1",
+          "a1_ranks=1");
+    AGREE(rs, "out of range", "distance=9");
+    AGREE(rs, "flank", "distance=2", "offset=4", "angle=90", "flee_b=true");
+    AGREE(rs, "2v2 fixed", "units_a=2", "units_b=2", "placement=head_on", "distance=5",
+          "flee_b=true", "flee_a=true");
+    AGREE(rs, "3v3 focus b2", "units_a=3", "units_b=3", "distance=5", "focus=b2",
+          "first_player=b", "flee_a=true");
+}
+
+Test(review_agree, sovl_random_layouts, .timeout = 200)
+{
+    const cs_ruleset *rs = &cs_rules_sovl;
+    AGREE_LAYOUTS(rs, 30, 2000, "2v2 flee", "units_a=2", "units_b=2", "placement=random",
+                  "flee_a=true", "flee_b=true", "area_depth=14");
+    AGREE_LAYOUTS(rs, 30, 2000, "3v3 flee cav", "units_a=3", "units_b=3", "placement=random",
+                  "flee_b=true", "a1_type=cavalry", "a2_type=chariot", "b3_type=swarm",
+                  "facing_spread=180", "first_player=b", "area_width=40", "area_depth=24", "a1_ranks=1", "a2_ranks=1", "a2_frontage=2");
+}
