@@ -442,3 +442,65 @@ Test(review_agree, sovl_random_layouts, .timeout = 200)
                   "flee_b=true", "a1_type=cavalry", "a2_type=chariot", "b3_type=swarm",
                   "facing_spread=180", "first_player=b", "area_width=40", "area_depth=24", "a1_ranks=1", "a2_ranks=1", "a2_frontage=2");
 }
+
+/* Samples one outcome's frequency on a fixed layout. */
+static double sampled(const cs_ruleset *rs, const char *const *sets, int nsets,
+                      const char *outcome, int n, uint64_t seed)
+{
+    setup s = open_setup(rs, sets, nsets);
+    int o = cs_ruleset_outcome_index(rs, outcome), hits = 0;
+    cr_assert(o >= 0);
+    cs_rng rng;
+    cs_rng_seed(&rng, seed, 9u);
+    for (int t = 0; t < n; t++) {
+        cs_trial tr;
+        rs->resolve(s.ctx, s.layout, &rng, &tr);
+        hits += tr.outcome == o;
+    }
+    close_setup(&s);
+    return (double)hits / (double)n;
+}
+
+static double exact_p(const cs_ruleset *rs, const char *const *sets, int nsets,
+                      const char *outcome)
+{
+    setup s = open_setup(rs, sets, nsets);
+    cs_probs pr = exact_of(&s);
+    close_setup(&s);
+    return p_out(rs, &pr, outcome);
+}
+
+/* Issue 5's acceptance: the whole published table, plain and Maximised, by
+ * Monte Carlo as well (the t9a tests sample 8" only). P(D6 + 4 >= d) =
+ * (11 - d)/6; Maximised, the higher of two D6: 1 - ((d - 5)/6)^2. */
+Test(review_agree, t9a_published_table_monte_carlo)
+{
+    const int n = 40000;
+    for (int d = 5; d <= 10; d++) {
+        char dist[32];
+        snprintf(dist, sizeof dist, "distance=%d", d);
+        for (int mx = 0; mx <= 1; mx++) {
+            const char *sets[] = {dist, mx ? "maximised=1" : "maximised=0"};
+            double want = mx ? 1.0 - ((d - 5.0) / 6.0) * ((d - 5.0) / 6.0) : (11.0 - d) / 6.0;
+            cr_expect_leq(fabs(exact_p(&cs_rules_t9a, sets, 2, "charged") - want), 1e-12);
+            double ph = sampled(&cs_rules_t9a, sets, 2, "charged", n,
+                                (uint64_t)(100 + 2 * d + mx));
+            cr_expect_leq(fabs(ph - want), bound5(want, n), "%s max %d: %.5f vs %.5f", dist, mx,
+                          ph, want);
+        }
+    }
+}
+
+/* generic reroll = one_die, by hand: 2D6 needing 8, the lower die re-rolled
+ * on a failure. A roll a + b >= 8 stands; otherwise the final total is
+ * max(a, b) + f, and the top two of {a, b, f} sum to at least 8 exactly when
+ * max(a, b) + f does (a + b < 8 and min + f <= max + f): the same event as
+ * 3D6 drop lowest >= 8, 147/216 (RULES.md's 68.06%). */
+Test(review_agree, generic_one_die_by_hand)
+{
+    const char *sets[] = {"distance=8", "reroll=one_die"};
+    cr_expect_leq(fabs(exact_p(&cs_rules_generic, sets, 2, "charged") - 147.0 / 216.0), 1e-12);
+    const int n = 40000;
+    double ph = sampled(&cs_rules_generic, sets, 2, "charged", n, 5u);
+    cr_expect_leq(fabs(ph - 147.0 / 216.0), bound5(147.0 / 216.0, n), "%.5f", ph);
+}
