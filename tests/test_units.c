@@ -544,9 +544,16 @@ static void driver_p(const cs_unit *u, const cs_units_grid *g, int plus, double 
                      "[experiment]\nruleset = %s\nmethod = exact\n[params]\ndistance = "
                      "%g..%g:%g\n",
                      u->map->rs->name, g->lo, g->hi, g->step);
-    for (int i = 0; i < u->map->n_fixed; i++)
-        n += snprintf(ini + n, sizeof ini - (size_t)n, "%s = %s\n", u->map->fixed_key[i],
-                      u->map->fixed_val[i]);
+    /* The unit's own value replaces a fixed one (as cs_units applies them, in
+     * that order); a file gives each key once. */
+    for (int i = 0; i < u->map->n_fixed; i++) {
+        bool own = false;
+        for (int j = 0; j < u->n_values; j++)
+            own |= strcmp(u->map->rs->params[u->value[j].param].key, u->map->fixed_key[i]) == 0;
+        if (!own)
+            n += snprintf(ini + n, sizeof ini - (size_t)n, "%s = %s\n", u->map->fixed_key[i],
+                          u->map->fixed_val[i]);
+    }
     for (int i = 0; i < u->n_values; i++) {
         const char *key = u->map->rs->params[u->value[i].param].key;
         if (u->value[i].param == u->map->speed_param)
