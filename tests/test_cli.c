@@ -237,3 +237,28 @@ Test(cli, interrupt_leaves_no_file)
     cr_expect_str_eq(line, "0\n", "files left behind");
     pclose(p);
 }
+
+Test(cli, output_paths_that_cannot_work_fail_before_the_run)
+{
+    /* A directory as -o or --dist would only fail at the rename, after the
+     * run, with status 1 (and --dist's summary already on stdout): it is bad
+     * input, refused at once. -o and --dist naming one file would have one
+     * overwrite the other: refused too, before anything is written. */
+    const char *dir = th_tmpdir();
+    char args[2048], path[512];
+    snprintf(args, sizeof args, "run %s/experiments/default.ini -o %s", th_root(), dir);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "is a directory"), "%s", err);
+    release();
+    snprintf(args, sizeof args, "run %s/experiments/default.ini --dist %s", th_root(), dir);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "is a directory"), "%s", err);
+    cr_expect_str_eq(out, "", "nothing on stdout");
+    release();
+    snprintf(path, sizeof path, "%s/same.csv", dir);
+    snprintf(args, sizeof args, "run %s/experiments/default.ini -o %s --dist %s", th_root(),
+             path, path);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "-o and --dist name the same file"), "%s", err);
+    cr_expect_eq(access(path, F_OK), -1, "no file written");
+}
