@@ -416,6 +416,13 @@ Test(units, csv_errors_name_file_line_and_column)
     cr_expect_eq(cs_units_read_csv(p, csv_maps, 2, NULL, &u, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, ":1: empty file"), "%s", err.msg);
     cs_units_free(&u);
+    /* A spreadsheet's UTF-8 export starts with a byte order mark: skipped,
+     * so the first column is still `name` (it read as "\xef\xbb\xbfname"). */
+    cs_units v = {0};
+    p = write_tmp("\xef\xbb\xbfname,ruleset,move\nFootmen,generic,4\n");
+    cr_expect_eq(cs_units_read_csv(p, csv_maps, 2, NULL, &v, &err), CS_OK, "%s", err.msg);
+    cr_expect_eq(v.n, 1);
+    cs_units_free(&v);
 }
 
 /* ---- the analysis: exact values computed by hand ----------------------- */
