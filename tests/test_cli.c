@@ -122,6 +122,9 @@ Test(cli, bad_usage_exits_2)
     cr_expect_eq(th_cli("run x.ini --threads 0", NULL, NULL), 2);
     cr_expect_eq(th_cli("rules nope", NULL, NULL), 2);
     cr_expect_eq(th_cli("dice 2d6 --exact --trials 5", NULL, NULL), 2);
+    /* A blank before the minus sign wrapped to 2^64 - 1 trials. */
+    cr_expect_eq(th_cli("dice 2d6 --trials ' -1'", NULL, NULL), 2);
+    cr_expect_eq(th_cli("dice 2d6 --trials ' 5'", NULL, NULL), 2);
 }
 
 Test(cli, help_for_every_command)
