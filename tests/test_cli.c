@@ -122,6 +122,9 @@ Test(cli, bad_usage_exits_2)
     cr_expect_eq(th_cli("run x.ini --threads 0", NULL, NULL), 2);
     cr_expect_eq(th_cli("rules nope", NULL, NULL), 2);
     cr_expect_eq(th_cli("dice 2d6 --exact --trials 5", NULL, NULL), 2);
+    /* A blank before the minus sign wrapped to 2^64 - 1 trials. */
+    cr_expect_eq(th_cli("dice 2d6 --trials ' -1'", NULL, NULL), 2);
+    cr_expect_eq(th_cli("dice 2d6 --trials ' 5'", NULL, NULL), 2);
 }
 
 Test(cli, help_for_every_command)
@@ -236,4 +239,81 @@ Test(cli, interrupt_leaves_no_file)
     cr_assert(fgets(line, sizeof line, p));
     cr_expect_str_eq(line, "0\n", "files left behind");
     pclose(p);
+}
+
+Test(cli, output_paths_that_cannot_work_fail_before_the_run)
+{
+    /* A directory as -o or --dist would only fail at the rename, after the
+     * run, with status 1 (and --dist's summary already on stdout): it is bad
+     * input, refused at once. -o and --dist naming one file would have one
+     * overwrite the other: refused too, before anything is written. */
+    const char *dir = th_tmpdir();
+    char args[2048], path[512];
+    snprintf(args, sizeof args, "run %s/experiments/default.ini -o %s", th_root(), dir);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "is a directory"), "%s", err);
+    release();
+    snprintf(args, sizeof args, "run %s/experiments/default.ini --dist %s", th_root(), dir);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "is a directory"), "%s", err);
+    cr_expect_str_eq(out, "", "nothing on stdout");
+    release();
+    snprintf(path, sizeof path, "%s/same.csv", dir);
+    snprintf(args, sizeof args, "run %s/experiments/default.ini -o %s --dist %s", th_root(),
+             path, path);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "-o and --dist name the same file"), "%s", err);
+    cr_expect_eq(access(path, F_OK), -1, "no file written");
+}
+
+Test(cli, dice_refuses_sampling_options_without_trials)
+{
+    /* The exact distribution has no seed, threads or interval: these
+     * options were read and then ignored. */
+    static const char *const cases[] = {"dice 2d6 --seed 5", "dice 2d6 --exact --threads 2",
+                                        "dice 2d6 --confidence 0.9"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cr_expect_eq(th_cli(cases[i], &out, &err), 2, "%s", cases[i]);
+        cr_expect(strstr(err, "applies only to sampling (--trials N)"), "%s: %s", cases[i], err);
+        cr_expect_str_eq(out, "", "%s: no table", cases[i]);
+        release();
+    }
+    cr_expect_eq(th_cli("dice 2d6 --trials 1000 --confidence 0.9 --seed 3", &out, &err), 0,
+                 "%s", err);
+}
+
+Test(cli, dice_error_caret_under_the_named_column)
+{
+    /* "3d6kh4": column 6 is the '4'. The message echoes the expression after
+     * two spaces, so the caret line has 2 + 5 spaces before the '^'. */
+    cr_expect_eq(th_cli("dice 3d6kh4", &out, &err), 2);
+    cr_expect(strstr(err, "column 6"), "%s", err);
+    cr_expect(strstr(err, "\n  3d6kh4\n       ^\n"), "%s", err);
+    release();
+    /* Column 1: the caret under the first character. */
+    cr_expect_eq(th_cli("dice 0d6", &out, &err), 2);
+    cr_expect(strstr(err, "column 1"), "%s", err);
+    cr_expect(strstr(err, "\n  0d6\n  ^\n"), "%s", err);
+}
+
+Test(cli, a_failed_write_to_stdout_is_not_success)
+{
+    /* /dev/full takes nothing: every command that prints must say so and
+     * exit 1 (these exited 0 with the text lost). */
+    static const char *const cases[] = {"rules", "rules generic", "--help", "run --help",
+                                        "dice 2d6"};
+    const char *bin = getenv("CS_BIN");
+    const char *dir = th_tmpdir();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[2048], line[512] = "";
+        snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>%s/err; echo $?; cat %s/err",
+                 bin ? bin : "bin/chargesim", cases[i], dir, dir);
+        FILE *p = popen(cmd, "r");
+        cr_assert(p);
+        cr_assert(fgets(line, sizeof line, p));
+        cr_expect_str_eq(line, "1\n", "%s", cases[i]);
+        cr_expect(fgets(line, sizeof line, p) && strstr(line, "No space left"), "%s: %s",
+                  cases[i], line);
+        pclose(p);
+    }
 }

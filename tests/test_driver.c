@@ -201,6 +201,10 @@ Test(driver, experiment_errors_name_line_and_key)
         {"[experiment]\nruleset = generic\n[params]\npreset = w40k\nmove = 5\n", NULL, ":5: move = 5: w40k and aos"},
         {"[experiment]\nruleset = generic\ntrials = 0\n", NULL, "trials = '0'"},
         {"no section here\n", NULL, ":1: malformed line"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = 3..10\ndistance = 5\nmove = 5\n", NULL,
+         ":6: [params] move given again (first at line 4)"},
+        {"[experiment]\nruleset = generic\ntrials = 5\n[params]\nmove = 4\n[experiment]\ntrials = 6\n",
+         NULL, ":7: [experiment] trials given again (first at line 3)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cs_experiment e;
@@ -211,6 +215,31 @@ Test(driver, experiment_errors_name_line_and_key)
         cr_expect(strstr(err.msg, cases[i].needle) != NULL, "case %zu: '%s' lacks '%s'", i,
                   err.msg, cases[i].needle);
     }
+}
+
+/* inih reads lines into a fixed buffer (INI_MAX_LINE, 200 bytes in Debian's
+ * build: 199 characters). A longer line is named as such, with its own line
+ * number; one of exactly 199 characters is whole, and the lines after it keep
+ * their numbers. */
+Test(driver, long_lines_are_named_and_keep_the_numbering)
+{
+    char ini[1024], pad[512];
+    cs_experiment e;
+    cs_error err = {0};
+    memset(pad, 'x', 300);
+    pad[300] = '\0';
+    snprintf(ini, sizeof ini, "[experiment]\nruleset = generic\ntrials = 1000 ; %s\n", pad);
+    cr_expect_eq(th_load(ini, NULL, 0, &e, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, ":3: line longer than 199 characters"), "%s", err.msg);
+    /* "name = " is 7 characters: 192 more make 199. */
+    pad[192] = '\0';
+    snprintf(ini, sizeof ini, "[experiment]\nname = %s\nruleset = generic\nbogus = 1\n", pad);
+    cr_expect_eq(th_load(ini, NULL, 0, &e, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, ":4: [experiment] unknown key 'bogus'"), "%s", err.msg);
+    snprintf(ini, sizeof ini, "[experiment]\nname = %s\nruleset = generic\n", pad);
+    cr_assert_eq(th_load(ini, NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+    cr_expect_str_eq(e.name, pad);
+    cs_experiment_free(&e);
 }
 
 Test(driver, sweeps_are_cartesian_in_file_order)

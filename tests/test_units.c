@@ -416,6 +416,13 @@ Test(units, csv_errors_name_file_line_and_column)
     cr_expect_eq(cs_units_read_csv(p, csv_maps, 2, NULL, &u, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, ":1: empty file"), "%s", err.msg);
     cs_units_free(&u);
+    /* A spreadsheet's UTF-8 export starts with a byte order mark: skipped,
+     * so the first column is still `name` (it read as "\xef\xbb\xbfname"). */
+    cs_units v = {0};
+    p = write_tmp("\xef\xbb\xbfname,ruleset,move\nFootmen,generic,4\n");
+    cr_expect_eq(cs_units_read_csv(p, csv_maps, 2, NULL, &v, &err), CS_OK, "%s", err.msg);
+    cr_expect_eq(v.n, 1);
+    cs_units_free(&v);
 }
 
 /* ---- the analysis: exact values computed by hand ----------------------- */
@@ -544,9 +551,16 @@ static void driver_p(const cs_unit *u, const cs_units_grid *g, int plus, double 
                      "[experiment]\nruleset = %s\nmethod = exact\n[params]\ndistance = "
                      "%g..%g:%g\n",
                      u->map->rs->name, g->lo, g->hi, g->step);
-    for (int i = 0; i < u->map->n_fixed; i++)
-        n += snprintf(ini + n, sizeof ini - (size_t)n, "%s = %s\n", u->map->fixed_key[i],
-                      u->map->fixed_val[i]);
+    /* The unit's own value replaces a fixed one (as cs_units applies them, in
+     * that order); a file gives each key once. */
+    for (int i = 0; i < u->map->n_fixed; i++) {
+        bool own = false;
+        for (int j = 0; j < u->n_values; j++)
+            own |= strcmp(u->map->rs->params[u->value[j].param].key, u->map->fixed_key[i]) == 0;
+        if (!own)
+            n += snprintf(ini + n, sizeof ini - (size_t)n, "%s = %s\n", u->map->fixed_key[i],
+                          u->map->fixed_val[i]);
+    }
     for (int i = 0; i < u->n_values; i++) {
         const char *key = u->map->rs->params[u->value[i].param].key;
         if (u->value[i].param == u->map->speed_param)

@@ -34,6 +34,7 @@ int cs_cli_dice(int argc, char **argv)
     uint64_t trials = 0, seed = 1, t;
     int threads = 0;
     bool exact = false;
+    const char *sampling_only = NULL; /* an option that means nothing without --trials */
     double confidence = 0.95;
     cs_format fmt = CS_FORMAT_CSV;
     for (int i = 0; i < argc; i++) {
@@ -52,11 +53,13 @@ int cs_cli_dice(int argc, char **argv)
             if (!v || !cs_cli_parse_u64(v, &seed))
                 return cs_cli_fail("dice", CS_EINPUT, "--seed '%s': expected a whole number",
                                    v ? v : "");
+            sampling_only = "--seed";
         } else if (cs_cli_opt(argc, argv, &i, "--threads", &v)) {
             if (!v || !cs_cli_parse_u64(v, &t) || t < 1 || t > 1024)
                 return cs_cli_fail("dice", CS_EINPUT, "--threads '%s': expected 1 to 1024",
                                    v ? v : "");
             threads = (int)t;
+            sampling_only = "--threads";
         } else if (cs_cli_opt(argc, argv, &i, "--confidence", &v)) {
             char *end;
             confidence = v ? strtod(v, &end) : 0.0;
@@ -64,6 +67,7 @@ int cs_cli_dice(int argc, char **argv)
                 return cs_cli_fail("dice", CS_EINPUT,
                                    "--confidence '%s': expected a number between 0 and 1",
                                    v ? v : "");
+            sampling_only = "--confidence";
         } else if (cs_cli_opt(argc, argv, &i, "--format", &v)) {
             if (!v || !cs_format_parse(v, &fmt))
                 return cs_cli_fail("dice", CS_EINPUT, "--format '%s': expected csv, md or tex",
@@ -91,13 +95,19 @@ int cs_cli_dice(int argc, char **argv)
     }
     if (exact && trials)
         return cs_cli_fail("dice", CS_EINPUT, "--exact and --trials exclude each other");
+    if (sampling_only && !trials)
+        return cs_cli_fail("dice", CS_EINPUT,
+                           "%s applies only to sampling (--trials N); the exact distribution "
+                           "has no seed, threads or interval",
+                           sampling_only);
 
     cs_dice d;
     cs_diag diag = {0};
     cs_status st = cs_dice_parse(expr, &d, &diag);
     if (st != CS_OK)
+        /* The caret sits under column `column` (1-based) of the echoed expression. */
         return cs_cli_fail("dice", st, "'%s': column %d: %s\n  %s\n  %*s^", expr, diag.column,
-                           diag.what, expr, diag.column, "");
+                           diag.what, expr, diag.column > 1 ? diag.column - 1 : 0, "");
     cs_dist *dist = malloc(sizeof *dist);
     if (!dist)
         return cs_cli_fail("dice", CS_ENOMEM, "out of memory");

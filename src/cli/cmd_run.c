@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chargesim/atomicfile.h"
 #include "chargesim/cli.h"
@@ -39,6 +40,17 @@ static const char usage[] =
     "written under a temporary name and renamed, never left half-written.\n";
 
 #define MAX_SETS 256
+
+/* Whether two output paths name one file (then one output would overwrite
+ * the other after both were written). */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return true;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
 
 int cs_cli_run(int argc, char **argv)
 {
@@ -136,6 +148,10 @@ int cs_cli_run(int argc, char **argv)
     if (!path) {
         fputs(usage, stderr);
         rc = 2;
+        goto done;
+    }
+    if (out && dist && strcmp(out, "-") != 0 && same_file(out, dist)) {
+        rc = cs_cli_fail("run", CS_EINPUT, "-o and --dist name the same file '%s'", dist);
         goto done;
     }
 

@@ -47,7 +47,9 @@ int cs_cli_fail_err(const char *cmd, const cs_error *err)
 bool cs_cli_parse_u64(const char *s, uint64_t *out)
 {
     char *end;
-    if (!s || !*s || *s == '-')
+    /* Digits only at the start: strtoull would skip blanks and wrap " -1"
+     * round to 2^64 - 1. */
+    if (!s || !(*s >= '0' && *s <= '9'))
         return false;
     errno = 0;
     double d = strtod(s, &end);

@@ -1,4 +1,5 @@
 /* bin/chargesim: dispatches to the commands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +34,18 @@ static const command commands[] = {
     {"draw", cs_cli_draw},
 };
 
+/* A command that printed to standard output (a listing, --help) reports
+ * success only if the text got out: a full disk or closed pipe is a runtime
+ * failure, never a silent exit 0. */
+static int checked_exit(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "chargesim: writing to standard output: %s\n", strerror(errno));
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -42,12 +55,12 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
         strcmp(argv[1], "help") == 0) {
         fputs(usage, stdout);
-        return 0;
+        return checked_exit(0);
     }
     cs_outfile_install_signal_cleanup();
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].fn(argc - 2, argv + 2);
+            return checked_exit(commands[i].fn(argc - 2, argv + 2));
     fprintf(stderr, "chargesim: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Temporary names alive now, for the signal handler: async-signal-safe
@@ -52,6 +53,10 @@ cs_status cs_outfile_open(cs_outfile *o, const char *path, cs_error *err)
         o->f = stdout;
         return CS_OK;
     }
+    /* A directory would only fail at the rename, after the whole run. */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return cs_error_set(err, CS_EINPUT, "%s: cannot write: is a directory", path);
     size_t n = strlen(path);
     o->path = malloc(n + 1);
     o->tmp = malloc(n + 32);

@@ -17,6 +17,8 @@ typedef struct entry {
 typedef struct reader {
     FILE *f;
     int line;      /* lines handed to inih so far: the current line's number */
+    int too_long;  /* the first line longer than inih's buffer, 0 if none */
+    int max_len;   /* the longest line inih takes, in characters */
     entry *entries;
     int n, cap;
     bool oom;
@@ -28,9 +30,28 @@ typedef struct reader {
 static char *read_line(char *buf, int size, void *stream)
 {
     reader *r = stream;
+    if (r->too_long)
+        return NULL;
     char *s = fgets(buf, size, r->f);
-    if (s)
-        r->line++;
+    if (!s)
+        return NULL;
+    r->line++;
+    /* inih's buffer is fixed (INI_MAX_LINE): the rest of a longer line would
+     * come back as a line of its own, wrongly numbered and usually "malformed".
+     * A line that fills the buffer exactly is still whole if its end of line
+     * comes next (consumed here so the numbering stays right); anything else
+     * stops the parse with the line named. */
+    size_t n = strlen(s);
+    if (size > 1 && n == (size_t)size - 1 && s[n - 1] != '\n') {
+        int c = getc(r->f);
+        if (c == '\r')
+            c = getc(r->f);
+        if (c != '\n' && c != EOF) {
+            r->too_long = r->line;
+            r->max_len = size - 1;
+            return NULL;
+        }
+    }
     return s;
 }
 
@@ -111,6 +132,26 @@ cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
                           path, bad);
         goto fail;
     }
+    if (r.too_long) {
+        st = cs_error_set(err, CS_EINPUT,
+                          "%s:%d: line longer than %d characters; shorten it (a comment can go "
+                          "on a line of its own, a long list may be a sweep a..b:step)",
+                          path, r.too_long, r.max_len);
+        goto fail;
+    }
+    /* A key given twice in one file is a mistake the file cannot show (the
+     * later one would silently win); --set is the way to override. */
+    for (int i = 0; i < r.n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(r.entries[i].section, r.entries[j].section) == 0 &&
+                strcmp(r.entries[i].key, r.entries[j].key) == 0) {
+                st = cs_error_set(err, CS_EINPUT,
+                                  "%s:%d: [%s] %s given again (first at line %d); give each "
+                                  "key once (an indented line continues the key above it)",
+                                  path, r.entries[i].line, r.entries[i].section,
+                                  r.entries[i].key, r.entries[j].line);
+                goto fail;
+            }
     for (int i = 0; i < r.n; i++)
         r.entries[i].origin = path;
     for (int i = 0; i < n_sets; i++) {

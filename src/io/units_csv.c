@@ -300,7 +300,11 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
     ssize_t len;
     while (s.st == CS_OK && (len = getline(&buf, &cap, f)) > 0) {
         s.line++;
-        if (csv_parse(&p, buf, (size_t)len, on_field, on_row, &s) != (size_t)len) {
+        /* A spreadsheet's "CSV UTF-8" starts with a byte order mark, which
+         * would otherwise become part of the first column's name. */
+        size_t skip = s.line == 1 && len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+        len -= (ssize_t)skip;
+        if (csv_parse(&p, buf + skip, (size_t)len, on_field, on_row, &s) != (size_t)len) {
             /* The cell at fault is the one after those the row has so far. */
             int col = s.n_fields;
             fail(&s, CS_EINPUT,
