@@ -280,3 +280,35 @@ Test(driver, trial_params_replay_the_draws_of_that_trial)
     cr_expect_eq(cs_sim_trial_params(&e, 2, 0, num, &err), CS_EINPUT);
     cs_experiment_free(&e);
 }
+
+Test(driver, a_random_layout_never_reads_as_exact)
+{
+    /* move 5 + 2D6 >= 2 for every distance in [1, 2): every sampled layout
+     * gives p = 1, yet a random layout could hide a rarer one: the interval
+     * keeps the width z^2 / (n + z^2) the Wilson bound gives for none seen. */
+    const char *sets[] = {"move=5", "distance=uniform(1,2)"};
+    cs_point_result c = one_point("conditional", sets, 2);
+    double z = 1.959963984540054, w = z * z / (400000.0 + z * z);
+    cr_expect_eq(c.p_success, 1.0);
+    cr_expect_eq(c.ci_high, 1.0);
+    cr_expect_leq(fabs(c.ci_low - (1.0 - w)), 1e-12, "%.12f", c.ci_low);
+    /* The fixed layout, by contrast, is exact. */
+    const char *fixed[] = {"move=5", "distance=1.5"};
+    cs_point_result x = one_point("conditional", fixed, 2);
+    cr_expect_eq(x.ci_low, 1.0);
+}
+
+Test(driver, every_outcome_has_its_interval)
+{
+    const char *sets[] = {"distance=8"};
+    cs_point_result m = one_point("mc", sets, 1);
+    /* Two outcomes: failed's interval mirrors charged's (Wilson is symmetric
+     * under p -> 1 - p). */
+    cr_expect_leq(fabs(m.outcome_low[0] - m.ci_low), 1e-15);
+    cr_expect_leq(fabs(m.outcome_low[1] - (1.0 - m.ci_high)), 1e-12);
+    cr_expect(m.outcome_low[1] <= m.p_outcome[1] && m.p_outcome[1] <= m.outcome_high[1]);
+    const char *random[] = {"move=4", "distance=uniform(4,16)"};
+    cs_point_result c = one_point("conditional", random, 2);
+    cr_expect_leq(fabs((c.outcome_high[1] - c.outcome_low[1]) - (c.ci_high - c.ci_low)), 1e-12,
+                  "a two-outcome layout: the same per-layout variance");
+}

@@ -114,14 +114,17 @@ Test(report, summary_csv_columns_and_exact_values)
     cr_assert_eq(cs_report_summary(&res, CS_FORMAT_CSV, &t), CS_OK);
     char *s = write_text(&t, CS_FORMAT_CSV);
     /* Swept keys, trials, successes, p_success, ci_low, ci_high, one p_ per
-     * outcome, one mean_ per metric, method. Exact: one layout, no success
-     * count, a zero-width interval. M3 at 6": 2D6 >= 3 = 35/36; at 9":
-     * 2D6 >= 6 = 26/36; mean roll 7, mean range 3 + 7. */
+     * outcome, one mean_ per metric, each outcome's interval, method. Exact:
+     * one layout, no success count, zero-width intervals. M3 at 6": 2D6 >= 3
+     * = 35/36; at 9": 2D6 >= 6 = 26/36; mean roll 7, mean range 3 + 7. */
     cr_expect_str_eq(s,
                      "distance,trials,successes,p_success,ci_low,ci_high,p_charged,p_failed,"
-                     "mean_roll,mean_range,method\n"
-                     "6,1,,0.972222,0.972222,0.972222,0.972222,0.027778,7.0000,10.0000,exact\n"
-                     "9,1,,0.722222,0.722222,0.722222,0.722222,0.277778,7.0000,10.0000,exact\n");
+                     "mean_roll,mean_range,ci_low_charged,ci_high_charged,ci_low_failed,"
+                     "ci_high_failed,method\n"
+                     "6,1,,0.972222,0.972222,0.972222,0.972222,0.027778,7.0000,10.0000,"
+                     "0.972222,0.972222,0.027778,0.027778,exact\n"
+                     "9,1,,0.722222,0.722222,0.722222,0.722222,0.277778,7.0000,10.0000,"
+                     "0.722222,0.722222,0.277778,0.277778,exact\n");
     free(s);
     cs_table_free(&t);
 }
@@ -153,7 +156,7 @@ Test(report, summary_monte_carlo_counts_and_interval)
     cs_table t;
     cr_assert_eq(cs_report_summary(&res, CS_FORMAT_CSV, &t), CS_OK);
     cr_assert_eq(t.nrows, 1);
-    cr_assert_eq(t.ncols, 10);
+    cr_assert_eq(t.ncols, 14);
     cr_expect_str_eq(t.header[0], "trials");
     cr_expect_str_eq(cell(&t, 0, 0), "40000");
     long successes = strtol(cell(&t, 0, 1), NULL, 10);
@@ -165,10 +168,14 @@ Test(report, summary_monte_carlo_counts_and_interval)
     cr_expect(lo < p && p < hi);
     cr_expect_leq(fabs(p - 15.0 / 36.0), th_5sigma(15.0 / 36.0, 40000));
     cr_expect_str_eq(cell(&t, 0, 5), cell(&t, 0, 2), "p_charged is the success");
-    cr_expect_str_eq(cell(&t, 0, 9), "mc");
+    /* The outcome's interval is success's: charged is the success. */
+    cr_expect_str_eq(cell(&t, 0, 9), cell(&t, 0, 3));
+    cr_expect_str_eq(cell(&t, 0, 10), cell(&t, 0, 4));
+    cr_expect_str_eq(cell(&t, 0, 13), "mc");
     char note[512];
     cs_report_method_note(&res, note, sizeof note);
-    cr_expect(strstr(note, "Method mc: 40000 trials per row, seed 5; 95% interval (Wilson score)"),
+    cr_expect(strstr(note, "Method mc: 40000 trials per row, seed 5; every probability's 95% "
+                           "interval (Wilson score)"),
               "%s", note);
     cs_table_free(&t);
 }
@@ -306,13 +313,15 @@ Test(report, dist_long_form)
     cr_assert_eq(cs_report_dist(&res, &t), CS_OK);
     char *s = write_text(&t, CS_FORMAT_CSV);
     /* 8": charged 15/36; 9": 10/36; the roll 2..12 as (6 - |7 - v|)/36. */
-    cr_expect(strstr(s, "distance,metric,value,count,p,method\n") == s, "%s", s);
-    cr_expect(strstr(s, "\n8,outcome,charged,,0.416667,exact\n8,outcome,failed,,0.583333,exact\n"),
+    /* Exact: each interval is the value itself. */
+    cr_expect(strstr(s, "distance,metric,value,count,p,ci_low,ci_high,method\n") == s, "%s", s);
+    cr_expect(strstr(s, "\n8,outcome,charged,,0.416667,0.416667,0.416667,exact\n"
+                        "8,outcome,failed,,0.583333,0.583333,0.583333,exact\n"),
               "%s", s);
-    cr_expect(strstr(s, "\n9,outcome,charged,,0.277778,exact\n"), "%s", s);
-    cr_expect(strstr(s, "\n8,roll,2,,0.027778,exact\n"), "%s", s);
-    cr_expect(strstr(s, "\n8,roll,7,,0.166667,exact\n"), "%s", s);
-    cr_expect(strstr(s, "\n9,roll,12,,0.027778,exact\n"), "%s", s);
+    cr_expect(strstr(s, "\n9,outcome,charged,,0.277778,0.277778,0.277778,exact\n"), "%s", s);
+    cr_expect(strstr(s, "\n8,roll,2,,0.027778,0.027778,0.027778,exact\n"), "%s", s);
+    cr_expect(strstr(s, "\n8,roll,7,,0.166667,0.166667,0.166667,exact\n"), "%s", s);
+    cr_expect(strstr(s, "\n9,roll,12,,0.027778,0.027778,0.027778,exact\n"), "%s", s);
     free(s);
     cs_table_free(&t);
 }

@@ -14,7 +14,8 @@
 #define CS_SIM_MIN_BLOCK 4096u   /* trials per block, at least */
 #define CS_SIM_MAX_BLOCKS 256u   /* blocks per point for the initial trials */
 #define CS_SIM_MAX_TRIALS 4000000000000ULL /* --precision stops here */
-#define CS_FIXED_ONE 1099511627776.0      /* 2^40: fixed-point unit of probability mass */
+#define CS_FIXED_ONE 4294967296.0        /* 2^32: fixed-point unit of probability mass, so
+                                            4e9 layouts still fit a 64-bit count */
 
 typedef struct cs_run_opts {
     int threads;      /* 0: OpenMP's default */
@@ -31,6 +32,7 @@ typedef struct cs_point_result {
     uint64_t successes;       /* mc only */
     double p_success, ci_low, ci_high;
     double p_outcome[CS_MAX_OUTCOMES];
+    double outcome_low[CS_MAX_OUTCOMES], outcome_high[CS_MAX_OUTCOMES]; /* their intervals */
     uint64_t outcome_count[CS_MAX_OUTCOMES]; /* mc only */
     double mean[CS_MAX_METRICS];     /* NAN where never measured */
     bool mean_sampled[CS_MAX_METRICS]; /* estimated by sampling, not exact */

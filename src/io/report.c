@@ -33,7 +33,10 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
     const cs_experiment *e = r->exp;
     const cs_ruleset *rs = e->rs;
     bool pct = fmt != CS_FORMAT_CSV;
-    int ncols = e->n_sweep + 5 + rs->n_outcomes + rs->n_metrics + 1;
+    /* CSV also carries each outcome's interval; md and tex state the widest
+     * of them in the note instead, to stay readable. */
+    int n_ci = pct ? 0 : 2 * rs->n_outcomes;
+    int ncols = e->n_sweep + 5 + rs->n_outcomes + rs->n_metrics + n_ci + 1;
     int c = 0;
     char name[128];
     cs_status st = cs_table_init(out, ncols);
@@ -52,6 +55,12 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
     }
     for (int m = 0; m < rs->n_metrics; m++) {
         snprintf(name, sizeof name, "mean_%s", rs->metrics[m].name);
+        st |= cs_table_set_header(out, c++, name, true);
+    }
+    for (int o = 0; o < rs->n_outcomes && n_ci; o++) {
+        snprintf(name, sizeof name, "ci_low_%s", rs->outcomes[o]);
+        st |= cs_table_set_header(out, c++, name, true);
+        snprintf(name, sizeof name, "ci_high_%s", rs->outcomes[o]);
         st |= cs_table_set_header(out, c++, name, true);
     }
     st |= cs_table_set_header(out, c++, "method", false);
@@ -78,6 +87,10 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
                 st |= cs_table_set(out, row, c, pct ? "%.2f" : "%.4f", pr->mean[m]);
             c++;
         }
+        for (int o = 0; o < rs->n_outcomes && n_ci; o++) {
+            st |= set_prob(out, row, c++, pr->outcome_low[o], fmt);
+            st |= set_prob(out, row, c++, pr->outcome_high[o], fmt);
+        }
         st |= cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
     }
     if (st != CS_OK)
@@ -100,6 +113,10 @@ void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
     for (uint64_t k = 0; k < r->n_points; k++) {
         double h = 0.5 * (r->point[k].ci_high - r->point[k].ci_low);
         widest = h > widest ? h : widest;
+        for (int o = 0; o < e->rs->n_outcomes; o++) {
+            h = 0.5 * (r->point[k].outcome_high[o] - r->point[k].outcome_low[o]);
+            widest = h > widest ? h : widest;
+        }
         min_trials = r->point[k].trials < min_trials ? r->point[k].trials : min_trials;
         max_trials = r->point[k].trials > max_trials ? r->point[k].trials : max_trials;
         for (int m = 0; m < e->rs->n_metrics; m++)
@@ -120,8 +137,8 @@ void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
         snprintf(count, sizeof count, "%llu to %llu", (unsigned long long)min_trials,
                  (unsigned long long)max_trials);
     snprintf(buf, (size_t)cap,
-             "Method %s: %s%s %s per row, seed %llu; %g%% interval (%s) half-width at most "
-             "%.3f percentage points.",
+             "Method %s: %s%s %s per row, seed %llu; every probability's %g%% interval (%s) "
+             "has a half-width of at most %.3f percentage points.",
              cs_method_name(r->method),
              r->method == CS_METHOD_CONDITIONAL ? "exact dice averaged over " : "", count,
              r->method == CS_METHOD_CONDITIONAL ? "sampled layouts" : "trials",
@@ -130,11 +147,24 @@ void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
              100.0 * widest);
 }
 
+/* The Wilson interval for a share p of n observations, n real: for a
+ * conditional run's exact distributions n is the number of layouts where
+ * the metric was measured, and the per-layout shares lie in [0, 1], so the
+ * binomial variance p(1 - p) bounds theirs and the interval is conservative. */
+static void wilson_real(double p, double n, double z, double *lo, double *hi)
+{
+    double z2 = z * z;
+    double centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    double half = z / (1.0 + z2 / n) * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n));
+    *lo = fmax(0.0, fmin(p, centre - half));
+    *hi = fmin(1.0, fmax(p, centre + half));
+}
+
 cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
 {
     const cs_experiment *e = r->exp;
     const cs_ruleset *rs = e->rs;
-    int ncols = e->n_sweep + 5, c;
+    int ncols = e->n_sweep + 7, c;
     cs_status st = cs_table_init(out, ncols);
     if (st != CS_OK)
         return st;
@@ -144,6 +174,8 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
     st |= cs_table_set_header(out, c++, "value", true);
     st |= cs_table_set_header(out, c++, "count", true);
     st |= cs_table_set_header(out, c++, "p", true);
+    st |= cs_table_set_header(out, c++, "ci_low", true);
+    st |= cs_table_set_header(out, c++, "ci_high", true);
     st |= cs_table_set_header(out, c++, "method", false);
     for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++) {
         const cs_point_result *pr = &r->point[k];
@@ -160,16 +192,24 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
                                    (unsigned long long)pr->outcome_count[o]);
             c++;
             st |= cs_table_set(out, row, c++, "%.6f", pr->p_outcome[o]);
+            st |= cs_table_set(out, row, c++, "%.6f", pr->outcome_low[o]);
+            st |= cs_table_set(out, row, c++, "%.6f", pr->outcome_high[o]);
             st |= cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
         }
         for (int m = 0; m < rs->n_metrics && pr->hist[m]; m++) {
             bool counts = r->method == CS_METHOD_MC || pr->mean_sampled[m];
+            /* Observations behind the shares: trials, or layouts where the
+             * metric was measured (its probability mass in layouts). */
+            double n = counts ? pr->hist_total[m] : pr->hist_total[m] / CS_FIXED_ONE;
             for (int i = 0; i < r->bins[m].nbins; i++) {
                 if (pr->hist[m][i] == 0)
                     continue;
                 int row = cs_table_add_row(out);
                 if (row < 0)
                     return CS_ENOMEM;
+                double p = (double)pr->hist[m][i] / pr->hist_total[m], lo = p, hi = p;
+                if (counts || r->method != CS_METHOD_EXACT)
+                    wilson_real(p, n, r->z, &lo, &hi);
                 for (c = 0; c < e->n_sweep; c++)
                     st |= cs_table_set(out, row, c, "%s", point_text(e, k, c));
                 st |= cs_table_set(out, row, c++, "%s", rs->metrics[m].name);
@@ -177,8 +217,9 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
                 if (counts)
                     st |= cs_table_set(out, row, c, "%llu", (unsigned long long)pr->hist[m][i]);
                 c++;
-                st |= cs_table_set(out, row, c++, "%.6f",
-                                   (double)pr->hist[m][i] / pr->hist_total[m]);
+                st |= cs_table_set(out, row, c++, "%.6f", p);
+                st |= cs_table_set(out, row, c++, "%.6f", lo);
+                st |= cs_table_set(out, row, c++, "%.6f", hi);
                 st |= cs_table_set(out, row, c++, "%s",
                                    counts ? "mc" : cs_method_name(r->method));
             }

@@ -24,6 +24,7 @@ typedef struct point_state {
     double sum_p[CS_MAX_OUTCOMES];    /* conditional: sums of per-layout probabilities */
     double sum_ps, sum_ps2;           /* conditional: of p_success and its square */
     double comp_p[CS_MAX_OUTCOMES], comp_ps; /* their compensations */
+    double sum_p2[CS_MAX_OUTCOMES];   /* conditional: sums of squared per-layout probabilities */
     double msum[CS_MAX_METRICS];      /* mc: sum; conditional: sum of E[X 1{def}] or sampled X */
     double mpdef[CS_MAX_METRICS];     /* conditional: sum of P(def) or sampled 1{def} */
 } point_state;
@@ -33,8 +34,8 @@ typedef struct slot_shape {
     int n_out, n_met, nd;
 } slot_shape;
 
-/* Slot layout: ps, ps2, p[o]..., m1[m]..., m2[m]..., then the compensations of
- * ps and p[o]. */
+/* Slot layout: ps, ps2, p[o]..., m1[m]..., m2[m]..., the compensations of ps
+ * and p[o], then p[o]^2... */
 enum { S_PS = 0, S_PS2 = 1 };
 
 static inline double *slot_p(double *s, const slot_shape *sh)
@@ -53,6 +54,11 @@ static inline double *slot_m2(double *s, const slot_shape *sh)
 static inline double *slot_comp(double *s, const slot_shape *sh)
 {
     return s + 2 + sh->n_out + 2 * sh->n_met;
+}
+
+static inline double *slot_p2(double *s, const slot_shape *sh)
+{
+    return s + 3 + 2 * sh->n_out + 2 * sh->n_met;
 }
 
 /* Neumaier's compensated addition: *sum + *comp tracks the exact sum. */
@@ -210,8 +216,11 @@ static void add_layout(run_ctx *rc, const point_state *ps, const void *lay, cs_r
     double s = success_of(rc, pr.p);
     ksum(&slot[S_PS], &comp[0], s);
     slot[S_PS2] += s * s;
-    for (int o = 0; o < rs->n_outcomes; o++)
+    double *p2 = slot_p2(slot, sh);
+    for (int o = 0; o < rs->n_outcomes; o++) {
         ksum(&p[o], &comp[1 + o], pr.p[o]);
+        p2[o] += pr.p[o] * pr.p[o];
+    }
     for (int m = 0; m < rs->n_metrics; m++) {
         if (pr.n[m] > 0) {
             double mean = 0.0, def = 0.0;
@@ -323,8 +332,10 @@ static void merge_round(run_ctx *rc, const uint64_t *items, uint64_t n_items, co
         ps->blocks_done++;
         ksum(&ps->sum_ps, &ps->comp_ps, s[S_PS] + slot_comp(s, sh)[0]);
         ps->sum_ps2 += s[S_PS2];
-        for (int o = 0; o < sh->n_out; o++)
+        for (int o = 0; o < sh->n_out; o++) {
             ksum(&ps->sum_p[o], &ps->comp_p[o], slot_p(s, sh)[o] + slot_comp(s, sh)[1 + o]);
+            ps->sum_p2[o] += slot_p2(s, sh)[o];
+        }
         for (int m = 0; m < sh->n_met; m++) {
             ps->msum[m] += slot_m1(s, sh)[m];
             if (rc->method != CS_METHOD_MC)
@@ -333,29 +344,48 @@ static void merge_round(run_ctx *rc, const uint64_t *items, uint64_t n_items, co
     }
 }
 
-/* The interval of p_success for a point as accumulated so far. */
-static void point_interval(const run_ctx *rc, const point_state *ps, double z, double *p,
-                           double *lo, double *hi)
+/* The estimate and interval of a probability from a point's tallies: mc,
+ * the Wilson interval of `count` in the trials; conditional, the mean of
+ * the per-layout probabilities (sum, sum of squares) with its normal
+ * interval. A layout drawn at random can always hide a rarer one the sample
+ * missed: with n layouts all alike, up to w = z^2 / (n + z^2) of them (the
+ * Wilson bound for none seen) could lie anywhere in [0, 1], so the interval
+ * is never narrower than that. A fixed layout needs no such floor: there
+ * the answer is exact. */
+static void prob_interval(const run_ctx *rc, const point_state *ps, uint64_t count, double sum,
+                          double sum2, double z, double *p, double *lo, double *hi)
 {
     if (rc->method == CS_METHOD_MC) {
-        uint64_t succ = 0;
-        for (int o = 0; o < rc->rs->n_outcomes; o++)
-            if (rc->success_mask & (1u << o))
-                succ += ps->count[o];
-        *p = (double)succ / (double)ps->trials;
-        cs_stats_wilson(succ, ps->trials, z, lo, hi);
+        *p = (double)count / (double)ps->trials;
+        cs_stats_wilson(count, ps->trials, z, lo, hi);
         return;
     }
-    cs_moments mo = {ps->trials, ps->sum_ps + ps->comp_ps, ps->sum_ps2};
+    cs_moments mo = {ps->trials, sum, sum2};
     /* A mean of probabilities may round a hair outside [0, 1]. */
     *p = fmin(1.0, fmax(0.0, cs_moments_mean(&mo)));
     double var = ps->trials > 1 ? cs_moments_variance(&mo) : 0.0;
     cs_stats_mean_interval(*p, var, ps->trials, z, lo, hi);
-    /* Rounding must not push the exact value outside its own interval. */
+    if (ps->random_layout) {
+        double w = z * z / ((double)ps->trials + z * z);
+        *lo = fmin(*lo, *p - *p * w);
+        *hi = fmax(*hi, *p + (1.0 - *p) * w);
+    }
+    /* Rounding must not push the estimate outside its own interval. */
     if (*lo > *p)
         *lo = *p;
     if (*hi < *p)
         *hi = *p;
+}
+
+/* The interval of p_success for a point as accumulated so far. */
+static void point_interval(const run_ctx *rc, const point_state *ps, double z, double *p,
+                           double *lo, double *hi)
+{
+    uint64_t succ = 0;
+    for (int o = 0; o < rc->rs->n_outcomes; o++)
+        if (rc->success_mask & (1u << o))
+            succ += ps->count[o];
+    prob_interval(rc, ps, succ, ps->sum_ps + ps->comp_ps, ps->sum_ps2, z, p, lo, hi);
 }
 
 static cs_status run_blocks(run_ctx *rc, double z, cs_error *err)
@@ -449,9 +479,9 @@ static void fill_result(run_ctx *rc, uint64_t k, double z, cs_point_result *r)
             r->p_outcome[o] = (double)ps->count[o] / (double)ps->trials;
             if (rc->success_mask & (1u << o))
                 r->successes += ps->count[o];
-        } else {
-            r->p_outcome[o] = (ps->sum_p[o] + ps->comp_p[o]) / (double)ps->trials;
         }
+        prob_interval(rc, ps, ps->count[o], ps->sum_p[o] + ps->comp_p[o], ps->sum_p2[o], z,
+                      &r->p_outcome[o], &r->outcome_low[o], &r->outcome_high[o]);
     }
     for (int m = 0; m < rs->n_metrics; m++) {
         if (rc->method == CS_METHOD_MC) {
@@ -499,7 +529,7 @@ static void run_exact(run_ctx *rc)
     const cs_ruleset *rs = rc->rs;
     for (uint64_t k = 0; k < rc->e->n_points; k++) {
         point_state *ps = &rc->pt[k];
-        double slot[3 + 2 * CS_MAX_OUTCOMES + 2 * CS_MAX_METRICS] = {0};
+        double slot[3 + 3 * CS_MAX_OUTCOMES + 2 * CS_MAX_METRICS] = {0};
         unsigned sampled = 0;
         cs_rng rng;
         uint64_t *hist = rc->thread_hist
@@ -510,8 +540,10 @@ static void run_exact(run_ctx *rc)
         ps->trials = 1;
         ps->sum_ps = slot[S_PS] + slot_comp(slot, &rc->sh)[0];
         ps->sum_ps2 = slot[S_PS2];
-        for (int o = 0; o < rs->n_outcomes; o++)
+        for (int o = 0; o < rs->n_outcomes; o++) {
             ps->sum_p[o] = slot_p(slot, &rc->sh)[o] + slot_comp(slot, &rc->sh)[1 + o];
+            ps->sum_p2[o] = slot_p2(slot, &rc->sh)[o];
+        }
         for (int m = 0; m < rs->n_metrics; m++) {
             ps->msum[m] = slot_m1(slot, &rc->sh)[m];
             ps->mpdef[m] = slot_m2(slot, &rc->sh)[m];
@@ -592,7 +624,7 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     rc.hist_mask = ~0u;
     rc.sh.n_out = e->rs->n_outcomes;
     rc.sh.n_met = e->rs->n_metrics;
-    rc.sh.nd = 3 + 2 * rc.sh.n_out + 2 * rc.sh.n_met;
+    rc.sh.nd = 3 + 3 * rc.sh.n_out + 2 * rc.sh.n_met;
     if ((st = cs_experiment_method(e, &rc.method, err)) != CS_OK)
         return st;
     for (int i = 0; i < e->rs->n_params; i++) {
