@@ -32,7 +32,11 @@ Test(cli, dice_exact_2d6)
 Test(cli, dice_sampled_has_counts_and_intervals)
 {
     cr_assert_eq(th_cli("dice 2d6 --trials 100000 --seed 5", &out, &err), 0, "%s", err);
-    cr_expect(strstr(out, "value,p,p_at_least,p_at_most,count,ci_low,ci_high\n") == out);
+    cr_expect(strstr(out, "value,p,p_at_least,p_at_most,count,ci_low,ci_high,ci_low_at_least,"
+                          "ci_high_at_least,ci_low_at_most,ci_high_at_most\n") == out);
+    /* The value 2 is at least 2 in every roll: that share is 1 with a
+     * one-sided interval. */
+    cr_expect(strstr(out, "\n2,") && strstr(strstr(out, "\n2,"), ",1.000000,"), "%s", out);
     char *again = NULL;
     cr_assert_eq(th_cli("dice 2d6 --trials 100000 --seed 5 --threads 1", &again, NULL), 0);
     cr_expect_str_eq(out, again, "the counts do not depend on threads");

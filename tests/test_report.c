@@ -271,13 +271,15 @@ Test(report, pivot_csv_puts_extra_keys_in_leading_columns)
     cr_assert_eq(cs_report_pivot(&res, "distance", "move", CS_FORMAT_CSV, &t, &n, &err), CS_OK);
     cr_assert_eq(n, 1);
     char *s = write_all(t, n, CS_FORMAT_CSV);
-    cr_expect_str_eq(s, "reroll,distance,move=3,move=4\n"
-                        "none,6,97.22,100.00\n"
-                        "none,7.5,83.33,91.67\n"
-                        "none,9,72.22,83.33\n"
-                        "failed,6,99.92,100.00\n"
-                        "failed,7.5,97.22,99.31\n"
-                        "failed,9,92.28,97.22\n");
+    /* Each row ends with its provenance: the method and the widest interval
+     * half-width of its cells, in percentage points (0 when exact). */
+    cr_expect_str_eq(s, "reroll,distance,move=3,move=4,method,max_ci_halfwidth_pct\n"
+                        "none,6,97.22,100.00,exact,0.0000\n"
+                        "none,7.5,83.33,91.67,exact,0.0000\n"
+                        "none,9,72.22,83.33,exact,0.0000\n"
+                        "failed,6,99.92,100.00,exact,0.0000\n"
+                        "failed,7.5,97.22,99.31,exact,0.0000\n"
+                        "failed,9,92.28,97.22,exact,0.0000\n");
     free(s);
     free_tables(t, n);
 }

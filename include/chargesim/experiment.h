@@ -19,6 +19,10 @@
 #include "chargesim/error.h"
 #include "chargesim/ruleset.h"
 
+/* Trials per sweep point at most: far beyond any run's patience, and well
+ * inside the 64-bit block arithmetic. */
+#define CS_EXPERIMENT_MAX_TRIALS 1000000000000ULL
+
 typedef enum cs_method {
     CS_METHOD_AUTO,        /* the best the scenario allows */
     CS_METHOD_MC,          /* sample layouts and dice */

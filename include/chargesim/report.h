@@ -8,11 +8,12 @@
 #include "chargesim/table.h"
 
 /* The summary: swept keys, trials, successes, p_success, ci_low, ci_high,
- * p_<outcome>..., mean_<metric>..., method. For CSV probabilities are
+ * p_<outcome>..., mean_<metric>..., (CSV only) ci_low_<outcome> and
+ * ci_high_<outcome> for each outcome, method. For CSV probabilities are
  * proportions with 6 decimals; for md and tex they are percentages with 2. */
 cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out);
 
-/* Long form: swept keys, metric, value, count, p, method. The metric
+/* Long form: swept keys, metric, value, count, p, ci_low, ci_high, method. The metric
  * `outcome` lists every outcome; other metrics their histogram bins (p is
  * the share among trials where the metric was measured). */
 cs_status cs_report_dist(const cs_run_result *r, cs_table *out);
@@ -20,6 +21,8 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out);
 /* Pivot: rows the values of swept key `row`, columns those of `col`, cells
  * p_success in percent (2 decimals). Any other swept keys give one table each
  * (their values in the title) for md and tex, and leading columns for csv,
+ * whose rows end with method and max_ci_halfwidth_pct (md and tex say it in
+ * the note),
  * so *n tables come back in *out (free each, then the array). */
 cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *col,
                           cs_format fmt, cs_table **out, int *n, cs_error *err);

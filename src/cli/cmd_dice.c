@@ -19,7 +19,7 @@ static const char usage[] =
     "  --exact        exact probabilities (the default): columns value, p,\n"
     "                 p_at_least, p_at_most\n"
     "  --trials N     sample N rolls instead; adds count, ci_low, ci_high (Wilson\n"
-    "                 interval of p)\n"
+    "                 interval of p) and the intervals of p_at_least and p_at_most\n"
     "  --seed S       seed of the sampling (default 1)\n"
     "  --threads T    threads for the sampling (the counts do not depend on it)\n"
     "  --confidence C interval confidence (default 0.95)\n"
@@ -45,9 +45,9 @@ int cs_cli_dice(int argc, char **argv)
         } else if (strcmp(a, "--exact") == 0) {
             exact = true;
         } else if (cs_cli_opt(argc, argv, &i, "--trials", &v)) {
-            if (!v || !cs_cli_parse_u64(v, &trials) || trials < 1)
+            if (!v || !cs_cli_parse_u64(v, &trials) || trials < 1 || trials > 1000000000000ULL)
                 return cs_cli_fail("dice", CS_EINPUT,
-                                   "--trials '%s': expected a whole number of at least 1",
+                                   "--trials '%s': expected a whole number from 1 to 10^12",
                                    v ? v : "");
         } else if (cs_cli_opt(argc, argv, &i, "--seed", &v)) {
             if (!v || !cs_cli_parse_u64(v, &seed))
@@ -157,11 +157,15 @@ int cs_cli_dice(int argc, char **argv)
         double z = cs_stats_z(confidence), s = pct ? 100.0 : 1.0;
         const char *f = pct ? "%.4f" : "%.6f";
         uint64_t below = 0;
-        cs_table_init(&tab, 7);
-        const char *names[7] = {"value", "p", "p_at_least", "p_at_most", "count", "ci_low",
-                                "ci_high"};
-        for (int c = 0; c < 7; c++) {
-            char h[32];
+        /* Every sampled share with its Wilson interval: p's (ci_low,
+         * ci_high, as issue 2 names them), then the two cumulative ones. */
+        enum { NCOL = 11 };
+        cs_table_init(&tab, NCOL);
+        const char *names[NCOL] = {"value", "p", "p_at_least", "p_at_most", "count", "ci_low",
+                                   "ci_high", "ci_low_at_least", "ci_high_at_least",
+                                   "ci_low_at_most", "ci_high_at_most"};
+        for (int c = 0; c < NCOL; c++) {
+            char h[40];
             snprintf(h, sizeof h, "%s%s", names[c], pct && c != 0 && c != 4 ? " %" : "");
             cs_table_set_header(&tab, c, h, true);
         }
@@ -169,14 +173,20 @@ int cs_cli_dice(int argc, char **argv)
             if (counts[x] == 0)
                 continue;
             double lo_ci, hi_ci, n = (double)trials;
-            cs_stats_wilson(counts[x], trials, z, &lo_ci, &hi_ci);
             int r = cs_table_add_row(&tab);
             cs_table_set(&tab, r, 0, "%d", lo + x);
             cs_table_set(&tab, r, 1, f, s * (double)counts[x] / n);
             cs_table_set(&tab, r, 2, f, s * (double)(trials - below) / n);
+            cs_stats_wilson(trials - below, trials, z, &lo_ci, &hi_ci);
+            cs_table_set(&tab, r, 7, f, s * lo_ci);
+            cs_table_set(&tab, r, 8, f, s * hi_ci);
             below += counts[x];
             cs_table_set(&tab, r, 3, f, s * (double)below / n);
+            cs_stats_wilson(below, trials, z, &lo_ci, &hi_ci);
+            cs_table_set(&tab, r, 9, f, s * lo_ci);
+            cs_table_set(&tab, r, 10, f, s * hi_ci);
             cs_table_set(&tab, r, 4, "%llu", (unsigned long long)counts[x]);
+            cs_stats_wilson(counts[x], trials, z, &lo_ci, &hi_ci);
             cs_table_set(&tab, r, 5, f, s * lo_ci);
             cs_table_set(&tab, r, 6, f, s * hi_ci);
         }

@@ -268,7 +268,9 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
     cs_status st = CS_OK;
     for (int i = 0; i < n_tables && st == CS_OK; i++) {
         int lead = csv ? n_other : 0;
-        st |= cs_table_init(&t[i], lead + 1 + cv->n);
+        /* A CSV pivot has no note: each row carries its provenance instead. */
+        int tail = csv ? 2 : 0;
+        st |= cs_table_init(&t[i], lead + 1 + cv->n + tail);
         int c = 0;
         for (int s = 0; csv && s < e->n_sweep; s++)
             if (s != rp && s != cp)
@@ -283,8 +285,12 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
                 snprintf(head, sizeof head, "%s", cv->text[j]);
             st |= cs_table_set_header(&t[i], c++, head, true);
         }
-        if (!csv)
+        if (csv) {
+            st |= cs_table_set_header(&t[i], c++, "method", false);
+            st |= cs_table_set_header(&t[i], c++, "max_ci_halfwidth_pct", true);
+        } else {
             st |= cs_table_set_note(&t[i], "Cells: p_success in percent. %s", note);
+        }
     }
     /* Walk the points; each lands in (group, row value, column value). */
     int *row_of = calloc((size_t)(groups * (uint64_t)rv->n), sizeof *row_of);
@@ -336,6 +342,14 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
         }
         int col0 = (csv ? n_other : 0) + 1;
         st |= cs_table_set(tt, *slot, col0 + ci, "%.2f", 100.0 * r->point[k].p_success);
+        if (csv) {
+            /* The row's widest interval half-width, in percentage points. */
+            double h = 50.0 * (r->point[k].ci_high - r->point[k].ci_low);
+            const char *prev = tt->cell[(size_t)*slot * (size_t)tt->ncols + (size_t)(col0 + cv->n + 1)];
+            if (!prev || strtod(prev, NULL) < h)
+                st |= cs_table_set(tt, *slot, col0 + cv->n + 1, "%.4f", h);
+            st |= cs_table_set(tt, *slot, col0 + cv->n, "%s", cs_method_name(r->method));
+        }
     }
     free(row_of);
 done:

@@ -426,10 +426,10 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
                 e->rs = rs;
             }
         } else if (strcmp(key, "trials") == 0) {
-            if (!parse_u64(v, &e->trials) || e->trials < 1)
+            if (!parse_u64(v, &e->trials) || e->trials < 1 || e->trials > CS_EXPERIMENT_MAX_TRIALS)
                 st = cs_error_set(err, CS_EINPUT,
-                                  "%s: trials = '%s': expected a whole number of at least 1", at,
-                                  v);
+                                  "%s: trials = '%s': expected a whole number from 1 to 10^12",
+                                  at, v);
         } else if (strcmp(key, "seed") == 0) {
             if (!parse_u64(v, &e->seed))
                 st = cs_error_set(err, CS_EINPUT,
