@@ -108,4 +108,4 @@ results: deps
 clean:
 	rm -rf build build-asan build-ubsan build-tsan bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/src/cli/main.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d

@@ -1303,6 +1303,27 @@ static inline double half_tan_of(cs_vec2 a, int k)
     return dmin(dmax(b.y / (1 + b.x), 0.0), 1.0);
 }
 
+/* Narrows the half-tangent range [lo, hi] of wheels to those between the
+ * directions u0 and u1 (lengths l0, l1), when they are in counter-clockwise
+ * order; both wheel-first families use it. */
+static inline void clip_to_wheels(cs_vec2 u0, double l0, cs_vec2 u1, double l1, double *lo,
+                                  double *hi)
+{
+    double t0 = u0.y / (l0 + u0.x), t1 = u1.y / (l1 + u1.x);
+    if (t0 > t1) {
+        double tmp = t0;
+        t0 = t1;
+        t1 = tmp;
+        cs_vec2 tu = u0;
+        u0 = u1;
+        u1 = tu;
+    }
+    if (cross(u0, u1) >= 0) {
+        *lo = dmax(*lo, t0);
+        *hi = dmin(*hi, t1);
+    }
+}
+
 /* The candidate paths of one frame (left wheels): every path that can be
  * cheapest. For a fixed wheel the cost forward1 + forward2 is linear over
  * the convex set of contact positions, so it is least at a vertex: no
@@ -1386,19 +1407,7 @@ static void snake_candidates(snake_ctx *k)
         cs_vec2 u0 = v2(q0.y, -q0.x), u1 = v2(q1.y, -q1.x);
         double l0 = len(u0), l1 = len(u1);
         if (l0 > 0 && l1 > 0) {
-            double t0 = u0.y / (l0 + u0.x), t1 = u1.y / (l1 + u1.x);
-            if (t0 > t1) {
-                double tmp = t0;
-                t0 = t1;
-                t1 = tmp;
-                cs_vec2 tu = u0;
-                u0 = u1;
-                u1 = tu;
-            }
-            if (cross(u0, u1) >= 0) {
-                lo = dmax(lo, t0);
-                hi = dmin(hi, t1);
-            }
+            clip_to_wheels(u0, l0, u1, l1, &lo, &hi);
         }
         wheel_first_minimum(k, hl, a, 0, lo, hi);
         /* likewise the outer corner, between the wheels that take it onto
@@ -1412,19 +1421,7 @@ static void snake_candidates(snake_ctx *k)
             u1 = v2(w * q1.x + s1 * q1.y, w * q1.y - s1 * q1.x);
             l0 = len(u0);
             l1 = len(u1);
-            double t0 = u0.y / (l0 + u0.x), t1 = u1.y / (l1 + u1.x);
-            if (t0 > t1) {
-                double tmp = t0;
-                t0 = t1;
-                t1 = tmp;
-                cs_vec2 tu = u0;
-                u0 = u1;
-                u1 = tu;
-            }
-            if (cross(u0, u1) >= 0) {
-                lo = dmax(lo, t0);
-                hi = dmin(hi, t1);
-            }
+            clip_to_wheels(u0, l0, u1, l1, &lo, &hi);
         }
         wheel_first_minimum(k, hl, a, 1, lo, hi);
     }
