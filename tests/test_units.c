@@ -1059,3 +1059,24 @@ Test(units, every_shared_catalogue_against_xpath, .timeout = 60)
         cr_expect_geq(rows, sets[s].min_rows, "%s: only %d rows", sets[s].dir, rows);
     }
 }
+
+Test(units, mapping_file_read_errors_name_the_file_and_line)
+{
+    cs_units_mapping m;
+    cs_error err;
+    /* A directory is not a mapping file. */
+    cr_expect_eq(cs_units_mapping_load("/tmp", &m, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, "/tmp: cannot read"), "%s", err.msg);
+    /* A line longer than the INI reader takes is named, not split. */
+    char path[] = "/tmp/chargesim-map-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("[units]\nruleset = generic\n; ", f);
+    for (int i = 0; i < 300; i++)
+        fputc('x', f);
+    fputs("\n", f);
+    fclose(f);
+    cr_expect_eq(cs_units_mapping_load(path, &m, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, ":3: line longer than"), "%s", err.msg);
+    unlink(path);
+}

@@ -1,9 +1,9 @@
 /* Experiment files through libinih; see include/chargesim/expfile.h. */
 #include "chargesim/expfile.h"
+#include "chargesim/inifile.h"
 
 #include <errno.h>
 #include <stdbool.h>
-#include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,45 +15,11 @@ typedef struct entry {
 } entry;
 
 typedef struct reader {
-    FILE *f;
-    int line;      /* lines handed to inih so far: the current line's number */
-    int too_long;  /* the first line longer than inih's buffer, 0 if none */
-    int max_len;   /* the longest line inih takes, in characters */
+    cs_ini_source src; /* the line inih is on */
     entry *entries;
     int n, cap;
     bool oom;
 } reader;
-
-/* inih reads line by line through this, so the handler below knows the
- * line it is called for (Debian's libinih is built without
- * INI_HANDLER_LINENO). */
-static char *read_line(char *buf, int size, void *stream)
-{
-    reader *r = stream;
-    if (r->too_long)
-        return NULL;
-    char *s = fgets(buf, size, r->f);
-    if (!s)
-        return NULL;
-    r->line++;
-    /* inih's buffer is fixed (INI_MAX_LINE): the rest of a longer line would
-     * come back as a line of its own, wrongly numbered and usually "malformed".
-     * A line that fills the buffer exactly is still whole if its end of line
-     * comes next (consumed here so the numbering stays right); anything else
-     * stops the parse with the line named. */
-    size_t n = strlen(s);
-    if (size > 1 && n == (size_t)size - 1 && s[n - 1] != '\n') {
-        int c = getc(r->f);
-        if (c == '\r')
-            c = getc(r->f);
-        if (c != '\n' && c != EOF) {
-            r->too_long = r->line;
-            r->max_len = size - 1;
-            return NULL;
-        }
-    }
-    return s;
-}
 
 static bool push(reader *r, const char *section, const char *key, const char *value,
                  const char *origin, int line)
@@ -85,7 +51,7 @@ static bool push(reader *r, const char *section, const char *key, const char *va
 static int on_entry(void *user, const char *section, const char *name, const char *value)
 {
     reader *r = user;
-    if (!push(r, section, name, value, NULL, r->line)) {
+    if (!push(r, section, name, value, NULL, r->src.line)) {
         r->oom = true;
         return 0;
     }
@@ -108,35 +74,20 @@ cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
     reader r = {0};
     cs_status st = CS_OK;
     cs_experiment_init(e, path);
-    r.f = fopen(path, "r");
-    if (!r.f) {
-        st = cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-        goto fail;
-    }
-    int bad = ini_parse_stream(read_line, &r, on_entry, &r);
-    bool unreadable = ferror(r.f) != 0;
-    int read_errno = errno;
-    fclose(r.f);
-    if (unreadable) {
-        st = cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(read_errno));
-        goto fail;
-    }
+    int bad = cs_ini_parse_file(path, on_entry, &r, &r.src, err);
     if (r.oom) {
         st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
         goto fail;
     }
-    if (bad != 0) {
+    if (bad < 0) {
+        st = err->status;
+        goto fail;
+    }
+    if (bad > 0) {
         st = cs_error_set(err, CS_EINPUT,
                           "%s:%d: malformed line: expected `[section]`, `key = value` or a "
                           "comment starting with ; or #",
                           path, bad);
-        goto fail;
-    }
-    if (r.too_long) {
-        st = cs_error_set(err, CS_EINPUT,
-                          "%s:%d: line longer than %d characters; shorten it (a comment can go "
-                          "on a line of its own, a long list may be a sweep a..b:step)",
-                          path, r.too_long, r.max_len);
         goto fail;
     }
     /* A key given twice in one file is a mistake the file cannot show (the

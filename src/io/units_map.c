@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include <strings.h>
 
 #include "chargesim/experiment.h"
+#include "chargesim/inifile.h"
 #include "chargesim/units.h"
 
 /* Copies at most cap-1 bytes and says whether all of src fitted. */
@@ -535,13 +535,10 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
     if (!copy(out->path, sizeof out->path, path)) {
         return cs_error_set(err, CS_EINPUT, "%s: path too long", path);
     }
-    int r = ini_parse(path, handler, &st);
-    if (r == -1) {
-        return cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    }
-    if (r == -2) {
-        return cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
-    }
+    cs_ini_source src;
+    int r = cs_ini_parse_file(path, handler, &st, &src, err);
+    if (r < 0)
+        return err->status;
     if (r > 0) {
         return cs_error_set(err, CS_EINPUT, "%s:%d: %s", path, r,
                             st.msg[0] ? st.msg : "expected [section] or key = value");

@@ -1,0 +1,71 @@
+/* Line-numbered INI parsing; see include/chargesim/inifile.h. */
+#include "chargesim/inifile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct reader {
+    FILE *f;
+    cs_ini_source *src;
+    int too_long; /* the first line longer than inih's buffer, 0 if none */
+    int max_len;  /* the longest line inih takes, in characters */
+} reader;
+
+/* inih reads line by line through this, so handlers know the line they are
+ * called for (Debian's libinih is built without INI_HANDLER_LINENO). */
+static char *read_line(char *buf, int size, void *stream)
+{
+    reader *r = stream;
+    if (r->too_long)
+        return NULL;
+    char *s = fgets(buf, size, r->f);
+    if (!s)
+        return NULL;
+    r->src->line++;
+    /* inih's buffer is fixed (INI_MAX_LINE): the rest of a longer line would
+     * come back as a line of its own, wrongly numbered and usually "malformed".
+     * A line that fills the buffer exactly is still whole if its end of line
+     * comes next (consumed here so the numbering stays right); anything else
+     * stops the parse with the line named. */
+    size_t n = strlen(s);
+    if (size > 1 && n == (size_t)size - 1 && s[n - 1] != '\n') {
+        int c = getc(r->f);
+        if (c == '\r')
+            c = getc(r->f);
+        if (c != '\n' && c != EOF) {
+            r->too_long = r->src->line;
+            r->max_len = size - 1;
+            return NULL;
+        }
+    }
+    return s;
+}
+
+int cs_ini_parse_file(const char *path, ini_handler handler, void *user, cs_ini_source *src,
+                      cs_error *err)
+{
+    reader r = {fopen(path, "r"), src, 0, 0};
+    src->line = 0;
+    if (!r.f) {
+        cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    int bad = ini_parse_stream(read_line, &r, handler, user);
+    int unreadable = ferror(r.f), read_errno = errno;
+    fclose(r.f);
+    if (unreadable) {
+        cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(read_errno));
+        return -1;
+    }
+    if (bad != 0)
+        return bad;
+    if (r.too_long) {
+        cs_error_set(err, CS_EINPUT,
+                     "%s:%d: line longer than %d characters; shorten it (a comment can go on a "
+                     "line of its own, a long list may be a sweep a..b:step)",
+                     path, r.too_long, r.max_len);
+        return -1;
+    }
+    return 0;
+}
