@@ -273,7 +273,15 @@ int cs_cli_units(int argc, char **argv)
     double *p = NULL;
     cs_table table = {0};
     cs_units_grid g;
-    cs_status st = load_mappings(o.mapping, &maps, &n_maps, &err);
+    cs_status st = CS_OK;
+    if (o.distance) {
+        /* A bad --distance is reported before any catalogue is read. */
+        cs_error gerr;
+        if ((st = cs_units_grid_parse(o.distance, &g, &gerr)) != CS_OK)
+            cs_error_set(&err, st, "--distance %s", gerr.msg);
+    }
+    if (st == CS_OK)
+        st = load_mappings(o.mapping, &maps, &n_maps, &err);
     if (st == CS_OK)
         st = read_source(o.source, maps, n_maps, o.rules, &units, &err);
     if (st == CS_OK) {
