@@ -52,13 +52,24 @@ Test(stats, mean_interval_collapses_without_variance)
 
 Test(stats, binning_and_quantiles)
 {
+    /* Regular bins 0..10 at indices 1..11; 0 and 12 hold what falls outside. */
     cs_binning b = cs_binning_make(0.0, 10.0, 1.0);
-    cr_expect_eq(b.nbins, 11);
-    cr_expect_eq(cs_binning_index(&b, 3.2), 3);
+    cr_expect_eq(b.nbins, 13);
+    cr_expect_eq(cs_binning_index(&b, 3.2), 4);
+    cr_expect_eq(cs_binning_value(&b, 4), 3.0);
+    cr_expect_eq(cs_binning_index(&b, 0.0), 1);
+    cr_expect_eq(cs_binning_index(&b, 10.0), 11);
     cr_expect_eq(cs_binning_index(&b, -5.0), 0);
-    cr_expect_eq(cs_binning_index(&b, 99.0), 10);
-    uint64_t counts[11] = {0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0}; /* values 1..5 */
+    cr_expect_eq(cs_binning_outside(&b, 0), -1);
+    cr_expect_eq(cs_binning_index(&b, 99.0), 12);
+    cr_expect_eq(cs_binning_outside(&b, 12), 1);
+    cr_expect_eq(cs_binning_outside(&b, 5), 0);
+    cr_expect_eq(cs_binning_index(&b, (double)NAN), 0);
+    cr_expect_eq(cs_binning_hi(&b), 10.0);
+    uint64_t counts[13] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0}; /* values 1..5 */
     cr_expect_eq(cs_stats_quantile(&b, counts, 0.5), 3.0);
     cr_expect_eq(cs_stats_quantile(&b, counts, 0.0), 1.0);
     cr_expect_eq(cs_stats_quantile(&b, counts, 1.0), 5.0);
+    counts[12] = 10; /* mostly beyond the range: the median is too */
+    cr_expect(isinf(cs_stats_quantile(&b, counts, 0.5)));
 }

@@ -37,19 +37,28 @@ double cs_moments_sd(const cs_moments *m);
 void cs_stats_mean_interval(double mean, double variance, uint64_t n, double z,
                             double *lo, double *hi);
 
-/* Histogram bins of width `res` starting at `lo`, `nbins` of them; values
- * outside fall into the end bins (documented, not dropped). */
+/* Histogram bins of width `res` centred on lo, lo + res, ..., hi, with an
+ * underflow bin before them (index 0: values below lo - res/2) and an
+ * overflow bin after them (index nbins - 1: above hi + res/2), so a value
+ * outside the declared range is counted as such, never as an edge value. */
 typedef struct cs_binning {
     double lo, res;
-    int nbins;
+    int nbins; /* the regular bins plus the two outer ones */
 } cs_binning;
 
 cs_binning cs_binning_make(double lo, double hi, double res);
 int cs_binning_index(const cs_binning *b, double x);
-double cs_binning_value(const cs_binning *b, int i); /* a bin's representative value */
+/* A regular bin's representative value (1 <= i <= nbins - 2). */
+double cs_binning_value(const cs_binning *b, int i);
+/* -1 for the underflow bin, 1 for the overflow bin, 0 for a regular one. */
+int cs_binning_outside(const cs_binning *b, int i);
+/* The lowest and highest representable values: lo and hi as made. */
+double cs_binning_lo(const cs_binning *b);
+double cs_binning_hi(const cs_binning *b);
 
 /* The q-quantile (0..1) of a histogram: the value of the first bin at which
- * the cumulative count reaches q * total. NAN for an empty histogram. */
+ * the cumulative count reaches q * total (-INFINITY or INFINITY when that is
+ * the underflow or overflow bin). NAN for an empty histogram. */
 double cs_stats_quantile(const cs_binning *b, const uint64_t *counts, double q);
 
 #endif

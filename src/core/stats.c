@@ -68,25 +68,39 @@ void cs_stats_mean_interval(double mean, double variance, uint64_t n, double z,
 
 cs_binning cs_binning_make(double lo, double hi, double res)
 {
-    cs_binning b = {lo, res, (int)floor((hi - lo) / res + 0.5) + 1};
-    if (b.nbins < 1)
-        b.nbins = 1;
+    int regular = (int)floor((hi - lo) / res + 0.5) + 1;
+    cs_binning b = {lo, res, (regular < 1 ? 1 : regular) + 2};
     return b;
 }
 
 int cs_binning_index(const cs_binning *b, double x)
 {
     double i = floor((x - b->lo) / b->res + 0.5);
-    if (!(i > 0.0)) /* also catches NAN */
+    if (!(i >= 0.0)) /* below, or NAN */
         return 0;
-    if (i >= (double)(b->nbins - 1))
+    if (i > (double)(b->nbins - 3))
         return b->nbins - 1;
-    return (int)i;
+    return (int)i + 1;
 }
 
 double cs_binning_value(const cs_binning *b, int i)
 {
-    return b->lo + b->res * (double)i;
+    return b->lo + b->res * (double)(i - 1);
+}
+
+int cs_binning_outside(const cs_binning *b, int i)
+{
+    return i == 0 ? -1 : i == b->nbins - 1 ? 1 : 0;
+}
+
+double cs_binning_lo(const cs_binning *b)
+{
+    return b->lo;
+}
+
+double cs_binning_hi(const cs_binning *b)
+{
+    return b->lo + b->res * (double)(b->nbins - 3);
 }
 
 double cs_stats_quantile(const cs_binning *b, const uint64_t *counts, double q)
@@ -100,8 +114,10 @@ double cs_stats_quantile(const cs_binning *b, const uint64_t *counts, double q)
     uint64_t run = 0;
     for (int i = 0; i < b->nbins; i++) {
         run += counts[i];
-        if ((double)run >= need && run > 0)
-            return cs_binning_value(b, i);
+        if ((double)run >= need && run > 0) {
+            int out = cs_binning_outside(b, i);
+            return out < 0 ? -(double)INFINITY : out > 0 ? (double)INFINITY : cs_binning_value(b, i);
+        }
     }
-    return cs_binning_value(b, b->nbins - 1);
+    return (double)INFINITY;
 }

@@ -213,7 +213,15 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
                 for (c = 0; c < e->n_sweep; c++)
                     st |= cs_table_set(out, row, c, "%s", point_text(e, k, c));
                 st |= cs_table_set(out, row, c++, "%s", rs->metrics[m].name);
-                st |= cs_table_set(out, row, c++, "%.10g", cs_binning_value(&r->bins[m], i));
+                /* Values beyond the metric's declared range are counted in
+                 * the outer bins and said to be so. */
+                int outside = cs_binning_outside(&r->bins[m], i);
+                if (outside < 0)
+                    st |= cs_table_set(out, row, c++, "<%.10g", cs_binning_lo(&r->bins[m]));
+                else if (outside > 0)
+                    st |= cs_table_set(out, row, c++, ">%.10g", cs_binning_hi(&r->bins[m]));
+                else
+                    st |= cs_table_set(out, row, c++, "%.10g", cs_binning_value(&r->bins[m], i));
                 if (counts)
                     st |= cs_table_set(out, row, c, "%llu", (unsigned long long)pr->hist[m][i]);
                 c++;
