@@ -1802,7 +1802,8 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
     cs_seg e = cs_geom_edge(target, f);
     cs_vec2 n = edge_normal(target, f);
     snake_frame(charger, 1.0, &fr[0]);
-    snake_frame(charger, -1.0, &fr[1]);
+    fr[1] = fr[0];
+    fr[1].sx = -1.0;
     /* the target in the unmirrored frame: its centre, right and forward
      * vectors, and its outline in cs_geom_rect_poly's order (FL, RL, RR,
      * FR, counter-clockwise) */
@@ -1819,15 +1820,6 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
     k[0].e[0] = to_local(&fr[0], e.a);
     k[0].e[1] = to_local(&fr[0], e.b);
     k[0].n = v2(dot(n, charger->right), dot(n, charger->fwd));
-    /* the mirrored frame: x -> -x, the outline reversed to stay
-     * counter-clockwise */
-    for (int i = 0; i < 4; i++)
-        k[1].t[3 - i] = v2(-k[0].t[i].x, k[0].t[i].y);
-    k[1].tc = v2(-tc.x, tc.y);
-    k[1].tu = v2(-tr.x, tr.y);
-    for (int i = 0; i < 2; i++)
-        k[1].e[i] = v2(-k[0].e[i].x, k[0].e[i].y);
-    k[1].n = v2(-k[0].n.x, k[0].n.y);
     for (int m = 0; m < 2; m++) {
         k[m].hw = 0.5 * charger->width;
         k[m].w = charger->width;
@@ -1846,18 +1838,31 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
     add_path(&k[0], seg_contact(v2(-k[0].hw, 0), v2(k[0].hw, 0), v2(0, 1), k[0].e[0], k[0].e[1]),
              v2(1, 0), 0);
     double lb[2] = { NAN, NAN };
+    bool least = false;
     if (k[0].nc == 1) {
-        /* the frames' bounds cover the paths of both, and together every
-         * path */
-        double s = k[0].cand[0].cost;
         /* no path costs less than the facing's least y (no point of the
          * front edge advances more than the cost): often enough at once */
-        bool least = dmin(k[0].e[0].y, k[0].e[1].y) + 1e-12 >= s || straight_least(&k[0], s);
-        if (!least) {
-            lb[0] = snake_lower_bound(&k[0], k[0].hw);
-            lb[1] = snake_lower_bound(&k[1], k[1].hw);
-            least = s <= dmin(lb[0], lb[1]) + 1e-12;
-        }
+        double s = k[0].cand[0].cost;
+        least = dmin(k[0].e[0].y, k[0].e[1].y) + 1e-12 >= s || straight_least(&k[0], s);
+        /* the straight path alone, the mirrored frame not needed */
+        if (least && try_candidates(charger, e, others, n_others, k, fr, out))
+            return;
+    }
+    /* the mirrored frame: x -> -x, the outline reversed to stay
+     * counter-clockwise */
+    for (int i = 0; i < 4; i++)
+        k[1].t[3 - i] = v2(-k[0].t[i].x, k[0].t[i].y);
+    k[1].tc = v2(-tc.x, tc.y);
+    k[1].tu = v2(-tr.x, tr.y);
+    for (int i = 0; i < 2; i++)
+        k[1].e[i] = v2(-k[0].e[i].x, k[0].e[i].y);
+    k[1].n = v2(-k[0].n.x, k[0].n.y);
+    if (k[0].nc == 1 && !least) {
+        /* the frames' bounds cover the paths of both, and together every
+         * path */
+        lb[0] = snake_lower_bound(&k[0], k[0].hw);
+        lb[1] = snake_lower_bound(&k[1], k[1].hw);
+        least = k[0].cand[0].cost <= dmin(lb[0], lb[1]) + 1e-12;
         if (least && try_candidates(charger, e, others, n_others, k, fr, out))
             return;
     }

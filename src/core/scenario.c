@@ -147,7 +147,10 @@ void cs_scenario_head_on(double distance, double offset, double angle, double ch
                          double charger_depth, double target_width, double target_depth,
                          cs_scenario *out)
 {
-    double v[CS_SCN_N_PARAMS] = { 0 };
+    /* only the parameters place_units reads: without other units and
+     * terrain the rest of the table is not needed (cs_scenario_build would
+     * skip every zero-width entry) */
+    double v[CS_SCN_OTHER1] = { 0 };
     v[CS_SCN_DISTANCE] = distance;
     v[CS_SCN_OFFSET] = offset;
     v[CS_SCN_ANGLE] = angle;
@@ -159,7 +162,9 @@ void cs_scenario_head_on(double distance, double offset, double angle, double ch
     v[CS_SCN_TARGET_DEPTH] = target_depth;
     v[CS_SCN_TARGET_BASE_WIDTH] = 1;
     v[CS_SCN_TARGET_BASE_DEPTH] = 1;
-    cs_scenario_build(v, 0, out);
+    place_units(v, out);
+    out->n_others = 0;
+    out->n_terrain = 0;
 }
 
 int cs_scenario_units_of_kind(const cs_scenario *s, cs_unit_kind kind, cs_rect *out)
