@@ -9,7 +9,7 @@ XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
 WARN     := -Wall -Wextra -Wshadow -Wconversion -Wdouble-promotion \
             -Wmissing-declarations -Wundef -Werror
-OPT      ?= -O2 -g
+OPT      ?= -O3 -g
 SAN      ?=
 CFLAGS   := -std=c17 $(OPT) -fopenmp $(WARN) -Iinclude $(XML_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN)
 LDLIBS   := -fopenmp $(SAN) -lcsv -linih $(XML_LIBS) -lm

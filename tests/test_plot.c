@@ -155,7 +155,7 @@ Test(plot, default_size_and_same_bytes_twice)
     char pa[512], pb[512];
     snprintf(pa, sizeof pa, "%s/a.png", dir);
     snprintf(pb, sizeof pb, "%s/b.png", dir);
-    size_t la, lb;
+    size_t la = 0, lb = 0;
     char *a = slurp(pa, &la), *b = slurp(pb, &lb);
     cr_assert(a && b);
     cr_expect(la == lb && memcmp(a, b, la) == 0, "two runs gave different bytes");
