@@ -66,24 +66,6 @@ static void teardown(void)
 
 TestSuite(plot, .init = setup, .fini = teardown);
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&buf, &n);
-    int c;
-    while ((c = fgetc(f)) != EOF)
-        fputc(c, m);
-    fclose(m);
-    fclose(f);
-    if (len)
-        *len = n;
-    return buf;
-}
-
 /* Runs "scripts/plot ARGS" in the temporary directory; stderr kept in
  * errtext. Returns the exit status. */
 static int plot(const char *args)
@@ -94,7 +76,7 @@ static int plot(const char *args)
              th_root(), args, errpath);
     int st = system(cmd);
     free(errtext);
-    errtext = slurp(errpath, NULL);
+    errtext = th_slurp(errpath, NULL);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
@@ -110,7 +92,7 @@ static void expect_png(const char *name, uint32_t w, uint32_t h)
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     size_t len;
-    unsigned char *png = (unsigned char *)slurp(path, &len);
+    unsigned char *png = (unsigned char *)th_slurp(path, &len);
     cr_assert(png, "%s was not written", name);
     cr_assert_geq(len, 33u, "%s is too short for a PNG", name);
     cr_expect_eq(memcmp(png, "\x89PNG\r\n\x1a\n", 8), 0, "%s: no PNG signature", name);
@@ -156,7 +138,7 @@ Test(plot, default_size_and_same_bytes_twice)
     snprintf(pa, sizeof pa, "%s/a.png", dir);
     snprintf(pb, sizeof pb, "%s/b.png", dir);
     size_t la = 0, lb = 0;
-    char *a = slurp(pa, &la), *b = slurp(pb, &lb);
+    char *a = th_slurp(pa, &la), *b = th_slurp(pb, &lb);
     cr_assert(a && b);
     cr_expect(la == lb && memcmp(a, b, la) == 0, "two runs gave different bytes");
     free(a);
@@ -170,7 +152,7 @@ Test(plot, svg_and_categorical_x)
                  0, "%s", errtext);
     char path[512];
     snprintf(path, sizeof path, "%s/c.svg", dir);
-    char *svg = slurp(path, NULL);
+    char *svg = th_slurp(path, NULL);
     cr_assert(svg);
     cr_expect(strstr(svg, "<svg") && strstr(svg, "width=\"500\" height=\"300\""), "%.300s", svg);
     /* One curve per column and distance, named both ways. */
@@ -196,7 +178,7 @@ Test(plot, two_group_keys_colour_one_and_dash_the_other)
     cr_assert_eq(plot("summary three.csv --x distance --group reroll,move -o t.svg"), 0, "%s",
                  errtext);
     snprintf(path, sizeof path, "%s/t.svg", dir);
-    char *svg = slurp(path, NULL);
+    char *svg = th_slurp(path, NULL);
     cr_assert(svg);
     /* Identical curves share one legend entry. */
     cr_expect(strstr(svg, "reroll, move"), "the legend names both keys");

@@ -80,16 +80,8 @@ static char *slurp_expected(const char *name)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/tests/expected/%s", th_root(), name);
-    FILE *f = fopen(path, "r");
-    cr_assert(f, "cannot read %s", path);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    int c;
-    while ((c = fgetc(f)) != EOF)
-        fputc(c, m);
-    fclose(m);
-    fclose(f);
+    char *buf = th_slurp(path, NULL);
+    cr_assert(buf, "cannot read %s", path);
     return buf;
 }
 

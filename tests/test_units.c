@@ -669,18 +669,6 @@ static int run_units(const char *const *args)
     return cs_cli_units(argc, argv);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 Test(units, command)
 {
     char maps[1200], out[] = "/tmp/chargesim-units-out-XXXXXX";
@@ -690,7 +678,7 @@ Test(units, command)
     cr_expect_eq(run_units((const char *const[]){"--help", NULL}), 0);
     const char *good[] = {data("new.cat"), "--mapping", maps, "-o", out, "--quiet", NULL};
     cr_assert_eq(run_units(good), 0);
-    char *text = slurp(out);
+    char *text = th_slurp(out, NULL);
     cr_assert_not_null(text);
     cr_expect(strncmp(text, "catalogue,name,ruleset,points,base,move,reach_50,", 49) == 0, "%s",
               text);
@@ -723,10 +711,12 @@ Test(units, command)
     const char *md[] = {data("old.cat"), "--mapping", maps, "--format", "md", "--distance",
                         "6..8",          "-o",        out,  "--quiet",  NULL};
     cr_assert_eq(run_units(md), 0);
-    text = slurp(out);
+    free(text);
+    text = th_slurp(out, NULL);
     cr_expect(strstr(text, "| Old House | Guardsmen | asoiaf | 7 | - | 5 | 3 | 7 | 9 | 7 | 6 |"),
               "%s", text);
     cr_expect(strstr(text, "| 100.0 | 83.3 | 66.7 |"), "%s", text);
+    free(text);
     unlink(out);
 }
 

@@ -78,19 +78,21 @@ char *th_run_csv(const cs_experiment *e, int threads, char **dist)
     return s;
 }
 
-static char *slurp(const char *path)
+char *th_slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
     char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
     int c;
     while ((c = fgetc(f)) != EOF)
         fputc(c, m);
     fclose(m);
     fclose(f);
+    if (len)
+        *len = n;
     return buf;
 }
 
@@ -106,9 +108,9 @@ int th_cli(const char *args, char **out, char **err)
     int st = system(cmd);
     free(cmd);
     if (out)
-        *out = slurp(o);
+        *out = th_slurp(o, NULL);
     if (err)
-        *err = slurp(e);
+        *err = th_slurp(e, NULL);
     unlink(o);
     unlink(e);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;

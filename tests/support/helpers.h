@@ -3,6 +3,7 @@
 /* Shared by the tests: experiments from inline INI text, runs to strings,
  * and the command-line binary run with its output captured. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "chargesim/experiment.h"
@@ -19,6 +20,9 @@ cs_status th_run(const cs_experiment *e, int threads, cs_run_result *r);
 /* Runs "$CS_BIN ARGS" through the shell; stdout and stderr captured into
  * malloc'd strings (either pointer may be NULL). Returns the exit status. */
 int th_cli(const char *args, char **out, char **err);
+/* The whole file at path as a malloc'd, NUL-terminated string (its length
+ * in *len when len is not NULL); NULL when it cannot be read. */
+char *th_slurp(const char *path, size_t *len);
 /* The repository root ($CS_ROOT, or "."). */
 const char *th_root(void);
 /* A fresh temporary directory for one test. */
