@@ -7,6 +7,7 @@
 #include "chargesim/asoiaf.h"
 #include "chargesim/rules.h"
 #include "chargesim/scenario.h"
+#include "support/helpers.h"
 
 /* ---- helpers: the ruleset called directly, parameters from its defaults -- */
 
@@ -21,37 +22,15 @@ static int key_index(const char *key)
     return -1;
 }
 
-static double parse_value(const cs_param_def *d, const char *text)
-{
-    switch (d->type) {
-    case CS_PARAM_BOOL:
-        return strcmp(text, "true") == 0 ? 1.0 : 0.0;
-    case CS_PARAM_CHOICE:
-        for (int k = 0; d->choices[k]; k++)
-            if (strcmp(d->choices[k], text) == 0)
-                return (double)k;
-        cr_assert_fail("bad choice %s for %s", text, d->key);
-        return -1.0;
-    default:
-        return strtod(text, NULL);
-    }
-}
-
 static void defaults(cs_params *p)
 {
-    memset(p, 0, sizeof *p);
-    for (int i = 0; i < rs->n_params; i++) {
-        const cs_param_def *d = &rs->params[i];
-        p->num[i] = parse_value(d, d->def);
-        if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT)
-            p->text[i] = d->def;
-    }
+    th_defaults(rs, p);
 }
 
 static void set(cs_params *p, const char *key, const char *value)
 {
     int i = key_index(key);
-    p->num[i] = parse_value(&rs->params[i], value);
+    p->num[i] = th_param_value(&rs->params[i], value);
 }
 
 /* Context and layout buffers, large enough for the ruleset's sizes. */

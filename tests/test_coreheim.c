@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "chargesim/rules.h"
+#include "support/helpers.h"
 
 /* The ruleset is called directly: parameters come from the table's defaults,
  * with the few each test changes set by key. */
@@ -36,32 +37,17 @@ static int metric(const char *name)
     return -1;
 }
 
-static double parse_value(const cs_param_def *d, const char *text)
-{
-    if (d->type == CS_PARAM_BOOL)
-        return strcmp(text, "true") == 0 ? 1.0 : 0.0;
-    if (d->type == CS_PARAM_CHOICE) {
-        for (int k = 0; d->choices[k]; k++)
-            if (strcmp(d->choices[k], text) == 0)
-                return (double)k;
-        cr_assert_fail("no choice %s for %s", text, d->key);
-    }
-    return strtod(text, NULL);
-}
-
 static cs_params defaults(void)
 {
     cs_params p;
-    memset(&p, 0, sizeof p);
-    for (int i = 0; i < R->n_params; i++)
-        p.num[i] = parse_value(&R->params[i], R->params[i].def);
+    th_defaults(R, &p);
     return p;
 }
 
 static void set(cs_params *p, const char *key, const char *text)
 {
     int i = param(key);
-    p->num[i] = parse_value(&R->params[i], text);
+    p->num[i] = th_param_value(&R->params[i], text);
 }
 
 /* Everything one scenario needs, on the stack (sizes checked). */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "chargesim/rules.h"
+#include "support/helpers.h"
 
 #define MAXV 4096
 
@@ -22,19 +23,6 @@ typedef struct setup {
     cs_params p;
     void *ctx, *layout;
 } setup;
-
-static double parse_value(const cs_param_def *d, const char *text)
-{
-    if (d->type == CS_PARAM_BOOL)
-        return strcmp(text, "true") == 0 ? 1.0 : 0.0;
-    if (d->type == CS_PARAM_CHOICE) {
-        for (int k = 0; d->choices[k]; k++)
-            if (strcmp(d->choices[k], text) == 0)
-                return (double)k;
-        cr_assert_fail("no choice %s for %s", text, d->key);
-    }
-    return strtod(text, NULL);
-}
 
 /* The stream draw_layout uses (layouts with their own randomness). */
 static uint64_t layout_seed = 1u;
@@ -51,7 +39,7 @@ static setup open_setup(const cs_ruleset *rs, const char *const *sets, int nsets
         if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT)
             s.p.text[i] = d->def;
         else
-            s.p.num[i] = parse_value(d, d->def);
+            s.p.num[i] = th_param_value(d, d->def);
     }
     for (int k = 0; k < nsets; k++) {
         const char *eq = strchr(sets[k], '=');
@@ -67,7 +55,7 @@ static setup open_setup(const cs_ruleset *rs, const char *const *sets, int nsets
         if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT)
             s.p.text[i] = eq + 1;
         else
-            s.p.num[i] = parse_value(d, eq + 1);
+            s.p.num[i] = th_param_value(d, eq + 1);
     }
     s.ctx = calloc(1, rs->ctx_size);
     s.layout = calloc(1, rs->layout_size);

@@ -6,6 +6,7 @@
 #include "chargesim/rules.h"
 #include "chargesim/scenario.h"
 #include "chargesim/t9a.h"
+#include "support/helpers.h"
 
 /* The ruleset is called directly: parameters from the table's defaults,
  * prepare, draw_layout, then outcome_probabilities (exact) or resolve
@@ -17,21 +18,7 @@ static const double PI = 3.14159265358979323846;
 
 static void defaults(cs_params *p)
 {
-    memset(p, 0, sizeof *p);
-    for (int i = 0; i < rs->n_params; i++) {
-        const cs_param_def *d = &rs->params[i];
-        switch (d->type) {
-        case CS_PARAM_REAL:
-        case CS_PARAM_INT: p->num[i] = strtod(d->def, NULL); break;
-        case CS_PARAM_BOOL: p->num[i] = strcmp(d->def, "true") == 0; break;
-        case CS_PARAM_CHOICE:
-            for (int c = 0; d->choices[c]; c++)
-                if (strcmp(d->choices[c], d->def) == 0)
-                    p->num[i] = c;
-            break;
-        default: p->text[i] = d->def; break;
-        }
-    }
+    th_defaults(rs, p);
 }
 
 static void set(cs_params *p, const char *key, double v)

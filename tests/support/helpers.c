@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE
 #include "helpers.h"
 
+#include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,4 +120,34 @@ int th_cli(const char *args, char **out, char **err)
 double th_5sigma(double p, uint64_t n)
 {
     return 5.0 * sqrt(p * (1.0 - p) / (double)n);
+}
+
+double th_param_value(const cs_param_def *d, const char *text)
+{
+    switch (d->type) {
+    case CS_PARAM_BOOL:
+        return strcmp(text, "true") == 0 ? 1.0 : 0.0;
+    case CS_PARAM_CHOICE:
+        for (int k = 0; d->choices[k]; k++)
+            if (strcmp(d->choices[k], text) == 0)
+                return (double)k;
+        cr_assert_fail("no choice %s for %s", text, d->key);
+        return -1.0;
+    case CS_PARAM_REAL:
+    case CS_PARAM_INT:
+        return strtod(text, NULL);
+    default:
+        return 0.0;
+    }
+}
+
+void th_defaults(const cs_ruleset *rs, cs_params *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < rs->n_params; i++) {
+        const cs_param_def *d = &rs->params[i];
+        p->num[i] = th_param_value(d, d->def);
+        if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT)
+            p->text[i] = d->def;
+    }
 }

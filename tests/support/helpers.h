@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "chargesim/experiment.h"
+#include "chargesim/ruleset.h"
 #include "chargesim/sim.h"
 
 /* Writes `ini` to a temporary file and loads it with the overrides. */
@@ -20,6 +21,13 @@ cs_status th_run(const cs_experiment *e, int threads, cs_run_result *r);
 /* Runs "$CS_BIN ARGS" through the shell; stdout and stderr captured into
  * malloc'd strings (either pointer may be NULL). Returns the exit status. */
 int th_cli(const char *args, char **out, char **err);
+/* A parameter's numeric value from its text, as an experiment file reads
+ * it: a number, true/false (1/0), or a choice's index (a test failure when
+ * the choice does not exist). */
+double th_param_value(const cs_param_def *d, const char *text);
+/* p holds every parameter's default; DICE and TEXT values point at it. */
+void th_defaults(const cs_ruleset *rs, cs_params *p);
+
 /* The whole file at path as a malloc'd, NUL-terminated string (its length
  * in *len when len is not NULL); NULL when it cannot be read. */
 char *th_slurp(const char *path, size_t *len);
