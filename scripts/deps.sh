@@ -3,7 +3,8 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails,
 # so `make run` / `make test` never continue on a half-equipped machine.
 set -eu
-pkgs="gcc make pkg-config libcsv-dev libinih-dev libcriterion-dev libxml2-dev gnuplot-nox"
+pkgs="gcc make pkg-config libcsv-dev libinih-dev libcriterion-dev libxml2-dev gnuplot-nox
+      libjansson-dev libcairo2-dev libgsl-dev clang libomp-dev libclang-rt-14-dev gcovr"
 missing=""
 for p in $pkgs; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
