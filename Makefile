@@ -24,7 +24,16 @@ BIN      := bin/chargesim
 TESTBIN  := $(BUILD)/tests/run_tests
 THREADS  ?=
 
-.PHONY: all deps run test check asan ubsan tsan bench results clean help
+# make install / uninstall (GNU conventions: PREFIX, DESTDIR for staging).
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+DATADIR  ?= $(PREFIX)/share
+MANDIR   ?= $(DATADIR)/man
+COMPDIR  ?= $(DATADIR)/bash-completion/completions
+MAPDIR   ?= $(DATADIR)/chargesim/mappings
+MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
+
+.PHONY: all deps run test check asan ubsan tsan bench results clean help install uninstall
 
 all: $(BIN)
 
@@ -36,6 +45,8 @@ help:
 	@echo "make ubsan    the test suite under UndefinedBehaviorSanitizer"
 	@echo "make bench    performance figures (not a test)"
 	@echo "make results  regenerate every experiment's outputs under results/"
+	@echo "make install  the binary, chargesim(1), bash completion, mappings (PREFIX, DESTDIR)"
+	@echo "make uninstall  remove exactly what make install installed"
 
 deps:
 	@scripts/deps.sh
@@ -61,6 +72,22 @@ TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 
 check: $(BIN) $(TESTBIN)
 	$(TEST_ENV) $(TESTBIN) --jobs 2
+	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" tests/install.sh
+
+# Installs the binary, the man page, the bash completion and the mapping files
+# (which `chargesim units` reads through CS_MAPPINGS or --mapping).
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(MAPDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/chargesim
+	install -m 644 docs/chargesim.1 $(DESTDIR)$(MANDIR)/man1/chargesim.1
+	install -m 644 scripts/chargesim-completion.bash $(DESTDIR)$(COMPDIR)/chargesim
+	install -m 644 $(MAPPINGS) $(DESTDIR)$(MAPDIR)
+
+# Removes those files, and the two directories that are chargesim's own.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/chargesim $(DESTDIR)$(MANDIR)/man1/chargesim.1 \
+	  $(DESTDIR)$(COMPDIR)/chargesim $(addprefix $(DESTDIR)$(MAPDIR)/,$(notdir $(MAPPINGS)))
+	rmdir $(DESTDIR)$(MAPDIR) $(DESTDIR)$(DATADIR)/chargesim 2>/dev/null || true
 
 test: deps
 	@$(MAKE) --no-print-directory check
