@@ -7,12 +7,14 @@ CC       := gcc
 endif
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0 2>/dev/null || echo -I/usr/include/libxml2)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0 2>/dev/null || echo -lxml2)
+CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
+CAIRO_LIBS   := $(shell pkg-config --libs cairo 2>/dev/null || echo -lcairo)
 WARN     := -Wall -Wextra -Wshadow -Wconversion -Wdouble-promotion \
             -Wmissing-declarations -Wundef -Werror
 OPT      ?= -O3 -g
 SAN      ?=
-CFLAGS   := -std=c17 $(OPT) -fopenmp $(WARN) -Iinclude $(XML_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN)
-LDLIBS   := -fopenmp $(SAN) -lcsv -linih $(XML_LIBS) -lm
+CFLAGS   := -std=c17 $(OPT) -fopenmp $(WARN) -Iinclude $(XML_CFLAGS) $(CAIRO_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN)
+LDLIBS   := -fopenmp $(SAN) -lcsv -linih $(XML_LIBS) $(CAIRO_LIBS) -lm
 BUILD    ?= build
 
 LIB_SRC  := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/io/*.c src/cli/*.c))
