@@ -14,7 +14,7 @@ WARN     := -Wall -Wextra -Wshadow -Wconversion -Wdouble-promotion \
 OPT      ?= -O3 -g
 SAN      ?=
 CFLAGS   := -std=c17 $(OPT) -fopenmp $(WARN) -Iinclude $(XML_CFLAGS) $(CAIRO_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN)
-LDLIBS   := -fopenmp $(SAN) -lcsv -linih $(XML_LIBS) $(CAIRO_LIBS) -lm
+LDLIBS   := -fopenmp $(SAN) -lcsv -linih $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
 BUILD    ?= build
 
 LIB_SRC  := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/io/*.c src/cli/*.c))
