@@ -35,7 +35,7 @@ COMPDIR  ?= $(DATADIR)/bash-completion/completions
 MAPDIR   ?= $(DATADIR)/chargesim/mappings
 MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
 
-.PHONY: all deps run test check asan ubsan tsan bench results clean help install uninstall
+.PHONY: all deps run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay
 
 all: $(BIN)
 
@@ -72,7 +72,7 @@ $(TESTBIN): $(TEST_OBJ) $(BUILD)/libchargesim.a
 # The tests find the binary and the shared/ folder through these variables.
 TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 
-check: $(BIN) $(TESTBIN)
+check: $(BIN) $(TESTBIN) fuzz-replay
 	$(TEST_ENV) $(TESTBIN) --jobs 2
 	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" tests/install.sh
 
@@ -134,7 +134,56 @@ results: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	scripts/make-results.sh
 
+# Fuzzing (issue 18). tests/fuzz/fuzz_NAME.c are libFuzzer harnesses, each
+# with a seed corpus (tests/fuzz/corpus/NAME, which also keeps every input that
+# once failed) and a dictionary (tests/fuzz/NAME.dict). `make fuzz` builds them
+# with clang, ASan and UBSan and runs each for FUZZ_SECONDS; what it finds goes
+# to build-fuzz/ (new inputs to build-fuzz/corpus, crashes to
+# build-fuzz/artifacts). `make check` replays every corpus through the normal
+# build (tests/fuzz/replay.c), so a fixed defect stays fixed.
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_file.c,$(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build-fuzz
+FUZZ_CC      ?= clang
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS  := -std=c17 -O1 -g -fopenmp -Iinclude -Itests/fuzz $(XML_CFLAGS) \
+                -D_POSIX_C_SOURCE=200809L $(FUZZ_SAN)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/tests/fuzz/fuzz_file.o
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+REPLAY_BINS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lcsv -linih $(XML_LIBS) $(FUZZ_LIBS) -lm
+
+fuzz: deps
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts; \
+	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -dict=tests/fuzz/$$t.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- \
+	    -print_final_stats=1 $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t 2>&1 | tail -n 12; \
+	done
+
+$(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o \
+                        $(BUILD)/tests/fuzz/fuzz_file.o $(BUILD)/libchargesim.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/fuzz -MMD -MP -c $< -o $@
+
+.SECONDARY:
+
+fuzz-replay: $(REPLAY_BINS)
+	@for t in $(FUZZ_TARGETS); do $(BUILD)/fuzz/replay_$$t tests/fuzz/corpus/$$t || exit 1; done
+
 clean:
-	rm -rf build build-asan build-ubsan build-tsan bin
+	rm -rf build build-asan build-ubsan build-tsan build-fuzz bin
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d
