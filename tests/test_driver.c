@@ -205,6 +205,16 @@ Test(driver, experiment_errors_name_line_and_key)
          ":6: [params] move given again (first at line 4)"},
         {"[experiment]\nruleset = generic\ntrials = 5\n[params]\nmove = 4\n[experiment]\ntrials = 6\n",
          NULL, ":7: [experiment] trials given again (first at line 3)"},
+        {"[experiment]\nruleset = generic\n[params]\ndice = 2d6,1d6\n[labels]\ndice = A\n", NULL,
+         ":6: [labels] dice: 1 label for 2 values"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = 4\n[labels]\nmove = A, B\n", NULL,
+         ":6: [labels] move: move is not swept"},
+        {"[experiment]\nruleset = generic\n[labels]\nmvoe = A\n[params]\nmove = 4,5\n", NULL,
+         ":4: [labels] unknown key 'mvoe'"},
+        {"[experiment]\nruleset = generic\n[labels]\nmove = A,,B\n[params]\nmove = 4,5,6\n", NULL,
+         ":4: [labels] move = 'A,,B': empty label"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = 4,5\n[labels]\nmove = A,B\n", "move=3",
+         ":6: [labels] move: move is not swept"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cs_experiment e;
