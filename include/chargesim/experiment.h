@@ -17,7 +17,8 @@
  * [labels] names the values of a swept key for tables and charts:
  *   KEY = label 1, label 2, ...   one label per sweep value, in order
  * (labels contain no commas). The summary gets a KEY_label column beside
- * KEY and charts name their curves by it. */
+ * KEY and charts name their curves by it. A file's labels are dropped when
+ * --set replaces the key's values (they named the file's values). */
 #include <stdbool.h>
 #include <stdint.h>
 

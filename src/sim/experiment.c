@@ -429,14 +429,18 @@ static cs_status set_labels(cs_experiment *e, int idx, const char *value, const 
     return CS_OK;
 }
 
-/* Each [labels] key names a swept key's values, one label per value. */
-static cs_status check_labels(const cs_experiment *e, cs_error *err)
+/* Each [labels] key names a swept key's values, one label per value. A
+ * file's labels name the file's values: when --set replaces the values
+ * (and not the labels) they no longer apply and are dropped. */
+static cs_status check_labels(cs_experiment *e, cs_error *err)
 {
     for (int i = 0; i < e->rs->n_params; i++) {
-        const cs_label_spec *l = &e->label[i];
+        cs_label_spec *l = &e->label[i];
         const cs_value_spec *v = &e->param[i];
         const char *key = e->rs->params[i].key;
         char at[512];
+        if (l->n > 0 && l->line > 0 && v->line == 0 && strcmp(v->origin, "default") != 0)
+            label_clear(l);
         if (l->n == 0)
             continue;
         where(at, sizeof at, l->origin, l->line);
