@@ -219,7 +219,14 @@ for exp in $files; do
 done
 
 # The gallery, only for a full run (a partial run would drop experiments).
+# The hand-written section of results/README.md (what changed in the numbers
+# and why), between these two marker lines, is carried over as it is.
+keep_begin='<!-- hand-written: kept by scripts/make-results.sh -->'
+keep_end='<!-- /hand-written -->'
 if [ "$full" = 1 ]; then
+    : >"$tmp/kept"
+    [ ! -f "$out/README.md" ] || awk -v b="$keep_begin" -v e="$keep_end" '
+        $0 == b { on = 1 } on { print } $0 == e { on = 0 }' "$out/README.md" >"$tmp/kept"
     {
         printf '# Results\n\n'
         printf 'Every experiment under [experiments/](../experiments/) run with its own\n'
@@ -233,6 +240,7 @@ if [ "$full" = 1 ]; then
         printf '| experiment | ruleset | question |\n| --- | --- | --- |\n'
         cat "$index"
         printf '\n'
+        [ ! -s "$tmp/kept" ] || { cat "$tmp/kept"; printf '\n'; }
         printf 'Per-unit charge tables of real armies (BattleScribe data, when\n'
         printf '../shared/data is present): [units/](units/).\n\n'
         cat "$gallery"
