@@ -233,11 +233,12 @@ Test(units, battlescribe_2_03_text_values_links_and_shared_profiles)
     cs_error err = {0};
     cr_assert_eq(cs_units_read_bs(data("new.cat"), &m, &u, &err), CS_OK, "%s", err.msg);
 
-    /* Five units, in the order met: the two root links first, then the
+    /* Seven units, in the order met: the two root links first, then the
      * catalogue's entries. */
-    const char *names[] = {"Linked Hero", "Warband", "Swordsmen", "Knight", "Flier"};
-    cr_assert_eq(u.n, 5);
-    for (int i = 0; i < 5; i++)
+    const char *names[] = {"Linked Hero", "Warband", "Swordsmen", "Knight",
+                           "Flier",       "Gremlin", "Hounds"};
+    cr_assert_eq(u.n, 7);
+    for (int i = 0; i < 7; i++)
         cr_expect_str_eq(u.unit[i].name, names[i]);
 
     /* A game-system unit reached by a root entry link, its Adv in a shared
@@ -265,17 +266,33 @@ Test(units, battlescribe_2_03_text_values_links_and_shared_profiles)
     cr_expect_str_eq(find_unit(&u, "Flier")->value[0].raw, "2\" (9\")");
     cr_expect_null(find_unit(&u, "Never Linked"), "a game-system unit no link reaches");
 
-    /* Left out, each named with what is wrong and where. */
-    cr_assert_eq(u.n_notes, 4);
+    /* The models typed "upgrade" that the unit must take (min 5 at 14 pts):
+     * their profile is the unit's (T9A's Steppe Wolfhounds, Feldraks). */
+    const cs_unit *hounds = find_unit(&u, "Hounds");
+    cr_expect_str_eq(value(hounds, "move"), "8");
+    cr_expect_eq(hounds->points, 5.0 * 14.0);
+
+    /* Left out or warned, each named with what is wrong and where. */
+    cr_assert_eq(u.n_notes, 5);
     const cs_unit_note *n = find_note(&u, "Random Beast");
     cr_expect(n->kind == CS_UNIT_SKIPPED && n->problem == CS_UNIT_INVALID);
     cr_expect_eq(n->line, 73);
     cr_expect(strstr(n->what, "Adv `3D6` is not a distance"), "%s", n->what);
     n = find_note(&u, "Ghost");
     cr_expect(n->problem == CS_UNIT_MISSING && strcmp(n->what, "lacks Adv") == 0, "%s", n->what);
+    /* `Standard` beside `5"`: a word is no speed; the one number is taken,
+     * with a warning naming both lines. */
+    cr_expect_str_eq(value(find_unit(&u, "Gremlin"), "move"), "5");
     n = find_note(&u, "Gremlin");
-    cr_expect_eq(n->problem, CS_UNIT_CONFLICT);
-    cr_expect(strstr(n->what, "`Standard`") && strstr(n->what, "`5\"`"), "%s", n->what);
+    cr_expect(n->kind == CS_UNIT_WARNED && n->problem == CS_UNIT_CONFLICT);
+    cr_expect(strstr(n->what, "`5\"` (") && strstr(n->what, "new.cat:92) taken") &&
+                  strstr(n->what, "`Standard` (") && strstr(n->what, "new.cat:87) is a word"),
+              "%s", n->what);
+    /* Two numbers (and a word) stay a conflict: neither is guessed. */
+    n = find_note(&u, "Twin Speed");
+    cr_expect(n->kind == CS_UNIT_SKIPPED && n->problem == CS_UNIT_CONFLICT);
+    cr_expect(strstr(n->what, "Adv given more than twice: `5\"`"), "%s", n->what);
+    cr_expect_null(find_unit(&u, "Twin Speed"));
     n = find_note(&u, "War Engine");
     cr_expect(n->problem == CS_UNIT_MISSING && strstr(n->what, "(`-`)"), "%s", n->what);
     cs_units_free(&u);
@@ -686,7 +703,7 @@ Test(units, command)
     int lines = 0;
     for (char *c = text; *c; c++)
         lines += *c == '\n';
-    cr_expect_eq(lines, 6, "header and five units");
+    cr_expect_eq(lines, 8, "header and seven units");
     unlink(out);
 
     /* Malformed input: status 2 and no output file at all. */
@@ -779,6 +796,7 @@ static xmlNodePtr by_id(xdoc *cat, xdoc *gst, const char *id)
 typedef struct texts {
     int n;
     char t[8][64];
+    int numeric; /* the one text with a digit, else 0 */
 } texts;
 
 static void add_text(texts *v, const char *t)
@@ -823,11 +841,41 @@ static void own_texts(xdoc *cat, xdoc *gst, xmlNodePtr e, const char *key, texts
     xmlXPathFreeObject(o);
 }
 
-/* Own texts, those of nested model entries, and of linked model entries. */
+/* Own texts, those of nested model entries, of linked model entries, and
+ * of the unit's own upgrade children it must take at least once (a min
+ * selections constraint >= 1 on the entry or its link): the data's models
+ * typed "upgrade" (Steppe Wolfhounds, Feldraks). */
 static void unit_texts(xdoc *cat, xdoc *gst, xmlNodePtr u, const char *key, texts *v)
 {
     xdoc *d = u->doc == cat->doc ? cat : gst;
     own_texts(cat, gst, u, key, v);
+#define MIN1                                                                                     \
+    "*[local-name()='constraints']/*[local-name()='constraint'][@type='min'][@scope='parent']"   \
+    "[@field='selections'][number(@value) >= 1]"
+    xmlXPathObjectPtr up = xq(d, u, "./*[local-name()='selectionEntries']/" SE
+                                    "[@type='upgrade'][" MIN1 "]");
+    for (int i = 0; i < nodes(up); i++)
+        own_texts(cat, gst, up->nodesetval->nodeTab[i], key, v);
+    xmlXPathFreeObject(up);
+    up = xq(d, u, "./*[local-name()='entryLinks']/*[local-name()='entryLink']");
+    for (int i = 0; i < nodes(up); i++) {
+        xmlNodePtr l = up->nodesetval->nodeTab[i];
+        xmlChar *t = xmlGetProp(l, (const xmlChar *)"targetId");
+        xmlNodePtr e = by_id(cat, gst, (const char *)t);
+        xmlFree(t);
+        xmlChar *type = e ? xmlGetProp(e, (const xmlChar *)"type") : NULL;
+        if (type && strcmp((const char *)type, "upgrade") == 0) {
+            xdoc *ld = l->doc == cat->doc ? cat : gst, *ed = e->doc == cat->doc ? cat : gst;
+            xmlXPathObjectPtr a = xq(ld, l, "./" MIN1), b = xq(ed, e, "./" MIN1);
+            if (nodes(a) + nodes(b) > 0)
+                own_texts(cat, gst, e, key, v);
+            xmlXPathFreeObject(a);
+            xmlXPathFreeObject(b);
+        }
+        xmlFree(type);
+    }
+    xmlXPathFreeObject(up);
+#undef MIN1
     xmlXPathObjectPtr o = xq(d, u, ".//" SE "[@type='model']");
     for (int i = 0; i < nodes(o); i++)
         own_texts(cat, gst, o->nodesetval->nodeTab[i], key, v);
@@ -877,7 +925,7 @@ static bool has_id(const idlist *l, const char *id)
  * are exactly the table's rows plus the units left out for an unreadable or
  * contradictory value; each row once, with the value the XML holds. */
 static void check_catalogue(const char *cat_path, const char *gst_path, const cs_units_mapping *m,
-                            const char *key, int *rows_total)
+                            const char *key, int *rows_total, int *xpath_total)
 {
     xdoc cat = {0}, gst = {0};
     cr_assert(open_xdoc(cat_path, &cat), "%s", cat_path);
@@ -933,9 +981,18 @@ static void check_catalogue(const char *cat_path, const char *gst_path, const cs
         const char *why;
         if (vals[i].n > 0)
             snprintf(expected->id[expected->n++], 64, "%s", (const char *)id);
-        if (vals[i].n == 1 && cs_units_parse_value(vals[i].t[0], CS_UNITS_INCHES,
+        /* One numeric value: the only text holding a digit (a word such
+         * as `Standard` is no speed), and it reads as a distance. */
+        int numeric = -1, n_numeric = 0;
+        for (int t = 0; t < vals[i].n; t++)
+            if (strpbrk(vals[i].t[t], "0123456789")) {
+                numeric = t;
+                n_numeric++;
+            }
+        if (n_numeric == 1 && cs_units_parse_value(vals[i].t[numeric], CS_UNITS_INCHES,
                                                    m->chars[0].alternate, &num, &absent, &why))
             snprintf(readable->id[readable->n++], 64, "%s", (const char *)id);
+        vals[i].numeric = n_numeric == 1 ? numeric : 0;
         xmlFree(id);
     }
 
@@ -954,7 +1011,8 @@ static void check_catalogue(const char *cat_path, const char *gst_path, const cs
         for (int k = 0; k < nc; k++) {
             xmlChar *id = xmlGetProp(cand[k], (const xmlChar *)"id");
             if (strcmp((const char *)id, u.unit[i].id) == 0)
-                cr_expect_str_eq(u.unit[i].value[0].raw, vals[k].t[0], "%s: %s", cat_path,
+                cr_expect_str_eq(u.unit[i].value[0].raw, vals[k].t[vals[k].numeric], "%s: %s",
+                                 cat_path,
                                  u.unit[i].name);
             xmlFree(id);
         }
@@ -974,6 +1032,7 @@ static void check_catalogue(const char *cat_path, const char *gst_path, const cs
                  "%s: %d rows + %d left out, XPath finds %d units with %s", cat_path, u.n,
                  with_value_left_out, expected->n, key);
     *rows_total += u.n;
+    *xpath_total += readable->n;
     cs_units_free(&u);
     free(vals);
     free(expected);
@@ -1032,21 +1091,23 @@ Test(units, every_shared_catalogue_against_xpath, .timeout = 60)
     const struct {
         const char *dir, *key;
         cs_units_mapping *m;
-        int min_rows;
-    } sets[] = {{"bsdata-asoiaf", "Speed", &asoiaf, 30}, {"bsdata-t9a-2nd", "Adv", &t9a, 100}};
+        int xpath_units; /* units with one numeric value, by the XPath count above */
+    } sets[] = {{"bsdata-asoiaf", "Speed", &asoiaf, 37}, {"bsdata-t9a-2nd", "Adv", &t9a, 141}};
     for (size_t s = 0; s < 2; s++) {
         char dir[1400], gst[1700];
         snprintf(dir, sizeof dir, "%s/%s", shared, sets[s].dir);
         cr_assert(game_system_of_dir(dir, gst, sizeof gst), "no .gst in %s", dir);
         static const char *const cat[] = {".cat", NULL};
         char(*files)[CS_UNITS_PATH];
-        int n, rows = 0;
+        int n, rows = 0, xpath = 0;
         cr_assert_eq(cs_units_list_files(dir, cat, &files, &n, &err), CS_OK, "%s", err.msg);
         for (int i = 0; i < n; i++)
-            check_catalogue(files[i], gst, sets[s].m, sets[s].key, &rows);
+            check_catalogue(files[i], gst, sets[s].m, sets[s].key, &rows, &xpath);
         free(files);
         cr_expect_gt(n, 0);
-        cr_expect_geq(rows, sets[s].min_rows, "%s: only %d rows", sets[s].dir, rows);
+        /* Every unit whose entry has one numeric speed value is a row. */
+        cr_expect_eq(rows, xpath, "%s: %d rows, XPath finds %d", sets[s].dir, rows, xpath);
+        cr_expect_eq(xpath, sets[s].xpath_units, "%s: XPath finds %d units", sets[s].dir, xpath);
     }
 }
 

@@ -125,6 +125,7 @@ typedef struct cs_unit {
 typedef enum cs_unit_note_kind {
     CS_UNIT_SKIPPED,    /* left out: a required value is missing, invalid or contradictory */
     CS_UNIT_INCOMPLETE, /* kept: an optional value is missing, invalid or contradictory */
+    CS_UNIT_WARNED,     /* kept whole: one of several texts taken, the others words */
 } cs_unit_note_kind;
 
 typedef enum cs_unit_problem {
@@ -186,11 +187,13 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
 
 /* What a reader found for one mapped characteristic of one unit: the
  * distinct texts (trimmed) its profiles give, each with its line. */
+#define CS_UNITS_FOUND 4 /* distinct texts kept; past that, only counted */
 typedef struct cs_units_found {
-    int n; /* 0 absent, 1, or 2 (two or more: a conflict) */
-    char text[2][CS_UNITS_TEXT];
-    const char *file[2]; /* NULL: the unit's own file; else must outlive settle */
-    int line[2];
+    int n; /* distinct texts seen: 0 absent, 1, 2 or more (a conflict, unless
+              all but one are words: see cs_units_settle) */
+    char text[CS_UNITS_FOUND][CS_UNITS_TEXT]; /* the first CS_UNITS_FOUND of them */
+    const char *file[CS_UNITS_FOUND]; /* NULL: the unit's own file; else must outlive settle */
+    int line[CS_UNITS_FOUND];
 } cs_units_found;
 
 /* Records one text for a characteristic: a repeat of a known text is ignored. */
@@ -199,6 +202,11 @@ void cs_units_found_add(cs_units_found *f, const char *text, const char *file, i
 /* Turns found[i] (one per map->chars[i]) into u's values, then appends u to
  * out when every required value is there (*kept = true), with a note when
  * something is missing, unreadable or contradictory, naming characteristics.
+ * Several texts contradict each other unless exactly one of them holds a
+ * digit: the others are words, no value at all (T9A's Mageblight Gremlins
+ * give Adv `Standard`, a data-entry slip, beside `5"`); that one is taken
+ * and a CS_UNIT_WARNED note names every line. Two texts with digits (`5"`
+ * and `6"`) stay a conflict: which one holds is never guessed.
  * With `csv` the notes name columns (the parameters) and an unreadable value
  * is an error instead (CS_EINPUT, naming file:line and the column): a CSV is
  * written by its user, a catalogue is third-party data.

@@ -164,19 +164,24 @@ static cs_status read_source(const char *source, cs_units_mapping *maps, int n_m
 
 static void print_notes(const cs_units *u, bool quiet)
 {
-    int skipped = 0, incomplete = 0;
+    int skipped = 0, incomplete = 0, warned = 0;
     for (int i = 0; i < u->n_notes; i++) {
         const cs_unit_note *n = &u->note[i];
-        if (n->kind == CS_UNIT_SKIPPED)
-            skipped++;
-        else
-            incomplete++;
+        skipped += n->kind == CS_UNIT_SKIPPED;
+        incomplete += n->kind == CS_UNIT_INCOMPLETE;
+        warned += n->kind == CS_UNIT_WARNED;
         if (!quiet)
             fprintf(stderr, "chargesim units: %s:%d: unit `%s` %s: %s\n", n->file, n->line, n->name,
-                    n->kind == CS_UNIT_SKIPPED ? "left out" : "kept without metrics", n->what);
+                    n->kind == CS_UNIT_SKIPPED      ? "left out"
+                    : n->kind == CS_UNIT_INCOMPLETE ? "kept without metrics"
+                                                    : "kept, warning",
+                    n->what);
     }
-    fprintf(stderr, "chargesim units: %d units in the table, %d left out, %d without metrics\n",
+    fprintf(stderr, "chargesim units: %d units in the table, %d left out, %d without metrics",
             u->n, skipped, incomplete);
+    if (warned > 0)
+        fprintf(stderr, ", %d with a warning", warned);
+    fputc('\n', stderr);
 }
 
 /* Options that take a value; `--set` collects into sets. */
