@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chargesim/cli.h"
@@ -1130,4 +1131,146 @@ Test(units, mapping_file_read_errors_name_the_file_and_line)
     cr_expect_eq(cs_units_mapping_load(path, &m, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, ":3: line longer than"), "%s", err.msg);
     unlink(path);
+}
+
+/* ---- entry links form a graph ------------------------------------------ */
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Writes `depth` + 1 shared groups named prefix0..prefixN, each linking the
+ * next twice; the last one holds `last` (XML text). */
+static void write_chain(FILE *f, const char *prefix, int depth, const char *last)
+{
+    for (int k = 0; k <= depth; k++) {
+        fprintf(f, "    <selectionEntryGroup id=\"%s%d\" name=\"%s%d\" hidden=\"false\">\n", prefix,
+                k, prefix, k);
+        if (k < depth)
+            fprintf(f,
+                    "      <entryLinks>\n"
+                    "        <entryLink id=\"%sa%d\" name=\"a\" targetId=\"%s%d\" "
+                    "type=\"selectionEntryGroup\"/>\n"
+                    "        <entryLink id=\"%sb%d\" name=\"b\" targetId=\"%s%d\" "
+                    "type=\"selectionEntryGroup\"/>\n"
+                    "      </entryLinks>\n",
+                    prefix, k, prefix, k + 1, prefix, k, prefix, k + 1);
+        else
+            fputs(last, f);
+        fputs("    </selectionEntryGroup>\n", f);
+    }
+}
+
+/* Issue 15.6 / 18.2: links nesting 32 deep, each level linking the next
+ * twice (2^32 paths), inside a unit and outside any unit, load in well
+ * under a second: each shared entry is resolved once per unit. The points
+ * still count every path, as a roster would (a model min 1 at 1 pt reached
+ * by 2^32 links is 2^32 points), so the memo changes the cost, not the sum. */
+Test(units, deep_repeated_entry_links_load_in_linear_time, .timeout = 30)
+{
+    char dir[] = "/tmp/chargesim-deep-XXXXXX", path[300];
+    cr_assert_not_null(mkdtemp(dir));
+    const int depth = 32;
+    snprintf(path, sizeof path, "%s/deep.gst", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gameSystem id=\"gs-new\" name=\"Deep\" "
+          "xmlns=\"http://www.battlescribe.net/schema/gameSystemSchema\"/>\n",
+          f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/deep.cat", dir);
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          "<catalogue id=\"cat-deep\" name=\"Deep\" gameSystemId=\"gs-new\" "
+          "xmlns=\"http://www.battlescribe.net/schema/catalogueSchema\">\n"
+          "  <entryLinks>\n"
+          "    <entryLink id=\"root-a\" name=\"r\" targetId=\"h0\" type=\"selectionEntryGroup\"/>\n"
+          "  </entryLinks>\n"
+          "  <selectionEntries>\n"
+          "    <selectionEntry id=\"se-deep\" name=\"Deep Unit\" type=\"unit\">\n"
+          "      <entryLinks>\n"
+          "        <entryLink id=\"du-a\" name=\"a\" targetId=\"g0\" type=\"selectionEntryGroup\"/>\n"
+          "      </entryLinks>\n"
+          "    </selectionEntry>\n"
+          "  </selectionEntries>\n"
+          "  <sharedSelectionEntries>\n"
+          "    <selectionEntry id=\"se-deep-model\" name=\"Deep Model\" type=\"model\">\n"
+          "      <profiles><profile id=\"p-dm\" name=\"G\"><characteristics>\n"
+          "        <characteristic name=\"Adv\">5&quot;</characteristic>\n"
+          "      </characteristics></profile></profiles>\n"
+          "      <costs><cost name=\"pts\" typeId=\"ct-pts\" value=\"1.0\"/></costs>\n"
+          "    </selectionEntry>\n"
+          "  </sharedSelectionEntries>\n"
+          "  <sharedSelectionEntryGroups>\n",
+          f);
+    write_chain(f, "g", depth,
+                "      <entryLinks>\n"
+                "        <entryLink id=\"to-model\" name=\"m\" targetId=\"se-deep-model\" "
+                "type=\"selectionEntry\"><constraints><constraint field=\"selections\" "
+                "scope=\"parent\" value=\"1.0\" type=\"min\"/></constraints></entryLink>\n"
+                "      </entryLinks>\n");
+    write_chain(f, "h", depth,
+                "      <selectionEntries>\n"
+                "        <selectionEntry id=\"se-far\" name=\"Far Unit\" type=\"unit\">\n"
+                "          <profiles><profile id=\"p-far\" name=\"G\"><characteristics>\n"
+                "            <characteristic name=\"Adv\">6&quot;</characteristic>\n"
+                "          </characteristics></profile></profiles>\n"
+                "        </selectionEntry>\n"
+                "      </selectionEntries>\n");
+    fputs("  </sharedSelectionEntryGroups>\n</catalogue>\n", f);
+    fclose(f);
+
+    cs_units_mapping m;
+    load_bound("mappings/new.ini", &m);
+    cs_units u = {0};
+    cs_error err = {0};
+    double t0 = now_seconds();
+    cs_status st = cs_units_read_bs(path, &m, &u, &err);
+    double took = now_seconds() - t0;
+    cr_expect_eq(st, CS_OK, "%s", err.msg);
+    cr_expect_lt(took, 1.0, "32 levels of doubled links took %.3f s", took);
+    /* Deep Unit, Far Unit, and Deep Model: a model defined at the top of
+     * the file that no link inside a unit names is a unit of its own
+     * (cs_units_read_bs). */
+    cr_expect_eq(u.n, 3);
+    const cs_unit *deep = find_unit(&u, "Deep Unit");
+    cr_expect_str_eq(value(deep, "move"), "5");
+    cr_expect_eq(deep->points, ldexp(1.0, depth), "%.0f", deep->points);
+    cr_expect_str_eq(value(find_unit(&u, "Far Unit"), "move"), "6");
+    cs_units_free(&u);
+
+    /* A cycle is named, not followed for ever. */
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          "<catalogue id=\"cat-deep\" name=\"Deep\" gameSystemId=\"gs-new\">\n"
+          "  <selectionEntries>\n"
+          "    <selectionEntry id=\"se-loop\" name=\"Loop\" type=\"unit\"><entryLinks>\n"
+          "      <entryLink id=\"l0\" name=\"a\" targetId=\"c0\" type=\"selectionEntryGroup\"/>\n"
+          "    </entryLinks></selectionEntry>\n"
+          "  </selectionEntries>\n"
+          "  <sharedSelectionEntryGroups>\n"
+          "    <selectionEntryGroup id=\"c0\" name=\"c0\"><entryLinks>\n"
+          "      <entryLink id=\"l1\" name=\"b\" targetId=\"c1\" type=\"selectionEntryGroup\"/>\n"
+          "    </entryLinks></selectionEntryGroup>\n"
+          "    <selectionEntryGroup id=\"c1\" name=\"c1\"><entryLinks>\n"
+          "      <entryLink id=\"l2\" name=\"c\" targetId=\"c0\" type=\"selectionEntryGroup\"/>\n"
+          "    </entryLinks></selectionEntryGroup>\n"
+          "  </sharedSelectionEntryGroups>\n</catalogue>\n",
+          f);
+    fclose(f);
+    cs_units u2 = {0};
+    cr_expect_eq(cs_units_read_bs(path, &m, &u2, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, "deep.cat:") && strstr(err.msg, "entry links form a cycle"), "%s",
+              err.msg);
+    cs_units_free(&u2);
+
+    unlink(path);
+    snprintf(path, sizeof path, "%s/deep.gst", dir);
+    unlink(path);
+    cr_expect_eq(rmdir(dir), 0, "%s removed", dir);
 }
