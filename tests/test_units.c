@@ -495,25 +495,28 @@ Test(units, exact_generic_table_reach_plus_one_and_points_per_inch)
         cr_expect_float_eq(p[d - 1], p2d6_at_least(d - 4), EXACT, "d = %d", d);
     /* Reach: p(11) = P(2D6 >= 7) = 21/36 >= 50% > p(12) = 15/36;
      * p(9) = 30/36 >= 75% > p(10) = 26/36; p(8) = 33/36 >= 90% > p(9). */
-    cr_expect(r.has_reach[0] && r.reach[0] == 11.0, "%g", r.reach[0]);
+    cr_expect(r.has_reach[0] && r.reach[0] == 11.0, "%.17g %d", r.reach[0], r.has_reach[0]);
     cr_expect(r.has_reach[1] && r.reach[1] == 9.0, "%g", r.reach[1]);
     cr_expect(r.has_reach[2] && r.reach[2] == 8.0, "%g", r.reach[2]);
-    /* +1 move adds P(2D6 = d - 5) at each d; over d = 1..24 those are all
-     * eleven sums 2..12, whose probabilities add to 1: the mean is 1/24. */
+    /* +1 move: 2D6 + 5 reaches 75% to 10 (P(2D6 >= 5) = 30/36), one inch
+     * more than 2D6 + 4. */
     cr_expect(r.has_plus1);
-    cr_expect_float_eq(r.plus1, 1.0 / 24.0, EXACT);
+    cr_expect_eq(r.plus1, 1.0, "%.17g", r.plus1);
     cr_expect(r.has_ppi);
     cr_expect_float_eq(r.points_per_inch, 100.0 / 9.0, EXACT);
 
-    /* The reach scan continues past the table's end: same reach on 1..5. */
-    analyse(&u, "Footmen", "1..5", NULL, &r, p);
-    cr_expect_eq(r.reach[0], 11.0);
-    /* and a table starting beyond the 90% reach has none. */
-    analyse(&u, "Footmen", "10..12", NULL, &r, p);
-    cr_expect(r.has_reach[0] && r.reach[0] == 11.0);
-    cr_expect_not(r.has_reach[1]);
-    cr_expect_not(r.has_reach[2]);
-    cr_expect_not(r.has_ppi);
+    /* Reach and +1 speed are the unit's: the same whatever the table's
+     * distances, even one that ends before them or starts past them. */
+    const char *tables[] = {"1..5", "10..12", "0..0:0.01", "30..40:0.5", "7.3..7.4:0.05"};
+    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
+        cs_unit_result o;
+        analyse(&u, "Footmen", tables[t], NULL, &o, p);
+        for (int k = 0; k < CS_UNITS_N_REACH; k++)
+            cr_expect(o.has_reach[k] && o.reach[k] == r.reach[k], "%s: reach %d = %.17g",
+                      tables[t], k, o.reach[k]);
+        cr_expect(o.has_plus1 && o.plus1 == r.plus1, "%s", tables[t]);
+        cr_expect(o.has_ppi && o.points_per_inch == r.points_per_inch, "%s", tables[t]);
+    }
 
     /* A unit's own dice column, 3D6 drop lowest, with move 8. */
     analyse(&u, "Swift Riders", "9..20", NULL, &r, p);
@@ -539,8 +542,8 @@ Test(units, exact_asoiaf_reach_plus_one_and_charge_attack)
     cr_expect_eq(r.reach[0], 9.0);
     cr_expect_eq(r.reach[1], 7.0);
     cr_expect_eq(r.reach[2], 6.0);
-    /* +1 speed adds P(D6 = d - 6) at d = 7..12: 6 x 1/6 over 12 distances. */
-    cr_expect_float_eq(r.plus1, 1.0 / 12.0, EXACT);
+    /* +1 speed: speed 6 + D6 reaches 75% (P(D6 >= 2) = 5/6) to 8, one more. */
+    cr_expect_eq(r.plus1, 1.0, "%.17g", r.plus1);
     cr_expect_float_eq(r.points_per_inch, 7.0 / 7.0, EXACT);
     /* At 1" every roll connects: a 1 (1/6) is disordered and loses the
      * re-roll of misses. Hit on 3+: p = 2/3, re-rolled 2/3 + 1/3 * 2/3 = 8/9.
@@ -600,6 +603,15 @@ static void driver_p(const cs_unit *u, const cs_units_grid *g, int plus, double 
     cs_experiment_free(&e);
 }
 
+/* The farthest whole distance of a 1..n sweep where p is still >= level. */
+static int sweep_reach(const double *p, int n, double level)
+{
+    int k = 0;
+    while (k + 1 < n && p[k + 1] >= level)
+        k++;
+    return k + 1;
+}
+
 /* The table's p_success, reach and +1 speed are the driver's exact method's
  * numbers, for every test unit of both rulesets. */
 Test(units, table_equals_the_exact_method)
@@ -620,21 +632,17 @@ Test(units, table_equals_the_exact_method)
         cr_assert_eq(cs_units_analyse(un, &none, &g, &r, &err), CS_OK, "%s", err.msg);
         driver_p(un, &g, 0, base);
         driver_p(un, &g, 1, plus);
-        double rise = 0.0;
-        for (int k = 0; k < n; k++) {
+        for (int k = 0; k < n; k++)
             cr_expect_float_eq(p[k], base[k], EXACT, "%s at %d", un->name, k + 1);
-            rise += plus[k] - base[k];
-        }
-        cr_expect_float_eq(r.plus1, rise / (double)n, EXACT, "%s", un->name);
-        for (int q = 0; q < CS_UNITS_N_REACH; q++) {
-            /* Every unit here reaches each level at 1" and falls below it
-             * within 24", so the reach is read off the driver's sweep. */
-            int k = 0;
-            while (k + 1 < n && base[k + 1] >= cs_units_reach_levels[q])
-                k++;
-            cr_expect(r.has_reach[q] && r.reach[q] == (double)(k + 1), "%s reach %d: %g", un->name,
-                      q, r.reach[q]);
-        }
+        /* Every unit here has whole-inch atoms, reaches each level at 1" and
+         * falls below it within 24" (with +1 speed too), so the reach is read
+         * off the driver's sweep, and +1 speed is the rise of reach_75. */
+        for (int q = 0; q < CS_UNITS_N_REACH; q++)
+            cr_expect(r.has_reach[q] &&
+                          r.reach[q] == (double)sweep_reach(base, n, cs_units_reach_levels[q]),
+                      "%s reach %d: %g", un->name, q, r.reach[q]);
+        cr_expect_eq(r.plus1, (double)(sweep_reach(plus, n, 0.75) - sweep_reach(base, n, 0.75)),
+                     "%s", un->name);
     }
     cs_units_free(&u);
 }
@@ -700,7 +708,7 @@ Test(units, command)
     cr_assert_not_null(text);
     cr_expect(strncmp(text, "catalogue,name,ruleset,points,base,move,reach_50,", 49) == 0, "%s",
               text);
-    cr_expect(strstr(text, "Test Army,Swordsmen,generic,150,20×20,4,11,9,8,0.041667,"), "%s", text);
+    cr_expect(strstr(text, "Test Army,Swordsmen,generic,150,20×20,4,11,9,8,1,"), "%s", text);
     int lines = 0;
     for (char *c = text; *c; c++)
         lines += *c == '\n';
@@ -1273,4 +1281,153 @@ Test(units, deep_repeated_entry_links_load_in_linear_time, .timeout = 30)
     snprintf(path, sizeof path, "%s/deep.gst", dir);
     unlink(path);
     cr_expect_eq(rmdir(dir), 0, "%s removed", dir);
+}
+
+/* ---- reach by exact inversion ------------------------------------------ */
+
+/* Writes `text` to DIR/name under a fresh temporary directory; *dir gets
+ * the directory (rmdir it after unlinking the file). */
+static void write_in_tmpdir(char *dir, const char *name, const char *text, char *path, size_t cap)
+{
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, cap, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The farthest whole distance a = move + s with P(N d S >= s) >= q, from the
+ * integer counts of the N d S sum (exact: every count is below 2^53), q as
+ * num/den: count(>= s) * den >= num * total. */
+static int quantile_reach(int n, int sides, int move, long num, long den)
+{
+    double count[4000] = {1.0};
+    int hi = 0;
+    for (int d = 0; d < n; d++) {
+        double next[4000] = {0.0};
+        for (int v = 0; v <= hi; v++)
+            for (int f = 1; f <= sides; f++)
+                next[v + f] += count[v];
+        hi += sides;
+        memcpy(count, next, sizeof next);
+    }
+    double total = pow((double)sides, (double)n), at_least = 0.0;
+    for (int s = hi; s >= 0; s--) {
+        at_least += count[s];
+        if (at_least * (double)den >= (double)num * total)
+            return move + s;
+    }
+    return -1;
+}
+
+/* Issue 15.6 / 18.2: reach is the range distribution inverted, exactly,
+ * whatever the dice: 5d162 has a tie at 50% (P(sum >= 408) = 1/2 exactly,
+ * by symmetry), 22d162 a range past the distance parameter's 1000". */
+Test(units, reach_is_the_inverted_range_distribution, .timeout = 30)
+{
+    char dir[] = "/tmp/chargesim-reach-XXXXXX", path[300];
+    write_in_tmpdir(dir, "big.csv",
+                    "name,ruleset,move,dice\n"
+                    "Mid,generic,3,5d162\n"
+                    "Decimal,generic,1.3,2d6\n"
+                    "Huge,generic,0,22d162\n",
+                    path, sizeof path);
+    cs_units_mapping maps[1];
+    cs_error err = {0};
+    cr_assert_eq(cs_units_mapping_load(data("mappings/new.ini"), &maps[0], &err), CS_OK);
+    cs_units u = {0};
+    cr_assert_eq(cs_units_read_csv(path, maps, 1, NULL, &u, &err), CS_OK, "%s", err.msg);
+    cs_unit_result r;
+    double p[CS_UNITS_MAX_GRID];
+    const long num[CS_UNITS_N_REACH] = {1, 3, 9}, den[CS_UNITS_N_REACH] = {2, 4, 10};
+    analyse(&u, "Mid", "1", NULL, &r, p);
+    for (int k = 0; k < CS_UNITS_N_REACH; k++) {
+        double want = quantile_reach(5, 162, 3, num[k], den[k]);
+        cr_expect(r.has_reach[k] && r.reach[k] == want, "reach %d: %.17g, want %g", k, r.reach[k],
+                  want);
+    }
+    cr_expect_eq(r.reach[0], 3.0 + 408.0, "the tie at exactly 1/2 counts");
+    /* 1.3 + 2D6: the atoms are decimals, given as the doubles nearest them. */
+    analyse(&u, "Decimal", "1", NULL, &r, p);
+    cr_expect(r.reach[0] == 8.3 && r.reach[1] == 6.3 && r.reach[2] == 5.3, "%.17g %.17g %.17g",
+              r.reach[0], r.reach[1], r.reach[2]);
+    /* 22d162 (22 to 3564) still reaches 90% at the parameter's maximum. */
+    analyse(&u, "Huge", "1", NULL, &r, p);
+    for (int k = 0; k < CS_UNITS_N_REACH; k++)
+        cr_expect(r.has_reach[k] && r.reach[k] == 1000.0, "%.17g", r.reach[k]);
+    cs_units_free(&u);
+
+    /* The whole command on 22d162 with a one-cell table: under a second
+     * (the step scan it replaces took 145 s). */
+    char maps_dir[1200], out[] = "/tmp/chargesim-reach-out-XXXXXX";
+    snprintf(maps_dir, sizeof maps_dir, "%s", data("mappings"));
+    close(mkstemp(out));
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("name,ruleset,move,dice\nHuge,generic,0,22d162\n", f);
+    fclose(f);
+    const char *args[] = {path,         "--mapping", maps_dir, "--distance", "0..0:0.01",
+                          "--quiet",    "-o",        out,      NULL};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cr_expect_eq(run_units(args), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    cr_expect_lt(took, 1.0, "22d162 at --distance 0..0:0.01 took %.3f s", took);
+    char *text = th_slurp(out, NULL);
+    cr_expect(text && strstr(text, "\nbig.csv,Huge,generic,,,0,22d162,1000,1000,1000,0,,1.000000\n"),
+              "%s", text ? text : "");
+    free(text);
+    unlink(out);
+    unlink(path);
+    cr_expect_eq(rmdir(dir), 0);
+}
+
+/* Issue 15.6: the T9A 2nd-edition catalogue has no Charge Speed, which
+ * edition 3's range needs (D6 + 4 + Cha, t9a-3rd-charge-rules.md, Charge
+ * Range); the mapping locks edition = 2, so asking for 3 is refused with
+ * what is missing, from --set and from a CSV column alike. */
+Test(units, t9a_edition_3_without_charge_speed_is_refused)
+{
+    char map[1200];
+    const char *root = getenv("CS_ROOT");
+    snprintf(map, sizeof map, "%s/experiments/mappings/t9a-2nd.ini", root ? root : ".");
+    char dir[] = "/tmp/chargesim-ed3-XXXXXX", path[300], out[] = "/tmp/chargesim-ed3-out-XXXXXX";
+    write_in_tmpdir(dir, "elves.csv", "name,ruleset,advance_rate\nElf,t9a,5\n", path, sizeof path);
+    close(mkstemp(out));
+    unlink(out);
+    const char *ed3[] = {path, "--mapping", map, "--set", "edition=3", "-o", out, "--quiet", NULL};
+    cr_expect_eq(run_units(ed3), 2);
+    cr_expect_neq(access(out, F_OK), 0, "no table under an edition-3 heading");
+    cs_units_mapping m;
+    cs_error err = {0};
+    cr_assert_eq(cs_units_mapping_load(map, &m, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_units_mapping_bind(&m, &err), CS_OK, "%s", err.msg);
+    cs_units u = {0};
+    cr_assert_eq(cs_units_read_csv(path, &m, 1, NULL, &u, &err), CS_OK, "%s", err.msg);
+    char key[] = "edition", three[] = "3", two[] = "2";
+    cs_units_sets sets = {1, {key}, {three}};
+    cr_expect_eq(cs_units_check_sets(&u, &sets, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, "--set edition = 3") && strstr(err.msg, "fixes edition = 2") &&
+                  strstr(err.msg, "Charge Speed (Cha, parameter charge_speed)"),
+              "%s", err.msg);
+    /* edition = 2, the fixed value, is no change. */
+    sets.val[0] = two;
+    cr_expect_eq(cs_units_check_sets(&u, &sets, &err), CS_OK, "%s", err.msg);
+    cs_units_free(&u);
+    const char *ed2[] = {path, "--mapping", map, "--set", "edition=2", "-o", out, "--quiet", NULL};
+    cr_expect_eq(run_units(ed2), 0);
+    unlink(out);
+
+    /* A unit's own edition column is refused the same way. */
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("name,ruleset,advance_rate,edition\nElf,t9a,5,3\n", f);
+    fclose(f);
+    const char *col[] = {path, "--mapping", map, "-o", out, "--quiet", NULL};
+    cr_expect_eq(run_units(col), 2);
+    cr_expect_neq(access(out, F_OK), 0);
+    unlink(path);
+    cr_expect_eq(rmdir(dir), 0);
 }

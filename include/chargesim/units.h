@@ -72,6 +72,9 @@ typedef struct cs_units_mapping {
     int n_fixed;
     char fixed_key[CS_UNITS_MAX_FIXED][CS_UNITS_TEXT]; /* [fixed] key = value */
     char fixed_val[CS_UNITS_MAX_FIXED][CS_UNITS_TEXT];
+    /* [locked] key = reason: a fixed value that neither --set nor a unit's
+     * own column may change, and why ("" = not locked). */
+    char fixed_why[CS_UNITS_MAX_FIXED][CS_UNITS_NOTE];
     int n_chars;
     cs_units_char chars[CS_UNITS_MAX_CHARS];
     /* Filled by cs_units_mapping_bind: */

@@ -590,6 +590,16 @@ static int handler(void *user, const char *section, const char *name, const char
         m->n_fixed++;
         return 1;
     }
+    if (strcmp(section, "locked") == 0) {
+        /* [fixed] comes first: a lock names a value the mapping fixes. */
+        for (int i = 0; i < m->n_fixed; i++)
+            if (strcmp(m->fixed_key[i], name) == 0) {
+                if (!copy(m->fixed_why[i], CS_UNITS_NOTE, value))
+                    return fail(st, "[locked] `%s`: the reason is too long", name);
+                return 1;
+            }
+        return fail(st, "[locked] `%s` is not a [fixed] parameter above it", name);
+    }
     if (strncmp(section, "characteristic ", 15) == 0) {
         const char *cname = section + 15;
         cs_units_char *c = NULL;
@@ -606,7 +616,7 @@ static int handler(void *user, const char *section, const char *name, const char
         }
         return char_key(st, c, name, value);
     }
-    return fail(st, "unknown section [%s] (units, fixed, characteristic NAME)", section);
+    return fail(st, "unknown section [%s] (units, fixed, locked, characteristic NAME)", section);
 }
 
 cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_error *err)
