@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "chargesim/cli.h"
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 #include "support/helpers.h"
 
 #define EXACT 1e-12

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "chargesim/cli.h"
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
 static const char usage[] =
     "usage: chargesim units SOURCE [options]\n"

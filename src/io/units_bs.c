@@ -17,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
 /* Entries and links nested deeper than this are refused: a guard for the
  * stack (cycles are found as cycles; shared entries are resolved once). */

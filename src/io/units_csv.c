@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
 #define MAX_COLUMNS 64
 

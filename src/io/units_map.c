@@ -1,6 +1,6 @@
 /* Mapping files (libinih) and what both unit readers share: reading a
  * characteristic's text, settling a unit's values, the unit and note lists.
- * See include/chargesim/units.h. */
+ * See include/chargesim/unitsrc.h. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 
 #include "chargesim/experiment.h"
 #include "chargesim/inifile.h"
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
 /* Copies at most cap-1 bytes and says whether all of src fitted. */
 static bool copy(char *dst, size_t cap, const char *src)
@@ -29,13 +29,6 @@ static bool copy(char *dst, size_t cap, const char *src)
 }
 
 /* ---- the unit and note lists ------------------------------------------- */
-
-void cs_units_free(cs_units *u)
-{
-    free(u->unit);
-    free(u->note);
-    *u = (cs_units){0};
-}
 
 static void *grow(void *p, int *cap, size_t size)
 {

@@ -2,7 +2,7 @@
  * Markdown and LaTeX come from the project's one set of writers. */
 #include <string.h>
 
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
 #define MAX_NAMES 64
 

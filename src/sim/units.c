@@ -13,6 +13,13 @@
 
 const double cs_units_reach_levels[CS_UNITS_N_REACH] = {0.50, 0.75, 0.90};
 
+void cs_units_free(cs_units *u)
+{
+    free(u->unit);
+    free(u->note);
+    *u = (cs_units){0};
+}
+
 /* ---- distance grids ---------------------------------------------------- */
 
 /* Reads all of [a, b) as a finite number. */
