@@ -1,67 +1,20 @@
 /* Unit sources and the list-builder's table (issue 9): the value reader,
- * mapping files, BattleScribe catalogues of both schemas, units CSVs, the
- * exact per-unit analysis, the command, and every catalogue under
- * ../shared/data checked against an independent XPath count. */
+ * mapping files, units CSVs, the exact per-unit analysis (reach by exact
+ * inversion), locked mapping values and the command. BattleScribe reading:
+ * tests/test_units_bs.c. */
 #include <criterion/criterion.h>
-#include <dirent.h>
-#include <libxml/parser.h>
-#include <libxml/xpath.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "chargesim/cli.h"
 #include "chargesim/unitsrc.h"
 #include "support/helpers.h"
+#include "support/units_helpers.h"
 
 #define EXACT 1e-12
-
-/* The path of a test file; eight calls may be held at once. */
-static const char *data(const char *name)
-{
-    static char path[8][1200];
-    static int k;
-    const char *root = getenv("CS_ROOT");
-    k = (k + 1) % 8;
-    snprintf(path[k], sizeof path[k], "%s/tests/data/units/%s", root ? root : ".", name);
-    return path[k];
-}
-
-static void load_bound(const char *name, cs_units_mapping *m)
-{
-    cs_error err = {0};
-    cr_assert_eq(cs_units_mapping_load(data(name), m, &err), CS_OK, "%s", err.msg);
-    cr_assert_eq(cs_units_mapping_bind(m, &err), CS_OK, "%s", err.msg);
-}
-
-static const cs_unit *find_unit(const cs_units *u, const char *name)
-{
-    for (int i = 0; i < u->n; i++)
-        if (strcmp(u->unit[i].name, name) == 0)
-            return &u->unit[i];
-    return NULL;
-}
-
-static const cs_unit_note *find_note(const cs_units *u, const char *name)
-{
-    for (int i = 0; i < u->n_notes; i++)
-        if (strcmp(u->note[i].name, name) == 0)
-            return &u->note[i];
-    return NULL;
-}
-
-/* The unit's value of parameter `key` as handed to the experiment model. */
-static const char *value(const cs_unit *u, const char *key)
-{
-    for (int i = 0; i < u->n_values; i++)
-        if (strcmp(u->map->rs->params[u->value[i].param].key, key) == 0)
-            return u->value[i].text;
-    return NULL;
-}
 
 /* ---- reading characteristic values ------------------------------------- */
 
@@ -129,21 +82,9 @@ Test(units, distance_grids)
 
 /* ---- mapping files ----------------------------------------------------- */
 
-static const char *write_tmp(const char *text)
-{
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/chargesim-map-XXXXXX");
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
 static cs_status load_text(const char *text, cs_units_mapping *m, cs_error *err, bool bind)
 {
-    const char *path = write_tmp(text);
+    const char *path = th_units_write_tmp(text);
     cs_status st = cs_units_mapping_load(path, m, err);
     if (st == CS_OK && bind)
         st = cs_units_mapping_bind(m, err);
@@ -155,7 +96,7 @@ Test(units, mapping_files)
 {
     cs_units_mapping m;
     cs_error err = {0};
-    load_bound("mappings/new.ini", &m);
+    th_units_load_bound("mappings/new.ini", &m);
     cr_expect_str_eq(m.ruleset, "generic");
     cr_expect_str_eq(m.game_system_id, "gs-new");
     cr_expect_eq(m.n_chars, 1);
@@ -164,7 +105,7 @@ Test(units, mapping_files)
     cr_expect_eq(m.n_fixed, 1);
     cr_expect_eq(m.speed_param, cs_ruleset_param_index(m.rs, "move"));
 
-    load_bound("mappings/old.ini", &m);
+    th_units_load_bound("mappings/old.ini", &m);
     cr_expect_eq(m.n_chars, 3);
     cr_expect_str_eq(m.chars[1].where_name, "Type");
     cr_expect_str_eq(m.chars[1].where_value, "Melee");
@@ -224,144 +165,6 @@ Test(units, shipped_mappings)
     free(maps);
 }
 
-/* ---- BattleScribe ------------------------------------------------------ */
-
-Test(units, battlescribe_2_03_text_values_links_and_shared_profiles)
-{
-    cs_units_mapping m;
-    load_bound("mappings/new.ini", &m);
-    cs_units u = {0};
-    cs_error err = {0};
-    cr_assert_eq(cs_units_read_bs(data("new.cat"), &m, &u, &err), CS_OK, "%s", err.msg);
-
-    /* Seven units, in the order met: the two root links first, then the
-     * catalogue's entries. */
-    const char *names[] = {"Linked Hero", "Warband", "Swordsmen", "Knight",
-                           "Flier",       "Gremlin", "Hounds"};
-    cr_assert_eq(u.n, 7);
-    for (int i = 0; i < 7; i++)
-        cr_expect_str_eq(u.unit[i].name, names[i]);
-
-    /* A game-system unit reached by a root entry link, its Adv in a shared
-     * profile of the game system behind an info link. */
-    const cs_unit *hero = find_unit(&u, "Linked Hero");
-    cr_expect_str_eq(value(hero, "move"), "5");
-    cr_expect_str_eq(hero->id, "se-hero");
-    cr_expect(strstr(hero->file, "new.gst"));
-    cr_expect_eq(hero->points, 120.0);
-    cr_expect_str_eq(hero->catalogue, "Test Army");
-    /* Models as children: nested (Swordsmen, min 10 at 10 pts + 50) and
-     * linked from a group to a shared library (Warband, min 5 on the link at
-     * 12 pts + 20). The library model is not a unit of its own. */
-    const cs_unit *sw = find_unit(&u, "Swordsmen");
-    cr_expect_str_eq(value(sw, "move"), "4");
-    cr_expect_eq(sw->points, 50.0 + 10.0 * 10.0);
-    cr_expect_str_eq(sw->base, "20×20");
-    cr_expect_str_eq(value(find_unit(&u, "Warband"), "move"), "6");
-    cr_expect_eq(find_unit(&u, "Warband")->points, 20.0 + 5.0 * 12.0);
-    cr_expect_null(find_unit(&u, "Warrior"));
-    /* The Knight's Horse is an upgrade: its 9" is not the Knight's. */
-    cr_expect_str_eq(value(find_unit(&u, "Knight"), "move"), "7");
-    /* `2" (9")`: the ground rate, as the mapping keeps alternate = no. */
-    cr_expect_str_eq(value(find_unit(&u, "Flier"), "move"), "2");
-    cr_expect_str_eq(find_unit(&u, "Flier")->value[0].raw, "2\" (9\")");
-    cr_expect_null(find_unit(&u, "Never Linked"), "a game-system unit no link reaches");
-
-    /* The models typed "upgrade" that the unit must take (min 5 at 14 pts):
-     * their profile is the unit's (T9A's Steppe Wolfhounds, Feldraks). */
-    const cs_unit *hounds = find_unit(&u, "Hounds");
-    cr_expect_str_eq(value(hounds, "move"), "8");
-    cr_expect_eq(hounds->points, 5.0 * 14.0);
-
-    /* Left out or warned, each named with what is wrong and where. */
-    cr_assert_eq(u.n_notes, 5);
-    const cs_unit_note *n = find_note(&u, "Random Beast");
-    cr_expect(n->kind == CS_UNIT_SKIPPED && n->problem == CS_UNIT_INVALID);
-    cr_expect_eq(n->line, 73);
-    cr_expect(strstr(n->what, "Adv `3D6` is not a distance"), "%s", n->what);
-    n = find_note(&u, "Ghost");
-    cr_expect(n->problem == CS_UNIT_MISSING && strcmp(n->what, "lacks Adv") == 0, "%s", n->what);
-    /* `Standard` beside `5"`: a word is no speed; the one number is taken,
-     * with a warning naming both lines. */
-    cr_expect_str_eq(value(find_unit(&u, "Gremlin"), "move"), "5");
-    n = find_note(&u, "Gremlin");
-    cr_expect(n->kind == CS_UNIT_WARNED && n->problem == CS_UNIT_CONFLICT);
-    cr_expect(strstr(n->what, "`5\"` (") && strstr(n->what, "new.cat:92) taken") &&
-                  strstr(n->what, "`Standard` (") && strstr(n->what, "new.cat:87) is a word"),
-              "%s", n->what);
-    /* Two numbers (and a word) stay a conflict: neither is guessed. */
-    n = find_note(&u, "Twin Speed");
-    cr_expect(n->kind == CS_UNIT_SKIPPED && n->problem == CS_UNIT_CONFLICT);
-    cr_expect(strstr(n->what, "Adv given more than twice: `5\"`"), "%s", n->what);
-    cr_expect_null(find_unit(&u, "Twin Speed"));
-    n = find_note(&u, "War Engine");
-    cr_expect(n->problem == CS_UNIT_MISSING && strstr(n->what, "(`-`)"), "%s", n->what);
-    cs_units_free(&u);
-}
-
-Test(units, battlescribe_2_01_value_attributes_and_melee_profiles)
-{
-    cs_units_mapping m;
-    load_bound("mappings/old.ini", &m);
-    cs_units u = {0};
-    cs_error err = {0};
-    cr_assert_eq(cs_units_read_bs(data("old.cat"), &m, &u, &err), CS_OK, "%s", err.msg);
-    cr_assert_eq(u.n, 4);
-    const cs_unit *g = find_unit(&u, "Guardsmen");
-    cr_expect_str_eq(value(g, "speed"), "5");
-    cr_expect_str_eq(value(g, "hit"), "3");
-    cr_expect_str_eq(value(g, "attack_dice"), "7");
-    cr_expect_eq(g->points, 7.0, "the \" Points\" cost, names compared trimmed");
-    cr_expect(g->complete);
-    /* Two attacks: only the Melee one is the charge attack. */
-    const cs_unit *a = find_unit(&u, "Archers");
-    cr_expect_str_eq(value(a, "attack_dice"), "5");
-    cr_expect_str_eq(value(a, "speed"), "5", "`5` without the inch mark");
-    /* Two melee attacks: kept for its charge odds, its attack not guessed. */
-    const cs_unit *x = find_unit(&u, "Axemen");
-    cr_expect_not(x->complete);
-    cr_expect_null(value(x, "hit"));
-    const cs_unit_note *n = find_note(&u, "Axemen");
-    cr_expect(n->kind == CS_UNIT_INCOMPLETE && n->problem == CS_UNIT_CONFLICT);
-    /* A game-system unit with its attack in a shared profile. */
-    const cs_unit *merc = find_unit(&u, "Mercenaries");
-    cr_expect_str_eq(value(merc, "speed"), "6");
-    cr_expect_str_eq(value(merc, "hit"), "4");
-    cr_expect(merc->complete);
-    n = find_note(&u, "Lord");
-    cr_expect(n->kind == CS_UNIT_SKIPPED && strcmp(n->what, "lacks Speed") == 0, "%s", n->what);
-    cs_units_free(&u);
-}
-
-Test(units, battlescribe_errors_name_file_line_and_element)
-{
-    cs_units_mapping m;
-    load_bound("mappings/new.ini", &m);
-    cs_units u = {0};
-    cs_error err = {0};
-    cr_expect_eq(cs_units_read_bs(data("broken.cat"), &m, &u, &err), CS_EINPUT);
-    cr_expect(strstr(err.msg, "broken.cat:9: malformed XML") && strstr(err.msg, "characteristic"),
-              "%s", err.msg);
-    cr_expect_eq(cs_units_read_bs(data("badlink.cat"), &m, &u, &err), CS_EINPUT);
-    cr_expect(strstr(err.msg, "badlink.cat:4: <entryLink> `Nowhere`") &&
-                  strstr(err.msg, "no-such-id"),
-              "%s", err.msg);
-    cr_expect_eq(cs_units_read_bs(data("nothing-here.cat"), &m, &u, &err), CS_EINPUT);
-    cr_expect(strstr(err.msg, "nothing-here.cat"), "%s", err.msg);
-    /* A catalogue without its game system beside it. */
-    char dir[] = "/tmp/chargesim-units-XXXXXX", cmd[2048];
-    cr_assert(mkdtemp(dir));
-    snprintf(cmd, sizeof cmd, "cp %s %s/", data("new.cat"), dir);
-    cr_assert_eq(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "%s/new.cat", dir);
-    cr_expect_eq(cs_units_read_bs(cmd, &m, &u, &err), CS_EINPUT);
-    cr_expect(strstr(err.msg, "no game system file (.gst) with id gs-new"), "%s", err.msg);
-    snprintf(cmd, sizeof cmd, "rm -r %s", dir);
-    cr_expect_eq(system(cmd), 0);
-    cr_expect_eq(u.n, 0);
-    cs_units_free(&u);
-}
-
 /* ---- units CSV --------------------------------------------------------- */
 
 static cs_units_mapping csv_maps[2];
@@ -369,9 +172,9 @@ static cs_units_mapping csv_maps[2];
 static cs_status read_csv(const char *name, cs_units *u, cs_error *err)
 {
     cs_error e = {0};
-    cr_assert_eq(cs_units_mapping_load(data("mappings/new.ini"), &csv_maps[0], &e), CS_OK);
-    cr_assert_eq(cs_units_mapping_load(data("mappings/old.ini"), &csv_maps[1], &e), CS_OK);
-    return cs_units_read_csv(data(name), csv_maps, 2, NULL, u, err);
+    cr_assert_eq(cs_units_mapping_load(th_units_data("mappings/new.ini"), &csv_maps[0], &e), CS_OK);
+    cr_assert_eq(cs_units_mapping_load(th_units_data("mappings/old.ini"), &csv_maps[1], &e), CS_OK);
+    return cs_units_read_csv(th_units_data(name), csv_maps, 2, NULL, u, err);
 }
 
 Test(units, csv_rows)
@@ -380,22 +183,22 @@ Test(units, csv_rows)
     cs_error err = {0};
     cr_assert_eq(read_csv("units.csv", &u, &err), CS_OK, "%s", err.msg);
     cr_assert_eq(u.n, 5);
-    const cs_unit *f = find_unit(&u, "Footmen");
+    const cs_unit *f = th_units_find(&u, "Footmen");
     cr_expect_str_eq(f->map->rs->name, "generic");
-    cr_expect_str_eq(value(f, "move"), "4");
+    cr_expect_str_eq(th_units_value(f, "move"), "4");
     cr_expect_eq(f->points, 100.0);
     cr_expect_str_eq(f->base, "20x20");
     cr_expect_eq(f->line, 2);
-    cr_expect_str_eq(value(find_unit(&u, "Knights, Heavy"), "move"), "7", "a quoted 7\"");
-    const cs_unit *s = find_unit(&u, "Swift Riders");
+    cr_expect_str_eq(th_units_value(th_units_find(&u, "Knights, Heavy"), "move"), "7", "a quoted 7\"");
+    const cs_unit *s = th_units_find(&u, "Swift Riders");
     cr_expect_not(s->has_points);
-    cr_expect_str_eq(value(s, "dice"), "3d6dl1", "a column the mapping does not feed");
-    const cs_unit *sp = find_unit(&u, "Spearmen");
+    cr_expect_str_eq(th_units_value(s, "dice"), "3d6dl1", "a column the mapping does not feed");
+    const cs_unit *sp = th_units_find(&u, "Spearmen");
     cr_expect_str_eq(sp->map->rs->name, "asoiaf");
-    cr_expect_str_eq(value(sp, "hit"), "4");
+    cr_expect_str_eq(th_units_value(sp, "hit"), "4");
     cr_expect(sp->complete);
-    cr_expect_not(find_unit(&u, "Scouts")->complete);
-    const cs_unit_note *n = find_note(&u, "Statue");
+    cr_expect_not(th_units_find(&u, "Scouts")->complete);
+    const cs_unit_note *n = th_units_find_note(&u, "Statue");
     cr_expect(n->kind == CS_UNIT_SKIPPED && n->line == 7 && strstr(n->what, "lacks move"), "%s",
               n->what);
     cs_units_free(&u);
@@ -421,23 +224,23 @@ Test(units, csv_errors_name_file_line_and_column)
     }
     cs_units u = {0};
     cs_error err = {0};
-    const char *p = write_tmp("ruleset,move\ngeneric,4\n");
+    const char *p = th_units_write_tmp("ruleset,move\ngeneric,4\n");
     cr_expect_eq(cs_units_read_csv(p, csv_maps, 2, NULL, &u, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, ":1: no `name` column"), "%s", err.msg);
-    p = write_tmp("name,move\nFootmen,4\n");
+    p = th_units_write_tmp("name,move\nFootmen,4\n");
     cr_expect_eq(cs_units_read_csv(p, csv_maps, 2, "asoiaf", &u, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, ":2: column `move` is not a parameter of ruleset asoiaf"), "%s",
               err.msg);
     cr_expect_eq(cs_units_read_csv(p, csv_maps, 2, "generic", &u, &err), CS_OK, "%s", err.msg);
     cr_expect_eq(u.n, 1, "--rules stands in for a missing ruleset column");
-    p = write_tmp("");
+    p = th_units_write_tmp("");
     cr_expect_eq(cs_units_read_csv(p, csv_maps, 2, NULL, &u, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, ":1: empty file"), "%s", err.msg);
     cs_units_free(&u);
     /* A spreadsheet's UTF-8 export starts with a byte order mark: skipped,
      * so the first column is still `name` (it read as "\xef\xbb\xbfname"). */
     cs_units v = {0};
-    p = write_tmp("\xef\xbb\xbfname,ruleset,move\nFootmen,generic,4\n");
+    p = th_units_write_tmp("\xef\xbb\xbfname,ruleset,move\nFootmen,generic,4\n");
     cr_expect_eq(cs_units_read_csv(p, csv_maps, 2, NULL, &v, &err), CS_OK, "%s", err.msg);
     cr_expect_eq(v.n, 1);
     cs_units_free(&v);
@@ -453,7 +256,7 @@ static void analyse(const cs_units *u, const char *unit, const char *range,
     cs_error err = {0};
     cr_assert_eq(cs_units_grid_parse(range, &g, &err), CS_OK);
     r->p = p;
-    const cs_unit *un = find_unit(u, unit);
+    const cs_unit *un = th_units_find(u, unit);
     cr_assert_not_null(un);
     cs_units_sets none = {0};
     cr_assert_eq(cs_units_analyse(un, sets ? sets : &none, &g, r, &err), CS_OK, "%s", err.msg);
@@ -529,10 +332,10 @@ Test(units, exact_generic_table_reach_plus_one_and_points_per_inch)
 Test(units, exact_asoiaf_reach_plus_one_and_charge_attack)
 {
     cs_units_mapping m;
-    load_bound("mappings/old.ini", &m);
+    th_units_load_bound("mappings/old.ini", &m);
     cs_units u = {0};
     cs_error err = {0};
-    cr_assert_eq(cs_units_read_bs(data("old.cat"), &m, &u, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_units_read_bs(th_units_data("old.cat"), &m, &u, &err), CS_OK, "%s", err.msg);
     cs_unit_result r;
     double p[CS_UNITS_MAX_GRID];
     /* Guardsmen: speed 5 + D6 >= d; p = 1 to 6", (12 - d)/6 from 6" to 12". */
@@ -617,10 +420,10 @@ static int sweep_reach(const double *p, int n, double level)
 Test(units, table_equals_the_exact_method)
 {
     cs_units_mapping m;
-    load_bound("mappings/old.ini", &m);
+    th_units_load_bound("mappings/old.ini", &m);
     cs_units u = {0};
     cs_error err = {0};
-    cr_assert_eq(cs_units_read_bs(data("old.cat"), &m, &u, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_units_read_bs(th_units_data("old.cat"), &m, &u, &err), CS_OK, "%s", err.msg);
     cr_assert_eq(read_csv("units.csv", &u, &err), CS_OK, "%s", err.msg);
     cs_units_grid g = {1, 24, 1};
     const int n = cs_units_grid_count(&g);
@@ -669,41 +472,28 @@ Test(units, sets_are_checked)
     cs_units_grid g = {1, 3, 1};
     double p[3];
     cs_unit_result r = {.p = p};
-    cr_expect_eq(cs_units_analyse(find_unit(&u, "Footmen"), &s, &g, &r, &err), CS_EINPUT);
+    cr_expect_eq(cs_units_analyse(th_units_find(&u, "Footmen"), &s, &g, &r, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, "--set"), "%s", err.msg);
     /* A value a unit carries that the experiment model refuses. */
     cs_units_free(&u);
     cr_assert_eq(read_csv("bad_dice.csv", &u, &err), CS_OK, "%s", err.msg);
     cs_units_sets none = {0};
-    cr_expect_eq(cs_units_analyse(find_unit(&u, "Odd Ones"), &none, &g, &r, &err), CS_EINPUT);
+    cr_expect_eq(cs_units_analyse(th_units_find(&u, "Odd Ones"), &none, &g, &r, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, "bad_dice.csv:3: dice = '2q6'"), "%s", err.msg);
     cs_units_free(&u);
 }
 
 /* ---- the command ------------------------------------------------------- */
 
-/* Runs `chargesim units` in-process with a NULL-terminated argument list. */
-static int run_units(const char *const *args)
-{
-    char *argv[32];
-    int argc = 0;
-    static char store[32][1200];
-    for (; args[argc]; argc++) {
-        snprintf(store[argc], sizeof store[argc], "%s", args[argc]);
-        argv[argc] = store[argc];
-    }
-    return cs_cli_units(argc, argv);
-}
-
 Test(units, command)
 {
     char maps[1200], out[] = "/tmp/chargesim-units-out-XXXXXX";
-    snprintf(maps, sizeof maps, "%s", data("mappings"));
+    snprintf(maps, sizeof maps, "%s", th_units_data("mappings"));
     close(mkstemp(out));
     unlink(out);
-    cr_expect_eq(run_units((const char *const[]){"--help", NULL}), 0);
-    const char *good[] = {data("new.cat"), "--mapping", maps, "-o", out, "--quiet", NULL};
-    cr_assert_eq(run_units(good), 0);
+    cr_expect_eq(th_units_run((const char *const[]){"--help", NULL}), 0);
+    const char *good[] = {th_units_data("new.cat"), "--mapping", maps, "-o", out, "--quiet", NULL};
+    cr_assert_eq(th_units_run(good), 0);
     char *text = th_slurp(out, NULL);
     cr_assert_not_null(text);
     cr_expect(strncmp(text, "catalogue,name,ruleset,points,base,move,reach_50,", 49) == 0, "%s",
@@ -716,27 +506,27 @@ Test(units, command)
     unlink(out);
 
     /* Malformed input: status 2 and no output file at all. */
-    const char *broken[] = {data("broken.cat"), "--mapping", maps, "-o", out, NULL};
-    cr_expect_eq(run_units(broken), 2);
+    const char *broken[] = {th_units_data("broken.cat"), "--mapping", maps, "-o", out, NULL};
+    cr_expect_eq(th_units_run(broken), 2);
     cr_expect_neq(access(out, F_OK), 0);
-    const char *bad_csv[] = {data("bad_value.csv"), "--mapping", maps, "-o", out, NULL};
-    cr_expect_eq(run_units(bad_csv), 2);
+    const char *bad_csv[] = {th_units_data("bad_value.csv"), "--mapping", maps, "-o", out, NULL};
+    cr_expect_eq(th_units_run(bad_csv), 2);
     cr_expect_neq(access(out, F_OK), 0);
-    const char *bad_set[] = {data("units.csv"), "--mapping", maps, "--set",
+    const char *bad_set[] = {th_units_data("units.csv"), "--mapping", maps, "--set",
                              "move=5",          "-o",        out,  NULL};
-    cr_expect_eq(run_units(bad_set), 2);
+    cr_expect_eq(th_units_run(bad_set), 2);
     cr_expect_neq(access(out, F_OK), 0);
-    const char *bad_range[] = {data("units.csv"), "--mapping", maps, "--distance", "9..1", NULL};
-    cr_expect_eq(run_units(bad_range), 2);
-    cr_expect_eq(run_units((const char *const[]){data("units.csv"), "--frobnicate", NULL}), 2);
-    cr_expect_eq(run_units((const char *const[]){data("units.csv"), "--format", "xls", NULL}), 2);
-    cr_expect_eq(run_units((const char *const[]){"units.txt", "--mapping", maps, NULL}), 2);
-    cr_expect_eq(run_units((const char *const[]){NULL}), 2);
+    const char *bad_range[] = {th_units_data("units.csv"), "--mapping", maps, "--distance", "9..1", NULL};
+    cr_expect_eq(th_units_run(bad_range), 2);
+    cr_expect_eq(th_units_run((const char *const[]){th_units_data("units.csv"), "--frobnicate", NULL}), 2);
+    cr_expect_eq(th_units_run((const char *const[]){th_units_data("units.csv"), "--format", "xls", NULL}), 2);
+    cr_expect_eq(th_units_run((const char *const[]){"units.txt", "--mapping", maps, NULL}), 2);
+    cr_expect_eq(th_units_run((const char *const[]){NULL}), 2);
 
     /* Markdown: percentages, one row per unit. */
-    const char *md[] = {data("old.cat"), "--mapping", maps, "--format", "md", "--distance",
+    const char *md[] = {th_units_data("old.cat"), "--mapping", maps, "--format", "md", "--distance",
                         "6..8",          "-o",        out,  "--quiet",  NULL};
-    cr_assert_eq(run_units(md), 0);
+    cr_assert_eq(th_units_run(md), 0);
     free(text);
     text = th_slurp(out, NULL);
     cr_expect(strstr(text, "| Old House | Guardsmen | asoiaf | 7 | - | 5 | 3 | 7 | 9 | 7 | 6 |"),
@@ -744,380 +534,6 @@ Test(units, command)
     cr_expect(strstr(text, "| 100.0 | 83.3 | 66.7 |"), "%s", text);
     free(text);
     unlink(out);
-}
-
-/* ---- every catalogue under ../shared/data, against XPath --------------- */
-
-/* The independent count: units found by XPath queries, following links by
- * id lookups, with no code shared with the reader but the value parser. */
-typedef struct xdoc {
-    xmlDocPtr doc;
-    xmlXPathContextPtr ctx;
-} xdoc;
-
-#define SE "*[local-name()='selectionEntry']"
-#define UNIT "[@type='unit' or @type='model']"
-
-static xmlXPathObjectPtr xq(xdoc *d, xmlNodePtr at, const char *expr)
-{
-    d->ctx->node = at ? at : xmlDocGetRootElement(d->doc);
-    xmlXPathObjectPtr o = xmlXPathEvalExpression((const xmlChar *)expr, d->ctx);
-    cr_assert_not_null(o, "%s", expr);
-    return o;
-}
-
-static int nodes(xmlXPathObjectPtr o)
-{
-    return o->nodesetval ? o->nodesetval->nodeNr : 0;
-}
-
-static void text_of(xmlNodePtr n, char *buf, size_t cap)
-{
-    xmlChar *v = xmlGetProp(n, (const xmlChar *)"value");
-    if (!v)
-        v = xmlNodeGetContent(n);
-    const char *s = v ? (const char *)v : "";
-    while (*s == ' ')
-        s++;
-    snprintf(buf, cap, "%s", s);
-    size_t len = strlen(buf);
-    while (len > 0 && buf[len - 1] == ' ')
-        buf[--len] = '\0';
-    xmlFree(v);
-}
-
-/* The element with id `id` in the catalogue, else the game system. */
-static xmlNodePtr by_id(xdoc *cat, xdoc *gst, const char *id)
-{
-    char expr[256];
-    snprintf(expr, sizeof expr, "//*[@id='%s']", id);
-    xdoc *docs[2] = {cat, gst};
-    for (int k = 0; k < 2; k++) {
-        xmlXPathObjectPtr o = xq(docs[k], NULL, expr);
-        xmlNodePtr n = nodes(o) ? o->nodesetval->nodeTab[0] : NULL;
-        xmlXPathFreeObject(o);
-        if (n)
-            return n;
-    }
-    return NULL;
-}
-
-typedef struct texts {
-    int n;
-    char t[8][64];
-    int numeric; /* the one text with a digit, else 0 */
-} texts;
-
-static void add_text(texts *v, const char *t)
-{
-    for (int i = 0; i < v->n; i++)
-        if (strcmp(v->t[i], t) == 0)
-            return;
-    if (v->n < 8)
-        snprintf(v->t[v->n++], sizeof v->t[0], "%s", t);
-}
-
-/* The characteristic's texts in an entry's own profiles and info-linked ones. */
-static void own_texts(xdoc *cat, xdoc *gst, xmlNodePtr e, const char *key, texts *v)
-{
-    char expr[256], buf[64];
-    xdoc *d = e->doc == cat->doc ? cat : gst;
-    snprintf(expr, sizeof expr,
-             "./*[local-name()='profiles']/*[local-name()='profile']//"
-             "*[local-name()='characteristic'][@name='%s']",
-             key);
-    xmlXPathObjectPtr o = xq(d, e, expr);
-    for (int i = 0; i < nodes(o); i++) {
-        text_of(o->nodesetval->nodeTab[i], buf, sizeof buf);
-        add_text(v, buf);
-    }
-    xmlXPathFreeObject(o);
-    o = xq(d, e, "./*[local-name()='infoLinks']/*[local-name()='infoLink'][@type='profile']");
-    for (int i = 0; i < nodes(o); i++) {
-        xmlChar *t = xmlGetProp(o->nodesetval->nodeTab[i], (const xmlChar *)"targetId");
-        xmlNodePtr p = by_id(cat, gst, (const char *)t);
-        xmlFree(t);
-        cr_assert_not_null(p);
-        xdoc *pd = p->doc == cat->doc ? cat : gst;
-        snprintf(expr, sizeof expr, ".//*[local-name()='characteristic'][@name='%s']", key);
-        xmlXPathObjectPtr c = xq(pd, p, expr);
-        for (int j = 0; j < nodes(c); j++) {
-            text_of(c->nodesetval->nodeTab[j], buf, sizeof buf);
-            add_text(v, buf);
-        }
-        xmlXPathFreeObject(c);
-    }
-    xmlXPathFreeObject(o);
-}
-
-/* Own texts, those of nested model entries, of linked model entries, and
- * of the unit's own upgrade children it must take at least once (a min
- * selections constraint >= 1 on the entry or its link): the data's models
- * typed "upgrade" (Steppe Wolfhounds, Feldraks). */
-static void unit_texts(xdoc *cat, xdoc *gst, xmlNodePtr u, const char *key, texts *v)
-{
-    xdoc *d = u->doc == cat->doc ? cat : gst;
-    own_texts(cat, gst, u, key, v);
-#define MIN1                                                                                     \
-    "*[local-name()='constraints']/*[local-name()='constraint'][@type='min'][@scope='parent']"   \
-    "[@field='selections'][number(@value) >= 1]"
-    xmlXPathObjectPtr up = xq(d, u, "./*[local-name()='selectionEntries']/" SE
-                                    "[@type='upgrade'][" MIN1 "]");
-    for (int i = 0; i < nodes(up); i++)
-        own_texts(cat, gst, up->nodesetval->nodeTab[i], key, v);
-    xmlXPathFreeObject(up);
-    up = xq(d, u, "./*[local-name()='entryLinks']/*[local-name()='entryLink']");
-    for (int i = 0; i < nodes(up); i++) {
-        xmlNodePtr l = up->nodesetval->nodeTab[i];
-        xmlChar *t = xmlGetProp(l, (const xmlChar *)"targetId");
-        xmlNodePtr e = by_id(cat, gst, (const char *)t);
-        xmlFree(t);
-        xmlChar *type = e ? xmlGetProp(e, (const xmlChar *)"type") : NULL;
-        if (type && strcmp((const char *)type, "upgrade") == 0) {
-            xdoc *ld = l->doc == cat->doc ? cat : gst, *ed = e->doc == cat->doc ? cat : gst;
-            xmlXPathObjectPtr a = xq(ld, l, "./" MIN1), b = xq(ed, e, "./" MIN1);
-            if (nodes(a) + nodes(b) > 0)
-                own_texts(cat, gst, e, key, v);
-            xmlXPathFreeObject(a);
-            xmlXPathFreeObject(b);
-        }
-        xmlFree(type);
-    }
-    xmlXPathFreeObject(up);
-#undef MIN1
-    xmlXPathObjectPtr o = xq(d, u, ".//" SE "[@type='model']");
-    for (int i = 0; i < nodes(o); i++)
-        own_texts(cat, gst, o->nodesetval->nodeTab[i], key, v);
-    xmlXPathFreeObject(o);
-    o = xq(d, u, ".//*[local-name()='entryLink']");
-    for (int i = 0; i < nodes(o); i++) {
-        xmlChar *t = xmlGetProp(o->nodesetval->nodeTab[i], (const xmlChar *)"targetId");
-        xmlNodePtr e = by_id(cat, gst, (const char *)t);
-        xmlFree(t);
-        xmlChar *type = e ? xmlGetProp(e, (const xmlChar *)"type") : NULL;
-        if (type && strcmp((const char *)type, "model") == 0)
-            own_texts(cat, gst, e, key, v);
-        xmlFree(type);
-    }
-    xmlXPathFreeObject(o);
-}
-
-static bool open_xdoc(const char *path, xdoc *d)
-{
-    d->doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    d->ctx = d->doc ? xmlXPathNewContext(d->doc) : NULL;
-    return d->ctx != NULL;
-}
-
-static void close_xdoc(xdoc *d)
-{
-    if (d->ctx)
-        xmlXPathFreeContext(d->ctx);
-    if (d->doc)
-        xmlFreeDoc(d->doc);
-}
-
-typedef struct idlist {
-    int n;
-    char id[1024][64];
-} idlist;
-
-static bool has_id(const idlist *l, const char *id)
-{
-    for (int i = 0; i < l->n; i++)
-        if (strcmp(l->id[i], id) == 0)
-            return true;
-    return false;
-}
-
-/* Checks one catalogue: the units XPath finds with the key characteristic
- * are exactly the table's rows plus the units left out for an unreadable or
- * contradictory value; each row once, with the value the XML holds. */
-static void check_catalogue(const char *cat_path, const char *gst_path, const cs_units_mapping *m,
-                            const char *key, int *rows_total, int *xpath_total)
-{
-    xdoc cat = {0}, gst = {0};
-    cr_assert(open_xdoc(cat_path, &cat), "%s", cat_path);
-    cr_assert(open_xdoc(gst_path, &gst), "%s", gst_path);
-    idlist *expected = calloc(1, sizeof *expected), *readable = calloc(1, sizeof *readable);
-    texts *vals = calloc(1024, sizeof *vals);
-    xmlNodePtr cand[1024];
-    int nc = 0;
-
-    /* Units of the catalogue: not nested in a unit, not a unit's linked
-     * model; then game-system units a link outside any unit reaches. */
-    xmlXPathObjectPtr o = xq(&cat, NULL, "//" SE UNIT "[not(ancestor::" SE UNIT ")]");
-    xmlXPathObjectPtr linked =
-        xq(&cat, NULL, "//" SE UNIT "//*[local-name()='entryLink']/@targetId");
-    for (int i = 0; i < nodes(o); i++) {
-        xmlNodePtr e = o->nodesetval->nodeTab[i];
-        xmlChar *id = xmlGetProp(e, (const xmlChar *)"id");
-        bool child = false;
-        for (int j = 0; j < nodes(linked); j++) {
-            xmlChar *t = xmlNodeGetContent(linked->nodesetval->nodeTab[j]);
-            child = child || strcmp((const char *)t, (const char *)id) == 0;
-            xmlFree(t);
-        }
-        xmlFree(id);
-        if (!child)
-            cand[nc++] = e;
-    }
-    xmlXPathFreeObject(o);
-    xmlXPathFreeObject(linked);
-    o = xq(&cat, NULL, "//*[local-name()='entryLink'][not(ancestor::" SE UNIT ")]/@targetId");
-    for (int i = 0; i < nodes(o); i++) {
-        xmlChar *t = xmlNodeGetContent(o->nodesetval->nodeTab[i]);
-        char expr[256];
-        snprintf(expr, sizeof expr, "//" SE UNIT "[@id='%s']", (const char *)t);
-        xmlFree(t);
-        xmlXPathObjectPtr g = xq(&gst, NULL, expr);
-        for (int j = 0; j < nodes(g); j++) {
-            bool dup = false;
-            for (int k = 0; k < nc; k++)
-                dup = dup || cand[k] == g->nodesetval->nodeTab[j];
-            if (!dup)
-                cand[nc++] = g->nodesetval->nodeTab[j];
-        }
-        xmlXPathFreeObject(g);
-    }
-    xmlXPathFreeObject(o);
-
-    for (int i = 0; i < nc; i++) {
-        unit_texts(&cat, &gst, cand[i], key, &vals[i]);
-        xmlChar *id = xmlGetProp(cand[i], (const xmlChar *)"id");
-        double num;
-        bool absent;
-        const char *why;
-        if (vals[i].n > 0)
-            snprintf(expected->id[expected->n++], 64, "%s", (const char *)id);
-        /* One numeric value: the only text holding a digit (a word such
-         * as `Standard` is no speed), and it reads as a distance. */
-        int numeric = -1, n_numeric = 0;
-        for (int t = 0; t < vals[i].n; t++)
-            if (strpbrk(vals[i].t[t], "0123456789")) {
-                numeric = t;
-                n_numeric++;
-            }
-        if (n_numeric == 1 && cs_units_parse_value(vals[i].t[numeric], CS_UNITS_INCHES,
-                                                   m->chars[0].alternate, &num, &absent, &why))
-            snprintf(readable->id[readable->n++], 64, "%s", (const char *)id);
-        vals[i].numeric = n_numeric == 1 ? numeric : 0;
-        xmlFree(id);
-    }
-
-    cs_units u = {0};
-    cs_error err = {0};
-    cr_assert_eq(cs_units_read_bs(cat_path, m, &u, &err), CS_OK, "%s", err.msg);
-    /* Rows: exactly the units whose one value reads, each once, with it. */
-    cr_expect_eq(u.n, readable->n, "%s: %d rows, XPath finds %d units with a readable %s", cat_path,
-                 u.n, readable->n, key);
-    for (int i = 0; i < u.n; i++) {
-        cr_expect(has_id(readable, u.unit[i].id), "%s: row %s (%s) not found by XPath", cat_path,
-                  u.unit[i].name, u.unit[i].id);
-        for (int j = 0; j < i; j++)
-            cr_expect(strcmp(u.unit[i].id, u.unit[j].id) != 0, "%s: %s twice", cat_path,
-                      u.unit[i].name);
-        for (int k = 0; k < nc; k++) {
-            xmlChar *id = xmlGetProp(cand[k], (const xmlChar *)"id");
-            if (strcmp((const char *)id, u.unit[i].id) == 0)
-                cr_expect_str_eq(u.unit[i].value[0].raw, vals[k].t[vals[k].numeric], "%s: %s",
-                                 cat_path,
-                                 u.unit[i].name);
-            xmlFree(id);
-        }
-    }
-    /* Left out for an unreadable or contradictory value: the rest of the
-     * units that have the characteristic. */
-    int with_value_left_out = 0;
-    for (int i = 0; i < u.n_notes; i++) {
-        const cs_unit_note *n = &u.note[i];
-        if (n->kind == CS_UNIT_SKIPPED && n->problem != CS_UNIT_MISSING) {
-            with_value_left_out++;
-            cr_expect(has_id(expected, n->id) && !has_id(readable, n->id), "%s: note %s", cat_path,
-                      n->name);
-        }
-    }
-    cr_expect_eq(u.n + with_value_left_out, expected->n,
-                 "%s: %d rows + %d left out, XPath finds %d units with %s", cat_path, u.n,
-                 with_value_left_out, expected->n, key);
-    *rows_total += u.n;
-    *xpath_total += readable->n;
-    cs_units_free(&u);
-    free(vals);
-    free(expected);
-    free(readable);
-    close_xdoc(&cat);
-    close_xdoc(&gst);
-}
-
-static bool game_system_of_dir(const char *dir, char *gst, size_t cap)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return false;
-    bool found = false;
-    for (struct dirent *e; !found && (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        if (n > 4 && strcmp(e->d_name + n - 4, ".gst") == 0) {
-            snprintf(gst, cap, "%s/%s", dir, e->d_name);
-            found = true;
-        }
-    }
-    closedir(d);
-    return found;
-}
-
-Test(units, every_shared_catalogue_against_xpath, .timeout = 60)
-{
-    char shared[1200];
-    const char *root = getenv("CS_ROOT");
-    snprintf(shared, sizeof shared, "%s/../shared/data", root ? root : ".");
-    struct stat sb;
-    if (stat(shared, &sb) != 0) {
-        /* A skip, not a warning: Criterion exits 1 after any cr_log_warn. */
-        cr_skip_test("%s is absent: the shared-data integration test is skipped", shared);
-    }
-    /* The shipped mappings where their ruleset is built in; for T9A before
-     * the t9a ruleset exists, the same reading through generic (2D6 + Adv,
-     * edition 2's range), so the catalogues are still read and counted. */
-    cs_units_mapping asoiaf, t9a;
-    cs_error err = {0};
-    char path[1400];
-    snprintf(path, sizeof path, "%s/experiments/mappings/asoiaf.ini", root ? root : ".");
-    cr_assert_eq(cs_units_mapping_load(path, &asoiaf, &err), CS_OK, "%s", err.msg);
-    cr_assert_eq(cs_units_mapping_bind(&asoiaf, &err), CS_OK, "%s", err.msg);
-    snprintf(path, sizeof path, "%s/experiments/mappings/t9a-2nd.ini", root ? root : ".");
-    cr_assert_eq(cs_units_mapping_load(path, &t9a, &err), CS_OK, "%s", err.msg);
-    if (cs_units_mapping_bind(&t9a, &err) != CS_OK) {
-        const char *p = write_tmp("[units]\nruleset = generic\n"
-                                  "game_system_id = aa64-1e8e-66fc-9abf\ncost = pts\n"
-                                  "speed = move\n[fixed]\ndice = 2d6\n"
-                                  "[characteristic Adv]\nparam = move\nformat = inches\n");
-        cr_assert_eq(cs_units_mapping_load(p, &t9a, &err), CS_OK, "%s", err.msg);
-        cr_assert_eq(cs_units_mapping_bind(&t9a, &err), CS_OK, "%s", err.msg);
-        unlink(p);
-    }
-    const struct {
-        const char *dir, *key;
-        cs_units_mapping *m;
-        int xpath_units; /* units with one numeric value, by the XPath count above */
-    } sets[] = {{"bsdata-asoiaf", "Speed", &asoiaf, 37}, {"bsdata-t9a-2nd", "Adv", &t9a, 141}};
-    for (size_t s = 0; s < 2; s++) {
-        char dir[1400], gst[1700];
-        snprintf(dir, sizeof dir, "%s/%s", shared, sets[s].dir);
-        cr_assert(game_system_of_dir(dir, gst, sizeof gst), "no .gst in %s", dir);
-        static const char *const cat[] = {".cat", NULL};
-        char(*files)[CS_UNITS_PATH];
-        int n, rows = 0, xpath = 0;
-        cr_assert_eq(cs_units_list_files(dir, cat, &files, &n, &err), CS_OK, "%s", err.msg);
-        for (int i = 0; i < n; i++)
-            check_catalogue(files[i], gst, sets[s].m, sets[s].key, &rows, &xpath);
-        free(files);
-        cr_expect_gt(n, 0);
-        /* Every unit whose entry has one numeric speed value is a row. */
-        cr_expect_eq(rows, xpath, "%s: %d rows, XPath finds %d", sets[s].dir, rows, xpath);
-        cr_expect_eq(xpath, sets[s].xpath_units, "%s: XPath finds %d units", sets[s].dir, xpath);
-    }
 }
 
 Test(units, mapping_file_read_errors_name_the_file_and_line)
@@ -1139,148 +555,6 @@ Test(units, mapping_file_read_errors_name_the_file_and_line)
     cr_expect_eq(cs_units_mapping_load(path, &m, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, ":3: line longer than"), "%s", err.msg);
     unlink(path);
-}
-
-/* ---- entry links form a graph ------------------------------------------ */
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Writes `depth` + 1 shared groups named prefix0..prefixN, each linking the
- * next twice; the last one holds `last` (XML text). */
-static void write_chain(FILE *f, const char *prefix, int depth, const char *last)
-{
-    for (int k = 0; k <= depth; k++) {
-        fprintf(f, "    <selectionEntryGroup id=\"%s%d\" name=\"%s%d\" hidden=\"false\">\n", prefix,
-                k, prefix, k);
-        if (k < depth)
-            fprintf(f,
-                    "      <entryLinks>\n"
-                    "        <entryLink id=\"%sa%d\" name=\"a\" targetId=\"%s%d\" "
-                    "type=\"selectionEntryGroup\"/>\n"
-                    "        <entryLink id=\"%sb%d\" name=\"b\" targetId=\"%s%d\" "
-                    "type=\"selectionEntryGroup\"/>\n"
-                    "      </entryLinks>\n",
-                    prefix, k, prefix, k + 1, prefix, k, prefix, k + 1);
-        else
-            fputs(last, f);
-        fputs("    </selectionEntryGroup>\n", f);
-    }
-}
-
-/* Issue 15.6 / 18.2: links nesting 32 deep, each level linking the next
- * twice (2^32 paths), inside a unit and outside any unit, load in well
- * under a second: each shared entry is resolved once per unit. The points
- * still count every path, as a roster would (a model min 1 at 1 pt reached
- * by 2^32 links is 2^32 points), so the memo changes the cost, not the sum. */
-Test(units, deep_repeated_entry_links_load_in_linear_time, .timeout = 30)
-{
-    char dir[] = "/tmp/chargesim-deep-XXXXXX", path[300];
-    cr_assert_not_null(mkdtemp(dir));
-    const int depth = 32;
-    snprintf(path, sizeof path, "%s/deep.gst", dir);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gameSystem id=\"gs-new\" name=\"Deep\" "
-          "xmlns=\"http://www.battlescribe.net/schema/gameSystemSchema\"/>\n",
-          f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/deep.cat", dir);
-    f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-          "<catalogue id=\"cat-deep\" name=\"Deep\" gameSystemId=\"gs-new\" "
-          "xmlns=\"http://www.battlescribe.net/schema/catalogueSchema\">\n"
-          "  <entryLinks>\n"
-          "    <entryLink id=\"root-a\" name=\"r\" targetId=\"h0\" type=\"selectionEntryGroup\"/>\n"
-          "  </entryLinks>\n"
-          "  <selectionEntries>\n"
-          "    <selectionEntry id=\"se-deep\" name=\"Deep Unit\" type=\"unit\">\n"
-          "      <entryLinks>\n"
-          "        <entryLink id=\"du-a\" name=\"a\" targetId=\"g0\" type=\"selectionEntryGroup\"/>\n"
-          "      </entryLinks>\n"
-          "    </selectionEntry>\n"
-          "  </selectionEntries>\n"
-          "  <sharedSelectionEntries>\n"
-          "    <selectionEntry id=\"se-deep-model\" name=\"Deep Model\" type=\"model\">\n"
-          "      <profiles><profile id=\"p-dm\" name=\"G\"><characteristics>\n"
-          "        <characteristic name=\"Adv\">5&quot;</characteristic>\n"
-          "      </characteristics></profile></profiles>\n"
-          "      <costs><cost name=\"pts\" typeId=\"ct-pts\" value=\"1.0\"/></costs>\n"
-          "    </selectionEntry>\n"
-          "  </sharedSelectionEntries>\n"
-          "  <sharedSelectionEntryGroups>\n",
-          f);
-    write_chain(f, "g", depth,
-                "      <entryLinks>\n"
-                "        <entryLink id=\"to-model\" name=\"m\" targetId=\"se-deep-model\" "
-                "type=\"selectionEntry\"><constraints><constraint field=\"selections\" "
-                "scope=\"parent\" value=\"1.0\" type=\"min\"/></constraints></entryLink>\n"
-                "      </entryLinks>\n");
-    write_chain(f, "h", depth,
-                "      <selectionEntries>\n"
-                "        <selectionEntry id=\"se-far\" name=\"Far Unit\" type=\"unit\">\n"
-                "          <profiles><profile id=\"p-far\" name=\"G\"><characteristics>\n"
-                "            <characteristic name=\"Adv\">6&quot;</characteristic>\n"
-                "          </characteristics></profile></profiles>\n"
-                "        </selectionEntry>\n"
-                "      </selectionEntries>\n");
-    fputs("  </sharedSelectionEntryGroups>\n</catalogue>\n", f);
-    fclose(f);
-
-    cs_units_mapping m;
-    load_bound("mappings/new.ini", &m);
-    cs_units u = {0};
-    cs_error err = {0};
-    double t0 = now_seconds();
-    cs_status st = cs_units_read_bs(path, &m, &u, &err);
-    double took = now_seconds() - t0;
-    cr_expect_eq(st, CS_OK, "%s", err.msg);
-    cr_expect_lt(took, 1.0, "32 levels of doubled links took %.3f s", took);
-    /* Deep Unit, Far Unit, and Deep Model: a model defined at the top of
-     * the file that no link inside a unit names is a unit of its own
-     * (cs_units_read_bs). */
-    cr_expect_eq(u.n, 3);
-    const cs_unit *deep = find_unit(&u, "Deep Unit");
-    cr_expect_str_eq(value(deep, "move"), "5");
-    cr_expect_eq(deep->points, ldexp(1.0, depth), "%.0f", deep->points);
-    cr_expect_str_eq(value(find_unit(&u, "Far Unit"), "move"), "6");
-    cs_units_free(&u);
-
-    /* A cycle is named, not followed for ever. */
-    f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-          "<catalogue id=\"cat-deep\" name=\"Deep\" gameSystemId=\"gs-new\">\n"
-          "  <selectionEntries>\n"
-          "    <selectionEntry id=\"se-loop\" name=\"Loop\" type=\"unit\"><entryLinks>\n"
-          "      <entryLink id=\"l0\" name=\"a\" targetId=\"c0\" type=\"selectionEntryGroup\"/>\n"
-          "    </entryLinks></selectionEntry>\n"
-          "  </selectionEntries>\n"
-          "  <sharedSelectionEntryGroups>\n"
-          "    <selectionEntryGroup id=\"c0\" name=\"c0\"><entryLinks>\n"
-          "      <entryLink id=\"l1\" name=\"b\" targetId=\"c1\" type=\"selectionEntryGroup\"/>\n"
-          "    </entryLinks></selectionEntryGroup>\n"
-          "    <selectionEntryGroup id=\"c1\" name=\"c1\"><entryLinks>\n"
-          "      <entryLink id=\"l2\" name=\"c\" targetId=\"c0\" type=\"selectionEntryGroup\"/>\n"
-          "    </entryLinks></selectionEntryGroup>\n"
-          "  </sharedSelectionEntryGroups>\n</catalogue>\n",
-          f);
-    fclose(f);
-    cs_units u2 = {0};
-    cr_expect_eq(cs_units_read_bs(path, &m, &u2, &err), CS_EINPUT);
-    cr_expect(strstr(err.msg, "deep.cat:") && strstr(err.msg, "entry links form a cycle"), "%s",
-              err.msg);
-    cs_units_free(&u2);
-
-    unlink(path);
-    snprintf(path, sizeof path, "%s/deep.gst", dir);
-    unlink(path);
-    cr_expect_eq(rmdir(dir), 0, "%s removed", dir);
 }
 
 /* ---- reach by exact inversion ------------------------------------------ */
@@ -1335,7 +609,7 @@ Test(units, reach_is_the_inverted_range_distribution, .timeout = 30)
                     path, sizeof path);
     cs_units_mapping maps[1];
     cs_error err = {0};
-    cr_assert_eq(cs_units_mapping_load(data("mappings/new.ini"), &maps[0], &err), CS_OK);
+    cr_assert_eq(cs_units_mapping_load(th_units_data("mappings/new.ini"), &maps[0], &err), CS_OK);
     cs_units u = {0};
     cr_assert_eq(cs_units_read_csv(path, maps, 1, NULL, &u, &err), CS_OK, "%s", err.msg);
     cs_unit_result r;
@@ -1361,7 +635,7 @@ Test(units, reach_is_the_inverted_range_distribution, .timeout = 30)
     /* The whole command on 22d162 with a one-cell table: under a second
      * (the step scan it replaces took 145 s). */
     char maps_dir[1200], out[] = "/tmp/chargesim-reach-out-XXXXXX";
-    snprintf(maps_dir, sizeof maps_dir, "%s", data("mappings"));
+    snprintf(maps_dir, sizeof maps_dir, "%s", th_units_data("mappings"));
     close(mkstemp(out));
     FILE *f = fopen(path, "w");
     cr_assert_not_null(f);
@@ -1371,7 +645,7 @@ Test(units, reach_is_the_inverted_range_distribution, .timeout = 30)
                           "--quiet",    "-o",        out,      NULL};
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    cr_expect_eq(run_units(args), 0);
+    cr_expect_eq(th_units_run(args), 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     cr_expect_lt(took, 1.0, "22d162 at --distance 0..0:0.01 took %.3f s", took);
@@ -1398,7 +672,7 @@ Test(units, t9a_edition_3_without_charge_speed_is_refused)
     close(mkstemp(out));
     unlink(out);
     const char *ed3[] = {path, "--mapping", map, "--set", "edition=3", "-o", out, "--quiet", NULL};
-    cr_expect_eq(run_units(ed3), 2);
+    cr_expect_eq(th_units_run(ed3), 2);
     cr_expect_neq(access(out, F_OK), 0, "no table under an edition-3 heading");
     cs_units_mapping m;
     cs_error err = {0};
@@ -1417,7 +691,7 @@ Test(units, t9a_edition_3_without_charge_speed_is_refused)
     cr_expect_eq(cs_units_check_sets(&u, &sets, &err), CS_OK, "%s", err.msg);
     cs_units_free(&u);
     const char *ed2[] = {path, "--mapping", map, "--set", "edition=2", "-o", out, "--quiet", NULL};
-    cr_expect_eq(run_units(ed2), 0);
+    cr_expect_eq(th_units_run(ed2), 0);
     unlink(out);
 
     /* A unit's own edition column is refused the same way. */
@@ -1426,7 +700,7 @@ Test(units, t9a_edition_3_without_charge_speed_is_refused)
     fputs("name,ruleset,advance_rate,edition\nElf,t9a,5,3\n", f);
     fclose(f);
     const char *col[] = {path, "--mapping", map, "-o", out, "--quiet", NULL};
-    cr_expect_eq(run_units(col), 2);
+    cr_expect_eq(th_units_run(col), 2);
     cr_expect_neq(access(out, F_OK), 0);
     unlink(path);
     cr_expect_eq(rmdir(dir), 0);
