@@ -52,8 +52,12 @@ cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int
  * .gst. Units are the selection entries of type unit or model not nested in
  * another such entry, defined in the file or reached from it by an entry
  * link outside any unit; each unit's profiles are its own, those its info
- * links point to, and those of its model children (nested, in groups, or
- * linked). `map` must be bound. Appends to `out`. */
+ * links point to, those of its model children (nested, in groups, or
+ * linked), and those of its own "upgrade" children it must take at least
+ * once (min selections >= 1: models typed so, T9A's Steppe Wolfhounds and
+ * Feldraks). Shared entries are resolved once per unit (linear in the
+ * entries however often they are linked); a cycle of links is CS_EINPUT.
+ * `map` must be bound. Appends to `out`. */
 cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out,
                            cs_error *err);
 

@@ -5,7 +5,7 @@
  *   <characteristic name="Speed" characteristicTypeId=".." value="6&quot;"/>  (2.01)
  * and elements are matched by local name, so the catalogue and game-system
  * namespaces are one. What is a unit, where its profiles and points come
- * from: see cs_units_read_bs in units.h. Not read: modifiers and conditions
+ * from: see cs_units_read_bs in unitsrc.h. Not read: modifiers and conditions
  * (a cost or characteristic changed by an option), catalogue links between
  * catalogues, info groups (none in the data this was written against). */
 #include <errno.h>

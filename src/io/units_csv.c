@@ -1,4 +1,4 @@
-/* Units CSV, read with libcsv in strict mode (columns: see units.h).
+/* Units CSV, read with libcsv in strict mode (columns: see unitsrc.h).
  *
  * The file is fed to libcsv one physical line at a time, so when a row ends
  * the reader knows the line it ended on: that is the line every message

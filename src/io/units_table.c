@@ -1,4 +1,4 @@
-/* The unit table (units.h: cs_units_table), as a cs_table so that CSV,
+/* The unit table (unitsrc.h: cs_units_table), as a cs_table so that CSV,
  * Markdown and LaTeX come from the project's one set of writers. */
 #include <string.h>
 
