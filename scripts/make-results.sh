@@ -244,11 +244,6 @@ if [ "$full" = 1 ]; then
         printf '\n'
         printf 'Per-unit charge tables of real armies (BattleScribe data, when\n'
         printf '../shared/data is present): [units/](units/).\n\n'
-        # Hand-written notes (which numbers changed and why), kept as they are.
-        if [ -f "$out/README.md" ] && grep -q '^<!-- notes begin -->$' "$out/README.md"; then
-            sed -n '/^<!-- notes begin -->$/,/^<!-- notes end -->$/p' "$out/README.md"
-            printf '\n'
-        fi
         cat "$gallery"
     } >"$tmp/README.md"
     mv -f "$tmp/README.md" "$out/README.md"
