@@ -25,7 +25,7 @@ BIN      := bin/chargesim
 TESTBIN  := $(BUILD)/tests/run_tests
 THREADS  ?=
 
-.PHONY: all deps run test check asan ubsan tsan bench results clean help
+.PHONY: all deps run test check layers asan ubsan tsan bench results clean help
 
 all: $(BIN)
 
@@ -33,8 +33,10 @@ help:
 	@echo "make          build bin/chargesim"
 	@echo "make run      install missing packages, build, run the default experiment into results/"
 	@echo "make test     install missing packages, build and run every test"
+	@echo "make layers   check that includes point down: core < rules < sim < io < cli"
 	@echo "make asan     the test suite under AddressSanitizer"
 	@echo "make ubsan    the test suite under UndefinedBehaviorSanitizer"
+	@echo "make tsan     the threaded paths under ThreadSanitizer (clang, Archer)"
 	@echo "make bench    performance figures (not a test)"
 	@echo "make results  regenerate every experiment's outputs under results/"
 
@@ -60,8 +62,13 @@ $(TESTBIN): $(TEST_OBJ) $(BUILD)/libchargesim.a
 # The tests find the binary and the shared/ folder through these variables.
 TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 
-check: $(BIN) $(TESTBIN)
+check: $(BIN) $(TESTBIN) layers
 	$(TEST_ENV) $(TESTBIN) --jobs 2
+
+# Includes point down the layers core < rules < sim < io < cli (STYLE.md 2);
+# the header-to-layer mapping is in the script.
+layers:
+	@scripts/layers.sh $(CURDIR)
 
 test: deps
 	@$(MAKE) --no-print-directory check
