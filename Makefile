@@ -95,7 +95,8 @@ ubsan: deps
 # and had to be suppressed. scripts/tsan.sh first requires the planted race of
 # tests/tsan/race.c to be reported, then runs the binary's threaded paths (mc,
 # conditional, exact, --dist, --precision, dice on 2 and 7 threads): the
-# Criterion runner forks its workers and does not start under TSan.
+# Criterion runner does not start under TSan ("Could not initialize
+# inheritable arena", its shared arena collides with TSan's memory layout).
 # -Wno-double-promotion: clang flags glibc's float INFINITY and NAN constants
 # where gcc does not; the default gcc build keeps the whole warning set.
 TSAN_VARS := BUILD=build-tsan BIN=build-tsan/bin/chargesim CC=clang OPENMP=-fopenmp=libomp \
