@@ -12,22 +12,30 @@ static cs_rect flush_pose(const cs_rect *ch, cs_vec2 ea, cs_vec2 u, cs_vec2 n, d
                                  facing);
 }
 
-void cs_geom_align(const cs_rect *charger, const cs_formation *charger_models,
-                   const cs_rect *target, const cs_formation *target_models, cs_facing f,
-                   cs_vec2 contact, const cs_rect *others, int n_others, cs_align *out)
+/* One align problem: the target's facing e (length l, unit direction u,
+ * outward normal n), the charger's frontage w, the charger's parameter s
+ * now and the range [lo, hi] of s that keeps the contact point in contact. */
+typedef struct align_ctx {
+    cs_seg e;
+    cs_vec2 u, n;
+    double l, w, lo, hi, now;
+} align_ctx;
+
+/* The placements s where the models in contact or the blocking by others
+ * change, into cand (room for 128); the blocked intervals of s as pairs
+ * into blk (room for 16), their count times 2 into *nb. Returns the number
+ * of candidates. */
+static int align_candidates(const align_ctx *a, const cs_rect *charger,
+                            const cs_formation *charger_models, const cs_rect *target,
+                            const cs_formation *target_models, cs_facing f,
+                            const cs_rect *others, int n_others, double *cand, double *blk,
+                            int *nb)
 {
-    cs_seg e = cs_geom_edge(target, f);
-    double l = edge_length(target, f), w = charger->width;
-    cs_vec2 u = scale(sub(e.b, e.a), 1.0 / l), n = edge_normal(target, f);
-    double tc = dmin(dmax(dot(sub(contact, e.a), u), 0.0), l);
-    /* keeping the contact point in contact: s in [tc - w, tc] */
-    double lo = tc - w, hi = tc;
-    double now = dot(sub(cs_geom_corner(charger, CS_CORNER_FR), e.a), u);
-    double cand[128];
+    double l = a->l, w = a->w;
     int nc = 0;
-    cand[nc++] = lo;
-    cand[nc++] = hi;
-    cand[nc++] = dmin(dmax(now, lo), hi);
+    cand[nc++] = a->lo;
+    cand[nc++] = a->hi;
+    cand[nc++] = dmin(dmax(a->now, a->lo), a->hi);
     cand[nc++] = 0;
     cand[nc++] = l - w;
     /* where a model boundary of either unit meets an end of the other's
@@ -46,24 +54,47 @@ void cs_geom_align(const cs_rect *charger, const cs_formation *charger_models,
     }
     /* where the charger, slid along the facing, starts or stops touching
      * another unit: from far away on each side, the first contact */
-    double blk[2 * 8];
-    int nb = 0;
+    *nb = 0;
     const double far = 1000.0 + l + 2 * w;
     for (int o = 0; o < n_others && o < 8; o++) {
         cs_poly op = cs_geom_rect_poly(&others[o]);
-        cs_rect pa = flush_pose(charger, e.a, u, n, -far), pb = flush_pose(charger, e.a, u, n, far);
+        cs_rect pa = flush_pose(charger, a->e.a, a->u, a->n, -far);
+        cs_rect pb = flush_pose(charger, a->e.a, a->u, a->n, far);
         cs_poly qa = cs_geom_rect_poly(&pa), qb = cs_geom_rect_poly(&pb);
-        double ta = cs_geom_first_contact(qa.v, 4, u, op.v, 4, 0.0);
-        double tb = cs_geom_first_contact(qb.v, 4, scale(u, -1.0), op.v, 4, 0.0);
+        double ta = cs_geom_first_contact(qa.v, 4, a->u, op.v, 4, 0.0);
+        double tb = cs_geom_first_contact(qb.v, 4, scale(a->u, -1.0), op.v, 4, 0.0);
         if (isfinite(ta) && isfinite(tb)) {
-            blk[nb++] = -far + ta;
-            blk[nb++] = far - tb;
+            blk[(*nb)++] = -far + ta;
+            blk[(*nb)++] = far - tb;
             if (nc < 126) {
                 cand[nc++] = -far + ta;
                 cand[nc++] = far - tb;
             }
         }
     }
+    return nc;
+}
+
+void cs_geom_align(const cs_rect *charger, const cs_formation *charger_models,
+                   const cs_rect *target, const cs_formation *target_models, cs_facing f,
+                   cs_vec2 contact, const cs_rect *others, int n_others, cs_align *out)
+{
+    align_ctx a;
+    a.e = cs_geom_edge(target, f);
+    a.l = edge_length(target, f);
+    a.w = charger->width;
+    a.u = scale(sub(a.e.b, a.e.a), 1.0 / a.l);
+    a.n = edge_normal(target, f);
+    double tc = dmin(dmax(dot(sub(contact, a.e.a), a.u), 0.0), a.l);
+    /* keeping the contact point in contact: s in [tc - w, tc] */
+    a.lo = tc - a.w;
+    a.hi = tc;
+    a.now = dot(sub(cs_geom_corner(charger, CS_CORNER_FR), a.e.a), a.u);
+    double cand[128], blk[2 * 8];
+    int nb;
+    int nc = align_candidates(&a, charger, charger_models, target, target_models, f, others,
+                              n_others, cand, blk, &nb);
+    double l = a.l, w = a.w, lo = a.lo, hi = a.hi, now = a.now;
     out->flush = false;
     int best_t = -1, best_c = -1;
     double best_move = INFINITY, best_s = 0;
@@ -98,7 +129,7 @@ void cs_geom_align(const cs_rect *charger, const cs_formation *charger_models,
         out->models_charger = 0;
         return;
     }
-    out->final = flush_pose(charger, e.a, u, n, best_s);
+    out->final = flush_pose(charger, a.e.a, a.u, a.n, best_s);
     out->overlap = dmin(best_s + w, l) - dmax(best_s, 0.0);
     out->models_target = best_t;
     out->models_charger = best_c;

@@ -70,30 +70,14 @@ cs_facing cs_geom_arc_of_point(const cs_rect *r, cs_vec2 p)
     return u < 0 ? CS_LEFT : CS_RIGHT;
 }
 
-void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out)
+/* The arc of r (half width hw, half depth hd) holding all four corners c of
+ * a rectangle (in r's frame), or -2 when they are not all in one arc or one
+ * lies inside r. Most placements put the whole rectangle in one arc: the
+ * arcs are convex, so when all four corners lie outside r in one arc, so
+ * does the rectangle (a corner on a boundary ray is taken as flank, which at
+ * worst sends a rectangle to the clipping of arc_areas). */
+static inline int corners_arc(const cs_vec2 c[4], double hw, double hd)
 {
-    double hw = 0.5 * r->width, hd = 0.5 * r->depth, k = hw - hd;
-    /* other's corners in r's frame (cs_corner order), from its centre and
-     * its axes there (a rotation keeps fwd = perp(right)) */
-    cs_vec2 oc = local(r, other->c);
-    cs_vec2 ou = v2(dot(other->right, r->right), dot(other->right, r->fwd));
-    cs_vec2 ow = scale(ou, 0.5 * other->width), od = scale(perp(ou), 0.5 * other->depth);
-    cs_vec2 c[4] = { add(oc, sub(od, ow)), add(oc, add(ow, od)), sub(oc, sub(od, ow)),
-                     sub(oc, add(ow, od)) };
-    double total = other->width * other->depth;
-    /* Each arc is the intersection of three half-planes a*u + b*v <= c in
-     * r's frame: its edge line and the two diagonal rays' lines (a ray from
-     * a corner at 135 degrees to both edges lies on u +- v = +-k). */
-    static const double sgn[4][3][3] = {
-        [CS_FRONT] = { { 0, -1, -1 }, { 1, -1, 1 }, { -1, -1, 1 } },
-        [CS_REAR] = { { 0, 1, -1 }, { 1, 1, 1 }, { -1, 1, 1 } },
-        [CS_LEFT] = { { 1, 0, -1 }, { 1, 1, -1 }, { 1, -1, -1 } },
-        [CS_RIGHT] = { { -1, 0, -1 }, { -1, 1, -1 }, { -1, -1, -1 } },
-    };
-    /* Most placements put the whole rectangle in one arc: the arcs are
-     * convex, so when all four corners lie outside r in one arc, so does
-     * the rectangle (a corner on a boundary ray is taken as flank, which at
-     * worst sends a rectangle to the clipping below). */
     int inside_all = -1;
     for (int i = 0; i < 4 && inside_all != -2; i++) {
         double u = c[i].x, v = c[i].y, au = fabs(u);
@@ -111,8 +95,22 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
         else if (arc != inside_all)
             inside_all = -2;
     }
-    double h[4][3][3];
-    for (int a = 0; a < 4 && inside_all < 0; a++) {
+    return inside_all;
+}
+
+/* Each arc of r as the intersection of three half-planes a*u + b*v <= c in
+ * r's frame: its edge line and the two diagonal rays' lines (a ray from a
+ * corner at 135 degrees to both edges lies on u +- v = +-k, k = hw - hd). */
+static inline void arc_planes(double hw, double hd, double h[4][3][3])
+{
+    static const double sgn[4][3][3] = {
+        [CS_FRONT] = { { 0, -1, -1 }, { 1, -1, 1 }, { -1, -1, 1 } },
+        [CS_REAR] = { { 0, 1, -1 }, { 1, 1, 1 }, { -1, 1, 1 } },
+        [CS_LEFT] = { { 1, 0, -1 }, { 1, 1, -1 }, { 1, -1, -1 } },
+        [CS_RIGHT] = { { -1, 0, -1 }, { -1, 1, -1 }, { -1, -1, -1 } },
+    };
+    double k = hw - hd;
+    for (int a = 0; a < 4; a++) {
         double edge = (a == CS_FRONT || a == CS_REAR) ? hd : hw;
         h[a][0][0] = sgn[a][0][0];
         h[a][0][1] = sgn[a][0][1];
@@ -123,50 +121,62 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
             h[a][j][2] = sgn[a][j][2] * k;
         }
     }
-    /* else clip against each arc no half-plane of which has every corner
-     * outside it: each half-plane is a bound on u, v, u + v or u - v, so
-     * the corners' extremes of those decide */
+}
+
+/* The arcs the rectangle with corners c may reach: those no half-plane of
+ * which has every corner outside it. Each half-plane is a bound on u, v,
+ * u + v or u - v, so the corners' extremes of those decide. */
+static inline void arcs_touched(const cs_vec2 c[4], double hw, double hd, bool touches[4])
+{
+    double k = hw - hd;
+    double lo[4], hi[4]; /* u, v, u + v, u - v */
+    for (int i = 0; i < 4; i++) {
+        double f[4] = { c[i].x, c[i].y, c[i].x + c[i].y, c[i].x - c[i].y };
+        for (int j = 0; j < 4; j++) {
+            lo[j] = i ? dmin(lo[j], f[j]) : f[j];
+            hi[j] = i ? dmax(hi[j], f[j]) : f[j];
+        }
+    }
+    touches[CS_FRONT] = -hi[1] <= -hd && lo[3] <= k && -hi[2] <= k;
+    touches[CS_REAR] = lo[1] <= -hd && lo[2] <= k && -hi[3] <= k;
+    touches[CS_LEFT] = lo[0] <= -hw && lo[2] <= -k && lo[3] <= -k;
+    touches[CS_RIGHT] = -hi[0] <= -hw && -hi[3] <= -k && -hi[2] <= -k;
+}
+
+/* out's areas of `other` (corners c in r's frame, centre oc, unit vector ou
+ * along its front edge, area total) in r's arcs and in r, when it is not in
+ * one arc: clipped against each arc it may reach. */
+static void arc_areas(const cs_vec2 c[4], double hw, double hd, cs_vec2 oc, cs_vec2 ou,
+                      const cs_rect *other, double total, cs_arc_share *out)
+{
+    double h[4][3][3];
     bool touches[4];
-    if (inside_all < 0) {
-        double lo[4], hi[4]; /* u, v, u + v, u - v */
-        for (int i = 0; i < 4; i++) {
-            double f[4] = { c[i].x, c[i].y, c[i].x + c[i].y, c[i].x - c[i].y };
-            for (int j = 0; j < 4; j++) {
-                lo[j] = i ? dmin(lo[j], f[j]) : f[j];
-                hi[j] = i ? dmax(hi[j], f[j]) : f[j];
-            }
-        }
-        touches[CS_FRONT] = -hi[1] <= -hd && lo[3] <= k && -hi[2] <= k;
-        touches[CS_REAR] = lo[1] <= -hd && lo[2] <= k && -hi[3] <= k;
-        touches[CS_LEFT] = lo[0] <= -hw && lo[2] <= -k && lo[3] <= -k;
-        touches[CS_RIGHT] = -hi[0] <= -hw && -hi[3] <= -k && -hi[2] <= -k;
-    }
-    out->overlap = 0;
+    arc_planes(hw, hd, h);
+    arcs_touched(c, hw, hd, touches);
+    /* the arcs cover all but r itself: when other is clear of r, the last
+     * arc it touches holds what the others do not */
+    bool clear = rects_apart(v2(0, 0), v2(1, 0), hw, hd, oc, ou, 0.5 * other->width,
+                             0.5 * other->depth, 0.0);
+    int last = 3;
+    while (clear && last > 0 && !touches[last])
+        last--;
+    clear = clear && touches[last];
+    double sum = 0;
     for (int a = 0; a < 4; a++)
-        out->area[a] = 0;
-    if (inside_all >= 0) {
-        out->area[inside_all] = total;
-    } else {
-        /* the arcs cover all but r itself: when other is clear of r, the
-         * last arc it touches holds what the others do not */
-        bool clear = rects_apart(v2(0, 0), v2(1, 0), hw, hd, oc, ou, 0.5 * other->width,
-                                 0.5 * other->depth, 0.0);
-        int last = 3;
-        while (clear && last > 0 && !touches[last])
-            last--;
-        clear = clear && touches[last];
-        double sum = 0;
-        for (int a = 0; a < 4; a++)
-            if (touches[a] && !(clear && a == last))
-                sum += out->area[a] = clipped_area(c, 4, h[a], 3);
-        if (clear)
-            out->area[last] = dmax(total - sum, 0.0);
-        /* else clip against r only when some area is missing */
-        else if (sum < total * (1 - 1e-12)) {
-            const double box[4][3] = { { 1, 0, hw }, { -1, 0, hw }, { 0, 1, hd }, { 0, -1, hd } };
-            out->overlap = clipped_area(c, 4, box, 4);
-        }
+        if (touches[a] && !(clear && a == last))
+            sum += out->area[a] = clipped_area(c, 4, h[a], 3);
+    if (clear)
+        out->area[last] = dmax(total - sum, 0.0);
+    /* else clip against r only when some area is missing */
+    else if (sum < total * (1 - 1e-12)) {
+        const double box[4][3] = { { 1, 0, hw }, { -1, 0, hw }, { 0, 1, hd }, { 0, -1, hd } };
+        out->overlap = clipped_area(c, 4, box, 4);
     }
+}
+
+/* out's majority, runner-up and tie from its areas (other's area total). */
+static inline void arc_majority(double total, cs_arc_share *out)
+{
     int best = 0, second = -1;
     for (int a = 1; a < 4; a++) {
         if (out->area[a] > out->area[best]) {
@@ -184,6 +194,28 @@ void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out
     }
     out->majority = (cs_facing)best;
     out->tie_with = (cs_facing)second;
+}
+
+void cs_geom_arc_share(const cs_rect *r, const cs_rect *other, cs_arc_share *out)
+{
+    double hw = 0.5 * r->width, hd = 0.5 * r->depth;
+    /* other's corners in r's frame (cs_corner order), from its centre and
+     * its axes there (a rotation keeps fwd = perp(right)) */
+    cs_vec2 oc = local(r, other->c);
+    cs_vec2 ou = v2(dot(other->right, r->right), dot(other->right, r->fwd));
+    cs_vec2 ow = scale(ou, 0.5 * other->width), od = scale(perp(ou), 0.5 * other->depth);
+    cs_vec2 c[4] = { add(oc, sub(od, ow)), add(oc, add(ow, od)), sub(oc, sub(od, ow)),
+                     sub(oc, add(ow, od)) };
+    double total = other->width * other->depth;
+    int inside_all = corners_arc(c, hw, hd);
+    out->overlap = 0;
+    for (int a = 0; a < 4; a++)
+        out->area[a] = 0;
+    if (inside_all >= 0)
+        out->area[inside_all] = total;
+    else
+        arc_areas(c, hw, hd, oc, ou, other, total, out);
+    arc_majority(total, out);
 }
 
 /* ---- line of sight ------------------------------------------------------ */

@@ -128,18 +128,11 @@ static void snake_result(const cs_rect *charger, double wheel, const path *p, cs
     out->contact = add(e.a, scale(ev, dmin(dmax(tt, 0.0), 1.0)));
 }
 
-/* Tries the untried candidates of both frames cheapest first, cheaper
- * than a clean path already in out. A valid one reaches the facing with
- * the front edge, touching the target nowhere before. Returns true when out
- * holds a valid path touching no other unit; the cheapest valid path
- * touching one is kept in out meanwhile. */
-static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *others,
-                           int n_others, snake_ctx *k, const frame *fr, cs_snake *out)
+/* The untried candidates of both frames, cheapest first (frame in bit 6 of
+ * each entry), their costs alongside in oc; returns how many. */
+static int order_candidates(const snake_ctx *k, int ord[128], double oc[128])
 {
-    /* the untried candidates of both frames, cheapest first (frame in bit
-     * 6 of each entry), their costs alongside */
-    int ord[128], n = 0;
-    double oc[128];
+    int n = 0;
     for (int m = 0; m < 2; m++)
         for (int i = 0; i < k[m].nc; i++)
             if (!k[m].used[i]) {
@@ -152,63 +145,102 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
                 ord[j] = m << 6 | i;
                 oc[j] = c;
             }
+    return n;
+}
+
+/* The lazy candidate ord[at] of the n in order: its true cost, then back in
+ * order, before its equals. False (and the candidate used) when its
+ * concluding forward never reaches the facing. */
+static bool settle_lazy(snake_ctx *k, int *ord, double *oc, int n, int at)
+{
+    int bm = ord[at] >> 6, bi = ord[at] & 63;
+    path *p = &k[bm].cand[bi];
+    double s2 = wheel_first_forward(&k[bm], p->u);
+    if (!isfinite(s2)) {
+        k[bm].used[bi] = true;
+        return false;
+    }
+    p->s2 = s2 < 1e-9 ? 0.0 : s2;
+    p->cost = k[bm].w * p->u.y + p->s2;
+    p->exact = true;
+    int j = at, v = ord[at];
+    for (; j + 1 < n && oc[j + 1] < p->cost; j++) {
+        ord[j] = ord[j + 1];
+        oc[j] = oc[j + 1];
+    }
+    ord[j] = v;
+    oc[j] = p->cost;
+    return true;
+}
+
+/* Whether path p of frame kk is valid: at its end the front edge is on the
+ * facing and the charger does not overlap the target, and on the way it
+ * touches the target nowhere before. c is set to the charger's outline at
+ * the end, in the frame. */
+static bool path_valid(const snake_ctx *kk, const path *p, cs_vec2 c[4])
+{
+    /* the end first, then the way there */
+    charger_at(kk->hw, kk->d, p->s1, p->u, c);
+    cs_vec2 step = scale(v2(-p->u.y, p->u.x), p->s2);
+    for (int i = 0; i < 4; i++)
+        c[i] = add(c[i], step);
+    cs_seg fe = { c[0], c[3] }, ek = { kk->e[0], kk->e[1] };
+    if (!segs_within(fe, ek, 1e-7) ||
+        !rects_apart(scale(add(c[0], c[2]), 0.5), p->u, kk->hw, 0.5 * kk->d, kk->tc, kk->tu,
+                     0.5 * kk->tw, 0.5 * kk->td, CS_GEOM_EPS))
+        return false;
+    bool early = false;
+    int ph = cs_geom_path_touch(kk->hw, kk->d, p, kk->t, kk->tw, kk->td, kk->t1, &early);
+    return ph != 0 && !early;
+}
+
+/* The first of the n_others units that path p of frame kk (world frame fr)
+ * touches on the way, -1 if none. */
+static int other_touched(const snake_ctx *kk, const path *p, const frame *fr,
+                         const cs_rect *others, int n_others)
+{
+    int hit = -1;
+    for (int o = 0; o < n_others && hit < 0; o++) {
+        cs_poly op = cs_geom_rect_poly(&others[o]);
+        cs_vec2 ol[4];
+        poly_local(fr, op.v, 4, ol);
+        bool dummy;
+        if (cs_geom_path_touch(kk->hw, kk->d, p, ol, others[o].width, others[o].depth, NAN,
+                               &dummy) != 0)
+            hit = o;
+    }
+    return hit;
+}
+
+/* Tries the untried candidates of both frames cheapest first, cheaper
+ * than a clean path already in out. A valid one reaches the facing with
+ * the front edge, touching the target nowhere before. Returns true when out
+ * holds a valid path touching no other unit; the cheapest valid path
+ * touching one is kept in out meanwhile. */
+static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *others,
+                           int n_others, snake_ctx *k, const frame *fr, cs_snake *out)
+{
+    int ord[128];
+    double oc[128];
+    int n = order_candidates(k, ord, oc);
     for (int at = 0; at < n;) {
         int bm = ord[at] >> 6, bi = ord[at] & 63;
         path *p = &k[bm].cand[bi];
         if (out->found && out->touches < 0 && p->cost >= out->cost)
             return true;
         if (!p->exact) {
-            /* a lazy candidate: its true cost, then back in order, before
-             * its equals */
-            double s2 = wheel_first_forward(&k[bm], p->u);
-            if (!isfinite(s2)) {
-                k[bm].used[bi] = true;
+            if (!settle_lazy(k, ord, oc, n, at))
                 at++;
-                continue;
-            }
-            p->s2 = s2 < 1e-9 ? 0.0 : s2;
-            p->cost = k[bm].w * p->u.y + p->s2;
-            p->exact = true;
-            int j = at, v = ord[at];
-            for (; j + 1 < n && oc[j + 1] < p->cost; j++) {
-                ord[j] = ord[j + 1];
-                oc[j] = oc[j + 1];
-            }
-            ord[j] = v;
-            oc[j] = p->cost;
             continue;
         }
         at++;
         k[bm].used[bi] = true;
-        /* the end first: the front edge on the facing, no overlap; then the
-         * way there */
-        const snake_ctx *kk = &k[bm];
         cs_vec2 c[4];
-        charger_at(kk->hw, kk->d, p->s1, p->u, c);
-        cs_vec2 step = scale(v2(-p->u.y, p->u.x), p->s2);
-        for (int i = 0; i < 4; i++)
-            c[i] = add(c[i], step);
-        cs_seg fe = { c[0], c[3] }, ek = { kk->e[0], kk->e[1] };
-        if (!segs_within(fe, ek, 1e-7) ||
-            !rects_apart(scale(add(c[0], c[2]), 0.5), p->u, kk->hw, 0.5 * kk->d, kk->tc, kk->tu,
-                         0.5 * kk->tw, 0.5 * kk->td, CS_GEOM_EPS))
-            continue;
-        bool early = false;
-        int ph = cs_geom_path_touch(kk->hw, kk->d, p, kk->t, kk->tw, kk->td, kk->t1, &early);
-        if (ph == 0 || early)
+        if (!path_valid(&k[bm], p, c))
             continue;
         double wheel = path_wheel(&fr[bm], p);
         cs_rect fin = path_pose(charger, &fr[bm], p, wheel);
-        int hit = -1;
-        for (int o = 0; o < n_others && hit < 0; o++) {
-            cs_poly op = cs_geom_rect_poly(&others[o]);
-            cs_vec2 ol[4];
-            poly_local(&fr[bm], op.v, 4, ol);
-            bool dummy;
-            if (cs_geom_path_touch(kk->hw, kk->d, p, ol, others[o].width, others[o].depth, NAN,
-                                   &dummy) != 0)
-                hit = o;
-        }
+        int hit = other_touched(&k[bm], p, &fr[bm], others, n_others);
         if (hit >= 0 && out->found)
             continue;
         cs_seg fw = { to_world(&fr[bm], c[0]), to_world(&fr[bm], c[3]) };
@@ -224,21 +256,13 @@ static bool try_candidates(const cs_rect *charger, cs_seg e, const cs_rect *othe
     return out->found && out->touches < 0;
 }
 
-void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
-                   const cs_rect *others, int n_others, cs_snake *out)
+/* The snaking problem in the unmirrored frame, k[0] (world frame fr[0]),
+ * and what both frames share: the target's centre, the unit vector along
+ * its front edge and its outline in cs_geom_rect_poly's order (FL, RL, RR,
+ * FR, counter-clockwise), the facing e and its outward normal n. */
+static void snake_setup(const cs_rect *charger, const cs_rect *target, cs_seg e, cs_vec2 n,
+                        const frame *fr, snake_ctx k[2])
 {
-    out->found = false;
-    out->touches = -1;
-    snake_ctx k[2];
-    frame fr[2];
-    cs_seg e = cs_geom_edge(target, f);
-    cs_vec2 n = edge_normal(target, f);
-    snake_frame(charger, 1.0, &fr[0]);
-    fr[1] = fr[0];
-    fr[1].sx = -1.0;
-    /* the target in the unmirrored frame: its centre, right and forward
-     * vectors, and its outline in cs_geom_rect_poly's order (FL, RL, RR,
-     * FR, counter-clockwise) */
     cs_vec2 tc = to_local(&fr[0], target->c);
     cs_vec2 tr = v2(dot(target->right, charger->right), dot(target->right, charger->fwd));
     cs_vec2 tf = v2(dot(target->fwd, charger->right), dot(target->fwd, charger->fwd));
@@ -263,6 +287,33 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
     /* the same in both frames: the mirror keeps distances along y */
     k[0].t1 = k[1].t1 =
         cs_geom_box_sweep_start(k[0].w, k[0].d, k[0].t, target->width, target->depth);
+}
+
+/* The mirrored frame k[1] from k[0]: x -> -x, the outline reversed to stay
+ * counter-clockwise. */
+static void snake_mirror(snake_ctx k[2])
+{
+    for (int i = 0; i < 4; i++)
+        k[1].t[3 - i] = v2(-k[0].t[i].x, k[0].t[i].y);
+    k[1].tc = v2(-k[0].tc.x, k[0].tc.y);
+    k[1].tu = v2(-k[0].tu.x, k[0].tu.y);
+    for (int i = 0; i < 2; i++)
+        k[1].e[i] = v2(-k[0].e[i].x, k[0].e[i].y);
+    k[1].n = v2(-k[0].n.x, k[0].n.y);
+}
+
+void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
+                   const cs_rect *others, int n_others, cs_snake *out)
+{
+    out->found = false;
+    out->touches = -1;
+    snake_ctx k[2];
+    frame fr[2];
+    cs_seg e = cs_geom_edge(target, f);
+    snake_frame(charger, 1.0, &fr[0]);
+    fr[1] = fr[0];
+    fr[1].sx = -1.0;
+    snake_setup(charger, target, e, edge_normal(target, f), fr, k);
     /* The straight path first: when no path can cost less (straight_least,
      * or else the two frames' bounds), it is the cheapest. Then the wheels,
      * the frame whose bound is lower first; the other frame is skipped when
@@ -275,20 +326,13 @@ void cs_geom_snake(const cs_rect *charger, const cs_rect *target, cs_facing f,
         /* no path costs less than the facing's least y (no point of the
          * front edge advances more than the cost): often enough at once */
         double s = k[0].cand[0].cost;
-        least = dmin(k[0].e[0].y, k[0].e[1].y) + 1e-12 >= s || cs_geom_snake_straight_least(&k[0], s);
+        least = dmin(k[0].e[0].y, k[0].e[1].y) + 1e-12 >= s ||
+                cs_geom_snake_straight_least(&k[0], s);
         /* the straight path alone, the mirrored frame not needed */
         if (least && try_candidates(charger, e, others, n_others, k, fr, out))
             return;
     }
-    /* the mirrored frame: x -> -x, the outline reversed to stay
-     * counter-clockwise */
-    for (int i = 0; i < 4; i++)
-        k[1].t[3 - i] = v2(-k[0].t[i].x, k[0].t[i].y);
-    k[1].tc = v2(-tc.x, tc.y);
-    k[1].tu = v2(-tr.x, tr.y);
-    for (int i = 0; i < 2; i++)
-        k[1].e[i] = v2(-k[0].e[i].x, k[0].e[i].y);
-    k[1].n = v2(-k[0].n.x, k[0].n.y);
+    snake_mirror(k);
     if (k[0].nc == 1 && !least) {
         /* the frames' bounds cover the paths of both, and together every
          * path */

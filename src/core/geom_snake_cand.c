@@ -140,6 +140,91 @@ static inline void clip_to_wheels(cs_vec2 u0, double l0, cs_vec2 u1, double l1, 
     }
 }
 
+/* Corner on corner with the facing's ends e[0], e[1] (pivot L = l): the
+ * wheel from the start reaching an end, wheel first then forward, and
+ * forward then a wheel ending on it (up to 90 degrees). */
+static void corner_candidates(snake_ctx *k, cs_vec2 l)
+{
+    double hw = k->hw, w = k->w;
+    for (int i = 0; i < 2; i++) {
+        cs_vec2 e = k->e[i], q = sub(e, l);
+        double r2 = dot(q, q);
+        if (r2 <= w * w * (1 + 1e-12) && r2 > 0)
+            add_path(k, 0, q, 0);
+        /* corner on corner, wheel first: the pivot onto e along the new
+         * forward direction; the outer corner onto e, at w along the edge
+         * and s2 = sqrt(|q|^2 - w^2) forward: the turn taking (w, s2) to q */
+        add_wheel_first(k, v2(q.y, -q.x));
+        if (r2 >= w * w) {
+            double s2 = sqrt(r2 - w * w);
+            add_wheel_first(k, v2(w * q.x + s2 * q.y, w * q.y - s2 * q.x));
+        }
+        /* corner on corner at the end of the wheel: the outer corner reaches
+         * e after forward e.y - w sin th */
+        double cx = q.x / w;
+        if (cx >= -1e-12 && cx <= 1 + 1e-12) {
+            cs_vec2 u = v2(dmin(dmax(cx, 0.0), 1.0), sqrt(dmax(0.0, 1 - cx * cx)));
+            add_path(k, e.y - w * u.y, u, 0);
+        }
+        /* corner on corner with a full 90-degree wheel: the new forward is
+         * -x; L, or R at L + (0, w), reaches e */
+        add_path(k, e.y, v2(0, 1), -hw - e.x);
+        add_path(k, e.y - w, v2(0, 1), -hw - e.x);
+    }
+}
+
+/* The front edge along another edge of the target: wheel first, or a
+ * forward that puts the pivot on that edge's line and a wheel ending there. */
+static void edge_candidates(snake_ctx *k)
+{
+    double hw = k->hw;
+    for (int i = 0, j = 3; i < 4; j = i++) {
+        cs_vec2 ed = sub(k->t[i], k->t[j]);
+        for (int r = 0; r < 2; r++, ed = scale(ed, -1.0)) {
+            if (ed.x < 0 || ed.y < 0)
+                continue;
+            add_wheel_first(k, ed);
+            if (ed.x > 0)
+                add_path(k, k->t[j].y + (-hw - k->t[j].x) * ed.y / ed.x, ed, 0);
+        }
+    }
+}
+
+/* The wheel-first minima, the pivot leading below the aligned wheel a and
+ * the outer corner above it, where the approach rate cos(th - a) > 0; hl > 0
+ * is the pivot L = l's height above the facing's line. */
+static void minimum_candidates(snake_ctx *k, double hl, cs_vec2 a, cs_vec2 l)
+{
+    double w = k->w;
+    /* the pivot meets the facing itself only while its new forward
+     * direction (-sin th, cos th) points between the facing's ends: the
+     * wheels (q.y, -q.x) of q = e - L, in half-tangents, unless the
+     * facing is behind the pivot (the short way between them passes
+     * backwards, and no wheel of 0..90 lies within) */
+    double lo = half_tan_of(a, -1), hi = half_tan_of(a, 0);
+    cs_vec2 q0 = sub(k->e[0], l), q1 = sub(k->e[1], l);
+    cs_vec2 u0 = v2(q0.y, -q0.x), u1 = v2(q1.y, -q1.x);
+    double l0 = len(u0), l1 = len(u1);
+    if (l0 > 0 && l1 > 0) {
+        clip_to_wheels(u0, l0, u1, l1, &lo, &hi);
+    }
+    wheel_first_minimum(k, hl, a, 0, lo, hi);
+    /* likewise the outer corner, between the wheels that take it onto
+     * either end (the corner-on-corner turns of (w, s2) onto q) */
+    lo = half_tan_of(a, 0);
+    hi = half_tan_of(a, 1);
+    double r0 = dot(q0, q0) - w * w, r1 = dot(q1, q1) - w * w;
+    if (r0 >= 0 && r1 >= 0) {
+        double s0 = sqrt(r0), s1 = sqrt(r1);
+        u0 = v2(w * q0.x + s0 * q0.y, w * q0.y - s0 * q0.x);
+        u1 = v2(w * q1.x + s1 * q1.y, w * q1.y - s1 * q1.x);
+        l0 = len(u0);
+        l1 = len(u1);
+        clip_to_wheels(u0, l0, u1, l1, &lo, &hi);
+    }
+    wheel_first_minimum(k, hl, a, 1, lo, hi);
+}
+
 /* The candidate paths of one frame (left wheels): every path that can be
  * cheapest. For a fixed wheel the cost forward1 + forward2 is linear over
  * the convex set of contact positions, so it is least at a vertex: no
@@ -172,75 +257,10 @@ void cs_geom_snake_candidates(snake_ctx *k)
         add_path(k, 0, add(scale(k->n, kap), scale(np, r)), 0);
         add_path(k, 0, sub(scale(k->n, kap), scale(np, r)), 0);
     }
-    for (int i = 0; i < 2; i++) {
-        cs_vec2 e = k->e[i], q = sub(e, l);
-        double r2 = dot(q, q);
-        if (r2 <= w * w * (1 + 1e-12) && r2 > 0)
-            add_path(k, 0, q, 0);
-        /* corner on corner, wheel first: the pivot onto e along the new
-         * forward direction; the outer corner onto e, at w along the edge
-         * and s2 = sqrt(|q|^2 - w^2) forward: the turn taking (w, s2) to q */
-        add_wheel_first(k, v2(q.y, -q.x));
-        if (r2 >= w * w) {
-            double s2 = sqrt(r2 - w * w);
-            add_wheel_first(k, v2(w * q.x + s2 * q.y, w * q.y - s2 * q.x));
-        }
-        /* corner on corner at the end of the wheel: the outer corner reaches
-         * e after forward e.y - w sin th */
-        double cx = q.x / w;
-        if (cx >= -1e-12 && cx <= 1 + 1e-12) {
-            cs_vec2 u = v2(dmin(dmax(cx, 0.0), 1.0), sqrt(dmax(0.0, 1 - cx * cx)));
-            add_path(k, e.y - w * u.y, u, 0);
-        }
-        /* corner on corner with a full 90-degree wheel: the new forward is
-         * -x; L, or R at L + (0, w), reaches e */
-        add_path(k, e.y, v2(0, 1), -hw - e.x);
-        add_path(k, e.y - w, v2(0, 1), -hw - e.x);
-    }
-    /* the front edge along another edge of the target: wheel first, or a
-     * forward that puts the pivot on that edge's line and a wheel ending
-     * there */
-    for (int i = 0, j = 3; i < 4; j = i++) {
-        cs_vec2 ed = sub(k->t[i], k->t[j]);
-        for (int r = 0; r < 2; r++, ed = scale(ed, -1.0)) {
-            if (ed.x < 0 || ed.y < 0)
-                continue;
-            add_wheel_first(k, ed);
-            if (ed.x > 0)
-                add_path(k, k->t[j].y + (-hw - k->t[j].x) * ed.y / ed.x, ed, 0);
-        }
-    }
-    /* wheel-first minima, the pivot leading below the aligned angle and the
-     * outer corner above it, where the approach rate cos(th - a) > 0 */
-    if (hl > 0) {
-        /* the pivot meets the facing itself only while its new forward
-         * direction (-sin th, cos th) points between the facing's ends: the
-         * wheels (q.y, -q.x) of q = e - L, in half-tangents, unless the
-         * facing is behind the pivot (the short way between them passes
-         * backwards, and no wheel of 0..90 lies within) */
-        double lo = half_tan_of(a, -1), hi = half_tan_of(a, 0);
-        cs_vec2 q0 = sub(k->e[0], l), q1 = sub(k->e[1], l);
-        cs_vec2 u0 = v2(q0.y, -q0.x), u1 = v2(q1.y, -q1.x);
-        double l0 = len(u0), l1 = len(u1);
-        if (l0 > 0 && l1 > 0) {
-            clip_to_wheels(u0, l0, u1, l1, &lo, &hi);
-        }
-        wheel_first_minimum(k, hl, a, 0, lo, hi);
-        /* likewise the outer corner, between the wheels that take it onto
-         * either end (the corner-on-corner turns of (w, s2) onto q) */
-        lo = half_tan_of(a, 0);
-        hi = half_tan_of(a, 1);
-        double r0 = dot(q0, q0) - w * w, r1 = dot(q1, q1) - w * w;
-        if (r0 >= 0 && r1 >= 0) {
-            double s0 = sqrt(r0), s1 = sqrt(r1);
-            u0 = v2(w * q0.x + s0 * q0.y, w * q0.y - s0 * q0.x);
-            u1 = v2(w * q1.x + s1 * q1.y, w * q1.y - s1 * q1.x);
-            l0 = len(u0);
-            l1 = len(u1);
-            clip_to_wheels(u0, l0, u1, l1, &lo, &hi);
-        }
-        wheel_first_minimum(k, hl, a, 1, lo, hi);
-    }
+    corner_candidates(k, l);
+    edge_candidates(k);
+    if (hl > 0)
+        minimum_candidates(k, hl, a, l);
 }
 
 /* ---- lower bounds ------------------------------------------------------- */
