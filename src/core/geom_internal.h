@@ -2,8 +2,9 @@
 #define CHARGESIM_GEOM_INTERNAL_H
 /* Shared by the geometry files src/core/geom_*.c only (not a public
  * header): the small vector helpers, kept static inline so every file
- * inlines them as the single geom.c did, and the few functions one
- * geometry file calls in another. Everything works in a unit's local frame
+ * inlines them, the frame and candidate paths of the snaking path, and the
+ * few functions one geometry file calls in another (cs_geom_ names, not in
+ * any public header). Everything works in a unit's local frame
  * where that helps: u along its right vector, v along its forward vector,
  * origin at its centre. */
 #include "chargesim/geom.h"
@@ -193,6 +194,9 @@ typedef struct snake_ctx {
     int nc;
 } snake_ctx;
 
+/* Appends the exact candidate (forward s1, wheel u, forward s2) to k,
+ * unless it is no path: a negative or infinite forward, or a wheel outside
+ * 0..90 degrees to the left. */
 static inline void add_path(snake_ctx *k, double s1, cs_vec2 u, double s2)
 {
     if (k->nc >= 64 || !(s1 >= -1e-9 && s2 >= -1e-9) || !isfinite(s1) || !isfinite(s2))

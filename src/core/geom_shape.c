@@ -98,8 +98,11 @@ double cs_geom_poly_area(const cs_poly *p)
 }
 
 
-/* Convex hull (CCW, Andrew's monotone chain) of n <= 16 points; returns its
- * vertex count. */
+/* ---- convex hull -------------------------------------------------------- */
+
+/* Andrew's monotone chain: the lower chain left to right, then the upper
+ * chain back; a turn that is not strictly left (cross <= 0) drops the
+ * middle point, so collinear points are not vertices. */
 int cs_geom_hull(cs_vec2 *p, int n, cs_vec2 *out)
 {
     for (int i = 1; i < n; i++) { /* insertion sort by x, then y */
