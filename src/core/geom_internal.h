@@ -4,9 +4,9 @@
  * header): the small vector helpers, kept static inline so every file
  * inlines them, the frame and candidate paths of the snaking path, and the
  * few functions one geometry file calls in another (cs_geom_ names, not in
- * any public header). Everything works in a unit's local frame
- * where that helps: u along its right vector, v along its forward vector,
- * origin at its centre. */
+ * any public header). Everything works in a unit's local frame where that
+ * helps: u along its right vector, v along its forward vector, origin at
+ * its centre. */
 #include "chargesim/geom.h"
 
 #include <math.h>
