@@ -16,6 +16,8 @@ set -eu
 # header   layer   implemented by
 HEADERS='
 reach.h    core    header only: static inline cs_reaches, cs_reach_min_roll
+geom.h     core    umbrella of the geom_*.h headers, src/core/geom_*.c
+geom_vec.h core    header only: vector types and static inline helpers
 ruleset.h  rules   the interface types; every src/rules/*.c fills one
 rules.h    rules   src/rules/registry.c (the ruleset table)
 sim.h      sim     src/sim/driver.c, src/sim/dicesim.c
