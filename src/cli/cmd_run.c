@@ -177,7 +177,7 @@ int cs_cli_run(int argc, char **argv)
     }
     cs_progress prog;
     cs_progress_init(&prog, quiet);
-    cs_run_opts opts = {threads, dist != NULL, cs_progress_update, &prog};
+    cs_run_opts opts = {.threads = threads, .want_dist = dist != NULL, .progress = cs_progress_update, .progress_user = &prog};
     cs_run_result res;
     st = cs_sim_run(&e, &opts, &res, &err);
     cs_progress_finish(&prog);

@@ -147,19 +147,6 @@ void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
              100.0 * widest);
 }
 
-/* The Wilson interval for a share p of n observations, n real: for a
- * conditional run's exact distributions n is the number of layouts where
- * the metric was measured, and the per-layout shares lie in [0, 1], so the
- * binomial variance p(1 - p) bounds theirs and the interval is conservative. */
-static void wilson_real(double p, double n, double z, double *lo, double *hi)
-{
-    double z2 = z * z;
-    double centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    double half = z / (1.0 + z2 / n) * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n));
-    *lo = fmax(0.0, fmin(p, centre - half));
-    *hi = fmin(1.0, fmax(p, centre + half));
-}
-
 cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
 {
     const cs_experiment *e = r->exp;
@@ -209,7 +196,9 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
                     return CS_ENOMEM;
                 double p = (double)pr->hist[m][i] / pr->hist_total[m], lo = p, hi = p;
                 if (counts || r->method != CS_METHOD_EXACT)
-                    wilson_real(p, n, r->z, &lo, &hi);
+                    /* n is the number of layouts where the metric was measured
+                     * for exact distributions (see cs_stats_wilson_real). */
+                    cs_stats_wilson_real(p, n, r->z, &lo, &hi);
                 for (c = 0; c < e->n_sweep; c++)
                     st |= cs_table_set(out, row, c, "%s", point_text(e, k, c));
                 st |= cs_table_set(out, row, c++, "%s", rs->metrics[m].name);
