@@ -175,6 +175,85 @@ Test(driver, precision_stops_meets_the_width_and_repeats)
     cs_experiment_free(&e);
 }
 
+/* Every probability column meets --precision, not only p_success: with
+ * three outcomes of unequal size the run must go on until the widest
+ * outcome interval is narrow enough. */
+Test(driver, precision_holds_for_every_probability_column)
+{
+    static const char *const ini =
+        "[experiment]\nruleset = generic\ntrials = 4096\nseed = 5\nmethod = mc\n"
+        "precision = 0.006\n[params]\ndice = 1d10\ndistance = 2\nreroll = failed\n";
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load(ini, NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+    cs_run_result r;
+    cr_assert_eq(th_run(&e, 2, &r), CS_OK);
+    cr_expect(r.precision_met);
+    const cs_point_result *pr = &r.point[0];
+    cr_expect_leq(0.5 * (pr->ci_high - pr->ci_low), 0.006);
+    for (int o = 0; o < e.rs->n_outcomes; o++)
+        cr_expect_leq(0.5 * (pr->outcome_high[o] - pr->outcome_low[o]), 0.006, "%s",
+                      e.rs->outcomes[o]);
+    cs_run_result_free(&r);
+    cs_experiment_free(&e);
+}
+
+/* Coverage under the sequential stopping of --precision: over 2,000 seeds
+ * the 95% interval of an mc run with a known exact p must cover p at least
+ * 95% of the time, less three binomial standard errors of the measured
+ * rate (the allowance for measuring coverage with 2,000 runs). The first
+ * round is small (2,000 trials) so that most runs stop in a later round,
+ * where optional stopping would show. */
+typedef struct coverage_case {
+    const char *dice, *distance;
+    double p, precision;
+} coverage_case;
+
+static double coverage(const coverage_case *c, int runs)
+{
+    char dice[64], dist[64], prec[64];
+    snprintf(dice, sizeof dice, "dice=%s", c->dice);
+    snprintf(dist, sizeof dist, "distance=%s", c->distance);
+    snprintf(prec, sizeof prec, "experiment.precision=%g", c->precision);
+    int covered = 0;
+    for (int i = 0; i < runs; i++) {
+        char seed[64];
+        snprintf(seed, sizeof seed, "experiment.seed=%d", 1000 + i);
+        const char *sets[] = {dice, dist, prec, seed};
+        cs_experiment e;
+        cs_error err;
+        cr_assert_eq(th_load("[experiment]\nruleset = generic\ntrials = 2000\nmethod = mc\n"
+                             "[params]\n",
+                             sets, 4, &e, &err),
+                     CS_OK, "%s", err.msg);
+        cs_run_result r;
+        cr_assert_eq(th_run(&e, 1, &r), CS_OK);
+        const cs_point_result *pr = &r.point[0];
+        covered += pr->ci_low <= c->p && c->p <= pr->ci_high;
+        cs_run_result_free(&r);
+        cs_experiment_free(&e);
+    }
+    return (double)covered / runs;
+}
+
+Test(driver, precision_intervals_keep_their_coverage, .timeout = 60)
+{
+    /* P(3d10 >= 30) = 1/1000, P(1d20 >= 20) = 1/20, P(1d10 >= 6) = 1/2. */
+    static const coverage_case cases[] = {
+        {"3d10", "30", 0.001, 0.0005},
+        {"1d20", "20", 0.05, 0.005},
+        {"1d10", "6", 0.5, 0.01},
+    };
+    const int runs = 2000;
+    double allowance = 3.0 * sqrt(0.95 * 0.05 / runs);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double cov = coverage(&cases[i], runs);
+        cr_expect_geq(cov, 0.95 - allowance, "p = %g: coverage %.4f below %.4f", cases[i].p,
+                      cov, 0.95 - allowance);
+        fprintf(stderr, "coverage at p = %g: %.4f\n", cases[i].p, cov);
+    }
+}
+
 /* Error paths: each names the place and what was expected. */
 typedef struct bad_case {
     const char *ini;
