@@ -87,6 +87,11 @@ cs_status cs_experiment_finish(cs_experiment *e, cs_error *err);
  * into e. Drawn parameters hold their centre and are flagged. */
 void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out);
 
+/* The one sweep-index decoder: choice[i] is the index of parameter i's
+ * value at point k (0 for unswept ones; CS_MAX_PARAMS entries); the last
+ * swept key varies fastest. */
+void cs_experiment_point_choices(const cs_experiment *e, uint64_t k, int *choice);
+
 /* "key=value" of every swept parameter at point k, for messages. */
 void cs_experiment_point_label(const cs_experiment *e, uint64_t k, char *buf, int cap);
 

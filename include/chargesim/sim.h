@@ -108,13 +108,20 @@ cs_status cs_sim_parse_success(const cs_ruleset *rs, const char *list, unsigned 
 void cs_sim_success_names(const cs_ruleset *rs, unsigned mask, char *buf, size_t cap);
 
 
+/* One sampled total and how often it came up. */
+typedef struct cs_dice_count {
+    int value;
+    uint64_t count;
+} cs_dice_count;
+
 /* Samples the dice expression `trials` times in blocks over threads (block b
- * from stream (seed, 0, b)) and counts each total: counts[v - lo] for
- * lo = cs_dice_min(d), counts sized cs_dice_max(d) - lo + 1. Identical counts
- * for any thread count. */
+ * from stream (seed, 0, b)) and counts each total: *out (malloc'd, the
+ * caller frees it) holds *n (value, count) pairs sorted by value, counts
+ * above 0. Identical counts for any thread count; memory is bounded by the
+ * totals seen plus about 2 MB per thread, whatever the expression's range. */
 struct cs_dice;
 cs_status cs_sim_dice_counts(const struct cs_dice *d, uint64_t trials, uint64_t seed,
-                             int threads, uint64_t *counts, cs_error *err);
+                             int threads, cs_dice_count **out, size_t *n, cs_error *err);
 /* The numeric parameter values of one trial as --method mc draws it: trial
  * `trial` (0-based) of sweep point `point`, its per-trial draws in place.
  * The trials before it in its block are replayed (layouts and dice), so the
