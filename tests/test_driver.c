@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/resource.h>
+#include <time.h>
+
+#include "chargesim/dice.h"
 #include "support/helpers.h"
 
 static const char *const head_on =
@@ -390,4 +394,130 @@ Test(driver, every_outcome_has_its_interval)
     cs_point_result c = one_point("conditional", random, 2);
     cr_expect_leq(fabs((c.outcome_high[1] - c.outcome_low[1]) - (c.ci_high - c.ci_low)), 1e-12,
                   "a two-outcome layout: the same per-layout variance");
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A sweep whose points would not fit the run's memory bound is refused at
+ * once, with the bytes per point (issue 18: 10^6 points took 7.2 GB). */
+Test(driver, a_sweep_beyond_the_memory_bound_is_refused_at_once)
+{
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load("[experiment]\nruleset = sovl\ntrials = 10\nmethod = mc\n[params]\n"
+                         "distance = 0..199\noffset = -200..199\nangle = 0..9\n",
+                         NULL, 0, &e, &err),
+                 CS_OK, "%s", err.msg);
+    cs_run_opts o = {.threads = 2};
+    cr_assert_gt(e.n_points * cs_sim_point_bytes(&e, &o), CS_SIM_MAX_RUN_BYTES);
+    cs_run_result r;
+    double t0 = seconds_now();
+    cr_expect_eq(cs_sim_run(&e, &o, &r, &err), CS_EINPUT);
+    cr_expect_lt(seconds_now() - t0, 1.0);
+    cr_expect(strstr(err.msg, "800000 sweep points need about"), "%s", err.msg);
+    cr_expect(strstr(err.msg, "bytes per point"), "%s", err.msg);
+    cs_experiment_free(&e);
+}
+
+/* The library refuses a precision past the cap too, and a larger
+ * max_trials lets it run. */
+Test(driver, precision_cap_and_max_trials)
+{
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load("[experiment]\nruleset = generic\ntrials = 4096\nmethod = mc\n"
+                         "precision = 0.004\n[params]\ndistance = 8\n",
+                         NULL, 0, &e, &err),
+                 CS_OK, "%s", err.msg);
+    cs_run_result r;
+    cs_run_opts small = {.threads = 2, .max_trials = 50000};
+    double t0 = seconds_now();
+    cr_expect_eq(cs_sim_run(&e, &small, &r, &err), CS_EINPUT);
+    cr_expect_lt(seconds_now() - t0, 1.0);
+    cr_expect(strstr(err.msg, "up to 6e+04 trials"), "%s", err.msg);
+    cs_run_opts enough = {.threads = 2, .max_trials = 300000};
+    cr_assert_eq(cs_sim_run(&e, &enough, &r, &err), CS_OK, "%s", err.msg);
+    cr_expect(r.precision_met);
+    cr_expect_leq(r.point[0].trials, 300000u);
+    cs_run_result_free(&r);
+    cs_experiment_free(&e);
+}
+
+/* A success set given to the library: p_success is the sum of those
+ * outcomes, for every method. */
+Test(driver, success_mask_overrides_the_rulesets)
+{
+    static const char *const methods[] = {"exact", "conditional", "mc"};
+    for (int i = 0; i < 3; i++) {
+        char m[64];
+        snprintf(m, sizeof m, "experiment.method=%s", methods[i]);
+        const char *sets[] = {m};
+        cs_experiment e;
+        cs_error err;
+        cr_assert_eq(th_load(head_on, sets, 1, &e, &err), CS_OK, "%s", err.msg);
+        unsigned mask;
+        cr_assert_eq(cs_sim_parse_success(e.rs, "failed", &mask, &err), CS_OK);
+        cs_run_opts o = {.threads = 2, .success_mask = mask};
+        cs_run_result r;
+        cr_assert_eq(cs_sim_run(&e, &o, &r, &err), CS_OK, "%s", err.msg);
+        int failed = cs_ruleset_outcome_index(e.rs, "failed");
+        cr_expect_eq(r.point[0].p_success, r.point[0].p_outcome[failed], "%s", methods[i]);
+        cr_expect_leq(fabs(r.point[0].p_success - 21.0 / 36.0), th_5sigma(21.0 / 36.0, 400000),
+                      "%s", methods[i]);
+        cr_expect_eq(r.success_mask, mask);
+        cs_run_result_free(&r);
+        cr_expect_eq(cs_sim_parse_success(e.rs, "charged,nope", &mask, &err), CS_EINPUT);
+        cr_expect(strstr(err.msg, "expected one or more of: charged, failed"), "%s", err.msg);
+        cs_experiment_free(&e);
+    }
+}
+
+/* Sampled dice counts: a bounded structure, the same for any thread count
+ * (issue 18: an array as wide as the range per thread took 4.27 GB at 64
+ * threads for an expression spanning about 8.8 million totals). */
+Test(driver, dice_counts_are_bounded_and_thread_free, .timeout = 30)
+{
+    cs_dice d;
+    cs_diag diag = {0};
+    const char *expr = "100d1000!+100d1000!+100d1000!+100d1000!+100d1000!+100d1000!+"
+                       "100d1000!+100d1000!";
+    cr_assert_eq(cs_dice_parse(expr, &d, &diag), CS_OK, "%s", diag.what);
+    cr_assert_gt(cs_dice_max(&d) - cs_dice_min(&d), 8000000);
+    cs_error err;
+    cs_dice_count *c1, *c64;
+    size_t n1, n64;
+    double t0 = seconds_now();
+    cr_assert_eq(cs_sim_dice_counts(&d, 9000, 4, 1, &c1, &n1, &err), CS_OK);
+    cr_assert_eq(cs_sim_dice_counts(&d, 9000, 4, 64, &c64, &n64, &err), CS_OK);
+    cr_expect_lt(seconds_now() - t0, 10.0);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    /* 64 arrays as wide as the range would be 4.5 GB. */
+    cr_expect_lt(ru.ru_maxrss, 400L * 1024L, "max RSS %ld KB", ru.ru_maxrss);
+    cr_assert_eq(n1, n64);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n1; i++) {
+        cr_expect_eq(c1[i].value, c64[i].value);
+        cr_expect_eq(c1[i].count, c64[i].count);
+        cr_expect(i == 0 || c1[i - 1].value < c1[i].value, "sorted by value");
+        total += c1[i].count;
+    }
+    cr_expect_eq(total, 9000u);
+    free(c1);
+    free(c64);
+    /* A narrow expression over several blocks: the exact law within 5 sigma. */
+    cr_assert_eq(cs_dice_parse("2d6", &d, &diag), CS_OK);
+    cr_assert_eq(cs_sim_dice_counts(&d, 2000000, 9, 3, &c1, &n1, &err), CS_OK);
+    cr_assert_eq(n1, 11u);
+    for (size_t i = 0; i < n1; i++) {
+        double p = (6.0 - fabs(7.0 - c1[i].value)) / 36.0;
+        cr_expect_leq(fabs((double)c1[i].count / 2e6 - p), th_5sigma(p, 2000000), "%d",
+                      c1[i].value);
+    }
+    free(c1);
 }

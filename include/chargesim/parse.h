@@ -2,8 +2,8 @@
 #define CHARGESIM_PARSE_H
 /* The one parser of unsigned integers: every integer option and key (seed,
  * trials, threads, max-trials, point, trial) reads through it, so they all
- * accept and refuse the same texts. Decimal digits only, blanks around them
- * allowed; parsed as an integer, never through a double (seed
+ * accept and refuse the same texts. Decimal digits only (no blanks: the
+ * readers trim their values); parsed as an integer, never through a double (seed
  * 9007199254740993 stays that). A sign, a fraction ("5.0"), an exponent
  * ("1e3") or hex ("0x10") is refused, as is a value above 2^64 - 1. */
 #include <stdbool.h>

@@ -1,11 +1,6 @@
 /* The unsigned-integer parser; see include/chargesim/parse.h. */
 #include "chargesim/parse.h"
 
-static bool blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
 bool cs_parse_u64(const char *s, uint64_t *out, const char **why)
 {
     const char *dummy;
@@ -14,8 +9,6 @@ bool cs_parse_u64(const char *s, uint64_t *out, const char **why)
     *why = "a whole number in decimal digits (no sign, fraction, exponent or hex)";
     if (!s)
         return false;
-    while (blank(*s))
-        s++;
     if (!(*s >= '0' && *s <= '9'))
         return false;
     uint64_t v = 0;
@@ -28,8 +21,6 @@ bool cs_parse_u64(const char *s, uint64_t *out, const char **why)
         }
         v = v * 10u + d;
     }
-    while (blank(*s))
-        s++;
     if (*s != '\0')
         return false;
     *out = v;

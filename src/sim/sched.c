@@ -4,6 +4,7 @@
  * The only file that uses OpenMP besides the dice sampler. */
 #include "chargesim/sim.h"
 
+#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -291,13 +292,18 @@ static cs_status check_bounds(const sched *s, const cs_experiment *e, cs_error *
     if (!(e->precision > 0.0) || !s->est->worst_trials)
         return CS_OK;
     double need = ceil(s->est->worst_trials(e->precision, s->z));
-    if (need > (double)s->max_trials && need > (double)s->run.trials)
-        return cs_error_set(err, CS_EINPUT,
-                            "precision %g would need up to %.3g trials per sweep point, above "
-                            "the cap of %llu; ask for less or allow them with --max-trials N "
-                            "(at most %llu)",
-                            e->precision, need, (unsigned long long)s->max_trials,
-                            (unsigned long long)CS_SIM_MAX_TRIALS);
+    if (!(need > (double)s->max_trials && need > (double)s->run.trials))
+        return CS_OK;
+    char howmany[64];
+    if (isfinite(need))
+        snprintf(howmany, sizeof howmany, "up to %.3g", need);
+    else
+        snprintf(howmany, sizeof howmany, "more than %.0e", DBL_MAX);
+    return cs_error_set(err, CS_EINPUT,
+                        "precision %g would need %s trials per sweep point, above the cap of "
+                        "%llu; ask for less or allow them with --max-trials N (at most %llu)",
+                        e->precision, howmany, (unsigned long long)s->max_trials,
+                        (unsigned long long)CS_SIM_MAX_TRIALS);
     return CS_OK;
 }
 
