@@ -1,6 +1,8 @@
 # chargesim — GNU make build. `make run` and `make test` install missing Debian
 # packages first (scripts/deps.sh), so the README's two commands work on a fresh machine.
 
+# The version, in one place: --version and every metadata file print it.
+VERSION  := 0.17.0
 CC       ?= gcc
 ifeq ($(origin CC),default)
 CC       := gcc
@@ -11,8 +13,9 @@ WARN     := -Wall -Wextra -Wshadow -Wconversion -Wdouble-promotion \
             -Wmissing-declarations -Wundef -Werror
 OPT      ?= -O3 -g
 SAN      ?=
-CFLAGS   := -std=c17 $(OPT) -fopenmp $(WARN) -Iinclude $(XML_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN)
-LDLIBS   := -fopenmp $(SAN) -lcsv -linih $(XML_LIBS) -lm
+CFLAGS   := -std=c17 $(OPT) -fopenmp $(WARN) -Iinclude $(XML_CFLAGS) -D_POSIX_C_SOURCE=200809L \
+            -DCS_VERSION='"$(VERSION)"' $(SAN)
+LDLIBS   := -fopenmp $(SAN) -lcsv -linih -ljansson $(XML_LIBS) -lm
 BUILD    ?= build
 
 LIB_SRC  := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/io/*.c src/cli/*.c))

@@ -24,7 +24,8 @@ static const char usage[] =
     "  --threads T    threads for the sampling (the counts do not depend on it)\n"
     "  --confidence C interval confidence (default 0.95)\n"
     "  --format F     csv (default), md or tex\n"
-    "  -o FILE        write to FILE (default: standard output)\n"
+    "  -o FILE        write to FILE (default: standard output); a CSV gets\n"
+    "                 FILE-metadata.json beside it (CSVW: columns, provenance)\n"
     "\n"
     "example: chargesim dice 3d6dl1 --format md\n";
 
@@ -198,7 +199,9 @@ int cs_cli_dice(int argc, char **argv)
                           100.0 * confidence);
     }
     free(dist);
-    rc = cs_cli_write_tables("dice", out, &tab, 1, fmt);
+    cs_csvw_source meta = {CS_CSVW_DICE, "dice", argc, argv, out, NULL, NULL, NULL, expr,
+                           trials, seed, confidence};
+    rc = cs_cli_write_tables_meta("dice", out, &tab, 1, fmt, &meta);
     cs_table_free(&tab);
     return rc;
 }

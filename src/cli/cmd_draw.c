@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/atomicfile.h"
+#include "chargesim/output.h"
 #include "chargesim/cli.h"
 #include "chargesim/expfile.h"
 #include "chargesim/geom.h"

@@ -4,14 +4,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "chargesim/atomicfile.h"
+#include "chargesim/output.h"
 #include "chargesim/cli.h"
+#include "chargesim/csvw.h"
 #include "chargesim/expfile.h"
 #include "chargesim/report.h"
 #include "chargesim/sim.h"
 
 static const char usage[] =
     "usage: chargesim run EXPERIMENT.ini [options]\n"
+    "       chargesim run - --set experiment.ruleset=NAME [options]   (no file)\n"
     "\n"
     "Runs every sweep point of the experiment and writes one row per point:\n"
     "the swept keys, trials, successes, p_success, ci_low, ci_high, p_<outcome>\n"
@@ -27,10 +29,13 @@ static const char usage[] =
     "                     (exact dice averaged over sampled layouts) or exact (fixed layout)\n"
     "  --confidence C     interval confidence, default 0.95\n"
     "  --precision H      add blocks until every point's interval half-width is at most H\n"
-    "                     (a proportion, e.g. 0.001, or a percentage, e.g. 0.1%%)\n"
+    "                     (a proportion, e.g. 0.001, or a percentage, e.g. 0.1%)\n"
     "  --format F         csv (default), md or tex\n"
-    "  --pivot ROW:COL    a table of p_success (%%): rows one swept key, columns another\n"
-    "  -o FILE            write to FILE (default: standard output)\n"
+    "  --pivot ROW:COL[:COLUMN]\n"
+    "                     a table of COLUMN (default p_success; probabilities in %):\n"
+    "                     rows one swept key, columns another\n"
+    "  -o FILE            write to FILE (default: standard output); a CSV gets\n"
+    "                     FILE-metadata.json beside it (CSVW: columns, provenance)\n"
     "  --dist FILE        also write distributions in long form (CSV): swept keys,\n"
     "                     metric, value, count, p, method\n"
     "  --quiet            no progress bar (it shows only on a terminal, after 1 s)\n"
@@ -114,7 +119,7 @@ int cs_cli_run(int argc, char **argv)
             }
         } else if (cs_cli_opt(argc, argv, &i, "--pivot", &v)) {
             if (!v || !strchr(v, ':')) {
-                rc = cs_cli_fail("run", CS_EINPUT, "--pivot '%s': expected ROW:COL",
+                rc = cs_cli_fail("run", CS_EINPUT, "--pivot '%s': expected ROW:COL[:COLUMN]",
                                  v ? v : "");
                 goto done;
             }
@@ -157,21 +162,41 @@ int cs_cli_run(int argc, char **argv)
 
     cs_experiment e;
     cs_error err;
-    cs_status st = cs_expfile_load(path, sets, n_sets, &e, &err);
+    cs_status st;
+    if ((st = cs_output_check_inputs(out, "-o", &path, 1, &err)) != CS_OK ||
+        (st = cs_output_check_inputs(dist, "--dist", &path, 1, &err)) != CS_OK) {
+        rc = cs_cli_fail_err("run", &err);
+        goto done;
+    }
+    st = cs_expfile_load(path, sets, n_sets, &e, &err);
     if (st != CS_OK) {
         rc = cs_cli_fail_err("run", &err);
         goto done;
     }
     /* Outputs are opened before the run: an unwritable path fails at once. */
-    cs_outfile of, df = {0};
+    cs_outfile of, df = {0}, mf = {0}, dmf = {0};
+    char *mpath = NULL, *dmpath = NULL;
     if ((st = cs_outfile_open(&of, out, &err)) != CS_OK) {
         rc = cs_cli_fail_err("run", &err);
         cs_experiment_free(&e);
         goto done;
     }
-    if (dist && (st = cs_outfile_open(&df, dist, &err)) != CS_OK) {
+    if (dist)
+        st = cs_outfile_open(&df, dist, &err);
+    /* A CSV file gets its CSVW metadata beside it, committed with it. */
+    if (st == CS_OK && fmt == CS_FORMAT_CSV && cs_outfile_is_regular(&of))
+        st = (mpath = cs_csvw_path(out)) ? cs_outfile_open(&mf, mpath, &err)
+                                         : cs_error_set(&err, CS_ENOMEM, "out of memory");
+    if (st == CS_OK && dist && cs_outfile_is_regular(&df))
+        st = (dmpath = cs_csvw_path(dist)) ? cs_outfile_open(&dmf, dmpath, &err)
+                                           : cs_error_set(&err, CS_ENOMEM, "out of memory");
+    if (st != CS_OK) {
         rc = cs_cli_fail_err("run", &err);
         cs_outfile_abort(&of);
+        cs_outfile_abort(&df);
+        cs_outfile_abort(&mf);
+        free(mpath);
+        free(dmpath);
         cs_experiment_free(&e);
         goto done;
     }
@@ -185,10 +210,12 @@ int cs_cli_run(int argc, char **argv)
     int n_tables = 0;
     if (st == CS_OK) {
         if (pivot) {
-            char row[256];
-            const char *colon = strchr(pivot, ':');
+            char row[256], col[256];
+            const char *colon = strchr(pivot, ':'), *what = strchr(colon + 1, ':');
             snprintf(row, sizeof row, "%.*s", (int)(colon - pivot), pivot);
-            st = cs_report_pivot(&res, row, colon + 1, fmt, &tables, &n_tables, &err);
+            snprintf(col, sizeof col, "%.*s", (int)(what ? what - colon - 1 : 255), colon + 1);
+            st = cs_report_pivot_column(&res, row, col, what ? what + 1 : "p_success", fmt,
+                                        &tables, &n_tables, &err);
         } else {
             tables = calloc(1, sizeof *tables);
             n_tables = 1;
@@ -197,6 +224,23 @@ int cs_cli_run(int argc, char **argv)
                 cs_error_set(&err, st, "out of memory");
         }
     }
+    cs_csvw_source meta = {pivot ? CS_CSVW_PIVOT : CS_CSVW_SUMMARY, "run", argc, argv, out,
+                           strcmp(path, "-") ? path : NULL, &res, pivot, NULL, 0, 0, 0.0};
+    bool no_rows = true;
+    for (int t = 0; t < n_tables; t++)
+        no_rows &= tables[t].nrows == 0;
+    if (st == CS_OK && no_rows)
+        st = cs_error_set(&err, CS_EINPUT, "%s: the run has no rows to write; nothing written",
+                          path);
+    for (int t = 0; st == CS_OK && fmt != CS_FORMAT_CSV && t < n_tables; t++) {
+        char line[8192];
+        if ((st = cs_csvw_note(&meta, line, sizeof line, &err)) == CS_OK &&
+            cs_table_set_note(&tables[t], "%s%s%s", tables[t].note ? tables[t].note : "",
+                              tables[t].note ? " " : "", line))
+            st = cs_error_set(&err, CS_ENOMEM, "out of memory");
+    }
+    if (st == CS_OK && mpath)
+        st = cs_csvw_write(mf.f, &meta, &tables[0], &err);
     for (int t = 0; st == CS_OK && t < n_tables; t++) {
         if (t && fmt != CS_FORMAT_CSV)
             fputc('\n', of.f);
@@ -210,15 +254,23 @@ int cs_cli_run(int argc, char **argv)
             st = cs_error_set(&err, CS_ERUNTIME, "%s: write error", dist);
         else if (st != CS_OK)
             cs_error_set(&err, st, "out of memory");
+        cs_csvw_source dmeta = meta;
+        dmeta.kind = CS_CSVW_DIST;
+        dmeta.csv_path = dist;
+        dmeta.pivot = NULL;
+        if (st == CS_OK && dmpath)
+            st = cs_csvw_write(dmf.f, &dmeta, &dt, &err);
         cs_table_free(&dt);
     }
-    if (st == CS_OK && dist)
-        st = cs_outfile_commit(&df, &err);
+    /* Every file of the run, or none (output.h). */
+    cs_outfile *const all[] = {&of, &mf, &df, &dmf};
     if (st == CS_OK)
-        st = cs_outfile_commit(&of, &err);
+        st = cs_outfile_commit_all(all, 4, &err);
+    free(mpath);
+    free(dmpath);
     if (st != CS_OK) {
-        cs_outfile_abort(&of);
-        cs_outfile_abort(&df);
+        for (int k = 0; k < 4; k++)
+            cs_outfile_abort(all[k]);
         rc = cs_cli_fail_err("run", &err);
     } else if (e.precision > 0.0 && !res.precision_met) {
         fprintf(stderr,
