@@ -130,8 +130,8 @@ Test(units, distance_grids)
 
 static const char *write_tmp(const char *text)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/chargesim-map-XXXXXX");
+    static char path[320];
+    snprintf(path, sizeof path, "%s/map-XXXXXX", th_tmpdir());
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     FILE *f = fdopen(fd, "w");
@@ -331,8 +331,9 @@ Test(units, battlescribe_errors_name_file_line_and_element)
     cr_expect_eq(cs_units_read_bs(data("nothing-here.cat"), &m, &u, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, "nothing-here.cat"), "%s", err.msg);
     /* A catalogue without its game system beside it. */
-    char dir[] = "/tmp/chargesim-units-XXXXXX", cmd[2048];
-    cr_assert(mkdtemp(dir));
+    char cmd[2048];
+    const char *dir = th_tmpdir();
+    cr_assert(dir);
     snprintf(cmd, sizeof cmd, "cp %s %s/", data("new.cat"), dir);
     cr_assert_eq(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s/new.cat", dir);

@@ -87,6 +87,8 @@ int cs_cli_draw(int argc, char **argv)
     }
     cs_experiment e;
     cs_error err;
+    if (cs_output_check_inputs(out, "-o", &path, 1, &err) != CS_OK)
+        return cs_cli_fail_err("draw", &err);
     if (cs_expfile_load(path, sets, n_sets, &e, &err) != CS_OK)
         return cs_cli_fail_err("draw", &err);
     int rc = 0, first = scenario_first(e.rs);

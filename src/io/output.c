@@ -70,6 +70,29 @@ static char *dup_n(const char *s, size_t n)
     return d;
 }
 
+/* The descriptor a name stands for: /dev/stdout, /dev/stderr, /dev/fd/N
+ * and /proc/self/fd/N, met at any step of the link chain, are that
+ * descriptor (written at its offset, as a shell redirection set it: `-o
+ * /dev/stdout >>log` appends to log, never replaces it). -1 otherwise. */
+static int fd_name(const char *path)
+{
+    if (strcmp(path, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return 2;
+    static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/"};
+    for (int i = 0; i < 2; i++) {
+        size_t n = strlen(dirs[i]);
+        if (strncmp(path, dirs[i], n) != 0 || !path[n])
+            continue;
+        char *end;
+        long fd = strtol(path + n, &end, 10);
+        if (*end == '\0' && fd >= 0 && fd < 1024)
+            return (int)fd;
+    }
+    return -1;
+}
+
 /* Follows symbolic links from `path` to the file they end at (which may not
  * exist yet): the file to replace. Relative links resolve against the
  * directory of the link. NULL with errno set on a loop or a read error. */
@@ -78,7 +101,7 @@ static char *follow_links(const char *path)
     char *cur = dup_n(path, strlen(path));
     for (int hops = 0; cur && hops < 40; hops++) {
         struct stat sb;
-        if (lstat(cur, &sb) != 0 || !S_ISLNK(sb.st_mode))
+        if (fd_name(cur) >= 0 || lstat(cur, &sb) != 0 || !S_ISLNK(sb.st_mode))
             return cur;
         char link[PATH_MAX];
         ssize_t n = readlink(cur, link, sizeof link - 1);
@@ -145,10 +168,10 @@ static cs_status fail_open(cs_outfile *o, cs_error *err, const char *path, int e
     cs_status st = open_status(e);
     if (e == ENAMETOOLONG)
         cs_error_set(err, CS_EINPUT,
-                     "%s: cannot write: the name is too long to write it safely (a temporary "
-                     "file beside it would need %zu more characters than the file system "
-                     "allows in a name)",
-                     path, strlen(extra));
+                     "%s: cannot write: the name is too long to write it safely: the temporary "
+                     "file beside it (the name and %zu more characters) would pass the limit "
+                     "of %d characters in a name",
+                     path, strlen(extra), NAME_MAX);
     else
         cs_error_set(err, st, "%s: cannot write: %s", path, strerror(e));
     cs_outfile_abort(o);
@@ -193,6 +216,18 @@ cs_status cs_outfile_open(cs_outfile *o, const char *path, cs_error *err)
         }
         return fail_open(o, err, path, e, "");
     }
+    int fd = fd_name(o->target);
+    if (fd >= 0) {
+        int copy = dup(fd);
+        if (copy < 0 || !(o->f = fdopen(copy, "w"))) {
+            int e = errno;
+            if (copy >= 0)
+                close(copy);
+            return fail_open(o, err, path, e, "");
+        }
+        o->through = true;
+        return CS_OK;
+    }
     struct stat sb;
     bool exists = stat(o->target, &sb) == 0;
     if (exists && S_ISDIR(sb.st_mode)) {
@@ -204,7 +239,7 @@ cs_status cs_outfile_open(cs_outfile *o, const char *path, cs_error *err)
     o->tmp = temp_name(o->target, ".XXXXXX");
     if (!o->tmp)
         return fail_open(o, err, path, errno, ".XXXXXX.");
-    int fd = mkstemp(o->tmp);
+    fd = mkstemp(o->tmp);
     if (fd < 0) {
         free(o->tmp);
         o->tmp = NULL;
