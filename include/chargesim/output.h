@@ -44,6 +44,10 @@ cs_status cs_outfile_open(cs_outfile *o, const char *path, cs_error *err);
  * metadata belongs beside it); false for stdout and written-through targets. */
 bool cs_outfile_is_regular(const cs_outfile *o);
 
+/* The error for a failed write into o (errno says why), naming the file and
+ * saying the old one is untouched; returns CS_ERUNTIME. */
+cs_status cs_outfile_write_error(const cs_outfile *o, cs_error *err);
+
 /* Flushes, syncs and renames into place; on failure removes the temporary
  * and leaves any old file untouched. Frees o either way. */
 cs_status cs_outfile_commit(cs_outfile *o, cs_error *err);

@@ -140,8 +140,9 @@ int cs_cli_draw(int argc, char **argv)
         goto done;
     }
     if (cs_svg_write(o.f, &s, &pic) != CS_OK) {
+        cs_outfile_write_error(&o, &err);
         cs_outfile_abort(&o);
-        rc = cs_cli_fail("draw", CS_ERUNTIME, "%s: write error", out ? out : "stdout");
+        rc = cs_cli_fail_err("draw", &err);
         goto done;
     }
     if (cs_outfile_commit(&o, &err) != CS_OK)

@@ -245,13 +245,13 @@ int cs_cli_run(int argc, char **argv)
         if (t && fmt != CS_FORMAT_CSV)
             fputc('\n', of.f);
         if (cs_table_write(&tables[t], fmt, of.f) != CS_OK)
-            st = cs_error_set(&err, CS_ERUNTIME, "%s: write error", out ? out : "stdout");
+            st = cs_outfile_write_error(&of, &err);
     }
     if (st == CS_OK && dist) {
         cs_table dt;
         st = cs_report_dist(&res, &dt);
         if (st == CS_OK && cs_table_write(&dt, CS_FORMAT_CSV, df.f) != CS_OK)
-            st = cs_error_set(&err, CS_ERUNTIME, "%s: write error", dist);
+            st = cs_outfile_write_error(&df, &err);
         else if (st != CS_OK)
             cs_error_set(&err, st, "out of memory");
         cs_csvw_source dmeta = meta;

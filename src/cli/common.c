@@ -101,7 +101,7 @@ int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int
         if (i && fmt != CS_FORMAT_CSV)
             fputc('\n', o.f);
         if (cs_table_write(&t[i], fmt, o.f) != CS_OK)
-            st = cs_error_set(&err, CS_ERUNTIME, "%s: write error", path ? path : "stdout");
+            st = cs_outfile_write_error(&o, &err);
     }
     free(mpath);
     cs_outfile *const both[] = {&o, &m};

@@ -261,6 +261,14 @@ bool cs_outfile_is_regular(const cs_outfile *o)
     return o->tmp != NULL;
 }
 
+cs_status cs_outfile_write_error(const cs_outfile *o, cs_error *err)
+{
+    int e = errno ? errno : EIO;
+    return cs_error_set(err, CS_ERUNTIME, "%s: cannot write: %s%s",
+                        o->path ? o->path : "standard output", strerror(e),
+                        o->tmp ? "; the old file, if any, is untouched" : "");
+}
+
 /* Flushes and syncs one file and closes it; the message names the file. */
 static cs_status finish_writing(cs_outfile *o, cs_error *err)
 {
