@@ -341,7 +341,7 @@ cs_status cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap, cs_erro
         if (e->precision > 0.0)
             snprintf(prec, sizeof prec, "%g", e->precision);
         snprintf(buf + n, cap - (size_t)n,
-                 "; ruleset %s, method %s, %llu trials, seed %llu, confidence %g, precision %s, "
+                 "; ruleset %s, method %s, trials %llu, seed %llu, confidence %g, precision %s, "
                  "success: %s.",
                  e->rs->name, cs_method_name(src->run->method), (unsigned long long)e->trials,
                  (unsigned long long)e->seed, e->confidence, prec, succ);
