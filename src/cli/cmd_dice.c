@@ -26,6 +26,7 @@ static const char usage[] =
     "  --format F     csv (default), md or tex\n"
     "  -o FILE        write to FILE (default: standard output); a CSV gets\n"
     "                 FILE-metadata.json beside it (CSVW: columns, provenance)\n"
+    "  -h, --help     this text\n"
     "\n"
     "example: chargesim dice 3d6dl1 --format md\n";
 

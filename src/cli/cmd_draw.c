@@ -25,6 +25,7 @@ static const char usage[] =
     "  --trial K    the trial, 0-based, as --method mc draws it (default 0): values\n"
     "               drawn per trial (uniform, normal) are the ones that trial used\n"
     "  -o FILE      the SVG file (default: standard output)\n"
+    "  -h, --help   this text\n"
     "\n"
     "Rulesets whose battlefield is the common rectangle scenario (t9a, asoiaf) can be\n"
     "drawn; the others place their units otherwise and are refused.\n";

@@ -11,7 +11,9 @@ static const char usage[] =
     "Without NAME, lists the rulesets. With NAME, prints its readings of the rules,\n"
     "every parameter (type, default, unit, accepted values, help; [layout] ones may\n"
     "be drawn per trial, [assumption] ones are readings chosen where the sources are\n"
-    "silent), its outcomes (* = counts as success) and its measured quantities.\n";
+    "silent), its outcomes (* = counts as success) and its measured quantities.\n"
+    "\n"
+    "  -h, --help   this text\n";
 
 static const char *type_name(cs_param_type t)
 {
