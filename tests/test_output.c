@@ -266,3 +266,13 @@ Test(output, a_group_commit_replaces_every_file)
     text = sh(d, LIST);
     cr_expect_str_eq(text, "files: a.csv b.csv\n");
 }
+
+Test(output, a_table_without_rows_exits_2_and_writes_nothing)
+{
+    const char *d = th_tmpdir();
+    text = sh(d, "printf 'name,ruleset,move\\n' >\"$D/u.csv\"; printf old >\"$D/o.csv\"; "
+                 "$B units \"$D/u.csv\" -o \"$D/o.csv\" 2>&1 | tail -1; echo rc=$?; "
+                 "cat \"$D/o.csv\"; echo; " LIST);
+    cr_expect(strstr(text, "no rows to write; nothing written\n"), "%s", text);
+    cr_expect(strstr(text, "old\nfiles: o.csv u.csv\n"), "%s", text);
+}
