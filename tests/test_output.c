@@ -186,9 +186,9 @@ Test(output, a_name_too_long_for_its_temporary_is_a_clear_error)
 Test(output, interrupted_run_with_two_outputs_leaves_nothing)
 {
     const char *d = th_tmpdir();
-    text = sh(d, "$B run \"$R/experiments/t9a-random-approach.ini\" --trials 50000000 "
-                 "-o \"$D/a.csv\" --dist \"$D/d.csv\" 2>/dev/null & pid=$!; sleep 1; "
-                 "kill -TERM $pid; wait $pid; echo rc=$?; " LIST);
+    text = sh(d, "{ $B run \"$R/experiments/t9a-random-approach.ini\" --trials 50000000 "
+                 "-o \"$D/a.csv\" --dist \"$D/d.csv\" & pid=$!; sleep 1; "
+                 "kill -TERM $pid; wait $pid; echo rc=$?; } 2>/dev/null; " LIST);
     cr_expect_str_eq(text, "rc=143\nfiles:\n");
 }
 
