@@ -287,10 +287,13 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
         json_object_set_new(activity, "prov:used",
                             json_pack("{s:s, s:s, s:s}", "@type", "prov:Entity", "prov:location",
                                       src->input, "chargesim:sha256", hex));
+    /* The local context may hold only @base and @language (CSVW metadata
+     * 5.2); dc:, prov: and rdfs: are prefixes CSVW's own context defines,
+     * and chargesim:NAME properties read as absolute URLs of the scheme
+     * chargesim, which common properties may be. */
     json_t *root = json_pack(
-        "{s:[s, {s:s, s:s, s:s}], s:s, s:s, s:o, s:{s:b, s:s}, s:{s:o}, s:s, s:o, s:s, s:s}",
-        "@context", "http://www.w3.org/ns/csvw", "@language", "en", "prov",
-        "http://www.w3.org/ns/prov#", "chargesim", "https://chargesim.invalid/ns#", "url",
+        "{s:[s, {s:s}], s:s, s:s, s:o, s:{s:b, s:s}, s:{s:o}, s:s, s:o, s:s, s:s}",
+        "@context", "http://www.w3.org/ns/csvw", "@language", "en", "url",
         slash ? slash + 1 : src->csv_path, "dc:creator", version, "prov:wasGeneratedBy",
         activity, "dialect", "header", 1, "delimiter", ",", "tableSchema", "columns",
         columns(src, t), "chargesim:version", CS_VERSION, "chargesim:command", argv,
