@@ -102,12 +102,14 @@ Test(cli, output_file_is_complete_and_no_temporary_is_left)
     cr_assert(fgets(line, sizeof line, f));
     /* move is fixed by the override, so only distance is swept. */
     cr_expect_str_eq(line, "distance,trials,successes,p_success,ci_low,ci_high,p_charged,"
-                           "p_failed,mean_roll,mean_range,ci_low_charged,ci_high_charged,"
-                           "ci_low_failed,ci_high_failed,method\n");
+                           "p_failed,p_illegal,mean_roll,mean_range,ci_low_charged,"
+                           "ci_high_charged,ci_low_failed,ci_high_failed,ci_low_illegal,"
+                           "ci_high_illegal,method\n");
     /* M5 + 2D6 >= 8 is 2D6 >= 3 = 35/36; >= 11 is 2D6 >= 6 = 26/36. */
     cr_assert(fgets(line, sizeof line, f));
-    cr_expect_str_eq(line, "8,1,,0.972222,0.972222,0.972222,0.972222,0.027778,7.0000,12.0000,"
-                           "0.972222,0.972222,0.027778,0.027778,exact\n");
+    cr_expect_str_eq(line, "8,1,,0.972222,0.972222,0.972222,0.972222,0.027778,0.000000,7.0000,"
+                           "12.0000,0.972222,0.972222,0.027778,0.027778,0.000000,0.000000,"
+                           "exact\n");
     fclose(f);
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);

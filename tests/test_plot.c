@@ -162,6 +162,31 @@ Test(plot, svg_and_categorical_x)
     free(svg);
 }
 
+/* An experiment's [labels] give a KEY_label column: the curves of KEY are
+ * named by it, and the column (varying with KEY) is no ambiguity. */
+Test(plot, labels_name_the_curves)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/lab.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("dice,dice_label,distance,trials,successes,p_success,ci_low,ci_high,method\n", f);
+    static const char *const dice[] = {"2d6kh1", "1d6-1"};
+    static const char *const game[] = {"The Old World", "T9A 3rd"};
+    for (int k = 0; k < 2; k++)
+        for (int d = 6; d <= 8; d++)
+            fprintf(f, "%s,%s,%d,1,,0.%d,0.%d,0.%d,exact\n", dice[k], game[k], d, d + k,
+                    d + k, d + k);
+    fclose(f);
+    cr_assert_eq(plot("summary lab.csv --x distance --group dice -o lab.svg"), 0, "%s", errtext);
+    snprintf(path, sizeof path, "%s/lab.svg", dir);
+    char *svg = th_slurp(path, NULL);
+    cr_assert(svg);
+    cr_expect(strstr(svg, "The Old World") && strstr(svg, "T9A 3rd"), "legend by label");
+    cr_expect(!strstr(svg, "2d6kh1"), "the dice expression is not the curve's name");
+    free(svg);
+}
+
 Test(plot, two_group_keys_colour_one_and_dash_the_other)
 {
     char path[512];

@@ -16,6 +16,25 @@ static const char *point_text(const cs_experiment *e, uint64_t k, int sweep_pos)
     return v->text[rest % (uint64_t)v->n];
 }
 
+/* The [labels] label of swept parameter i at point k, or NULL. */
+static const char *point_label(const cs_experiment *e, uint64_t k, int sweep_pos)
+{
+    uint64_t rest = k;
+    for (int s = e->n_sweep - 1; s > sweep_pos; s--)
+        rest /= (uint64_t)e->param[e->sweep[s]].n;
+    int i = e->sweep[sweep_pos];
+    return cs_experiment_label(e, i, (int)(rest % (uint64_t)e->param[i].n));
+}
+
+/* Swept keys with [labels]: each gets a KEY_label column beside it. */
+static int n_labelled(const cs_experiment *e)
+{
+    int n = 0;
+    for (int s = 0; s < e->n_sweep; s++)
+        n += e->label[e->sweep[s]].n > 0;
+    return n;
+}
+
 static bool method_exactish(const cs_run_result *r)
 {
     return r->method == CS_METHOD_EXACT;
@@ -36,14 +55,19 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
     /* CSV also carries each outcome's interval; md and tex state the widest
      * of them in the note instead, to stay readable. */
     int n_ci = pct ? 0 : 2 * rs->n_outcomes;
-    int ncols = e->n_sweep + 5 + rs->n_outcomes + rs->n_metrics + n_ci + 1;
+    int ncols = e->n_sweep + n_labelled(e) + 5 + rs->n_outcomes + rs->n_metrics + n_ci + 1;
     int c = 0;
     char name[128];
     cs_status st = cs_table_init(out, ncols);
     if (st != CS_OK)
         return st;
-    for (int s = 0; s < e->n_sweep; s++)
+    for (int s = 0; s < e->n_sweep; s++) {
         st |= cs_table_set_header(out, c++, rs->params[e->sweep[s]].key, true);
+        if (e->label[e->sweep[s]].n > 0) {
+            snprintf(name, sizeof name, "%s_label", rs->params[e->sweep[s]].key);
+            st |= cs_table_set_header(out, c++, name, false);
+        }
+    }
     st |= cs_table_set_header(out, c++, "trials", true);
     st |= cs_table_set_header(out, c++, "successes", true);
     st |= cs_table_set_header(out, c++, pct ? "p_success %" : "p_success", true);
@@ -71,8 +95,11 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
         if (row < 0)
             return CS_ENOMEM;
         c = 0;
-        for (int s = 0; s < e->n_sweep; s++)
+        for (int s = 0; s < e->n_sweep; s++) {
             st |= cs_table_set(out, row, c++, "%s", point_text(e, k, s));
+            if (e->label[e->sweep[s]].n > 0)
+                st |= cs_table_set(out, row, c++, "%s", point_label(e, k, s));
+        }
         st |= cs_table_set(out, row, c++, "%llu", (unsigned long long)pr->trials);
         if (r->method == CS_METHOD_MC)
             st |= cs_table_set(out, row, c, "%llu", (unsigned long long)pr->successes);
@@ -372,8 +399,11 @@ cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const 
         snprintf(head, sizeof head, "%s \\ %s", row, col);
         st |= cs_table_set_header(&t[i], c++, csv ? row : head, true);
         for (int j = 0; j < cv->n; j++) {
+            const char *lab = cs_experiment_label(e, e->sweep[cp], j);
             if (csv)
                 snprintf(head, sizeof head, "%s=%s", col, cv->text[j]);
+            else if (lab)
+                snprintf(head, sizeof head, "%s (%s)", lab, cv->text[j]);
             else
                 snprintf(head, sizeof head, "%s", cv->text[j]);
             st |= cs_table_set_header(&t[i], c++, head, true);
@@ -429,7 +459,12 @@ cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const 
                 snprintf(title + used, sizeof title - used, "%s%s = %s", used ? ", " : "",
                          e->rs->params[e->sweep[s]].key, point_text(e, k, s));
             }
-            st |= cs_table_set(tt, *slot, c, "%s", rv->text[ri]);
+            /* md and tex name a labelled value by its label too ([labels]). */
+            const char *lab = csv ? NULL : cs_experiment_label(e, e->sweep[rp], ri);
+            if (lab)
+                st |= cs_table_set(tt, *slot, c, "%s (%s)", lab, rv->text[ri]);
+            else
+                st |= cs_table_set(tt, *slot, c, "%s", rv->text[ri]);
             if (!csv)
                 st |= title[0] ? cs_table_set_title(tt, "%s: %s%s, %s", e->name, column,
                                                     pct ? " (%)" : "", title)
