@@ -79,22 +79,26 @@ Test(output, new_file_gets_the_umask_default)
 Test(output, symlink_is_followed_and_stays_a_link)
 {
     const char *d = th_tmpdir();
-    text = sh(d, "mkdir \"$D/t\"; printf old >\"$D/t/real.csv\"; ln -s t/real.csv \"$D/link.csv\"; "
-                 "$B dice 2d6 -o \"$D/link.csv\"; echo rc=$?; test -L \"$D/link.csv\" && echo link; "
-                 "head -1 \"$D/t/real.csv\"; " LIST "echo in-t: $(ls -A \"$D/t\")");
-    cr_expect(strstr(text, "rc=0\nlink\nvalue,p,p_at_least,p_at_most\n"), "%s", text);
+    text = sh(d, INPUT "mkdir \"$D/t\"; printf old >\"$D/t/real.csv\"; "
+                       "ln -s t/real.csv \"$D/link.csv\"; $B run \"$D/e.ini\" --set move=5 "
+                       "--set distance=8,9 -o \"$D/link.csv\"; echo rc=$?; "
+                       "test -L \"$D/link.csv\" && echo link; head -c 9 \"$D/t/real.csv\"; echo; "
+                       INPUT_UNTOUCHED LIST "echo in-t: $(ls -A \"$D/t\")");
+    cr_expect(strstr(text, "rc=0\nlink\ndistance,\ninput-ok\n"), "%s", text);
     /* The metadata sits beside the name the user gave. */
-    cr_expect(strstr(text, "files: link.csv link.csv-metadata.json t\nin-t: real.csv\n"), "%s",
-              text);
+    cr_expect(strstr(text, "files: e.ini link.csv link.csv-metadata.json t\nin-t: real.csv\n"),
+              "%s", text);
 }
 
 Test(output, fifo_with_a_reader_is_written_through)
 {
     const char *d = th_tmpdir();
-    text = sh(d, "mkfifo \"$D/fifo\"; cat \"$D/fifo\" >\"$D/got\" & "
-                 "$B dice 2d6 -o \"$D/fifo\"; echo rc=$?; wait; test -p \"$D/fifo\" && echo fifo; "
-                 "head -1 \"$D/got\"; " LIST);
-    cr_expect(strstr(text, "rc=0\nfifo\nvalue,p,p_at_least,p_at_most\nfiles: fifo got\n"), "%s",
+    text = sh(d, INPUT "mkfifo \"$D/fifo\"; cat \"$D/fifo\" >\"$D/got\" & "
+                       "$B run \"$D/e.ini\" --set move=5 --set distance=8,9 -o \"$D/fifo\"; "
+                       "echo rc=$?; wait; test -p \"$D/fifo\" && echo fifo; head -c 9 \"$D/got\"; "
+                       "echo; " INPUT_UNTOUCHED LIST);
+    /* No metadata beside a FIFO: it is not a file one keeps. */
+    cr_expect(strstr(text, "rc=0\nfifo\ndistance,\ninput-ok\nfiles: e.ini fifo got\n"), "%s",
               text);
 }
 
@@ -106,16 +110,18 @@ Test(output, devices_are_written_through_in_a_private_namespace)
     const char *d = th_tmpdir();
     /* A tmpfs over /dev in a namespace of our own: its null device and
      * stdout link are ours to write to, whatever the user. */
-    text = sh(d, "unshare -m sh -c 'mount -t tmpfs tmpfs /dev && mknod -m 666 /dev/null c 1 3 && "
-                 "ln -s /proc/self/fd/1 /dev/stdout && "
-                 "$B dice 2d6 -o /dev/null; echo rc=$?; test -c /dev/null && echo null-device; "
-                 "echo first >\"$D/cap\"; $B dice 2d6 -o /dev/stdout >>\"$D/cap\"; echo rc=$?; "
-                 "test -L /dev/stdout && echo stdout-link; echo dev: $(ls -A /dev)'; "
-                 "head -2 \"$D/cap\"; " LIST);
+    text = sh(d, INPUT "unshare -m sh -c 'mount -t tmpfs tmpfs /dev && "
+                       "mknod -m 666 /dev/null c 1 3 && ln -s /proc/self/fd/1 /dev/stdout && "
+                       "$B run \"$D/e.ini\" --set move=5 -o /dev/null; echo rc=$?; "
+                       "test -c /dev/null && echo null-device; echo first >\"$D/cap\"; "
+                       "$B run \"$D/e.ini\" --set move=5 --set distance=8,9 -o /dev/stdout "
+                       ">>\"$D/cap\"; echo rc=$?; test -L /dev/stdout && echo stdout-link; "
+                       "echo dev: $(ls -A /dev)'; head -c 15 \"$D/cap\"; echo; "
+                       INPUT_UNTOUCHED LIST);
     cr_expect(strstr(text, "rc=0\nnull-device\nrc=0\nstdout-link\ndev: null stdout\n"), "%s",
               text);
     /* Appended at the descriptor's offset: the old line stays. */
-    cr_expect(strstr(text, "first\nvalue,p,p_at_least,p_at_most\nfiles: cap\n"), "%s", text);
+    cr_expect(strstr(text, "first\ndistance,\ninput-ok\nfiles: cap e.ini\n"), "%s", text);
 }
 
 Test(output, read_only_directory_fails_with_status_1_and_leaves_the_old_file)
