@@ -17,7 +17,7 @@ _chargesim()
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W 'run dice rules units draw --help -h' -- "$cur"))
+        COMPREPLY=($(compgen -W 'run dice rules units draw rerun --help -h --version -V' -- "$cur"))
         return 0
     fi
     cmd=${COMP_WORDS[1]}
@@ -59,6 +59,8 @@ _chargesim()
         opts='--rules --mapping --set --distance -o --format --quiet --help -h' ;;
     draw)
         opts='--set --point --trial -o --help -h' ;;
+    rerun)
+        opts='-o --help -h' ;;
     *)
         return 0 ;;
     esac
@@ -70,6 +72,8 @@ _chargesim()
     case $cmd in
     run | draw)
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
+    rerun)
+        COMPREPLY=($(compgen -f -X '!*-metadata.json' -- "$cur") $(compgen -d -- "$cur")) ;;
     units)
         COMPREPLY=($(compgen -f -X '!*.cat' -- "$cur") $(compgen -f -X '!*.gst' -- "$cur")
                    $(compgen -f -X '!*.csv' -- "$cur") $(compgen -d -- "$cur")) ;;

@@ -123,7 +123,9 @@ cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
     reader r = {0};
     cs_status st = CS_OK;
     cs_experiment_init(e, path);
-    int bad = cs_ini_parse_file(path, on_entry, &r, &r.src, err);
+    /* "-": no file, the experiment is given whole by the overrides (what
+     * `chargesim rerun` rebuilds from a CSV's metadata). */
+    int bad = strcmp(path, "-") == 0 ? 0 : cs_ini_parse_file(path, on_entry, &r, &r.src, err);
     if (r.oom) {
         st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
         goto fail;

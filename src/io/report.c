@@ -294,11 +294,96 @@ static int sweep_pos_of(const cs_experiment *e, const char *key)
     return -1;
 }
 
+/* A reported column a pivot can show: a probability (and its interval),
+ * a mean, or a count, as the summary CSV names them. */
+typedef struct pivot_what {
+    enum { PV_PROB, PV_MEAN, PV_TRIALS, PV_SUCCESSES } kind;
+    int idx;   /* outcome (-1: success) or metric */
+    int which; /* probabilities: 0 the estimate, 1 ci_low, 2 ci_high */
+} pivot_what;
+
+static bool pivot_parse(const cs_ruleset *rs, const char *name, pivot_what *w)
+{
+    static const char *const pre[] = {"p_", "ci_low_", "ci_high_"};
+    static const char *const succ[] = {"p_success", "ci_low", "ci_high"};
+    memset(w, 0, sizeof *w);
+    if (strcmp(name, "trials") == 0 || strcmp(name, "successes") == 0) {
+        w->kind = name[0] == 't' ? PV_TRIALS : PV_SUCCESSES;
+        return true;
+    }
+    for (int i = 0; i < 3; i++) {
+        w->kind = PV_PROB;
+        w->which = i;
+        w->idx = -1;
+        if (strcmp(name, succ[i]) == 0)
+            return true;
+        size_t n = strlen(pre[i]);
+        for (int o = 0; strncmp(name, pre[i], n) == 0 && o < rs->n_outcomes; o++)
+            if (strcmp(name + n, rs->outcomes[o]) == 0) {
+                w->idx = o;
+                return true;
+            }
+    }
+    for (int m = 0; strncmp(name, "mean_", 5) == 0 && m < rs->n_metrics; m++)
+        if (strcmp(name + 5, rs->metrics[m].name) == 0) {
+            w->kind = PV_MEAN;
+            w->idx = m;
+            return true;
+        }
+    return false;
+}
+
+/* One pivot cell; *half gets the interval half-width behind a probability
+ * (percentage points), or -1 where the column has none. */
+static cs_status pivot_cell(cs_table *t, int row, int col, const cs_run_result *r,
+                            const cs_point_result *pr, const pivot_what *w, bool csv,
+                            double *half)
+{
+    *half = -1.0;
+    switch (w->kind) {
+    case PV_TRIALS:
+        return cs_table_set(t, row, col, "%llu", (unsigned long long)pr->trials);
+    case PV_SUCCESSES:
+        return r->method == CS_METHOD_MC
+                   ? cs_table_set(t, row, col, "%llu", (unsigned long long)pr->successes)
+                   : CS_OK;
+    case PV_MEAN:
+        if (pr->mean[w->idx] != pr->mean[w->idx])
+            return CS_OK; /* never measured: empty, as in the summary */
+        return cs_table_set(t, row, col, csv ? "%.4f" : "%.2f", pr->mean[w->idx]);
+    case PV_PROB:
+        break;
+    }
+    double p = w->idx < 0 ? pr->p_success : pr->p_outcome[w->idx];
+    double lo = w->idx < 0 ? pr->ci_low : pr->outcome_low[w->idx];
+    double hi = w->idx < 0 ? pr->ci_high : pr->outcome_high[w->idx];
+    *half = 50.0 * (hi - lo);
+    return cs_table_set(t, row, col, "%.2f", 100.0 * (w->which == 0 ? p : w->which == 1 ? lo : hi));
+}
+
 cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *col,
                           cs_format fmt, cs_table **out, int *n, cs_error *err)
 {
+    return cs_report_pivot_column(r, row, col, "p_success", fmt, out, n, err);
+}
+
+cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const char *col,
+                                 const char *column, cs_format fmt, cs_table **out, int *n,
+                                 cs_error *err)
+{
     const cs_experiment *e = r->exp;
     int rp = sweep_pos_of(e, row), cp = sweep_pos_of(e, col);
+    pivot_what what;
+    if (!pivot_parse(e->rs, column, &what)) {
+        *out = NULL;
+        *n = 0;
+        return cs_error_set(err, CS_EINPUT,
+                            "--pivot %s:%s:%s: '%s' is not a reported column; expected "
+                            "p_success, ci_low, ci_high, p_/ci_low_/ci_high_<outcome>, "
+                            "mean_<metric>, trials or successes (chargesim rules %s)",
+                            row, col, column, column, e->rs->name);
+    }
+    bool pct = what.kind == PV_PROB;
     *out = NULL;
     *n = 0;
     if (rp < 0 || cp < 0 || rp == cp) {
@@ -353,7 +438,8 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
             if (custom)
                 st |= cs_table_set_header(&t[i], c++, "success", false);
         } else {
-            st |= cs_table_set_note(&t[i], "Cells: p_success in percent. %s", note);
+            st |= cs_table_set_note(&t[i], "Cells: %s%s. %s", column, pct ? " in percent" : "",
+                                    note);
         }
     }
     /* Walk the points; each lands in (group, row value, column value). */
@@ -406,16 +492,19 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
             else
                 st |= cs_table_set(tt, *slot, c, "%s", rv->text[ri]);
             if (!csv)
-                st |= title[0] ? cs_table_set_title(tt, "%s: p_success (%%), %s", e->name, title)
-                               : cs_table_set_title(tt, "%s: p_success (%%)", e->name);
+                st |= title[0] ? cs_table_set_title(tt, "%s: %s%s, %s", e->name, column,
+                                                    pct ? " (%)" : "", title)
+                               : cs_table_set_title(tt, "%s: %s%s", e->name, column,
+                                                    pct ? " (%)" : "");
         }
         int col0 = (csv ? n_other : 0) + 1;
-        st |= cs_table_set(tt, *slot, col0 + ci, "%.2f", 100.0 * r->point[k].p_success);
+        double h;
+        st |= pivot_cell(tt, *slot, col0 + ci, r, &r->point[k], &what, csv, &h);
         if (csv) {
-            /* The row's widest interval half-width, in percentage points. */
-            double h = 50.0 * (r->point[k].ci_high - r->point[k].ci_low);
+            /* The row's widest interval half-width, in percentage points
+             * (empty for a column without an interval). */
             const char *prev = tt->cell[(size_t)*slot * (size_t)tt->ncols + (size_t)(col0 + cv->n + 1)];
-            if (!prev || strtod(prev, NULL) < h)
+            if (h >= 0.0 && (!prev || strtod(prev, NULL) < h))
                 st |= cs_table_set(tt, *slot, col0 + cv->n + 1, "%.4f", h);
             st |= cs_table_set(tt, *slot, col0 + cv->n, "%s", cs_method_name(r->method));
             if (custom)
