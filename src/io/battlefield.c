@@ -44,7 +44,7 @@ typedef struct page {
     double scale_y;           /* baseline of the scale bar's numbers */
     int n_leg;
     legend_entry leg[MAX_LEGEND];
-    int n_text;
+    int n_text, n_bold;       /* caption lines; the first n_bold in bold */
     char text[MAX_TEXT][CS_DRAW_LINE + 64];
     double text_y;            /* first caption baseline */
 } page;
@@ -276,8 +276,11 @@ static void layout(cairo_t *cr, const cs_drawing *d, const cs_battlefield_title 
     y += legend(cr, d, pg, PAD, y, w);
     char line[CS_DRAW_LINE + 64];
     outcome_line(d, line, sizeof line);
-    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    /* the outcome line is printed in bold: measured so */
+    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
     wrap(cr, pg, line, w);
+    pg->n_bold = pg->n_text;
+    cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     for (int i = 0; i < d->n_caption; i++)
         wrap(cr, pg, d->caption[i], w);
     pg->text_y = y + 16.0;
@@ -697,7 +700,7 @@ static void texts(cairo_t *cr, const page *pg, const cs_battlefield_title *t)
     for (int i = 0; i < pg->n_text; i++) {
         /* the outcome line in bold */
         cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
-                               i == 0 ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+                               i < pg->n_bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
         cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
         show(cr, PAD, pg->text_y + 13.0 * i, TEXT_PT, pg->text[i]);
     }
