@@ -26,7 +26,7 @@ static const char usage[] =
     "  --point P    the sweep point, 0-based, in the order of `run`'s rows (default 0)\n"
     "  --trial K    the trial, 0-based (default 0), exactly as --method mc runs it:\n"
     "               its drawn values, layout and dice. The trials before it in its\n"
-    "               block are replayed; at most 100000 of them (see the README)\n"
+    "               block are replayed, at most 50000 of them (see the README)\n"
     "  -o FILE      the picture: FILE.svg, FILE.png or FILE.pdf by its extension\n"
     "               (default: SVG on standard output)\n"
     "\n"

@@ -28,23 +28,21 @@ static void draw_values(const cs_experiment *e, double *num, cs_rng *rng)
     }
 }
 
-static cs_status check_bound(const cs_experiment *e, uint64_t trial, uint64_t block_size,
-                             cs_error *err)
+static cs_status check_bound(uint64_t trial, uint64_t block_size, cs_error *err)
 {
     uint64_t start = trial / block_size * block_size, k = trial - start;
     if (k <= CS_REPLAY_MAX)
         return CS_OK;
-    uint64_t next = start + block_size < e->trials ? start + block_size : start;
     return cs_error_set(err, CS_EINPUT,
-                        "--trial %llu is trial %llu of its block of %llu (blocks start at "
-                        "multiples of %llu); draw replays at most %u trials of a block, since "
-                        "a trial's place in its random stream is known only by replaying the "
-                        "ones before it: draw a trial in %llu..%llu%s",
+                        "--trial %llu: that is trial %llu of its block of %llu, and draw "
+                        "replays at most %u trials of a block (a trial's place in its random "
+                        "stream is known only by replaying the ones before it); draw a trial "
+                        "at most %u after the start of a block, a multiple of %llu, e.g. "
+                        "%llu..%llu",
                         (unsigned long long)trial, (unsigned long long)k,
-                        (unsigned long long)block_size, (unsigned long long)block_size,
-                        CS_REPLAY_MAX, (unsigned long long)start,
-                        (unsigned long long)(start + CS_REPLAY_MAX),
-                        next != start ? " or of a later block" : "");
+                        (unsigned long long)block_size, CS_REPLAY_MAX, CS_REPLAY_MAX,
+                        (unsigned long long)block_size, (unsigned long long)start,
+                        (unsigned long long)(start + CS_REPLAY_MAX));
 }
 
 cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial, cs_replay *out,
@@ -60,7 +58,7 @@ cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial
         return cs_error_set(err, CS_EINPUT, "--trial %llu: the experiment runs %llu trials",
                             (unsigned long long)trial, (unsigned long long)e->trials);
     uint64_t block_size = cs_sim_block_size(e->trials);
-    cs_status st = check_bound(e, trial, block_size, err);
+    cs_status st = check_bound(trial, block_size, err);
     if (st != CS_OK)
         return st;
     cs_params p;
