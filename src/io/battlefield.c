@@ -536,21 +536,60 @@ static void put_label(cairo_t *cr, labeller *lb, box b, double size, const char 
     show(cr, b.x0 + 1.5, b.y1 - 1.5 - 0.12 * size, size, text);
 }
 
-/* Inside polygon i, at the largest size from LABEL_PT down that fits. */
+/* Inside polygon i, at the largest size from LABEL_PT down that fits: at
+ * its centre, or the free place inside it nearest the centre (on a grid of
+ * eighths of its extent). */
 static bool label_inside(cairo_t *cr, labeller *lb, int i, const char *text)
 {
     const ppoly *p = &lb->poly[i];
-    double cx, cy;
+    double cx, cy, x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     centroid(p, &cx, &cy);
+    for (int k = 0; k < p->n; k++) {
+        x0 = fmin(x0, p->x[k]);
+        x1 = fmax(x1, p->x[k]);
+        y0 = fmin(y0, p->y[k]);
+        y1 = fmax(y1, p->y[k]);
+    }
     for (double size = LABEL_PT; size >= LABEL_MIN_PT - 1e-9; size -= 0.5) {
-        box b = text_box(cx, cy, text_width(cr, size, text), size);
-        if (inside(p, b.x0, b.y0) && inside(p, b.x1, b.y0) && inside(p, b.x1, b.y1) &&
-            inside(p, b.x0, b.y1) && free_box(lb, b, i)) {
-            put_label(cr, lb, b, size, text);
+        double w = text_width(cr, size, text), best = INFINITY;
+        box found = {0, 0, 0, 0};
+        for (int a = 0; a <= 8; a++)
+            for (int b = 0; b <= 8; b++) {
+                double x = x0 + (x1 - x0) * a / 8.0, y = y0 + (y1 - y0) * b / 8.0;
+                double dist = hypot(x - cx, y - cy);
+                if (a == 4 && b == 4)
+                    x = cx, y = cy, dist = 0;
+                box t = text_box(x, y, w, size);
+                if (dist < best && inside(p, t.x0, t.y0) && inside(p, t.x1, t.y0) &&
+                    inside(p, t.x1, t.y1) && inside(p, t.x0, t.y1) && free_box(lb, t, i)) {
+                    best = dist;
+                    found = t;
+                }
+            }
+        if (isfinite(best)) {
+            put_label(cr, lb, found, size, text);
             return true;
         }
     }
     return false;
+}
+
+/* The point of polygon p's boundary nearest (x, y). */
+static void nearest_on(const ppoly *p, double x, double y, double *nx, double *ny)
+{
+    double best = INFINITY;
+    for (int k = 0; k < p->n; k++) {
+        int j = (k + 1) % p->n;
+        double ex = p->x[j] - p->x[k], ey = p->y[j] - p->y[k], l2 = ex * ex + ey * ey;
+        double t = l2 > 0 ? ((x - p->x[k]) * ex + (y - p->y[k]) * ey) / l2 : 0;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        double qx = p->x[k] + t * ex, qy = p->y[k] + t * ey, d = hypot(qx - x, qy - y);
+        if (d < best) {
+            best = d;
+            *nx = qx;
+            *ny = qy;
+        }
+    }
 }
 
 /* Outside, the nearest free place around polygon i, with a leader line to
@@ -574,6 +613,9 @@ static void label_outside(cairo_t *cr, labeller *lb, int i, const char *text)
                 found = true;
             }
         }
+    /* the leader runs from the label to the nearest point of the outline */
+    double bx = 0.5 * (b.x0 + b.x1), by = 0.5 * (b.y0 + b.y1);
+    nearest_on(p, bx, by, &cx, &cy);
     double lx = fmin(fmax(cx, b.x0), b.x1), ly = fmin(fmax(cy, b.y0), b.y1);
     cairo_save(cr);
     cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
