@@ -29,6 +29,7 @@ typedef enum cs_draw_role {
     CS_DRAW_FRIEND,      /* another unit of the charger's side */
     CS_DRAW_MOVED,       /* a unit part-way through its move (dashed) */
     CS_DRAW_FINAL,       /* a unit where its move ends (dashed) */
+    CS_DRAW_FINAL_ENEMY, /* a unit of the target's side where its move ends (dashed) */
     CS_DRAW_TERRAIN_SIGHT,   /* blocks sight only */
     CS_DRAW_TERRAIN_MOVE,    /* blocks movement only */
     CS_DRAW_TERRAIN_SOLID,   /* blocks both */

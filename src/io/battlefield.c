@@ -70,6 +70,8 @@ static const struct role_style {
                        "charger during its move"},
     [CS_DRAW_FINAL] = {{0.12, 0.47, 0.71}, {0.06, 0.27, 0.45}, 0.22, true,
                        "charger where its move ends"},
+    [CS_DRAW_FINAL_ENEMY] = {{0.84, 0.15, 0.16}, {0.55, 0.08, 0.09}, 0.18, true,
+                             "enemy unit where its move ends"},
     [CS_DRAW_TERRAIN_SIGHT] = {{0.70, 0.70, 0.70}, {0.45, 0.45, 0.45}, 0.45, false,
                                "terrain blocking sight"},
     [CS_DRAW_TERRAIN_MOVE] = {{0.63, 0.32, 0.18}, {0.36, 0.18, 0.07}, 0.40, false,
@@ -634,7 +636,7 @@ static void labels(cairo_t *cr, const page *pg, const cs_drawing *d)
 {
     static const cs_draw_role order[] = {
         CS_DRAW_CHARGER, CS_DRAW_TARGET, CS_DRAW_ENEMY, CS_DRAW_FRIEND, CS_DRAW_FINAL,
-        CS_DRAW_MOVED, CS_DRAW_TERRAIN_SOLID, CS_DRAW_TERRAIN_MOVE, CS_DRAW_TERRAIN_SIGHT};
+        CS_DRAW_FINAL_ENEMY, CS_DRAW_MOVED, CS_DRAW_TERRAIN_SOLID, CS_DRAW_TERRAIN_MOVE, CS_DRAW_TERRAIN_SIGHT};
     static labeller lb; /* large; drawing is single-threaded */
     memset(&lb, 0, sizeof lb);
     lb.pg = pg;
@@ -757,7 +759,8 @@ static void render(cairo_t *cr, const page *pg, const cs_drawing *d, const cs_ba
     /* terrain and units, then where the charger went over them */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < d->n_shapes; i++) {
-            bool moved = d->shape[i].role == CS_DRAW_MOVED || d->shape[i].role == CS_DRAW_FINAL;
+            cs_draw_role r = d->shape[i].role;
+            bool moved = r == CS_DRAW_MOVED || r == CS_DRAW_FINAL || r == CS_DRAW_FINAL_ENEMY;
             if (moved == (pass == 1))
                 shape(cr, pg, &d->shape[i]);
         }

@@ -1517,14 +1517,17 @@ static void draw_table(const charge_ctx *c, const charge_layout *l, int fu, int 
     }
     cs_drawing_format(d->legend[CS_DRAW_FRIEND], CS_DRAW_TEXT, "other unit of the charger's side");
     cs_drawing_format(d->legend[CS_DRAW_ENEMY], CS_DRAW_TEXT, "other unit of the target's side");
-    cs_drawing_format(d->legend[CS_DRAW_FINAL], CS_DRAW_TEXT, "a unit placed by its charge");
+    cs_drawing_format(d->legend[CS_DRAW_FINAL], CS_DRAW_TEXT,
+                      "a unit of the charger's side placed by its charge");
+    cs_drawing_format(d->legend[CS_DRAW_FINAL_ENEMY], CS_DRAW_TEXT,
+                      "a unit of the target's side placed by its charge");
 }
 
 /* One declared charge: an arrow from where the charger stood to where
  * Resolve Charges placed it (or, chasing a unit that fled, as far as its
  * move takes it along the line of the charge), and its caption line. */
 static void draw_charge(const charge_ctx *c, const charge_layout *l, const phase *ph,
-                        const charge *x, int flight, cs_drawing *d)
+                        const charge *x, int flight, int own_side, cs_drawing *d)
 {
     cs_vec2 p0 = cs_geom_edge_centre(&l->r[x->u], CS_FRONT);
     bool ok = succeeded(x->outcome);
@@ -1557,7 +1560,8 @@ static void draw_charge(const charge_ctx *c, const charge_layout *l, const phase
                                            "charge: placed in contact (Resolve Charges)");
         if (ln)
             ln->arrow = true;
-        cs_drawing_rect(d, CS_DRAW_FINAL, &ph->pos[x->u], NULL);
+        cs_drawing_rect(d, side_of_unit(x->u) == own_side ? CS_DRAW_FINAL : CS_DRAW_FINAL_ENEMY,
+                        &ph->pos[x->u], NULL);
     }
     cs_drawing_caption(d, "%s %s %s (%s, %.2f\" of %d\"): %s", unit_names[x->u],
                        x->counter ? "counter-charges" : "charges", unit_names[x->t],
@@ -1604,7 +1608,7 @@ static void charge_draw(const void *vctx, const double *num, const cs_rng *layou
                           "then Resolve Charges in declaration order; the focus is %s",
                        f >= 0 ? unit_names[fu] : "none (no charge declared)");
     for (int k = 0; k < ph.n; k++)
-        draw_charge(c, l, &ph, &ph.ch[k], flight[k], d);
+        draw_charge(c, l, &ph, &ph.ch[k], flight[k], fu >= 0 ? side_of_unit(fu) : 0, d);
     for (int u = 0; u < MAX_UNITS; u++)
         if (c->present[u] && ph.fled[u])
             cs_drawing_caption(d, "%s declared Flee From Charge", unit_names[u]);
