@@ -122,11 +122,5 @@ typedef struct cs_dice_count {
 struct cs_dice;
 cs_status cs_sim_dice_counts(const struct cs_dice *d, uint64_t trials, uint64_t seed,
                              int threads, cs_dice_count **out, size_t *n, cs_error *err);
-/* The numeric parameter values of one trial as --method mc draws it: trial
- * `trial` (0-based) of sweep point `point`, its per-trial draws in place.
- * The trials before it in its block are replayed (layouts and dice), so the
- * values are exactly those that trial used. */
-cs_status cs_sim_trial_params(const cs_experiment *e, uint64_t point, uint64_t trial,
-                              double *num, cs_error *err);
 
 #endif

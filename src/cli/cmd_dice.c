@@ -238,8 +238,9 @@ int cs_cli_dice(int argc, char **argv)
     rc = a.trials ? sampled_table(&a, &d, &tab) : exact_table(&a, &d, &tab);
     if (rc)
         return rc;
-    cs_csvw_source meta = {CS_CSVW_DICE, "dice",  argc,     argv,   a.out,        NULL,
-                           NULL,         a.expr, a.trials, a.seed, a.confidence};
+    cs_csvw_source meta = {.kind = CS_CSVW_DICE, .command = "dice", .argc = argc, .argv = argv,
+                           .csv_path = a.out, .dice_expr = a.expr, .dice_trials = a.trials,
+                           .dice_seed = a.seed, .dice_confidence = a.confidence};
     rc = cs_cli_write_tables_meta("dice", a.out, &tab, 1, a.fmt, &meta);
     cs_table_free(&tab);
     return rc;
