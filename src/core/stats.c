@@ -53,13 +53,6 @@ void cs_stats_wilson_cc(uint64_t successes, uint64_t n, double z, double *lo, do
     *hi = fmin(1.0, fmax(p, *hi));
 }
 
-void cs_moments_merge(cs_moments *into, const cs_moments *from)
-{
-    into->n += from->n;
-    into->sum += from->sum;
-    into->sumsq += from->sumsq;
-}
-
 double cs_moments_mean(const cs_moments *m)
 {
     return m->n ? m->sum / (double)m->n : (double)NAN;
@@ -72,11 +65,6 @@ double cs_moments_variance(const cs_moments *m)
     double n = (double)m->n, mean = m->sum / n;
     double v = (m->sumsq - n * mean * mean) / (n - 1.0);
     return v > 0.0 ? v : 0.0; /* rounding can make a zero variance negative */
-}
-
-double cs_moments_sd(const cs_moments *m)
-{
-    return sqrt(cs_moments_variance(m));
 }
 
 void cs_stats_mean_interval(double mean, double variance, uint64_t n, double z,
@@ -122,23 +110,4 @@ double cs_binning_lo(const cs_binning *b)
 double cs_binning_hi(const cs_binning *b)
 {
     return b->lo + b->res * (double)(b->nbins - 3);
-}
-
-double cs_stats_quantile(const cs_binning *b, const uint64_t *counts, double q)
-{
-    uint64_t total = 0;
-    for (int i = 0; i < b->nbins; i++)
-        total += counts[i];
-    if (total == 0)
-        return (double)NAN;
-    double need = q * (double)total;
-    uint64_t run = 0;
-    for (int i = 0; i < b->nbins; i++) {
-        run += counts[i];
-        if ((double)run >= need && run > 0) {
-            int out = cs_binning_outside(b, i);
-            return out < 0 ? -(double)INFINITY : out > 0 ? (double)INFINITY : cs_binning_value(b, i);
-        }
-    }
-    return (double)INFINITY;
 }
