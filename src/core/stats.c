@@ -18,20 +18,6 @@ double cs_stats_z(double confidence)
     return 0.5 * (lo + hi);
 }
 
-void cs_stats_wilson(uint64_t successes, uint64_t n, double z, double *lo, double *hi)
-{
-    double nn = (double)n, p = (double)successes / nn, z2 = z * z;
-    double centre = (p + z2 / (2.0 * nn)) / (1.0 + z2 / nn);
-    double half = z / (1.0 + z2 / nn) * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
-    *lo = fmax(0.0, centre - half);
-    *hi = fmin(1.0, centre + half);
-    /* At p = 0 or 1 one bound is exactly the observed value. */
-    if (successes == 0)
-        *lo = 0.0;
-    if (successes == n)
-        *hi = 1.0;
-}
-
 void cs_stats_wilson_real(double p, double n, double z, double *lo, double *hi)
 {
     double z2 = z * z;
@@ -39,6 +25,16 @@ void cs_stats_wilson_real(double p, double n, double z, double *lo, double *hi)
     double half = z / (1.0 + z2 / n) * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n));
     *lo = fmax(0.0, fmin(p, centre - half));
     *hi = fmin(1.0, fmax(p, centre + half));
+}
+
+void cs_stats_wilson(uint64_t successes, uint64_t n, double z, double *lo, double *hi)
+{
+    cs_stats_wilson_real((double)successes / (double)n, (double)n, z, lo, hi);
+    /* At p = 0 or 1 one bound is exactly the observed value. */
+    if (successes == 0)
+        *lo = 0.0;
+    if (successes == n)
+        *hi = 1.0;
 }
 
 void cs_stats_wilson_cc(uint64_t successes, uint64_t n, double z, double *lo, double *hi)
