@@ -219,7 +219,15 @@ for exp in $files; do
 done
 
 # The gallery, only for a full run (a partial run would drop experiments).
+# Hand-written notes (what changed in the numbers and why) sit in the README
+# between a line `<!-- notes -->` and a line `<!-- /notes -->`; they are kept.
 if [ "$full" = 1 ]; then
+    if [ -f "$out/README.md" ]; then
+        awk '/^<!-- notes -->$/ { on = 1 } on { print } /^<!-- \/notes -->$/ { on = 0 }' \
+            "$out/README.md" >"$tmp/notes"
+    else
+        : >"$tmp/notes"
+    fi
     {
         printf '# Results\n\n'
         printf 'Every experiment under [experiments/](../experiments/) run with its own\n'
@@ -230,6 +238,7 @@ if [ "$full" = 1 ]; then
         printf 'charge succeeds as the ruleset defines it (`bin/chargesim rules NAME`\n'
         printf 'lists its outcomes); shaded bands and error bars are confidence\n'
         printf 'intervals where a value was sampled.\n\n'
+        [ ! -s "$tmp/notes" ] || { cat "$tmp/notes"; printf '\n'; }
         printf '| experiment | ruleset | question |\n| --- | --- | --- |\n'
         cat "$index"
         printf '\n'

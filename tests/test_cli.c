@@ -103,12 +103,14 @@ Test(cli, output_file_is_complete_and_no_temporary_is_left)
     cr_assert(fgets(line, sizeof line, f));
     /* move is fixed by the override, so only distance is swept. */
     cr_expect_str_eq(line, "distance,trials,successes,p_success,ci_low,ci_high,p_charged,"
-                           "p_failed,mean_roll,mean_range,ci_low_charged,ci_high_charged,"
-                           "ci_low_failed,ci_high_failed,method\n");
+                           "p_failed,p_illegal,mean_roll,mean_range,ci_low_charged,"
+                           "ci_high_charged,ci_low_failed,ci_high_failed,ci_low_illegal,"
+                           "ci_high_illegal,method\n");
     /* M5 + 2D6 >= 8 is 2D6 >= 3 = 35/36; >= 11 is 2D6 >= 6 = 26/36. */
     cr_assert(fgets(line, sizeof line, f));
-    cr_expect_str_eq(line, "8,1,,0.972222,0.972222,0.972222,0.972222,0.027778,7.0000,12.0000,"
-                           "0.972222,0.972222,0.027778,0.027778,exact\n");
+    cr_expect_str_eq(line, "8,1,,0.972222,0.972222,0.972222,0.972222,0.027778,0.000000,7.0000,"
+                           "12.0000,0.972222,0.972222,0.027778,0.027778,0.000000,0.000000,"
+                           "exact\n");
     fclose(f);
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);
@@ -392,13 +394,14 @@ Test(cli, success_outcomes_are_chosen_checked_and_named)
     snprintf(args, sizeof args, "run %s/%s", th_root(), ini);
     cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
     cr_expect(!strstr(out, "success\n"), "the default output has no success column");
-    cr_expect(strstr(out, ",0.416667,0.416667,0.416667,"), "%s", out);
+    /* w40k at 8": 2D6 >= 8 - 1 (Engagement Range), 21/36 */
+    cr_expect(strstr(out, ",0.583333,0.583333,0.583333,"), "%s", out);
     release();
     snprintf(args, sizeof args, "run %s/%s --success failed", th_root(), ini);
     cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
     cr_expect(strstr(out, ",method,success\n"), "%s", out);
-    /* 1 - 15/36 = 21/36 */
-    cr_expect(strstr(out, "\n1,,0.583333,0.583333,0.583333,"), "%s", out);
+    /* 1 - 21/36 = 15/36 */
+    cr_expect(strstr(out, "\n1,,0.416667,0.416667,0.416667,"), "%s", out);
     cr_expect(strstr(out, ",exact,failed\n"), "%s", out);
     release();
     snprintf(args, sizeof args, "run %s/%s --success charged,failed --format md", th_root(), ini);

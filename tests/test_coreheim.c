@@ -169,6 +169,50 @@ Test(coreheim, d6_under_variant)
     expect_binomial(monte_carlo(&s, outcome("charged"), -1, n, 5u).p, 4.0 / 6.0, n, "d6<=4");
 }
 
+Test(coreheim, d6_under_natural_six_and_zero_always_fail)
+{
+    /* Issue 15.3: the classic test (Warhammer Fantasy Battle 7th edition,
+     * Characteristic Tests) fails on a natural 6 whatever the value, and a
+     * value of 0 always fails: I 6 and I 9 pass on 1..5 only = 5/6, I 5 too,
+     * I 1 on the 1 alone = 1/6, I 0 never. */
+    const char *init[] = {"6", "9", "14", "5", "1", "0"};
+    const double want[] = {5.0 / 6.0, 5.0 / 6.0, 5.0 / 6.0, 5.0 / 6.0, 1.0 / 6.0, 0.0};
+    for (int i = 0; i < 6; i++) {
+        scenario s = one_test(init[i]);
+        set(&s.p, "tests", "d6_under");
+        cs_probs probs = exact(&s);
+        cr_expect_float_eq(probs.p[outcome("charged")], want[i], 1e-12, "d6 <= %s", init[i]);
+        cr_expect_float_eq(probs.p[outcome("failed_test")], 1.0 - want[i], 1e-12);
+        const int n = 40000;
+        mc_result mc = monte_carlo(&s, outcome("charged"), -1, n, 61u + (uint64_t)i);
+        expect_binomial(mc.p, want[i], n, init[i]);
+        /* A p of 0 has a zero bound: not one sampled pass. */
+        if (want[i] == 0.0)
+            cr_expect_eq(mc.p, 0.0);
+    }
+    /* Two tests (out of sight, a 2" jump) at I 6: (5/6)^2, not 1. */
+    scenario s = one_test("6");
+    set(&s.p, "tests", "d6_under");
+    set(&s.p, "jump", "2");
+    cs_probs two = exact(&s);
+    cr_expect_float_eq(p_success(&two), 25.0 / 36.0, 1e-12);
+}
+
+Test(coreheim, intercepted_is_not_a_success)
+{
+    /* Issue 15.5: p_success means contact with the declared target; an
+     * interceptor takes the charge on itself, so it is not counted. */
+    cr_expect_eq(R->success_mask & (1u << outcome("intercepted")), 0u);
+    cr_expect_neq(R->success_mask & (1u << outcome("charged")), 0u);
+    cr_expect_neq(R->success_mask & (1u << outcome("diving")), 0u);
+    scenario s;
+    s.p = defaults();
+    set(&s.p, "interceptors", "1");
+    cs_probs probs = exact(&s);
+    cr_expect_float_eq(probs.p[outcome("intercepted")], 1.0, 1e-12);
+    cr_expect_float_eq(p_success(&probs), 0.0, 1e-12);
+}
+
 /* The issue's combined charge: 5" at M7, I 7+, climbing 2" up, jumping 4"
  * down (two tests), out of sight: four tests of 1/2 each. */
 static scenario combined(void)

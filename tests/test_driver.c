@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "chargesim/dice.h"
+#include "chargesim/rules.h"
 #include "support/helpers.h"
 
 static const char *const head_on =
@@ -288,6 +289,16 @@ Test(driver, experiment_errors_name_line_and_key)
          ":6: [params] move given again (first at line 4)"},
         {"[experiment]\nruleset = generic\ntrials = 5\n[params]\nmove = 4\n[experiment]\ntrials = 6\n",
          NULL, ":7: [experiment] trials given again (first at line 3)"},
+        {"[experiment]\nruleset = generic\n[params]\ndice = 2d6,1d6\n[labels]\ndice = A\n", NULL,
+         ":6: [labels] dice: 1 label for 2 values"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = 4\n[labels]\nmove = A, B\n", NULL,
+         ":6: [labels] move: move is not swept"},
+        {"[experiment]\nruleset = generic\n[labels]\nmvoe = A\n[params]\nmove = 4,5\n", NULL,
+         ":4: [labels] unknown key 'mvoe'"},
+        {"[experiment]\nruleset = generic\n[labels]\nmove = A,,B\n[params]\nmove = 4,5,6\n", NULL,
+         ":4: [labels] move = 'A,,B': empty label"},
+        {"[experiment]\nruleset = generic\n[params]\nmove = 4,5\n", "labels.move=A",
+         "command line: [labels] move: 1 label for 2 values"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cs_experiment e;
@@ -298,6 +309,28 @@ Test(driver, experiment_errors_name_line_and_key)
         cr_expect(strstr(err.msg, cases[i].needle) != NULL, "case %zu: '%s' lacks '%s'", i,
                   err.msg, cases[i].needle);
     }
+}
+
+/* A file's labels name the file's values: --set replacing the values drops
+ * them (the run goes on, unlabelled); --set may give new labels. */
+Test(driver, set_replacing_a_labelled_sweep_drops_its_labels)
+{
+    static const char *const ini =
+        "[experiment]\nruleset = generic\n[params]\nmove = 4,5\n[labels]\nmove = A, B\n";
+    cs_experiment e;
+    cs_error err;
+    int mv = cs_ruleset_param_index(&cs_rules_generic, "move");
+    cr_assert_eq(th_load(ini, NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+    cr_expect_str_eq(cs_experiment_label(&e, mv, 1), "B");
+    cs_experiment_free(&e);
+    const char *sets[] = {"move=3,4,5"};
+    cr_assert_eq(th_load(ini, sets, 1, &e, &err), CS_OK, "%s", err.msg);
+    cr_expect_null(cs_experiment_label(&e, mv, 0));
+    cs_experiment_free(&e);
+    const char *both[] = {"move=3,4,5", "labels.move=X, Y, Z"};
+    cr_assert_eq(th_load(ini, both, 2, &e, &err), CS_OK, "%s", err.msg);
+    cr_expect_str_eq(cs_experiment_label(&e, mv, 2), "Z");
+    cs_experiment_free(&e);
 }
 
 /* inih reads lines into a fixed buffer (INI_MAX_LINE, 200 bytes in Debian's

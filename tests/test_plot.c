@@ -162,6 +162,31 @@ Test(plot, svg_and_categorical_x)
     free(svg);
 }
 
+/* An experiment's [labels] give a KEY_label column: the curves of KEY are
+ * named by it, and the column (varying with KEY) is no ambiguity. */
+Test(plot, labels_name_the_curves)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/lab.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("dice,dice_label,distance,trials,successes,p_success,ci_low,ci_high,method\n", f);
+    static const char *const dice[] = {"2d6kh1", "1d6-1"};
+    static const char *const game[] = {"The Old World", "T9A 3rd"};
+    for (int k = 0; k < 2; k++)
+        for (int d = 6; d <= 8; d++)
+            fprintf(f, "%s,%s,%d,1,,0.%d,0.%d,0.%d,exact\n", dice[k], game[k], d, d + k,
+                    d + k, d + k);
+    fclose(f);
+    cr_assert_eq(plot("summary lab.csv --x distance --group dice -o lab.svg"), 0, "%s", errtext);
+    snprintf(path, sizeof path, "%s/lab.svg", dir);
+    char *svg = th_slurp(path, NULL);
+    cr_assert(svg);
+    cr_expect(strstr(svg, "The Old World") && strstr(svg, "T9A 3rd"), "legend by label");
+    cr_expect(!strstr(svg, "2d6kh1"), "the dice expression is not the curve's name");
+    free(svg);
+}
+
 Test(plot, two_group_keys_colour_one_and_dash_the_other)
 {
     char path[512];
@@ -262,4 +287,30 @@ Test(plot, help_exits_0)
     snprintf(cmd, sizeof cmd, "'%s/scripts/plot' --help >/dev/null 2>&1", th_root());
     int st = system(cmd);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+Test(plot, charts_the_csv_dice_writes)
+{
+    /* Exact and sampled dice tables, as `chargesim dice` writes them; the
+     * SVG carries the totals as tick labels. A run's summary is refused. */
+    const char *bin = getenv("CS_BIN");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s' dice 3d6dl1 -o d.csv && '%s' dice 2d6 --trials 5000 -o s.csv", dir,
+             bin ? bin : "bin/chargesim", bin ? bin : "bin/chargesim");
+    cr_assert_eq(system(cmd), 0);
+    cr_expect_eq(plot("dice d.csv -o d.png"), 0, "%s", errtext);
+    expect_png("d.png", 900, 560);
+    cr_expect_eq(plot("dice s.csv --y p_at_least --size 640x400 -o s.svg"), 0, "%s", errtext);
+    char path[512];
+    snprintf(path, sizeof path, "%s/s.svg", dir);
+    char *svg = th_slurp(path, NULL);
+    cr_assert(svg);
+    cr_expect(strstr(svg, "chance of at least this total (%)") && strstr(svg, "<text> 12</text>"),
+              "the axis and the highest total");
+    cr_expect(strstr(svg, "Monte Carlo: 5000 trials counted."));
+    free(svg);
+    cr_expect_eq(plot("dice summary.csv -o x.png"), 2);
+    cr_expect(strstr(errtext, "not a chargesim dice CSV"), "%s", errtext);
+    cr_expect_eq(plot("dice d.csv --y p_success_maybe -o x.png"), 2);
 }

@@ -111,12 +111,12 @@ Test(report, summary_csv_columns_and_exact_values)
      * = 35/36; at 9": 2D6 >= 6 = 26/36; mean roll 7, mean range 3 + 7. */
     cr_expect_str_eq(s,
                      "distance,trials,successes,p_success,ci_low,ci_high,p_charged,p_failed,"
-                     "mean_roll,mean_range,ci_low_charged,ci_high_charged,ci_low_failed,"
-                     "ci_high_failed,method\n"
-                     "6,1,,0.972222,0.972222,0.972222,0.972222,0.027778,7.0000,10.0000,"
-                     "0.972222,0.972222,0.027778,0.027778,exact\n"
-                     "9,1,,0.722222,0.722222,0.722222,0.722222,0.277778,7.0000,10.0000,"
-                     "0.722222,0.722222,0.277778,0.277778,exact\n");
+                     "p_illegal,mean_roll,mean_range,ci_low_charged,ci_high_charged,"
+                     "ci_low_failed,ci_high_failed,ci_low_illegal,ci_high_illegal,method\n"
+                     "6,1,,0.972222,0.972222,0.972222,0.972222,0.027778,0.000000,7.0000,"
+                     "10.0000,0.972222,0.972222,0.027778,0.027778,0.000000,0.000000,exact\n"
+                     "9,1,,0.722222,0.722222,0.722222,0.722222,0.277778,0.000000,7.0000,"
+                     "10.0000,0.722222,0.722222,0.277778,0.277778,0.000000,0.000000,exact\n");
     free(s);
     cs_table_free(&t);
 }
@@ -131,10 +131,10 @@ Test(report, summary_markdown_in_percent_with_title_and_note)
     cr_expect_str_eq(
         s, "### summary-test (generic)\n\n"
            "| distance | trials | successes | p_success % | ci_low % | ci_high % | p_charged % "
-           "| p_failed % | mean_roll | mean_range | method |\n"
-           "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n"
-           "| 6 | 1 |  | 97.22 | 97.22 | 97.22 | 97.22 | 2.78 | 7.00 | 10.00 | exact |\n"
-           "| 9 | 1 |  | 72.22 | 72.22 | 72.22 | 72.22 | 27.78 | 7.00 | 10.00 | exact |\n"
+           "| p_failed % | p_illegal % | mean_roll | mean_range | method |\n"
+           "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n"
+           "| 6 | 1 |  | 97.22 | 97.22 | 97.22 | 97.22 | 2.78 | 0.00 | 7.00 | 10.00 | exact |\n"
+           "| 9 | 1 |  | 72.22 | 72.22 | 72.22 | 72.22 | 27.78 | 0.00 | 7.00 | 10.00 | exact |\n"
            "\nExact probabilities (method exact: every dice outcome enumerated).\n");
     free(s);
     cs_table_free(&t);
@@ -142,13 +142,14 @@ Test(report, summary_markdown_in_percent_with_title_and_note)
 
 Test(report, summary_monte_carlo_counts_and_interval)
 {
-    /* w40k: 2D6 >= 8, p = 15/36. */
+    /* w40k at 8": the charge ends within Engagement Range (1"), so 2D6 >= 7,
+     * p = 21/36 (the test said 2D6 >= 8 before issue 15.1). */
     run_ini("[experiment]\nname = mc-test\nruleset = generic\nmethod = mc\ntrials = 40000\n"
             "seed = 5\n[params]\npreset = w40k\ndistance = 8\n");
     cs_table t;
     cr_assert_eq(cs_report_summary(&res, CS_FORMAT_CSV, &t), CS_OK);
     cr_assert_eq(t.nrows, 1);
-    cr_assert_eq(t.ncols, 14);
+    cr_assert_eq(t.ncols, 17);
     cr_expect_str_eq(t.header[0], "trials");
     cr_expect_str_eq(cell(&t, 0, 0), "40000");
     long successes = strtol(cell(&t, 0, 1), NULL, 10);
@@ -158,12 +159,13 @@ Test(report, summary_monte_carlo_counts_and_interval)
     snprintf(want, sizeof want, "%.6f", (double)successes / 40000.0);
     cr_expect_str_eq(cell(&t, 0, 2), want, "p_success is successes / trials");
     cr_expect(lo < p && p < hi);
-    cr_expect_leq(fabs(p - 15.0 / 36.0), th_5sigma(15.0 / 36.0, 40000));
+    cr_expect_leq(fabs(p - 21.0 / 36.0), th_5sigma(21.0 / 36.0, 40000));
     cr_expect_str_eq(cell(&t, 0, 5), cell(&t, 0, 2), "p_charged is the success");
+    cr_expect_str_eq(cell(&t, 0, 7), "0.000000", "p_illegal: 8\" is declared");
     /* The outcome's interval is success's: charged is the success. */
-    cr_expect_str_eq(cell(&t, 0, 9), cell(&t, 0, 3));
-    cr_expect_str_eq(cell(&t, 0, 10), cell(&t, 0, 4));
-    cr_expect_str_eq(cell(&t, 0, 13), "mc");
+    cr_expect_str_eq(cell(&t, 0, 10), cell(&t, 0, 3));
+    cr_expect_str_eq(cell(&t, 0, 11), cell(&t, 0, 4));
+    cr_expect_str_eq(cell(&t, 0, 16), "mc");
     char note[512];
     cs_report_method_note(&res, note, sizeof note);
     cr_expect(strstr(note, "Method mc: 40000 trials per row, seed 5; every probability's 95% "
@@ -306,18 +308,48 @@ Test(report, dist_long_form)
     cs_table t;
     cr_assert_eq(cs_report_dist(&res, &t), CS_OK);
     char *s = write_text(&t, CS_FORMAT_CSV);
-    /* 8": charged 15/36; 9": 10/36; the roll 2..12 as (6 - |7 - v|)/36. */
-    /* Exact: each interval is the value itself. */
+    /* w40k ends within 1" (Engagement Range): 8" needs 2D6 >= 7, 21/36; 9"
+     * needs 8, 15/36 (15/36 and 10/36 before issue 15.1); the roll 2..12 as
+     * (6 - |7 - v|)/36. Exact: each interval is the value itself. */
     cr_expect(strstr(s, "distance,metric,value,count,p,ci_low,ci_high,method\n") == s, "%s", s);
-    cr_expect(strstr(s, "\n8,outcome,charged,,0.416667,0.416667,0.416667,exact\n"
-                        "8,outcome,failed,,0.583333,0.583333,0.583333,exact\n"),
+    cr_expect(strstr(s, "\n8,outcome,charged,,0.583333,0.583333,0.583333,exact\n"
+                        "8,outcome,failed,,0.416667,0.416667,0.416667,exact\n"
+                        "8,outcome,illegal,,0.000000,0.000000,0.000000,exact\n"),
               "%s", s);
-    cr_expect(strstr(s, "\n9,outcome,charged,,0.277778,0.277778,0.277778,exact\n"), "%s", s);
+    cr_expect(strstr(s, "\n9,outcome,charged,,0.416667,0.416667,0.416667,exact\n"), "%s", s);
     cr_expect(strstr(s, "\n8,roll,2,,0.027778,0.027778,0.027778,exact\n"), "%s", s);
     cr_expect(strstr(s, "\n8,roll,7,,0.166667,0.166667,0.166667,exact\n"), "%s", s);
     cr_expect(strstr(s, "\n9,roll,12,,0.027778,0.027778,0.027778,exact\n"), "%s", s);
     free(s);
     cs_table_free(&t);
+}
+
+/* [labels] name a swept key's values: a KEY_label column beside KEY in
+ * the summary, and "label (value)" rows and columns in a Markdown pivot. */
+Test(report, labels_reach_summary_and_pivot)
+{
+    run_ini("[experiment]\nname = label-test\nruleset = generic\nmethod = exact\n"
+            "[params]\nmove = 5\ndice = 2d6, 0\ndistance = 6, 7\n"
+            "[labels]\ndice = WHFB 8th, SOVL\n");
+    cs_table t;
+    cr_assert_eq(cs_report_summary(&res, CS_FORMAT_CSV, &t), CS_OK);
+    char *s = write_text(&t, CS_FORMAT_CSV);
+    /* M5 + 2D6 >= 6 or 7: certain; M5 + 0 < 6: never. */
+    cr_expect(strstr(s, "dice,dice_label,distance,trials,") == s, "%s", s);
+    cr_expect(strstr(s, "\n2d6,WHFB 8th,6,1,,1.000000,"), "%s", s);
+    cr_expect(strstr(s, "\n0,SOVL,7,1,,0.000000,"), "%s", s);
+    free(s);
+    cs_table_free(&t);
+    cs_table *pt;
+    int n;
+    cs_error err;
+    cr_assert_eq(cs_report_pivot(&res, "dice", "distance", CS_FORMAT_MD, &pt, &n, &err), CS_OK);
+    s = write_text(&pt[0], CS_FORMAT_MD);
+    cr_expect(strstr(s, "| WHFB 8th (2d6) | 100.00 | 100.00 |\n| SOVL (0) | 0.00 | 0.00 |\n"), "%s", s);
+    free(s);
+    for (int i = 0; i < n; i++)
+        cs_table_free(&pt[i]);
+    free(pt);
 }
 
 /* A table with the characters each format must escape. */
@@ -388,4 +420,39 @@ Test(report, csv_quotes_only_where_needed)
                         "\"say \"\"hi\"\", then_go\",,$5 #1 {x} ~ ^ \\\n");
     free(s);
     cs_table_free(&t);
+}
+
+Test(report, pivot_any_reported_column)
+{
+    /* --pivot ROW:COL:COLUMN: p_failed is 1 - p_success (M3 at 6": 1/36 =
+     * 2.78%); the mean roll of 2D6 is 7 at every point; trials are 1 for
+     * an exact run; an unknown column names the accepted ones. */
+    run_ini(two_keys);
+    cs_table *t;
+    int n;
+    cs_error err;
+    cr_assert_eq(cs_report_pivot_column(&res, "distance", "move", "p_failed", CS_FORMAT_MD, &t,
+                                        &n, &err),
+                 CS_OK, "%s", err.msg);
+    cr_expect_str_eq(cell(&t[0], 0, 1), "2.78");
+    cr_expect_str_eq(cell(&t[0], 0, 2), "0.00");
+    cr_expect_str_eq(t[0].title, "pivot-test: p_failed (%)");
+    cr_expect(strstr(t[0].note, "Cells: p_failed in percent."), "%s", t[0].note);
+    free_tables(t, n);
+    cr_assert_eq(cs_report_pivot_column(&res, "distance", "move", "mean_roll", CS_FORMAT_CSV, &t,
+                                        &n, &err),
+                 CS_OK, "%s", err.msg);
+    cr_expect_str_eq(cell(&t[0], 2, 2), "7.0000");
+    cr_expect_str_eq(t[0].header[4], "max_ci_halfwidth_pct");
+    cr_expect_str_eq(cell(&t[0], 2, 4), "", "a mean has no interval here");
+    free_tables(t, n);
+    cr_assert_eq(cs_report_pivot_column(&res, "move", "distance", "trials", CS_FORMAT_MD, &t, &n,
+                                        &err),
+                 CS_OK, "%s", err.msg);
+    cr_expect_str_eq(cell(&t[0], 1, 3), "1");
+    free_tables(t, n);
+    cr_expect_eq(cs_report_pivot_column(&res, "move", "distance", "p_nope", CS_FORMAT_MD, &t, &n,
+                                        &err),
+                 CS_EINPUT);
+    cr_expect(strstr(err.msg, "'p_nope' is not a reported column"), "%s", err.msg);
 }

@@ -165,7 +165,14 @@ Test(sovl, range_limit)
     cr_expect_float_eq(p_of(r, "charged"), 1.0, 1e-12);
     cr_expect_float_eq(mean_of(r, "distance"), 8.0 - 1e-6, 1e-9);
     cr_expect_float_eq(mean_of(r, "side"), 0.0, 1e-12);
-    one_on_one(&p, 8.0 + 1e-6);
+    /* Issue 15.4: "reaches" is range >= distance - CS_REACH_TOL (1e-6 in,
+     * reach.h). This test used 8 + 1e-6 as out of range, which encoded the
+     * old 1e-9 tolerance; now half a tolerance over is still 8" (equal on
+     * the tape) and two tolerances over is out of range. */
+    one_on_one(&p, 8.0 + 0.5e-6);
+    exact(&p, r);
+    cr_expect_float_eq(p_of(r, "charged"), 1.0, 1e-12);
+    one_on_one(&p, 8.0 + 2e-6);
     exact(&p, r);
     cr_expect_float_eq(p_of(r, "illegal"), 1.0, 1e-12);
     /* Cavalry (16") reaches 15.9" and a move_mod of -1 (heavy armour)
@@ -471,6 +478,92 @@ Test(sovl, flee_from_charge)
     exact(&p, r);
     cr_expect_float_eq(p_of(r, "caught"), 0.5, 1e-12);
     mc_vs_exact(&p, r, "caught", 20000, 22u);
+    free(r);
+}
+
+/* Issue 15.2. At a gap of 0 the two units are in base contact: an
+ * Engagement (sovl-CombatPhase.md "Resolve Engagements": "Each grouping of
+ * two or more units in base contact is considered an Engagement"), and an
+ * engaged side is not a valid target (sovl-ChargePhase.md "Charge Side").
+ * No charge is declared, so the focus charge is `illegal`, the outcome for
+ * "no valid target", in the exact and the sampled path. Before the fix a1
+ * charged (and b1, greedy, counter charged) at 0". */
+static void expect_no_valid_target(const cs_params *p, run *r, const char *what)
+{
+    exact(p, r);
+    cr_expect_eq(p_of(r, "illegal"), 1.0, "%s: P(illegal) = %g", what, p_of(r, "illegal"));
+    cr_expect_eq(mean_of(r, "declared"), 0.0, "%s: charges declared", what);
+    mc_vs_exact(p, r, "illegal", 500, 41u); /* P = 1: every sampled phase agrees */
+}
+
+Test(sovl, no_valid_target_at_gap_zero)
+{
+    cs_params p;
+    run *r = malloc(sizeof *r);
+    /* Head-on, both players greedy: neither may charge the other. */
+    defaults(&p);
+    set(&p, "distance", 0.0);
+    expect_no_valid_target(&p, r, "head-on");
+    set_choice(&p, "a1_type", "cavalry");
+    set(&p, "flee_b", 1);
+    expect_no_valid_target(&p, r, "cavalry, b1 flees");
+    /* A gap within CS_REACH_TOL (1e-6 in) of 0 is contact; a hundredth of
+     * an inch is not: a1 charges and b1 counter charges. */
+    defaults(&p);
+    set(&p, "distance", 0.5e-6);
+    expect_no_valid_target(&p, r, "gap 0.5e-6");
+    set(&p, "distance", 0.01);
+    exact(&p, r);
+    cr_expect_float_eq(p_of(r, "counter_charged"), 1.0, 1e-12);
+    free(r);
+}
+
+Test(sovl, no_valid_target_touching_at_a_corner)
+{
+    cs_params p;
+    run *r = malloc(sizeof *r);
+    /* b1 turned 45 degrees and pushed until its nearest point, a corner, is
+     * on a1's front line (distance = 0) right in front of a1: the corner
+     * touches a1's front edge. At 0.01" the pair is free again. */
+    one_on_one(&p, 0.0);
+    set(&p, "angle", 45.0);
+    expect_no_valid_target(&p, r, "corner on the front edge");
+    set(&p, "distance", 0.01);
+    exact(&p, r);
+    cr_expect_float_eq(p_of(r, "charged"), 1.0, 1e-12);
+    /* Corner to corner: b1 (the same 5 x 20 mm frontage) slid one frontage
+     * to the right at a gap of 0. */
+    one_on_one(&p, 0.0);
+    set(&p, "offset", INF_W);
+    expect_no_valid_target(&p, r, "corner to corner");
+    free(r);
+}
+
+Test(sovl, an_engaged_unit_cannot_flee)
+{
+    /* sovl-ChargePhase.md "Fleeing from a Charge": "It is not already
+     * engaged in combat or fleeing." Cavalry charges b1 from 10": alone, b1
+     * flees (caught 15/36, flee_from_charge). With a2 in base contact with
+     * b1's rear it is engaged and may not flee; it cannot counter charge
+     * (10" > 8"), so the charge lands. a2 stands back to back with b1,
+     * facing away: it has no valid target whether it touches b1 or not. */
+    cs_params p;
+    run *r = malloc(sizeof *r);
+    defaults(&p);
+    set(&p, "distance", 10.0);
+    set_choice(&p, "a1_type", "cavalry");
+    set(&p, "a1_ranks", 1);
+    set(&p, "flee_b", 1);
+    set(&p, "units_a", 2);
+    place_front(&p, "a2", 0.0, 10.0 + 2.0 * INF_D, 0.0, INF_D);
+    exact(&p, r);
+    cr_expect_float_eq(p_of(r, "charged"), 1.0, 1e-12);
+    cr_expect_float_eq(mean_of(r, "flees"), 0.0, 1e-12);
+    cr_expect_float_eq(mean_of(r, "declared"), 1.0, 1e-12);
+    /* 0.01" behind b1's rear, a2 no longer touches it: b1 flees. */
+    place_front(&p, "a2", 0.0, 10.01 + 2.0 * INF_D, 0.0, INF_D);
+    exact(&p, r);
+    cr_expect_float_eq(p_of(r, "caught"), 15.0 / 36.0, 1e-12);
     free(r);
 }
 

@@ -192,6 +192,85 @@ Test(t9a, declaration_needs_the_maximum_range)
     EXPECT_NEAR(p_of(&pr, "charged"), 1.0 / 6.0, 1e-12);
 }
 
+/* Issue 15.2. 3rd ed., Declaring Charges: "select one of your units ... that
+ * is not Engaged in Combat". At a gap of 0 the units are in base contact,
+ * Engaged in Combat: the charge cannot be declared (`illegal`), in the exact
+ * and the sampled path. Before the fix both said `charged` with P = 1. */
+static void expect_illegal(const cs_params *p, const char *what)
+{
+    cs_probs pr = exact(p);
+    cr_expect_eq(p_of(&pr, "illegal"), 1.0, "%s: P(illegal) = %g", what, p_of(&pr, "illegal"));
+    mc_agrees(p, "illegal", 2000, 31u); /* P = 1: every sampled trial must agree */
+}
+
+Test(t9a, engaged_at_gap_zero_head_on)
+{
+    cs_params p = head_on(0.0);
+    expect_illegal(&p, "gap 0");
+    set(&p, "maximised", 1);
+    expect_illegal(&p, "gap 0, maximised");
+    set_choice(&p, "reaction", "flee");
+    expect_illegal(&p, "gap 0, flee");
+    p = head_on(0.0);
+    set_choice(&p, "edition", "2");
+    expect_illegal(&p, "gap 0, edition 2");
+    /* Within CS_REACH_TOL (1e-6 in) of 0 is contact; a hundredth of an inch
+     * is a gap every range covers: charged with P = 1. */
+    p = head_on(0.5e-6);
+    expect_illegal(&p, "gap 0.5e-6");
+    p = head_on(0.01);
+    cs_probs pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "charged"), 1.0, 1e-12); /* a sum of 6 sixths */
+    EXPECT_NEAR(p_of(&pr, "illegal"), 0.0, 0.0);
+}
+
+Test(t9a, engaged_at_a_corner)
+{
+    /* Corner to corner counts as base contact: the target slid one
+     * frontage (5") to the right touches the charger's front-right corner
+     * with its own front corner. */
+    cs_params p = head_on(0.0);
+    set(&p, "offset", 5.0);
+    expect_illegal(&p, "corner to corner");
+    /* The target turned 30 degrees about its front-edge centre (0, d): its
+     * lower front corner sits 2.5 sin 30 = 1.25" below it, so at d = 1.25
+     * it touches the charger's front edge at x = -2.165. 1.26 leaves a
+     * gap of 0.01": D6 + 4 always covers it. */
+    set(&p, "offset", 0.0);
+    set(&p, "angle", 30.0);
+    set(&p, "distance", 1.25);
+    expect_illegal(&p, "corner on the front edge");
+    set(&p, "distance", 1.26);
+    cs_probs pr = exact(&p);
+    EXPECT_NEAR(metric_value(&pr, "distance"), 0.01, 1e-9);
+    EXPECT_NEAR(p_of(&pr, "charged"), 1.0, 1e-12);
+}
+
+Test(t9a, engaged_with_another_enemy)
+{
+    /* A 5" x 2" unit touching the charger's rear (centre 5" behind its front
+     * edge, the charger 4" deep): an enemy engages the charger, which then
+     * cannot declare; a friend does not (D6 + 4 >= 6: 5/6). */
+    cs_params p = head_on(6.0);
+    set(&p, "other1_width", 5.0);
+    set(&p, "other1_y", -5.0);
+    expect_illegal(&p, "enemy at the rear");
+    set_choice(&p, "other1_kind", "friend");
+    cs_probs pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "charged"), 5.0 / 6.0, 1e-12);
+    /* The geometry says why. */
+    cs_scenario s;
+    cs_t9a_charge g;
+    set_choice(&p, "other1_kind", "enemy");
+    cs_scenario_build(p.num, cs_ruleset_param_index(rs, "distance"), &s);
+    cs_t9a_charge_geometry(&s, true, &g);
+    cr_expect(g.engaged);
+    set(&p, "other1_y", -5.01);
+    cs_scenario_build(p.num, cs_ruleset_param_index(rs, "distance"), &s);
+    cs_t9a_charge_geometry(&s, true, &g);
+    cr_expect(!g.engaged);
+}
+
 Test(t9a, maximised_and_minimised)
 {
     /* Minimised keeps the lower of two D6: at 7" it needs both >= 3,

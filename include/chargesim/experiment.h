@@ -12,7 +12,13 @@
  *   uniform(a,b)   drawn per trial, uniformly in [a, b)   (layout parameters only)
  *   normal(m,s)    drawn per trial from N(m, s^2)         (layout parameters only)
  * Swept parameters form the cartesian product of sweep points, the first
- * swept key in the file outermost. */
+ * swept key in the file outermost.
+ *
+ * [labels] names the values of a swept key for tables and charts:
+ *   KEY = label 1, label 2, ...   one label per sweep value, in order
+ * (labels contain no commas). The summary gets a KEY_label column beside
+ * KEY and charts name their curves by it. A file's labels are dropped when
+ * --set replaces the key's values (they named the file's values). */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -48,6 +54,14 @@ typedef struct cs_value_spec {
     int order;       /* position of first appearance, for the sweep order */
 } cs_value_spec;
 
+/* [labels] KEY = a, b, c: the display names of a swept key's values. */
+typedef struct cs_label_spec {
+    int n;        /* labels given; 0 when the key has none */
+    char **text;  /* n labels, trimmed */
+    char *origin; /* file name or "command line" */
+    int line;     /* line in origin, 0 if none */
+} cs_label_spec;
+
 typedef struct cs_experiment {
     char *origin;        /* the experiment file, or "" */
     char *name;          /* [experiment] name; defaults to the file's base name */
@@ -59,6 +73,7 @@ typedef struct cs_experiment {
     double confidence;   /* 0.95 by default */
     double precision;    /* target interval half-width; 0 = off */
     cs_value_spec param[CS_MAX_PARAMS];
+    cs_label_spec label[CS_MAX_PARAMS]; /* [labels], checked against the sweep */
     int sweep[CS_MAX_PARAMS]; /* swept parameter indices, outermost first */
     int n_sweep;
     int n_drawn;
@@ -86,6 +101,9 @@ cs_status cs_experiment_finish(cs_experiment *e, cs_error *err);
 /* The parameter values of sweep point k (0 <= k < n_points). Texts point
  * into e. Drawn parameters hold their centre and are flagged. */
 void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out);
+
+/* The label of value j of parameter i ([labels]), or NULL when it has none. */
+const char *cs_experiment_label(const cs_experiment *e, int i, int j);
 
 /* The one sweep-index decoder: choice[i] is the index of parameter i's
  * value at point k (0 for unswept ones; CS_MAX_PARAMS entries); the last

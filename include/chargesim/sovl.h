@@ -79,7 +79,8 @@ int cs_sovl_flight_dice(int base_move);
 void cs_sovl_nd6(int n, double *p);
 
 /* P(a flight move of n D6 reaches a table edge `edge_distance` inches away),
- * i.e. P(nD6 >= edge_distance): the unit then flees the battlefield. */
+ * i.e. P(nD6 >= edge_distance - CS_REACH_TOL), decided by cs_reaches
+ * (reach.h): the unit then flees the battlefield. */
 double cs_sovl_flight_p_reach(int n, double edge_distance);
 
 /* One sampled flight move of n D6, in inches. */

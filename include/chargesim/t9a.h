@@ -13,6 +13,10 @@
  * (3rd edition, Declaring Charges, Charge Range and Charge Move). */
 typedef struct cs_t9a_charge {
     bool overlap;       /* charger and target overlap: no position the game allows */
+    bool engaged;       /* the charger is in base contact (a gap within CS_REACH_TOL
+                           of 0, corner to corner included) with the target or
+                           another enemy unit: Engaged in Combat, so it cannot
+                           declare a charge (3rd ed., Declaring Charges) */
     bool sight;         /* Line of Sight from the charger's front (90-degree field of
                            view from its front edge; terrain, and other units if
                            asked, block it) */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/atomicfile.h"
+#include "chargesim/output.h"
 #include "chargesim/cli.h"
 #include "chargesim/expfile.h"
 #include "chargesim/geom.h"
@@ -25,6 +25,7 @@ static const char usage[] =
     "  --trial K    the trial, 0-based, as --method mc draws it (default 0): values\n"
     "               drawn per trial (uniform, normal) are the ones that trial used\n"
     "  -o FILE      the SVG file (default: standard output)\n"
+    "  -h, --help   this text\n"
     "\n"
     "Rulesets whose battlefield is the common rectangle scenario (t9a, asoiaf) can be\n"
     "drawn; the others place their units otherwise and are refused.\n";
@@ -87,6 +88,8 @@ int cs_cli_draw(int argc, char **argv)
     }
     cs_experiment e;
     cs_error err;
+    if (cs_output_check_inputs(out, "-o", &path, 1, &err) != CS_OK)
+        return cs_cli_fail_err("draw", &err);
     if (cs_expfile_load(path, sets, n_sets, &e, &err) != CS_OK)
         return cs_cli_fail_err("draw", &err);
     int rc = 0, first = scenario_first(e.rs);
@@ -138,8 +141,9 @@ int cs_cli_draw(int argc, char **argv)
         goto done;
     }
     if (cs_svg_write(o.f, &s, &pic) != CS_OK) {
+        cs_outfile_write_error(&o, &err);
         cs_outfile_abort(&o);
-        rc = cs_cli_fail("draw", CS_ERUNTIME, "%s: write error", out ? out : "stdout");
+        rc = cs_cli_fail_err("draw", &err);
         goto done;
     }
     if (cs_outfile_commit(&o, &err) != CS_OK)

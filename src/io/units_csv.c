@@ -1,4 +1,4 @@
-/* Units CSV, read with libcsv in strict mode (columns: see units.h).
+/* Units CSV, read with libcsv in strict mode (columns: see unitsrc.h).
  *
  * The file is fed to libcsv one physical line at a time, so when a row ends
  * the reader knows the line it ended on: that is the line every message
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
 #define MAX_COLUMNS 64
 
@@ -57,6 +57,11 @@ static void on_field(void *data, size_t len, void *vs)
         return;
     if (s->n_fields == MAX_COLUMNS) {
         fail(s, CS_ELIMIT, "more than %d columns", MAX_COLUMNS);
+        return;
+    }
+    /* A NUL byte would end the cell's text silently where the file goes on. */
+    if (data && memchr(data, '\0', len)) {
+        fail(s, CS_EINPUT, "a NUL byte in column %d; a units CSV is text", s->n_fields + 1);
         return;
     }
     char *f = malloc(len + 1);

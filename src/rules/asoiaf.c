@@ -12,6 +12,7 @@
 
 #include "chargesim/asoiaf.h"
 #include "chargesim/geom.h"
+#include "chargesim/reach.h"
 #include "chargesim/rules.h"
 #include "chargesim/ruleset.h"
 #include "chargesim/scenario.h"
@@ -215,9 +216,6 @@ typedef struct layout {
     double shift;     /* defender shift, in, for a charge that connects */
 } layout;
 
-/* A distance computed by geometry may miss a whole number by rounding; a
- * charge distance within this of the need reaches. */
-#define REACH_EPS 1e-9
 /* Far enough for any straight move on a scenario (coordinates are within
  * 200" of the origin): the need is measured even beyond speed + 6. */
 #define MAX_ADVANCE 1000.0
@@ -454,12 +452,21 @@ static void align(const cs_scenario *s, cs_facing f, int engaged, const cs_rect 
     *shift = 0.0;
 }
 
+/* Charge, "Lancer la Distance de Charge": the charge distance speed + roll
+ * touches the target when it reaches the straight move's length. The length
+ * comes from geometry on decimal inches, so it may miss a whole number by
+ * rounding: reach.h decides, with its documented tolerance (issue 15.4). */
+static bool reaches(const ctx *c, const layout *l, int roll)
+{
+    return l->reachable && cs_reaches((double)(c->speed + roll), l->needed);
+}
+
 /* How many of the six rolls connect. */
 static int connecting_rolls(const ctx *c, const layout *l)
 {
     int n = 0;
     for (int roll = 1; roll <= 6; roll++)
-        if (l->legal && l->reachable && (double)(c->speed + roll) + REACH_EPS >= l->needed)
+        if (l->legal && reaches(c, l, roll))
             n++;
     return n;
 }
@@ -505,7 +512,7 @@ static void plan(const ctx *c, cs_scenario *s, layout *l)
             return;
     /* Charge, cible légale: the most the charger could move, speed + 6,
      * reaches the target (closest points of the trays). */
-    if (cs_geom_dist_rect_rect(ch, tg) > (double)(c->speed + 6) + REACH_EPS)
+    if (!cs_reaches((double)(c->speed + 6), cs_geom_dist_rect_rect(ch, tg)))
         return;
     /* ... and the target is in sight at the start; other units and
      * sight-blocking terrain block it. */
@@ -538,11 +545,6 @@ static void draw_layout(const void *vctx, const double *num, cs_rng *rng, void *
 }
 
 /* ---- the dice ------------------------------------------------------------ */
-
-static bool reaches(const ctx *c, const layout *l, int roll)
-{
-    return l->reachable && (double)(c->speed + roll) + REACH_EPS >= l->needed;
-}
 
 /* Charge, "Lancer la Distance de Charge": the charger moves the whole charge
  * distance unless it touches the target or stops 1" from a blocker. */
@@ -662,6 +664,9 @@ static const char doc[] =
     "potentially accomplish\" as the speed + 6 range check only, so a blocked lane is a\n"
     "failed charge, not an illegal one). A natural 1 is a disordered charge: outcome\n"
     "`disordered` when it still connects, `failed` otherwise.\n"
+    "Reaching: speed + roll reaches the straight move's length, and speed + 6 the\n"
+    "declaration distance, when it is at least that length less a millionth of an inch\n"
+    "(reach.h, issue 15.4): decimal distances are exact.\n"
     "50/50 split between two arcs: the charger chooses the side with the higher chance of\n"
     "connecting (the sides differ in room and in the pivot), else the first in the order\n"
     "front, left, right, rear.\n"

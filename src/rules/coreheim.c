@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "chargesim/reach.h"
 #include "chargesim/rules.h"
 #include "chargesim/ruleset.h"
 
@@ -66,7 +67,8 @@ static const cs_param_def params[N_PARAMS] = {
         "Initiative: the D12 score needed (7 = 7+), or the D6 value to roll under (1.1 Tests)",
         0.0, 14.0, NULL, 0},
     [P_TESTS] = {"tests", CS_PARAM_CHOICE, "d12_high", "",
-        "d12_high: D12 >= I, natural 12 passes, natural 1 fails (1.1); d6_under: D6 <= I",
+        "d12_high: D12 >= I, natural 12 passes, natural 1 fails (1.1); d6_under: D6 <= I, "
+        "a natural 6 and an I of 0 always fail (WFB 7th ed. Characteristic Tests)",
         0.0, 0.0, tests_choices, 0},
     [P_ESTIMATE_SD] = {"estimate_sd", CS_PARAM_REAL, "0", "",
         "no pre-measuring (1.4): the player judges the move needed x exp(N(0, sd)); 0 = perfect",
@@ -136,7 +138,10 @@ static const char doc[] =
     "reference-rules coreheim-1.1, 1.3, 1.4, 5.8; shared/RULES.md).\n"
     "Readings taken:\n"
     "- Tests (1.1): D12 >= initiative passes; a natural 12 passes and a natural 1 fails.\n"
-    "  tests = d6_under: D6 <= initiative passes.\n"
+    "  tests = d6_under, the classic Warhammer test this variant copies (Warhammer\n"
+    "  Fantasy Battle 7th edition rulebook, Characteristic Tests): D6 <= initiative\n"
+    "  passes, but a natural 6 always fails and an initiative of 0 always fails, so\n"
+    "  P(pass) = min(I, 5)/6 for I >= 1 and 0 for I = 0.\n"
     "- Range (1.4): move x charge_multiplier. The move needed is distance + climb\n"
     "  (climbing uses movement, jumping down does not: 1.3, 1.4).\n"
     "- No pre-measuring (1.4): the player judges the move needed as needed x\n"
@@ -155,10 +160,17 @@ static const char doc[] =
     "- Interception (1.4, 5.8): an interceptor intercepts when it is not engaged and stands\n"
     "  beside the route actually moved: within 2\" of it sideways and between the charger's\n"
     "  start and the target (not behind the target, no stepping up). The first one along the\n"
-    "  route intercepts, only one; the charge becomes a charge against it (`intercepted`,\n"
-    "  a success). Heights are ignored for interception.\n"
+    "  route intercepts, only one; the charge becomes a charge against it (`intercepted`).\n"
+    "  Heights are ignored for interception.\n"
     "- Failed charge (1.4): out of range, the warrior moves 4\" along the route, stopping 1\"\n"
     "  short of the target; a failed test or a fall leaves it where that happened.\n"
+    "- Success (p_success): the charger ends in contact with the warrior it declared the\n"
+    "  charge against: `charged` and `diving`. `intercepted` is not a success: the\n"
+    "  charger ends in contact with another warrior (issue 15.5).\n"
+    "- Reaching (issue 15.4): a length reaches a distance when it is at least the\n"
+    "  distance less a millionth of an inch (reach.h), so decimal distances are exact:\n"
+    "  range vs distance + climb, the 6\" climb and 7\" jump limits, a test per full\n"
+    "  2\" jumped, the 2\" of interception and of a diving charge.\n"
     "Assumptions (the sources are silent):\n"
     "- intercept = always: every eligible warrior chooses to intercept (`never`: none does).\n"
     "- A failed out-of-sight test is taken before moving: the warrior stays at the start.\n"
@@ -208,13 +220,25 @@ typedef struct ch_layout {
     ch_stop end;     /* reached when every test passes */
 } ch_layout;
 
+/* The classic D6-under test the d6_under variant copies (Warhammer Fantasy
+ * Battle 7th edition rulebook, Characteristic Tests; the same in The Old
+ * World's Automatic Pass and Fail): pass on D6 <= I, but a natural 6 always
+ * fails and a characteristic of 0 always fails. */
+static bool d6_under_passes(int roll, int initiative)
+{
+    return initiative > 0 && roll != 6 && roll <= initiative;
+}
+
 /* P(pass) of one test (1.1 Characteristics Tests): D12 >= I with the natural
  * 12 always passing and the natural 1 always failing, i.e. the faces
- * max(I, 2)..11 plus the 12; or the classic D6 <= I. */
+ * max(I, 2)..11 plus the 12; or the classic D6 <= I, whose passing faces are
+ * 1..min(I, 5) (the 6 always fails) and none when I is 0. */
 static double test_probability(int tests, int initiative)
 {
     if (tests == TESTS_D6_UNDER) {
-        int faces = initiative < 0 ? 0 : (initiative > 6 ? 6 : initiative);
+        int faces = 0;
+        for (int roll = 1; roll <= 6; roll++)
+            faces += d6_under_passes(roll, initiative);
         return (double)faces / 6.0;
     }
     int lo = initiative < 2 ? 2 : initiative;
@@ -225,16 +249,27 @@ static double test_probability(int tests, int initiative)
 static bool roll_test(const ch_ctx *c, cs_rng *rng)
 {
     if (c->tests == TESTS_D6_UNDER)
-        return cs_rng_die(rng, 6) <= c->initiative;
+        return d6_under_passes(cs_rng_die(rng, 6), c->initiative);
     int r = cs_rng_die(rng, 12);
     return r == 12 || (r != 1 && r >= c->initiative);
 }
 
-/* 1.3 Falling: the hit needs (10 - inches fallen)+ on a D12. Since the score
- * is whole, that is 10 - floor(inches), so 2.5" needs 8+ like 2". */
+/* 1.3 Falling: the hit needs (10 - inches fallen)+ on a D12: the least whole
+ * score reaching 10 - inches, so 2.5" needs 8+ like 2" (and 3.0000000001",
+ * a decimal sum in binary, needs 7+ like 3"). */
 static int fall_need(double height)
 {
-    return (int)ceil(10.0 - height);
+    return (int)cs_reach_min_roll(10.0 - height);
+}
+
+/* 1.3 / 1.4: how many full 2" a jump down holds (one test each): the most k
+ * with 2k reached by the height (at most 3 below the 7" limit). */
+static int full_two_inches(double jump)
+{
+    int k = 0;
+    while (cs_reaches(jump, 2.0 * (double)(k + 1)))
+        k++;
+    return k;
 }
 
 static double fall_hit_probability(int need)
@@ -276,11 +311,13 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
     /* Only checked where the obstacle exists and nothing is drawn, so that a
      * distance sweep without a climb or a jump never trips on the defaults. */
     bool fixed = !p->drawn[P_DISTANCE];
-    if (fixed && v[P_CLIMB] > 0.0 && !p->drawn[P_CLIMB_AT] && v[P_CLIMB_AT] > v[P_DISTANCE]) {
+    if (fixed && v[P_CLIMB] > 0.0 && !p->drawn[P_CLIMB_AT] &&
+        !cs_reaches(v[P_DISTANCE], v[P_CLIMB_AT])) {
         *diag = (cs_diag){0, "climb_at", "must lie on the route: at most distance"};
         return CS_EINPUT;
     }
-    if (fixed && v[P_JUMP] > 0.0 && !p->drawn[P_LAND_GAP] && v[P_LAND_GAP] > v[P_DISTANCE]) {
+    if (fixed && v[P_JUMP] > 0.0 && !p->drawn[P_LAND_GAP] &&
+        !cs_reaches(v[P_DISTANCE], v[P_LAND_GAP])) {
         *diag = (cs_diag){0, "land_gap", "must lie on the route: at most distance"};
         return CS_EINPUT;
     }
@@ -325,7 +362,8 @@ static double first_interceptor(const ch_ctx *c, const double *v, cs_rng *rng,
         if (!c->intercept || i < c->engaged)
             continue;
         double x = along * distance;
-        if (fabs(lateral) > INTERCEPT_REACH || along < 0.0 || along > 1.0 || x > reach)
+        if (!cs_reaches(INTERCEPT_REACH, fabs(lateral)) || along < 0.0 || along > 1.0 ||
+            !cs_reaches(reach, x))
             continue;
         if (first < 0.0 || x < first)
             first = x;
@@ -348,7 +386,7 @@ static void draw_layout(const void *vctx, const double *v, cs_rng *rng, void *vl
     double need = d + climb;
 
     /* 1.4: hidden warriors cannot be charged; the climb may not exceed 6". */
-    if (c->hidden || climb > MAX_CLIMB) {
+    if (c->hidden || !cs_reaches(MAX_CLIMB, climb)) {
         L->end = stop_at(O_ILLEGAL, NAN, NAN);
         return;
     }
@@ -356,7 +394,7 @@ static void draw_layout(const void *vctx, const double *v, cs_rng *rng, void *vl
     double judged = need;
     if (c->estimate_sd > 0.0)
         judged *= exp(c->estimate_sd * cs_rng_normal(rng));
-    bool in_range = need <= c->range;
+    bool in_range = cs_reaches(c->range, need);
     /* The route actually moved: all of it, or the failed-charge move of 4",
      * stopping 1" short and (assumption) at the first climb or jump. */
     double reach = d;
@@ -369,7 +407,7 @@ static void draw_layout(const void *vctx, const double *v, cs_rng *rng, void *vl
         reach = fmax(reach, 0.0);
     }
     double x_int = first_interceptor(c, v, rng, d, reach);
-    if (judged > c->range) {
+    if (!cs_reaches(c->range, judged)) {
         L->end = stop_at(O_DECLINED, NAN, NAN);
         return;
     }
@@ -387,16 +425,16 @@ static void draw_layout(const void *vctx, const double *v, cs_rng *rng, void *vl
     bool climb_pending = climb > 0.0, jump_pending = jump > 0.0;
     double climbed = 0.0;
     for (;;) {
-        bool take_climb = climb_pending && (!jump_pending || x_climb <= x_jump);
+        bool take_climb = climb_pending && (!jump_pending || cs_reaches(x_jump, x_climb));
         double x_next = take_climb ? x_climb : (jump_pending ? x_jump : HUGE_VAL);
-        if (x_int >= 0.0 && x_int <= x_next) {
+        if (x_int >= 0.0 && cs_reaches(x_next, x_int)) {
             L->end = stop_at(O_INTERCEPTED, x_int + climbed, NAN);
             return;
         }
         if (take_climb) {
             /* 1.4: a single test; down and failing falls the entire height,
              * but 1.3 only counts falls from a full 2". */
-            ch_stop fail = c->climb_down && climb >= MIN_FALL
+            ch_stop fail = c->climb_down && cs_reaches(climb, MIN_FALL)
                                ? fall_at(x_climb, d - x_climb, climb)
                                : stop_at(O_FAILED_TEST, x_climb, d - x_climb);
             L->stage[L->n_stages++] = (ch_stage){1, fail};
@@ -404,12 +442,12 @@ static void draw_layout(const void *vctx, const double *v, cs_rng *rng, void *vl
             climbed = climb;
         } else if (jump_pending) {
             ch_stop fall = fall_at(x_jump + climbed, d - x_jump, jump);
-            if (jump > MAX_JUMP) {
+            if (!cs_reaches(MAX_JUMP, jump)) {
                 L->end = fall;
                 return;
             }
             /* 1.3 / 1.4: a test for each full 2"; any failure falls. */
-            int tests = (int)floor(jump / 2.0);
+            int tests = full_two_inches(jump);
             if (tests > 0)
                 L->stage[L->n_stages++] = (ch_stage){tests, fall};
             jump_pending = false;
@@ -417,7 +455,7 @@ static void draw_layout(const void *vctx, const double *v, cs_rng *rng, void *vl
             break;
         }
     }
-    bool diving = jump > 0.0 && d - x_jump <= DIVING_REACH;
+    bool diving = jump > 0.0 && cs_reaches(DIVING_REACH, d - x_jump);
     L->end = stop_at(diving ? O_DIVING : O_CHARGED, need, NAN);
 }
 
@@ -509,7 +547,9 @@ const cs_ruleset cs_rules_coreheim = {
     .n_params = N_PARAMS,
     .outcomes = outcomes,
     .n_outcomes = N_OUTCOMES,
-    .success_mask = (1u << O_CHARGED) | (1u << O_DIVING) | (1u << O_INTERCEPTED),
+    /* p_success: contact with the declared target (RULES.md, issue 15.5); an
+     * interception ends in contact with another warrior. */
+    .success_mask = (1u << O_CHARGED) | (1u << O_DIVING),
     .metrics = metrics,
     .n_metrics = N_METRICS,
     .ctx_size = sizeof(ch_ctx),

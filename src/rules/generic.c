@@ -1,20 +1,23 @@
 /* generic — any "move + dice" charge (shared/RULES.md, last section), the
  * smallest complete ruleset and the model for the others.
  *
- * range = move + <dice>; the charge succeeds when range >= distance.
- * Re-roll policies: none; failed (re-roll the whole roll once if it fails);
- * one_die (re-roll the single die that best helps: the lowest). Presets fill
- * move's role and the dice of four published games. */
+ * range = move + <dice>; the charge succeeds when the range reaches
+ * distance - engagement (reach.h: decimal distances are exact). Re-roll
+ * policies: none; failed (re-roll the whole roll once if it fails); one_die
+ * (re-roll the single die that best helps: the lowest). Presets fill move's
+ * role, the dice, how near counts as a charge and who may declare, as four
+ * published games play them (issue 15.1; the numbers in preset_rules). */
 #include <math.h>
 #include <string.h>
 
 #include "chargesim/dice.h"
+#include "chargesim/reach.h"
 #include "chargesim/rules.h"
 
-enum { P_PRESET, P_MOVE, P_DICE, P_SWIFTSTRIDE, P_REROLL, P_DISTANCE, P_COUNT };
+enum { P_PRESET, P_MOVE, P_DICE, P_SWIFTSTRIDE, P_REROLL, P_ENGAGEMENT, P_DISTANCE, P_COUNT };
 enum { PRESET_NONE, PRESET_W40K, PRESET_AOS, PRESET_TOW, PRESET_WHFB8 };
 enum { REROLL_NONE, REROLL_FAILED, REROLL_ONE_DIE };
-enum { O_CHARGED, O_FAILED };
+enum { O_CHARGED, O_FAILED, O_ILLEGAL, O_COUNT };
 enum { M_ROLL, M_RANGE };
 
 static const char *const preset_names[] = {"none", "w40k", "aos", "tow", "whfb8", NULL};
@@ -34,10 +37,14 @@ static const cs_param_def params[P_COUNT] = {
     {"reroll", CS_PARAM_CHOICE, "none", "",
      "none; failed: re-roll the whole roll once if it fails; one_die: re-roll the lowest die",
      0, 0, reroll_names, 0},
+    {"engagement", CS_PARAM_REAL, "-1", "in",
+     "how near counts as a charge: success when range >= distance - engagement; -1 (default): "
+     "the preset's (w40k 1, aos 0.5, tow/whfb8/none 0)",
+     -1, 100, NULL, 0},
     {"distance", CS_PARAM_REAL, "8", "in", "gap to the target", 0, 1000, NULL, CS_PF_LAYOUT},
 };
 
-static const char *const outcomes[] = {"charged", "failed"};
+static const char *const outcomes[O_COUNT] = {"charged", "failed", "illegal"};
 
 static const cs_metric_def metrics[] = {
     {"roll", "", "the dice total after any re-roll", 1.0, -50.0, 650.0},
@@ -48,13 +55,51 @@ typedef struct generic_ctx {
     cs_dice dice;
     cs_dist dist;      /* exact distribution of one roll */
     double move;
+    double engagement; /* inches: ending this near the target is a charge */
+    int limit;         /* LIMIT_*: who may declare */
+    double max_declare; /* LIMIT_FIXED / LIMIT_MAX_RANGE: the farthest legal target */
     int reroll;
     int n_dice, sides, constant; /* one_die: the roll is n_dice d sides + constant */
 } generic_ctx;
 
 typedef struct generic_layout {
     double distance;
+    double need; /* the least whole roll that reaches (cs_reach_min_roll) */
+    bool legal;  /* the charge may be declared */
 } generic_layout;
+
+/* Who may declare a charge. NONE: anyone, at any gap (none, whfb8). FIXED:
+ * a target within max_declare (w40k, aos: 12"). MAX_RANGE: within the
+ * maximum possible charge range (tow). Under FIXED and MAX_RANGE a charger
+ * already within its engagement distance of the target (at gap 0 when that
+ * is 0: base contact) is engaged and may not declare. */
+enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
+
+/* Each preset's engagement distance and declaration limit, from the game's
+ * core rules (shared/RULES.md, generic table):
+ * - w40k: a charge must end within Engagement Range, 1" (so a gap of d
+ *   needs 2D6 >= d - 1); a charge may be declared against a unit within
+ *   12", and not by a unit already within Engagement Range of an enemy.
+ * - aos: the charge must end within 1/2" of the target; declared against a
+ *   unit within 12"; a unit already within 1/2" (in combat) cannot charge.
+ * - tow: charges end in base contact (0"); a charge may only be declared
+ *   against a unit within the Maximum Possible Charge Range, M + 6 (the
+ *   best Charge roll), + 3 with Swiftstride (the rule's own figure, though
+ *   its extra D6 can carry the charger further).
+ * - whfb8 and none: base contact, no declaration limit. */
+typedef struct preset_rule {
+    double engagement;
+    int limit;
+    double max_declare; /* LIMIT_FIXED: inches; LIMIT_MAX_RANGE: added to M */
+} preset_rule;
+
+static const preset_rule preset_rules[] = {
+    [PRESET_NONE] = {0.0, LIMIT_NONE, 0.0},
+    [PRESET_W40K] = {1.0, LIMIT_FIXED, 12.0},
+    [PRESET_AOS] = {0.5, LIMIT_FIXED, 12.0},
+    [PRESET_TOW] = {0.0, LIMIT_MAX_RANGE, 6.0},
+    [PRESET_WHFB8] = {0.0, LIMIT_NONE, 0.0},
+};
 
 /* The dice each preset rolls. tow: "M + highest of 2D6"; its swiftstride
  * "adds a D6" (RULES.md), read as one more D6 added to the total — an
@@ -80,6 +125,17 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
     c->move = p->num[P_MOVE];
     c->reroll = (int)p->num[P_REROLL];
     *diag = (cs_diag){0, NULL, NULL};
+    if (p->num[P_ENGAGEMENT] < 0.0 && p->num[P_ENGAGEMENT] != -1.0) {
+        *diag = (cs_diag){0, "engagement",
+                          "give inches >= 0, or -1 (the default) for the preset's value"};
+        return CS_EINPUT;
+    }
+    const preset_rule *rule = &preset_rules[preset];
+    c->engagement = p->num[P_ENGAGEMENT] == -1.0 ? rule->engagement : p->num[P_ENGAGEMENT];
+    c->limit = rule->limit;
+    c->max_declare = rule->max_declare;
+    if (rule->limit == LIMIT_MAX_RANGE)
+        c->max_declare += c->move + (swift ? 3.0 : 0.0);
     if ((preset == PRESET_W40K || preset == PRESET_AOS) && c->move != 0.0) {
         *diag = (cs_diag){0, "move", "w40k and aos charge on 2D6 alone: leave move at 0"};
         return CS_EINPUT;
@@ -120,11 +176,20 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
     return CS_OK;
 }
 
-static void draw_layout(const void *ctx, const double *num, cs_rng *rng, void *vl)
+/* Declaration and the roll needed, decided once per layout so that the
+ * sampled and the exact paths share them. Every "reaches" goes through
+ * reach.h: 1.3 + 7 reaches 8.3 though binary floating point says otherwise. */
+static void draw_layout(const void *vctx, const double *num, cs_rng *rng, void *vl)
 {
-    (void)ctx;
+    const generic_ctx *c = vctx;
+    generic_layout *l = vl;
     (void)rng;
-    ((generic_layout *)vl)->distance = num[P_DISTANCE];
+    l->distance = num[P_DISTANCE];
+    l->legal = c->limit == LIMIT_NONE ||
+               (!cs_reaches(c->engagement, l->distance) && cs_reaches(c->max_declare, l->distance));
+    /* range = move + roll reaches distance - engagement exactly when the
+     * whole roll is at least cs_reach_min_roll(distance - engagement - move). */
+    l->need = cs_reach_min_roll(l->distance - c->engagement - c->move);
 }
 
 /* One roll with the one_die policy: re-roll the lowest die if it fails. */
@@ -156,7 +221,14 @@ static inline int roll_once(const generic_ctx *c, double need, cs_rng *rng)
 static void resolve(const void *vctx, const void *vl, cs_rng *rng, cs_trial *out)
 {
     const generic_ctx *c = vctx;
-    double need = ((const generic_layout *)vl)->distance - c->move;
+    const generic_layout *l = vl;
+    if (!l->legal) {
+        /* Not declared: nothing is rolled. */
+        out->outcome = O_ILLEGAL;
+        out->m[M_ROLL] = out->m[M_RANGE] = (double)NAN;
+        return;
+    }
+    double need = l->need;
     int roll = roll_once(c, need, rng);
     out->outcome = (double)roll >= need ? O_CHARGED : O_FAILED;
     out->m[M_ROLL] = (double)roll;
@@ -167,7 +239,12 @@ static void resolve_batch(const void *vctx, const void *vl, cs_rng *rng, uint64_
                           cs_tally *t)
 {
     const generic_ctx *c = vctx;
-    double need = ((const generic_layout *)vl)->distance - c->move;
+    const generic_layout *l = vl;
+    if (!l->legal) {
+        t->count[O_ILLEGAL] += n;
+        return;
+    }
+    double need = l->need;
     const cs_dice_term *d = &c->dice.term[0];
     double sum_roll = t->msum[M_ROLL], sum_range = t->msum[M_RANGE];
     uint64_t ok = 0;
@@ -252,7 +329,17 @@ static double kept(int v, double need, double again, double q)
 static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr)
 {
     const generic_ctx *c = vctx;
-    double need = ((const generic_layout *)vl)->distance - c->move;
+    const generic_layout *l = vl;
+    if (!l->legal) {
+        /* Nothing is rolled: both metrics are never defined. */
+        pr->p[O_ILLEGAL] = 1.0;
+        for (int m = M_ROLL; m <= M_RANGE; m++) {
+            pr->n[m] = 0;
+            pr->mean[m] = pr->pdef[m] = 0.0;
+        }
+        return;
+    }
+    double need = l->need;
     int width = c->dist.hi - c->dist.lo + 1;
     bool dist = width <= CS_PROBS_MAX_VALUES;
     double p;
@@ -298,20 +385,41 @@ const cs_ruleset cs_rules_generic = {
     .name = "generic",
     .summary = "any \"move + dice\" charge, with w40k, aos, tow and whfb8 presets",
     .doc =
-        "range = move + dice; the charge succeeds when range >= distance (head-on).\n"
-        "Presets (shared/RULES.md, generic): w40k 2D6 and aos 2D6 (no move); tow M + the\n"
-        "highest of 2D6; whfb8 M + 2D6. Swiftstride: whfb8 rolls 3D6 and drops the lowest;\n"
-        "tow 'adds a D6' (RULES.md), read as one more D6 added to the total (assumption;\n"
-        "set preset = none and dice = 3d6kh1 for the other reading).\n"
+        "range = move + dice; the charge succeeds when the range reaches distance -\n"
+        "engagement (head-on; a range reaches a distance when range >= distance - 1e-6\n"
+        "inch, so decimal distances such as 8.3 are exact).\n"
+        "Presets (shared/RULES.md, generic), each as its game's core rules play it:\n"
+        "  preset  roll                engagement   who may declare\n"
+        "  w40k    2D6 (no move)       1\"           target within 12\"; not already within 1\"\n"
+        "  aos     2D6 (no move)       1/2\"         target within 12\"; not already within 1/2\"\n"
+        "  tow     M + highest of 2D6  0 (contact)  target within M + 6 (+3 Swiftstride)\n"
+        "  whfb8   M + 2D6             0 (contact)  no limit\n"
+        "  none    move + dice         0 (contact)  no limit\n"
+        "Sources: Warhammer 40,000 core rules, Charge phase: a charge may be declared\n"
+        "against units within 12\" and must end within Engagement Range (1\"), so a gap\n"
+        "of d needs 2D6 >= d - 1; a unit within Engagement Range is engaged and cannot\n"
+        "declare. Age of Sigmar core rules: charge targets within 12\", the move must end\n"
+        "within 1/2\" of the target, a unit already within 1/2\" is in combat. The Old\n"
+        "World: charges are declared only within the Maximum Possible Charge Range, M + 6\n"
+        "(+3 with Swiftstride), and end in base contact. Under a declaration limit a\n"
+        "charger already within its engagement distance of the target (gap 0 where that\n"
+        "is 0: base contact) is engaged: outcome `illegal`, as is a target out of range.\n"
+        "engagement (inches) overrides the preset's value; its default -1 means \"the\n"
+        "preset's\". The declaration limits follow the preset; none and whfb8 have none.\n"
+        "Swiftstride: whfb8 rolls 3D6 and drops the lowest; tow 'adds a D6' (RULES.md),\n"
+        "read as one more D6 added to the total (assumption; set preset = none and\n"
+        "dice = 3d6kh1 for the other reading). The rule's own M + 9 declaration limit\n"
+        "stays, though the extra D6 can carry the charger further.\n"
         "Re-rolls: failed re-rolls the whole roll once when it falls short; one_die\n"
         "re-rolls the single die that best helps, which for a plain sum is the lowest one\n"
         "(only plain NdX(+constant) rolls accept it).\n"
+        "Success: charged. Outcomes: charged, failed, illegal (no dice are rolled).\n"
         "Exact: outcome probabilities and the roll's distribution are computed from the\n"
         "dice language's exact distributions (method exact / conditional).",
     .params = params,
     .n_params = P_COUNT,
     .outcomes = outcomes,
-    .n_outcomes = 2,
+    .n_outcomes = O_COUNT,
     .success_mask = 1u << O_CHARGED,
     .metrics = metrics,
     .n_metrics = 2,

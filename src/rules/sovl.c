@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "chargesim/geom.h"
+#include "chargesim/reach.h"
 #include "chargesim/rules.h"
 
 /* ---- Unit types (sovl-UnitTypes.md "Unit Types") ---- */
@@ -115,10 +116,10 @@ double cs_sovl_flight_p_reach(int n, double edge_distance)
     cs_sovl_nd6(n, p);
     /* "If a Flight Move reaches a table edge the unit flees the
      * battlefield": the move reaches the edge when it is at least the
-     * distance to it. */
+     * distance to it, within the tape's tolerance (reach.h). */
     double reach = 0.0;
     for (int s = 0; s <= 6 * n; s++)
-        if ((double)s >= edge_distance)
+        if (cs_reaches((double)s, edge_distance))
             reach += p[s];
     return reach;
 }
@@ -548,7 +549,7 @@ typedef struct charge {
     int outcome;      /* settled at resolution; chases are settled by the dice */
     bool chase;       /* its target fled: dice decide caught or fled */
     int chase_dice;   /* the fleeing target's flight dice */
-    double slack;     /* caught iff the flight move <= slack = charger move - distance */
+    int chase_move;   /* the charger's full move: caught iff it reaches distance + flight */
 } charge;
 
 typedef struct phase {
@@ -586,6 +587,14 @@ static bool is_flank_or_rear(cs_facing f)
     return f != CS_FRONT;
 }
 
+/* Charge distance a is shorter than b: two measured lengths within
+ * CS_REACH_TOL of each other are equal (reach.h), so equal decimal distances
+ * reached through different geometry tie. */
+static bool shorter(double a, double b)
+{
+    return a < b - CS_REACH_TOL;
+}
+
 /* Charge Priority (sovl-ChargePhase.md "Charge Intercept"): "A shorter
  * charge distance has higher priority"; "A charge against the side or rear
  * of a unit has higher priority than one against the front". The page lists
@@ -596,15 +605,35 @@ static bool outranks(const charge_ctx *c, double d1, cs_facing s1, double d0, cs
 {
     bool f1 = is_flank_or_rear(s1), f0 = is_flank_or_rear(s0);
     if (c->priority == PRIO_DISTANCE_FIRST) {
-        if (d1 < d0 - CS_GEOM_EPS)
+        if (shorter(d1, d0))
             return true;
-        if (d1 > d0 + CS_GEOM_EPS)
+        if (shorter(d0, d1))
             return false;
         return f1 && !f0;
     }
     if (f1 != f0)
         return f1;
-    return d1 < d0 - CS_GEOM_EPS;
+    return shorter(d1, d0);
+}
+
+/* Base contact: the two footprints touch (closest points within
+ * CS_REACH_TOL of 0, corner to corner included: a range of 0 reaches the
+ * gap). sovl-CombatPhase.md "Resolve Engagements": "Each grouping of two or
+ * more units in base contact is considered an Engagement". */
+static bool in_base_contact(const cs_rect *a, const cs_rect *b)
+{
+    return cs_reaches(0.0, cs_geom_dist_rect_rect(a, b));
+}
+
+/* Unit u is engaged in combat: in base contact with an enemy unit (at the
+ * positions charges are declared from). */
+static bool engaged(const charge_ctx *c, const phase *ph, int u)
+{
+    for (int k = 0; k < MAX_UNITS; k++)
+        if (c->present[k] && side_of_unit(k) != side_of_unit(u) &&
+            in_base_contact(&ph->pos[u], &ph->pos[k]))
+            return true;
+    return false;
 }
 
 /* True when the charger footprint r would overlap a unit other than the
@@ -708,7 +737,12 @@ static bool sight_clear(const charge_ctx *c, const cs_rect *ur, const cs_rect *t
     return true;
 }
 
-/* The static part of "Valid Target" for charger u and target t: the side by
+/* The static part of "Valid Target" for charger u and target t: not in base
+ * contact with the charger (a gap of 0: the two already form an Engagement,
+ * sovl-CombatPhase.md, and "If a side of a unit is already engaged ... it's
+ * not a valid target for a new charge", sovl-ChargePhase.md "Charge Side";
+ * the charge is then never declared, so the focus charge reports
+ * `illegal`, the outcome for "no valid target"), the side by
  * the majority of the charger in the target's arcs ("check wich side arc
  * contains a majority of the charging unit"; on an exact tie both sides are
  * candidates and the charger takes the better valid one), in range ("Charge
@@ -722,13 +756,13 @@ static void pair_geometry(const charge_ctx *c, phase *ph, int u, int t)
     const cs_rect *ur = &ph->pos[u], *tr = &ph->pos[t];
     cs_arc_share sh;
     cs_geom_arc_share(tr, ur, &sh);
-    if (sh.overlap > CS_GEOM_EPS)
+    if (sh.overlap > CS_GEOM_EPS || in_base_contact(ur, tr))
         return;
     cs_facing sides[2] = {sh.majority, sh.tie_with};
     for (int k = 0; k < (sh.tie ? 2 : 1); k++) {
         cs_facing f = sides[k];
         double d = cs_geom_front_to_facing(ur, tr, f);
-        if (d > (double)c->u[u].move + CS_GEOM_EPS)
+        if (!cs_reaches((double)c->u[u].move, d))
             continue;
         if (!cs_geom_in_fov(ur, c->los_arc, cs_geom_edge_centre(tr, f)))
             continue;
@@ -794,7 +828,7 @@ static bool counter_option(const charge_ctx *c, const phase *ph, int u, option *
     if (ph->against[v][CS_FRONT] >= 0)
         return false;
     double d = cs_geom_front_to_facing(&ph->pos[u], &ph->pos[v], CS_FRONT);
-    if (d > (double)c->u[u].move + CS_GEOM_EPS)
+    if (!cs_reaches((double)c->u[u].move, d))
         return false;
     *out = (option){OPT_COUNTER, u, v, CS_FRONT, d};
     return true;
@@ -802,19 +836,23 @@ static bool counter_option(const charge_ctx *c, const phase *ph, int u, option *
 
 /* sovl-ChargePhase.md "Fleeing from a Charge": one enemy unit has declared a
  * charge against it and it has not declared a counter charge; it is not
- * fleeing; it has more than 0 movement; its Move Speed is greater than the
- * charger's Move Speed minus the Charge Distance. (Reanimated and Frenzy
- * units never flee: give their player flee = false.) */
+ * already engaged in combat (in base contact with an enemy) or fleeing; it
+ * has more than 0 movement; its Move Speed is greater than the charger's
+ * Move Speed minus the Charge Distance, i.e. the charger's move does not
+ * reach the distance plus the fleeing unit's move (reach.h: equal within
+ * CS_REACH_TOL is not greater). (Reanimated and Frenzy units never flee:
+ * give their player flee = false.) */
 static bool flee_option(const charge_ctx *c, const phase *ph, int u, option *out)
 {
-    if (ph->fled[u] || ph->active[u] >= 0 || incoming(ph, u) != 1 || c->u[u].move <= 0)
+    if (ph->fled[u] || ph->active[u] >= 0 || incoming(ph, u) != 1 || c->u[u].move <= 0 ||
+        engaged(c, ph, u))
         return false;
     for (int f = 0; f < 4; f++) {
         int k = ph->against[u][f];
         if (k < 0)
             continue;
         const charge *x = &ph->ch[k];
-        if ((double)c->u[u].move <= (double)c->u[x->u].move - x->dist)
+        if (cs_reaches((double)c->u[x->u].move, x->dist + (double)c->u[u].move))
             return false;
         *out = (option){OPT_FLEE, u, x->u, (cs_facing)f, x->dist};
         return true;
@@ -885,7 +923,7 @@ static void apply(phase *ph, const option *o)
         cancel(ph, ph->active[o->t]);
     int k = ph->n++;
     ph->ch[k] = (charge){o->u, o->t, o->side, o->dist, o->kind == OPT_COUNTER, false, -1,
-                         O_ILLEGAL, false, 0, 0.0};
+                         O_ILLEGAL, false, 0, 0};
     if (o->kind == OPT_COUNTER) {
         int orig = ph->against[o->u][CS_FRONT];
         ph->ch[k].partner = orig;
@@ -905,8 +943,8 @@ static void apply(phase *ph, const option *o)
  * centres; no room test). Fleeing: "make a Flight Move away from the
  * charging unit. Then, move the charging unit it's full move speed towards
  * the fleeing unit": the fleeing unit moves straight away along the line of
- * the charge, so the charger catches it iff its move >= distance + flight
- * move (RULES.md: reaching it counts as a success). */
+ * the charge, so the charger catches it iff its move reaches distance +
+ * flight move (reach.h; RULES.md: reaching it counts as a success). */
 static void resolve_placements(const charge_ctx *c, phase *ph)
 {
     for (int k = 0; k < ph->n; k++) {
@@ -918,7 +956,7 @@ static void resolve_placements(const charge_ctx *c, phase *ph)
         if (ph->fled[x->t]) {
             x->chase = true;
             x->chase_dice = c->u[x->t].flight_dice;
-            x->slack = (double)c->u[x->u].move - x->dist;
+            x->chase_move = c->u[x->u].move;
             x->outcome = O_FLED;
             continue;
         }
@@ -1038,6 +1076,14 @@ static int no_room(const phase *ph)
     return n;
 }
 
+/* A chase x ends caught when the charger's full move reaches the charge
+ * distance plus the flight move (resolve_placements), in the sampled and the
+ * exact path alike. */
+static bool caught(const charge *x, int flight)
+{
+    return cs_reaches((double)x->chase_move, x->dist + (double)flight);
+}
+
 static void charge_resolve(const void *vctx, const void *vlayout, cs_rng *rng, cs_trial *out)
 {
     const charge_ctx *c = vctx;
@@ -1049,7 +1095,7 @@ static void charge_resolve(const void *vctx, const void *vlayout, cs_rng *rng, c
         if (!x->chase)
             continue;
         flight[k] = cs_sovl_flight_roll(x->chase_dice, rng);
-        x->outcome = (double)flight[k] <= x->slack + CS_GEOM_EPS ? O_CAUGHT : O_FLED;
+        x->outcome = caught(x, flight[k]) ? O_CAUGHT : O_FLED;
     }
     for (int i = 0; i < N_METRICS; i++)
         out->m[i] = NAN;
@@ -1088,7 +1134,7 @@ static void charge_probabilities(const void *vctx, const void *vlayout, cs_probs
     const charge_ctx *c = vctx;
     phase ph;
     run_phase(c, vlayout, &ph);
-    /* P(caught) of each chase: the flight move nD6 <= slack. */
+    /* P(caught) of each chase: the same test on every flight move nD6. */
     double q[MAX_CHARGES];
     for (int k = 0; k < ph.n; k++) {
         const charge *x = &ph.ch[k];
@@ -1096,7 +1142,7 @@ static void charge_probabilities(const void *vctx, const void *vlayout, cs_probs
         if (!x->chase)
             continue;
         for (int s = 0; s <= 6 * x->chase_dice; s++)
-            if ((double)s <= x->slack + CS_GEOM_EPS)
+            if (caught(x, s))
                 q[k] += c->nd6[x->chase_dice][s];
     }
     for (int o = 0; o < N_OUTCOMES; o++)
@@ -1425,8 +1471,14 @@ static const char charge_doc[] =
     "RULES.md \"sovl\"). No charge dice: charge range = movement allowance (+ move_mod) of the\n"
     "unit type (sovl-UnitTypes.md), measured from the centre of the charger's front edge to\n"
     "the centre of the target side. One trial is one charge phase with up to 3 units a side.\n"
-    "Valid target: the side is the target arc holding the majority of the charger's area\n"
-    "(exact clipping; on an exact tie the better valid side by Charge Priority); in range;\n"
+    "Valid target: not in base contact with the charger: at a gap of 0 (closest points\n"
+    "within 1e-6\", corner to corner included) the two already form an Engagement\n"
+    "(sovl-CombatPhase.md \"Resolve Engagements\") and an engaged side is no valid target\n"
+    "(sovl-ChargePhase.md \"Charge Side\"), so no charge is declared and the focus charge\n"
+    "reports `illegal`, this ruleset's outcome for \"no valid target\". The side is the\n"
+    "target arc holding the majority of the charger's area (exact clipping; on an exact\n"
+    "tie the better valid side by Charge Priority); in range (move >= distance - 1e-6\",\n"
+    "CS_REACH_TOL: decimal distances are never flipped by binary floating point);\n"
     "that side's centre inside the charger's line-of-sight arc (los_arc total, rays at\n"
     "los_arc/2 outward from the front corners: 90 by the rules page's figure, 45 the literal\n"
     "text); sight not blocked by solid or blocking terrain (los_block: centre_line = the\n"
@@ -1443,13 +1495,15 @@ static const char charge_doc[] =
     "flee_b) and may; otherwise the valid charge, intercept or counter charge of highest\n"
     "priority, ties to the lower unit; pass = never declares.\n"
     "Flee From Charge (current rules page): one enemy charge against it, no counter charge\n"
-    "of its own, movement > 0 and > charger movement - charge distance. Resolution, in\n"
+    "of its own, not engaged (in base contact with an enemy), movement > 0 and > charger\n"
+    "movement - charge distance (equal within 1e-6\" is not greater). Resolution, in\n"
     "declaration order: charger placed flush against the side, centred, else shifted to\n"
     "keep the most contact (0.1\" scan refined by bisection); no room at all -> illegal.\n"
     "Counter charge pairs turn to face each other and meet halfway between their front\n"
     "centres (counter_charged for both). Chases last: the fleeing unit moves its flight move\n"
     "(one D6 per 4\" of base movement) straight away along the charge line, then the charger\n"
-    "moves its full move: caught iff move >= distance + flight (success), else fled.\n"
+    "moves its full move: caught iff move >= distance + flight - 1e-6\" (success), else\n"
+    "fled. Charge distances within 1e-6\" of each other are equal for Charge Priority.\n"
     "Outcome reported: the focus charge (focus = first: the phase's first declared charge;\n"
     "a1..b3: that unit's first declared charge; illegal when there is none). A charge\n"
     "cancelled by an intercept is intercepted. Metrics give per-phase counts.\n"

@@ -4,6 +4,7 @@
  * charge phase is the `sovl` ruleset. */
 #include <math.h>
 
+#include "chargesim/reach.h"
 #include "chargesim/rules.h"
 #include "chargesim/sovl.h"
 
@@ -177,12 +178,15 @@ static void clear_metrics(cs_trial *out)
 
 /* The hit score for a target at distance d, or 0 beyond the weapon's range
  * (sovl-StrategicPhase.md "units outside of that range can't be targeted";
- * "further away than half the maximum range" is long range). */
+ * "further away than half the maximum range" is long range). Both are
+ * "does this range reach this distance" (reach.h): a target at 15.0" is
+ * within half of a 30" range even when the decimal it came from does not
+ * round to exactly 15 in binary. */
 static int hit_score(const ctx *c, double d)
 {
-    if (d > (double)c->range)
+    if (!cs_reaches((double)c->range, d))
         return 0;
-    return d > 0.5 * (double)c->range ? c->hit_long : c->hit_short;
+    return cs_reaches(0.5 * (double)c->range, d) ? c->hit_short : c->hit_long;
 }
 
 static void resolve(const void *vctx, const void *vlayout, cs_rng *rng, cs_trial *out)
@@ -198,7 +202,8 @@ static void resolve(const void *vctx, const void *vlayout, cs_rng *rng, cs_trial
         out->m[M_MARGIN] = c->target - roll;
     } else if (c->test == TEST_FLIGHT) {
         int roll = cs_sovl_flight_roll(c->flight_dice, rng);
-        out->outcome = (double)roll >= l->edge_distance ? O_OFF_TABLE : O_ON_TABLE;
+        /* the same reach test as cs_sovl_flight_p_reach (reach.h) */
+        out->outcome = cs_reaches((double)roll, l->edge_distance) ? O_OFF_TABLE : O_ON_TABLE;
         out->m[M_ROLL] = roll;
         out->m[M_MARGIN] = (double)roll - l->edge_distance;
     } else {
@@ -293,14 +298,16 @@ static const char doc[] =
     "  (sovl-StrategicPhase.md). Fearless drops the penalty, Reanimated never fails.\n"
     "  Outcomes pass / fail.\n"
     "test = flight: one D6 per 4 points of the type's base movement (infantry 2D6, monsters\n"
-    "  3D6, cavalry 4D6); the unit leaves the table when the roll >= edge_distance\n"
+    "  3D6, cavalry 4D6); the unit leaves the table when the roll >= edge_distance - 1e-6\n"
     "  (sovl-UnitTypes.md \"Flight Move\"). Outcomes off_table / on_table.\n"
     "test = ranged: one D6 per model, 4+ to hit, +-1 per point of Skill from 3, -1 beyond half\n"
     "  the weapon's range, no attack beyond it (sovl-StrategicPhase.md \"Ranged Attacks\");\n"
-    "  each hit then faces the Damage Save of the weapon's Power against the target's\n"
-    "  Defense (sovl-CombatPhase.md: 5+ / 6+ when Power is more than 2 higher, 4+ equal,\n"
-    "  3+ / 2+ when more than 2 lower). Outcomes casualties (>= 1 wound) / no_casualties /\n"
-    "  out_of_range.\n"
+    "  in range means target_distance <= range + 1e-6\" and long range target_distance >\n"
+    "  range/2 + 1e-6\" (CS_REACH_TOL: decimal distances are never flipped by binary\n"
+    "  floating point); each hit then faces the Damage Save of the weapon's Power against\n"
+    "  the target's Defense (sovl-CombatPhase.md: 5+ / 6+ when Power is more than 2 higher,\n"
+    "  4+ equal, 3+ / 2+ when more than 2 lower). Outcomes casualties (>= 1 wound) /\n"
+    "  no_casualties / out_of_range.\n"
     "p_success is P(pass, off_table or casualties): the event each test asks about.\n"
     "Assumption: natural_rolls (false) - the sources do not say whether a 1 always misses\n"
     "and a 6 always hits; by default the modifiers are read literally.\n"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "chargesim/geom.h"
+#include "chargesim/reach.h"
 #include "chargesim/rules.h"
 #include "chargesim/scenario.h"
 #include "chargesim/t9a.h"
@@ -153,6 +154,29 @@ static int movement_blockers(const cs_scenario *s, cs_rect *out)
     return n;
 }
 
+/* Base contact: the Unit Boundaries touch, corner to corner included. The
+ * gap is a measured length, so it is read like every other one (reach.h):
+ * a gap within CS_REACH_TOL of 0 is contact, i.e. a range of 0 reaches it. */
+static bool in_base_contact(double gap)
+{
+    return cs_reaches(0.0, gap);
+}
+
+/* 3rd ed., Declaring Charges: "select one of your units ... that is not
+ * Engaged in Combat"; a unit is Engaged in Combat while in base contact with
+ * an enemy unit: the target itself (a gap of 0) or another enemy. Friends in
+ * contact do not engage it. */
+static bool charger_engaged(const cs_scenario *s, double target_gap)
+{
+    if (in_base_contact(target_gap))
+        return true;
+    for (int i = 0; i < s->n_others; i++)
+        if (s->others[i].kind == CS_UNIT_ENEMY &&
+            in_base_contact(cs_geom_dist_rect_rect(&s->charger.r, &s->others[i].r)))
+            return true;
+    return false;
+}
+
 /* Declaring Charges (LoS from the front; room), Charge Range (closest
  * points), Charge Move (the arc of the centre of the charger's Front Facing
  * gives the Target Facing; one Snaking Forward Move of unlimited distance;
@@ -171,6 +195,7 @@ void cs_t9a_charge_geometry(const cs_scenario *s, bool units_block_sight, cs_t9a
     memset(out, 0, sizeof *out);
     out->overlap = cs_geom_rects_overlap(ch, tg);
     out->distance = cs_geom_dist_rect_rect(ch, tg);
+    out->engaged = charger_engaged(s, out->distance);
     out->arc = cs_geom_arc_of_point(tg, cs_geom_edge_centre(ch, CS_FRONT));
     if (out->overlap)
         return;
@@ -314,11 +339,12 @@ static int keep_dice(const t9a_ctx *c, int *face, int *high)
 }
 
 /* A range of `range` inches reaches `need`: Charge Range "equal to or
- * greater than the distance"; a geometric distance within CS_GEOM_EPS of a
- * whole inch counts as that inch (measurement tolerance). */
+ * greater than the distance", decided by reach.h (a distance within
+ * CS_REACH_TOL of the range counts as equal: 8.3 - 4.3 is 4, not
+ * 4.0000000000000002), in the exact and the sampled path alike. */
 static bool reaches(int range, double need)
 {
-    return (double)range >= need - CS_GEOM_EPS;
+    return cs_reaches((double)range, need);
 }
 
 static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
@@ -373,9 +399,12 @@ static void draw_layout(const void *vctx, const double *num, cs_rng *rng, void *
     cs_scenario_build(num, P_SCN, &s);
     cs_t9a_charge_geometry(&s, c->units_block, &g);
     l->distance = g.distance;
-    /* Declaring Charges: Line of Sight from the front rank, within the
-     * maximum potential Charge Range, room to move into base contact. */
-    l->legal = g.sight && g.room && !g.overlap && reaches(c->max_range, g.distance);
+    /* Declaring Charges: not Engaged in Combat (so a gap of 0, base
+     * contact, is `illegal`, not a charge of 0"), Line of Sight from the
+     * front rank, within the maximum potential Charge Range, room to move
+     * into base contact. */
+    l->legal = !g.engaged && g.sight && g.room && !g.overlap &&
+               reaches(c->max_range, g.distance);
     if (!l->legal)
         return;
     l->path_cost = g.path.cost;
@@ -502,12 +531,16 @@ const cs_ruleset cs_rules_t9a = {
         "  advance_rate. Dice, Maximised/Minimised: each extra D6 is rolled and the lowest\n"
         "  (maximised) or highest (minimised) discarded; one of each cancels. Swiftstride is\n"
         "  maximised = 1.\n"
-        "- Declaring Charges (else `illegal`): Line of Sight from the front (lines from the\n"
-        "  front edge within 45 degrees of forward; opaque terrain blocks it, other units\n"
-        "  too unless units_block_sight = false: assumption, all units of one Height), the\n"
-        "  distance within the maximum potential range, and room: a snaking path to the\n"
-        "  Target Facing touching no other unit (enemy or friend) nor impassable terrain.\n"
-        "  Units that overlap are illegal too.\n"
+        "- Declaring Charges (else `illegal`): the charger is not Engaged in Combat, i.e.\n"
+        "  not in base contact with the target or another enemy unit ('select one of your\n"
+        "  units ... that is not Engaged in Combat'): units at a gap of 0 (within 1e-6\n"
+        "  inch, corner to corner included) cannot charge each other. Line of Sight from\n"
+        "  the front (lines from the front edge within 45 degrees of forward; opaque\n"
+        "  terrain blocks it, other units too unless units_block_sight = false:\n"
+        "  assumption, all units of one Height), the distance within the maximum\n"
+        "  potential range, and room: a snaking path to the Target Facing touching no\n"
+        "  other unit (enemy or friend) nor impassable terrain. Units that overlap are\n"
+        "  illegal too.\n"
         "- Success (`charged`): range >= the distance between the units' closest points\n"
         "  (Measuring Distances), with room for the charge and align move. The wheel's cost\n"
         "  never decides: it is reported as path_cost.\n"
@@ -534,7 +567,9 @@ const cs_ruleset cs_rules_t9a = {
         "  flee distance (RULES.md). Range >= distance + flee: `caught` (the fleeing unit is\n"
         "  destroyed: a success), else `fled`. Table edges are not modelled, and neither is\n"
         "  the charger's failed move after a flee (no final_gap then).\n"
-        "- A distance within 1e-9\" of a whole inch counts as that inch.\n"
+        "- Reaches: range >= distance - 1e-6 inch (CS_REACH_TOL, reach.h; a millionth of\n"
+        "  an inch is equality, so decimal distances such as 8.3\" are never flipped by\n"
+        "  binary floating point), for the declaration limit, the charge and the flee.\n"
         "Exact: outcome probabilities and every metric's distribution given the layout\n"
         "(methods exact / conditional); the dice are enumerated, 6^5 rolls at most.",
     .params = params,

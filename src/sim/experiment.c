@@ -67,10 +67,21 @@ void cs_experiment_init(cs_experiment *e, const char *origin)
     e->confidence = 0.95;
 }
 
+static void label_clear(cs_label_spec *l)
+{
+    for (int i = 0; l->text && i < l->n; i++)
+        free(l->text[i]);
+    free(l->text);
+    free(l->origin);
+    memset(l, 0, sizeof *l);
+}
+
 void cs_experiment_free(cs_experiment *e)
 {
-    for (int i = 0; i < CS_MAX_PARAMS; i++)
+    for (int i = 0; i < CS_MAX_PARAMS; i++) {
         spec_clear(&e->param[i]);
+        label_clear(&e->label[i]);
+    }
     free(e->origin);
     free(e->name);
     free(e->description);
@@ -254,6 +265,14 @@ static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_
             return cs_error_set(err, CS_EINPUT,
                                 "%s: %s = '%s': the range must lie within %g to %g", at,
                                 def->key, raw, def->min, def->max);
+        /* A normal draw is clamped to [min, max]: its mean must lie there and
+         * its spread must not exceed the range, or most draws would be the
+         * clamp's edges rather than the distribution the user wrote. */
+        if (!uni && (v->a < def->min || v->a > def->max || v->b > def->max - def->min))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: %s = '%s': the mean must lie within %g to %g and the sd be "
+                                "at most %g",
+                                at, def->key, raw, def->min, def->max, def->max - def->min);
         v->kind = uni ? CS_VAL_UNIFORM : CS_VAL_NORMAL;
         char centre[64];
         format_number(centre, sizeof centre, uni ? 0.5 * (v->a + v->b) : v->a);
@@ -290,10 +309,15 @@ static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_
             double x = a + (double)i * step;
             if (x > b + 1e-9 * step)
                 break;
+            x = x > b ? b : x; /* the last value is b itself, never past it */
             char buf[64];
             format_number(buf, sizeof buf, x);
             if ((st = parse_element(def, buf, &num, at, err)) != CS_OK)
                 return st;
+            /* The value is a + i*step itself, not its 10-digit text read back
+             * (issue 18.3); the text is what tables show. */
+            if (def->type == CS_PARAM_REAL)
+                num = x;
             if ((st = add_value(v, buf, num, err)) != CS_OK)
                 return st;
         }
@@ -362,6 +386,77 @@ static cs_status set_param(cs_experiment *e, int idx, const char *value, const c
     spec_clear(&e->param[idx]);
     e->param[idx] = fresh;
     return CS_OK;
+}
+
+/* [labels] KEY = a, b, c: kept as given; cs_experiment_finish checks them
+ * against KEY's sweep, which may come later in the file or by --set. */
+static cs_status set_labels(cs_experiment *e, int idx, const char *value, const char *origin,
+                            int line, const char *at, cs_error *err)
+{
+    cs_label_spec fresh = {0};
+    fresh.origin = strdup(origin);
+    fresh.line = line;
+    if (!fresh.origin)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    for (const char *s = value;;) {
+        const char *c = strchr(s, ',');
+        char *item = dup_trimmed(s, c ? (size_t)(c - s) : strlen(s));
+        char **nt = item ? realloc(fresh.text, (size_t)(fresh.n + 1) * sizeof *nt) : NULL;
+        if (!nt) {
+            free(item);
+            label_clear(&fresh);
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+        }
+        fresh.text = nt;
+        fresh.text[fresh.n++] = item;
+        if (item[0] == '\0') {
+            label_clear(&fresh);
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [labels] %s = '%s': empty label; give one label per "
+                                "value of %s, separated by commas",
+                                at, e->rs->params[idx].key, value, e->rs->params[idx].key);
+        }
+        if (!c)
+            break;
+        s = c + 1;
+    }
+    label_clear(&e->label[idx]);
+    e->label[idx] = fresh;
+    return CS_OK;
+}
+
+/* Each [labels] key names a swept key's values, one label per value. A
+ * file's labels name the file's values: when --set replaces the values
+ * (and not the labels) they no longer apply and are dropped. */
+static cs_status check_labels(cs_experiment *e, cs_error *err)
+{
+    for (int i = 0; i < e->rs->n_params; i++) {
+        cs_label_spec *l = &e->label[i];
+        const cs_value_spec *v = &e->param[i];
+        const char *key = e->rs->params[i].key;
+        char at[512];
+        if (l->n > 0 && l->line > 0 && v->line == 0 && strcmp(v->origin, "default") != 0)
+            label_clear(l);
+        if (l->n == 0)
+            continue;
+        where(at, sizeof at, l->origin, l->line);
+        if (v->kind != CS_VAL_SWEEP)
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [labels] %s: %s is not swept (%s = %s); labels name the "
+                                "values of a swept key",
+                                at, key, key, key, v->raw);
+        if (l->n != v->n)
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [labels] %s: %d label%s for %d values (%s = %s); give one "
+                                "per value, in order",
+                                at, key, l->n, l->n == 1 ? "" : "s", v->n, key, v->raw);
+    }
+    return CS_OK;
+}
+
+const char *cs_experiment_label(const cs_experiment *e, int i, int j)
+{
+    return e->label[i].n > j ? e->label[i].text[j] : NULL;
 }
 
 static const char *const experiment_keys =
@@ -470,8 +565,17 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
         }
         return set_param(e, idx, value, origin, line, err);
     }
+    if (strcmp(section, "labels") == 0) {
+        int idx = e->rs ? cs_ruleset_param_index(e->rs, key) : -1;
+        if (idx < 0)
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [labels] unknown key '%s'; a label list names the values "
+                                "of one of the ruleset's swept [params] keys",
+                                at, key);
+        return set_labels(e, idx, value, origin, line, at, err);
+    }
     return cs_error_set(err, CS_EINPUT,
-                        "%s: unknown section [%s]; expected [experiment] or [params]", at,
+                        "%s: unknown section [%s]; expected [experiment], [params] or [labels]", at,
                         section);
 }
 
@@ -585,6 +689,8 @@ cs_status cs_experiment_finish(cs_experiment *e, cs_error *err)
     if (e->n_points > 1000000)
         return cs_error_set(err, CS_ELIMIT, "%s: %llu sweep points; at most 1000000", at,
                             (unsigned long long)e->n_points);
+    if ((st = check_labels(e, err)) != CS_OK)
+        return st;
 
     /* Every point is prepared once here, so an impossible combination is
      * reported before a run starts, with the key's file and line. */

@@ -1,0 +1,110 @@
+/* Threat-map pictures (heatmap.h) and their canvas (canvas.h): each format
+ * by extension, a PNG of the size the layout promises, and the same bytes
+ * from two renders of the same map in every format. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "chargesim/heatmap.h"
+
+#define NX 21
+#define NY 11
+
+static double cells[NX * NY];
+
+static cs_heatmap sample_map(void)
+{
+    for (int j = 0; j < NY; j++)
+        for (int i = 0; i < NX; i++) {
+            double x = -10 + i, y = j, d = hypot(x, y);
+            cells[j * NX + i] = (fabs(x) < 3 && y < 1) ? (double)NAN : 1.0 / (1.0 + exp(d - 6.0));
+        }
+    return (cs_heatmap){NX, NY, -10, 1, 0, 1, cells, 5, 2, "title", "caption"};
+}
+
+static char *render(cs_canvas_format f, size_t *len)
+{
+    char *buf = NULL;
+    FILE *out = open_memstream(&buf, len);
+    cs_heatmap h = sample_map();
+    cs_error err;
+    cr_assert_eq(cs_heatmap_draw(&h, f, out, &err), CS_OK, "%s", err.msg);
+    fclose(out);
+    return buf;
+}
+
+Test(heatmap, format_follows_the_extension)
+{
+    cs_canvas_format f;
+    cr_assert(cs_canvas_format_of("a/b.PNG", &f) && f == CS_CANVAS_PNG);
+    cr_assert(cs_canvas_format_of("x.svg", &f) && f == CS_CANVAS_SVG);
+    cr_assert(cs_canvas_format_of("x.pdf", &f) && f == CS_CANVAS_PDF);
+    cr_assert(!cs_canvas_format_of("x.jpg", &f));
+    cr_assert(!cs_canvas_format_of("noext", &f));
+}
+
+/* A render in a child process, as a second run of the program would make
+ * it: cairo numbers its SVG surfaces per process, so two renders inside one
+ * process differ in their ids while two runs do not. */
+static char *render_in_child(cs_canvas_format f, size_t *len)
+{
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        size_t n;
+        char *b = render(f, &n);
+        _exit(write(fds[1], b, n) == (ssize_t)n ? 0 : 1);
+    }
+    close(fds[1]);
+    char *buf = NULL;
+    FILE *out = open_memstream(&buf, len);
+    char chunk[4096];
+    ssize_t r;
+    while ((r = read(fds[0], chunk, sizeof chunk)) > 0)
+        fwrite(chunk, 1, (size_t)r, out);
+    fclose(out);
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return buf;
+}
+
+Test(heatmap, two_renders_give_the_same_bytes)
+{
+    cs_canvas_format fs[3] = {CS_CANVAS_SVG, CS_CANVAS_PNG, CS_CANVAS_PDF};
+    const char *magic[3] = {"<?xml", "\x89PNG", "%PDF"};
+    for (int k = 0; k < 3; k++) {
+        size_t la, lb;
+        char *a = render_in_child(fs[k], &la), *b = render_in_child(fs[k], &lb);
+        cr_assert_eq(memcmp(a, magic[k], strlen(magic[k])), 0, "format %d", k);
+        cr_assert_eq(la, lb, "format %d: %zu and %zu bytes", k, la, lb);
+        cr_assert_eq(memcmp(a, b, la), 0, "format %d differs", k);
+        free(a);
+        free(b);
+    }
+}
+
+/* The plot area is 640 points wide or 560 high at most (here the x span,
+ * 23 inches, limits the scale), plus the fixed margins. */
+Test(heatmap, png_has_the_laid_out_size)
+{
+    size_t len;
+    unsigned char *png = (unsigned char *)render(CS_CANVAS_PNG, &len);
+    cr_assert(len > 24);
+    unsigned w = (unsigned)png[16] << 24 | (unsigned)png[17] << 16 | (unsigned)png[18] << 8 | png[19];
+    unsigned h = (unsigned)png[20] << 24 | (unsigned)png[21] << 16 | (unsigned)png[22] << 8 | png[23];
+    double s = fmin(640.0 / 21.0, 560.0 / 13.0); /* x: -10.5..10.5; y: -2.5..10.5 */
+    s = fmin(s, 40.0);
+    cr_assert_eq(w, (unsigned)ceil(52 + 21 * s + 150), "width %u", w);
+    cr_assert_eq(h, (unsigned)ceil(16 + 13 * s + 78), "height %u", h);
+    free(png);
+}
