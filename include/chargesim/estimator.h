@@ -131,7 +131,5 @@ void cs_est_draw_params(const cs_est_run *run, double *num, cs_rng *rng);
 /* Adds `mass` to metric m's bin of value v in one point's histogram h, if
  * this pass fills metric m's histogram. */
 void cs_est_hist_add(const cs_est_run *run, uint64_t *h, int m, double v, uint64_t mass);
-/* The p_success share of outcome probabilities p. */
-double cs_est_success_of(const cs_est_run *run, const double *p);
 
 #endif
