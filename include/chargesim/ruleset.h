@@ -31,6 +31,8 @@ typedef enum cs_param_type {
     CS_PARAM_CHOICE, /* one of `choices`; its index is the numeric value */
     CS_PARAM_DICE,   /* a dice expression (dice.h), validated by the loader */
     CS_PARAM_TEXT,   /* free text the ruleset parses itself in prepare */
+    CS_PARAM_POLYGON, /* convex pieces "kind: x,y x,y x,y; ..." (poly_parse.h), kinds in
+                         `choices`: checked by the loader, read by cs_poly_parse in prepare */
 } cs_param_type;
 
 enum {
@@ -45,14 +47,15 @@ typedef struct cs_param_def {
     const char *unit;           /* "in", "deg", "" ... */
     const char *help;           /* one line; cite the rule where it applies */
     double min, max;            /* accepted range for REAL and INT */
-    const char *const *choices; /* NULL-terminated, for CHOICE */
+    const char *const *choices; /* NULL-terminated, for CHOICE; POLYGON: the kind
+                                   labels, the first for unlabelled pieces (NULL: none) */
     unsigned flags;             /* CS_PF_* */
 } cs_param_def;
 
 /* The parameter values of one sweep point, indexed like the ruleset's table. */
 typedef struct cs_params {
     double num[CS_MAX_PARAMS];       /* REAL, INT, BOOL (0/1), CHOICE (index) */
-    const char *text[CS_MAX_PARAMS]; /* DICE and TEXT values as written; else NULL */
+    const char *text[CS_MAX_PARAMS]; /* DICE, TEXT and POLYGON values as written; else NULL */
     bool drawn[CS_MAX_PARAMS];       /* drawn per trial; num holds its centre here */
 } cs_params;
 

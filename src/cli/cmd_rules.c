@@ -15,7 +15,7 @@ static const char usage[] =
 
 static const char *type_name(cs_param_type t)
 {
-    static const char *const names[] = {"real", "int", "bool", "choice", "dice", "text"};
+    static const char *const names[] = {"real", "int", "bool", "choice", "dice", "text", "polygon"};
     return names[t];
 }
 
@@ -25,7 +25,7 @@ static void print_ruleset(const cs_ruleset *rs)
     for (int i = 0; i < rs->n_params; i++) {
         const cs_param_def *p = &rs->params[i];
         char accepted[512] = "";
-        if (p->type == CS_PARAM_CHOICE) {
+        if (p->type == CS_PARAM_CHOICE || (p->type == CS_PARAM_POLYGON && p->choices)) {
             for (int c = 0; p->choices[c]; c++) {
                 size_t u = strlen(accepted);
                 snprintf(accepted + u, sizeof accepted - u, "%s%s", c ? "|" : "", p->choices[c]);

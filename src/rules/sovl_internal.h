@@ -15,11 +15,12 @@
 #include <stdbool.h>
 
 #include "chargesim/geom.h"
+#include "chargesim/poly_parse.h"
 #include "chargesim/ruleset.h"
 
 #define SIDE_UNITS  3
 #define MAX_UNITS   (2 * SIDE_UNITS)
-#define MAX_TERRAIN 4
+#define MAX_TERRAIN CS_POLY_LIST_MAX /* terrain pieces: one POLYGON parameter */
 /* Each unit declares at most one ordinary charge; a counter charge needs the
  * unit to have no standing charge, which only an intercept (an ordinary
  * charge) takes away, so a phase holds at most 6 + 2 * 6 declarations. */
@@ -153,12 +154,6 @@ typedef struct phase {
 static inline int side_of_unit(int u)
 {
     return u < SIDE_UNITS ? 0 : 1;
-}
-
-/* (a - o) x (b - o): > 0 when o, a, b turn counter-clockwise. */
-static inline double cross3(cs_vec2 o, cs_vec2 a, cs_vec2 b)
-{
-    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
 }
 
 /* sovl_phase.c: the declarations and the placements of one phase on layout

@@ -50,6 +50,11 @@ static bool polys_overlap(const cs_poly *a, const cs_poly *b)
 }
 
 
+static double cross3(cs_vec2 o, cs_vec2 a, cs_vec2 b)
+{
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
 /* Convex hull of four points, counter-clockwise (Andrew's monotone chain);
  * fewer than 3 vertices when they are collinear. */
 static void hull4(const cs_vec2 in[4], cs_poly *out)

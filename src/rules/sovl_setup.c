@@ -1,12 +1,12 @@
 /* SOVL charge phase ruleset `sovl`: its parameters, outcomes and metrics,
- * the placement of the units, the terrain text, prepare and the ruleset
+ * the placement of the units, prepare and the ruleset
  * struct. The phase itself is sovl_phase.c, its dice sovl_exact.c. */
-#include <ctype.h>
 #include <math.h>
 #include <stddef.h>
-#include <stdlib.h>
+#include <string.h>
 
 #include "chargesim/geom.h"
+#include "chargesim/poly_parse.h"
 #include "chargesim/rules.h"
 #include "chargesim/sovl.h"
 #include "sovl_internal.h"
@@ -16,6 +16,8 @@ static const char *const block_choices[] = {"centre_line", "any_part", NULL};
 static const char *const priority_choices[] = {"distance_first", "flank_first", NULL};
 static const char *const policy_choices[] = {"greedy", "pass", NULL};
 static const char *const player_choices[] = {"a", "b", NULL};
+/* Indexed like TERRAIN_*; an unlabelled piece is solid. */
+static const char *const terrain_kinds[] = {"solid", "blocking", "impassable", NULL};
 static const char *const focus_choices[] = {"first", "a1", "a2", "a3", "b1", "b2", "b3", NULL};
 
 #define UNIT_PARAMS(id, x, y, facing)                                                          \
@@ -103,10 +105,10 @@ static const cs_param_def charge_params[N_PARAMS] = {
                  "the charge whose outcome is reported: the first declared in the phase, or the "
                  "first declared by unit a1..b3 (illegal if there is none)",
                  0, 0, focus_choices, 0},
-    [P_TERRAIN] = {"terrain", CS_PARAM_TEXT, "", "",
+    [P_TERRAIN] = {"terrain", CS_PARAM_POLYGON, "", "in",
                    "convex terrain pieces \"kind: x,y x,y x,y ...; ...\" (kind solid = cliff or "
                    "building, blocking = forest, impassable = river; sovl-SetupAndDeployment.md)",
-                   0, 0, NULL, 0},
+                   0, 0, terrain_kinds, 0},
     UNIT_PARAMS("a1", "0", "-1.181", "0"),
     UNIT_PARAMS("a2", "-8", "-1.181", "0"),
     UNIT_PARAMS("a3", "8", "-1.181", "0"),
@@ -211,110 +213,6 @@ static bool charge_layout_is_random(const void *vctx)
     return c->placement == PLACE_RANDOM;
 }
 
-/* ---- Terrain text ---- */
-
-static const char *skip_space(const char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    return s;
-}
-
-static cs_status terrain_error(cs_diag *diag, const char *text, const char *at, const char *what)
-{
-    *diag = (cs_diag){(int)(at - text) + 1, "terrain", what};
-    return CS_EINPUT;
-}
-
-/* Checks a piece is strictly convex and makes it counter-clockwise. */
-static bool make_convex_ccw(cs_poly *p)
-{
-    double area = 0.0, turn = 0.0;
-    int sign = 0;
-    for (int i = 0; i < p->n; i++) {
-        cs_vec2 a = p->v[i], b = p->v[(i + 1) % p->n], d = p->v[(i + 2) % p->n];
-        double cr = cross3(a, b, d);
-        int sg = cr > 0.0 ? 1 : cr < 0.0 ? -1 : 0;
-        if (sg == 0 || (sign != 0 && sg != sign))
-            return false;
-        sign = sg;
-        area += a.x * b.y - b.x * a.y;
-        turn += atan2(cr, (b.x - a.x) * (d.x - b.x) + (b.y - a.y) * (d.y - b.y));
-    }
-    /* a convex outline turns once around: +-2 pi; a star turns twice */
-    if (fabs(fabs(turn) - 2.0 * 3.14159265358979323846) > 1e-6)
-        return false;
-    if (area < 0.0)
-        for (int i = 0, j = p->n - 1; i < j; i++, j--) {
-            cs_vec2 t = p->v[i];
-            p->v[i] = p->v[j];
-            p->v[j] = t;
-        }
-    return true;
-}
-
-/* "kind: x,y x,y x,y ...; kind: ..." with kind solid (default), blocking or
- * impassable; each piece convex with 3..CS_POLY_MAX vertices. */
-static cs_status parse_terrain(const char *text, charge_ctx *c, cs_diag *diag)
-{
-    static const char *const kinds[] = {"solid", "blocking", "impassable"};
-    c->n_terrain = 0;
-    const char *s = text ? text : "";
-    for (;;) {
-        s = skip_space(s);
-        if (*s == '\0')
-            return CS_OK;
-        if (c->n_terrain == MAX_TERRAIN)
-            return terrain_error(diag, text, s, "at most 4 terrain pieces");
-        terrain *t = &c->ter[c->n_terrain];
-        t->kind = TERRAIN_SOLID;
-        t->poly.n = 0;
-        const char *piece = s;
-        if (isalpha((unsigned char)*s)) {
-            int k = 0;
-            for (; k < 3; k++) {
-                size_t n = 0;
-                while (kinds[k][n] && kinds[k][n] == s[n])
-                    n++;
-                if (kinds[k][n] == '\0' && !isalpha((unsigned char)s[n])) {
-                    s = skip_space(s + n);
-                    break;
-                }
-            }
-            if (k == 3 || *s != ':')
-                return terrain_error(diag, text, s, "expected solid:, blocking: or impassable:");
-            t->kind = k;
-            s++;
-        }
-        for (;;) {
-            s = skip_space(s);
-            if (*s == ';' || *s == '\0')
-                break;
-            if (t->poly.n == CS_POLY_MAX)
-                return terrain_error(diag, text, s, "at most 12 vertices per piece");
-            char *end;
-            double x = strtod(s, &end);
-            if (end == s)
-                return terrain_error(diag, text, s, "expected a vertex x,y");
-            s = skip_space(end);
-            if (*s != ',')
-                return terrain_error(diag, text, s, "expected ',' between x and y");
-            s = skip_space(s + 1);
-            double y = strtod(s, &end);
-            if (end == s)
-                return terrain_error(diag, text, s, "expected the vertex's y");
-            s = end;
-            t->poly.v[t->poly.n++] = (cs_vec2){x, y};
-        }
-        if (t->poly.n < 3 || !make_convex_ccw(&t->poly))
-            return terrain_error(diag, text, piece,
-                                 "a piece needs 3 or more vertices forming a convex outline");
-        c->n_terrain++;
-        if (*s == ';')
-            s++;
-    }
-}
-
 /* ---- prepare ---- */
 
 /* Which units are on the table, their footprints (frontage and ranks of
@@ -338,6 +236,22 @@ static cs_status prepare_units(charge_ctx *c, const double *num, cs_diag *diag)
         c->u[u].move = move > 0 ? move : 0;
         c->u[u].flight_dice = cs_sovl_flight_dice(ty->move);
     }
+    return CS_OK;
+}
+
+/* The terrain pieces (sovl-SetupAndDeployment.md), parsed by the one
+ * polygon parser (the loader has checked the same text with it). */
+static cs_status prepare_terrain(charge_ctx *c, const char *text, cs_diag *diag)
+{
+    cs_poly_list pl;
+    cs_status st = cs_poly_parse(text, text ? strlen(text) : 0, terrain_kinds, &pl, diag);
+    if (st != CS_OK) {
+        diag->key = charge_params[P_TERRAIN].key;
+        return st;
+    }
+    c->n_terrain = pl.n;
+    for (int j = 0; j < pl.n; j++)
+        c->ter[j] = (terrain){pl.poly[j], pl.kind[j]};
     return CS_OK;
 }
 
@@ -402,7 +316,7 @@ static cs_status charge_prepare(const cs_params *p, void *vctx, cs_diag *diag)
     c->focus = (int)num[P_FOCUS] - 1;
     for (int n = 0; n <= MAX_FLIGHT_DICE; n++)
         cs_sovl_nd6(n, c->nd6[n]);
-    st = parse_terrain(p->text[P_TERRAIN], c, diag);
+    st = prepare_terrain(c, p->text[P_TERRAIN], diag);
     if (st != CS_OK)
         return st;
     if (c->focus >= 0 && !c->present[c->focus]) {
