@@ -59,12 +59,26 @@ typedef struct cs_params {
     bool drawn[CS_MAX_PARAMS];       /* drawn per trial; num holds its centre here */
 } cs_params;
 
+/* How a metric is reported; every ruleset declares it for every metric.
+ * Both kinds have their mean_<name> column. A DIST metric also has its
+ * distribution in --dist: under mc from the trials, under the exact methods
+ * from the values outcome_probabilities lists (cs_probs n[m] >= 1 where it
+ * is measured; past CS_PROBS_MAX_VALUES values its mean only goes on). A
+ * MEAN metric has no --dist rows, and outcome_probabilities gives at most
+ * its exact mean (n[m] = 0, mean[m], pdef[m]). */
+typedef enum cs_metric_kind {
+    CS_METRIC_UNDECLARED = 0, /* an entry that forgot to say: the tests refuse it */
+    CS_METRIC_MEAN,           /* mean only */
+    CS_METRIC_DIST,           /* mean and distribution */
+} cs_metric_kind;
+
 typedef struct cs_metric_def {
     const char *name;  /* CSV name: mean_<name>, and the metric of --dist */
     const char *unit;
     const char *help;
     double resolution; /* histogram bin width (1 for counts, 0.1 for inches) */
     double lo, hi;     /* histogram range; values outside go to the end bins */
+    cs_metric_kind kind; /* mean only, or the distribution too */
 } cs_metric_def;
 
 /* One sampled trial. resolve sets `outcome` and every metric of the ruleset:
