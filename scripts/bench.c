@@ -108,7 +108,7 @@ static double run(const char *path, const char *method, uint64_t trials, int thr
     cs_experiment e;
     if (load(path, method, trials, &e) != 0)
         return -1.0;
-    cs_run_opts o = {threads, false, NULL, NULL};
+    cs_run_opts o = {.threads = threads};
     cs_run_result r;
     cs_error err;
     double t0 = now();

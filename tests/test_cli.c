@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chargesim/parse.h"
 #include "support/helpers.h"
 
 static char *out, *err;
@@ -324,4 +325,131 @@ Test(cli, a_failed_write_to_stdout_is_not_success)
                   cases[i], line);
         pclose(p);
     }
+}
+
+/* Integers are parsed as integers in one place (issue 18, section 3): a
+ * seed above 2^53 keeps its last digit, and hex, a fraction or an exponent
+ * are refused the same way by every integer option. */
+Test(cli, integer_options_are_integers_everywhere)
+{
+    uint64_t v;
+    cr_expect(cs_parse_u64("9007199254740993", &v, NULL));
+    cr_expect_eq(v, 9007199254740993ULL);
+    cr_expect(cs_parse_u64("18446744073709551615", &v, NULL));
+    cr_expect_eq(v, UINT64_MAX);
+    cr_expect_not(cs_parse_u64("18446744073709551616", &v, NULL));
+    static const char *const bad[] = {"0x10", "5.0", "1e3", "-1", "+4", "", "12a"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_expect_not(cs_parse_u64(bad[i], &v, NULL), "%s", bad[i]);
+
+    cr_assert_eq(th_cli("dice 2d6 --trials 1000 --seed 9007199254740993 --format md", &out, &err),
+                 0, "%s", err);
+    cr_expect(strstr(out, "seed 9007199254740993;"), "%s", out);
+    release();
+    char args[1024];
+    snprintf(args, sizeof args,
+             "run %s/experiments/generic-w40k.ini --method mc --trials 1000 --set distance=8 "
+             "--set reroll=none --seed 9007199254740993 --format md",
+             th_root());
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "seed 9007199254740993;"), "%s", out);
+    release();
+    static const char *const opts[] = {"dice 2d6 --trials %s", "dice 2d6 --trials 10 --seed %s",
+                                       "dice 2d6 --trials 10 --threads %s"};
+    for (size_t o = 0; o < 3; o++)
+        for (size_t i = 0; i < 3; i++) {
+            snprintf(args, sizeof args, opts[o], bad[i]);
+            cr_expect_eq(th_cli(args, &out, &err), 2, "%s", args);
+            cr_expect(strstr(err, "expected a whole number in decimal digits"), "%s: %s", args,
+                      err);
+            release();
+        }
+    static const char *const run_opts[] = {"--trials", "--seed"};
+    for (size_t o = 0; o < 2; o++)
+        for (size_t i = 0; i < 3; i++) {
+            snprintf(args, sizeof args, "run %s/experiments/generic-w40k.ini %s %s", th_root(),
+                     run_opts[o], bad[i]);
+            cr_expect_eq(th_cli(args, &out, &err), 2, "%s", args);
+            cr_expect(strstr(err, "expected a whole number"), "%s: %s", args, err);
+            release();
+        }
+}
+
+Test(cli, threads_above_the_processors_are_capped_with_a_note)
+{
+    cr_assert_eq(th_cli("dice 2d6 --trials 100000 --seed 5 --threads 1024", &out, &err), 0, "%s",
+                 err);
+    cr_expect(strstr(err, "--threads 1024 capped at the"), "%s", err);
+    char *again = NULL;
+    cr_assert_eq(th_cli("dice 2d6 --trials 100000 --seed 5 --threads 1", &again, NULL), 0);
+    cr_expect_str_eq(out, again);
+    free(again);
+}
+
+/* --success (issue 15, point 5): the set is chosen, checked and named. */
+Test(cli, success_outcomes_are_chosen_checked_and_named)
+{
+    char args[1024];
+    const char *ini = "experiments/generic-w40k.ini --set reroll=none --set distance=8";
+    snprintf(args, sizeof args, "run %s/%s", th_root(), ini);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_expect(!strstr(out, "success\n"), "the default output has no success column");
+    cr_expect(strstr(out, ",0.416667,0.416667,0.416667,"), "%s", out);
+    release();
+    snprintf(args, sizeof args, "run %s/%s --success failed", th_root(), ini);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, ",method,success\n"), "%s", out);
+    /* 1 - 15/36 = 21/36 */
+    cr_expect(strstr(out, "\n1,,0.583333,0.583333,0.583333,"), "%s", out);
+    cr_expect(strstr(out, ",exact,failed\n"), "%s", out);
+    release();
+    snprintf(args, sizeof args, "run %s/%s --success charged,failed --format md", th_root(), ini);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "p_success counts charged,failed (--success)."), "%s", out);
+    cr_expect(strstr(out, "| 100.00 |"), "%s", out);
+    release();
+    snprintf(args, sizeof args, "run %s/%s --success charged,fled", th_root(), ini);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "unknown outcome 'fled' of generic; expected one or more of: charged, "
+                          "failed"),
+              "%s", err);
+    release();
+    cr_assert_eq(th_cli("rules t9a", &out, &err), 0);
+    cr_expect(strstr(out, "\nSuccess: charged, caught\n"), "%s", out);
+    release();
+    cr_assert_eq(th_cli("rules generic", &out, &err), 0);
+    cr_expect(strstr(out, "\nSuccess: charged\n"), "%s", out);
+}
+
+/* Bounded work (issue 18, section 2): a precision that could need more
+ * than the cap is refused at once, naming the trials; --max-trials lifts
+ * the cap and means nothing without --precision. */
+Test(cli, precision_beyond_the_trial_cap_is_refused_at_once, .timeout = 10)
+{
+    char args[1024];
+    const char *ini = "experiments/generic-w40k.ini --set reroll=none --set distance=8 "
+                      "--method mc";
+    snprintf(args, sizeof args, "run %s/%s --precision 1e-300", th_root(), ini);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "would need more than 2e+308 trials per sweep point"), "%s", err);
+    release();
+    snprintf(args, sizeof args, "run %s/%s --precision 1e-12", th_root(), ini);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "would need up to 9.6e+23 trials per sweep point, above the cap of "
+                          "1000000000"),
+              "%s", err);
+    cr_expect(strstr(err, "--max-trials"), "%s", err);
+    release();
+    snprintf(args, sizeof args, "run %s/%s --precision 0.0001 --max-trials 1000000", th_root(),
+             ini);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "would need up to 9.6e+07 trials"), "%s", err);
+    release();
+    snprintf(args, sizeof args, "run %s/%s --max-trials 1000000", th_root(), ini);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "--max-trials applies only with --precision"), "%s", err);
+    release();
+    snprintf(args, sizeof args, "run %s/%s --precision 0.01 --max-trials 5e6", th_root(), ini);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "--max-trials '5e6'"), "%s", err);
 }

@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/resource.h>
+#include <time.h>
+
+#include "chargesim/dice.h"
 #include "chargesim/rules.h"
 #include "support/helpers.h"
 
@@ -174,6 +178,85 @@ Test(driver, precision_stops_meets_the_width_and_repeats)
     cr_expect_str_eq(a, b);
     free(a), free(b);
     cs_experiment_free(&e);
+}
+
+/* Every probability column meets --precision, not only p_success: with
+ * three outcomes of unequal size the run must go on until the widest
+ * outcome interval is narrow enough. */
+Test(driver, precision_holds_for_every_probability_column)
+{
+    static const char *const ini =
+        "[experiment]\nruleset = generic\ntrials = 4096\nseed = 5\nmethod = mc\n"
+        "precision = 0.006\n[params]\ndice = 1d10\ndistance = 2\nreroll = failed\n";
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load(ini, NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+    cs_run_result r;
+    cr_assert_eq(th_run(&e, 2, &r), CS_OK);
+    cr_expect(r.precision_met);
+    const cs_point_result *pr = &r.point[0];
+    cr_expect_leq(0.5 * (pr->ci_high - pr->ci_low), 0.006);
+    for (int o = 0; o < e.rs->n_outcomes; o++)
+        cr_expect_leq(0.5 * (pr->outcome_high[o] - pr->outcome_low[o]), 0.006, "%s",
+                      e.rs->outcomes[o]);
+    cs_run_result_free(&r);
+    cs_experiment_free(&e);
+}
+
+/* Coverage under the sequential stopping of --precision: over 2,000 seeds
+ * the 95% interval of an mc run with a known exact p must cover p at least
+ * 95% of the time, less three binomial standard errors of the measured
+ * rate (the allowance for measuring coverage with 2,000 runs). The first
+ * round is small (2,000 trials) so that most runs stop in a later round,
+ * where optional stopping would show. */
+typedef struct coverage_case {
+    const char *dice, *distance;
+    double p, precision;
+} coverage_case;
+
+static double coverage(const coverage_case *c, int runs)
+{
+    char dice[64], dist[64], prec[64];
+    snprintf(dice, sizeof dice, "dice=%s", c->dice);
+    snprintf(dist, sizeof dist, "distance=%s", c->distance);
+    snprintf(prec, sizeof prec, "experiment.precision=%g", c->precision);
+    int covered = 0;
+    for (int i = 0; i < runs; i++) {
+        char seed[64];
+        snprintf(seed, sizeof seed, "experiment.seed=%d", 1000 + i);
+        const char *sets[] = {dice, dist, prec, seed};
+        cs_experiment e;
+        cs_error err;
+        cr_assert_eq(th_load("[experiment]\nruleset = generic\ntrials = 2000\nmethod = mc\n"
+                             "[params]\n",
+                             sets, 4, &e, &err),
+                     CS_OK, "%s", err.msg);
+        cs_run_result r;
+        cr_assert_eq(th_run(&e, 1, &r), CS_OK);
+        const cs_point_result *pr = &r.point[0];
+        covered += pr->ci_low <= c->p && c->p <= pr->ci_high;
+        cs_run_result_free(&r);
+        cs_experiment_free(&e);
+    }
+    return (double)covered / runs;
+}
+
+Test(driver, precision_intervals_keep_their_coverage, .timeout = 60)
+{
+    /* P(3d10 >= 30) = 1/1000, P(1d20 >= 20) = 1/20, P(1d10 >= 6) = 1/2. */
+    static const coverage_case cases[] = {
+        {"3d10", "30", 0.001, 0.0005},
+        {"1d20", "20", 0.05, 0.005},
+        {"1d10", "6", 0.5, 0.01},
+    };
+    const int runs = 2000;
+    double allowance = 3.0 * sqrt(0.95 * 0.05 / runs);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double cov = coverage(&cases[i], runs);
+        cr_expect_geq(cov, 0.95 - allowance, "p = %g: coverage %.4f below %.4f", cases[i].p,
+                      cov, 0.95 - allowance);
+        fprintf(stderr, "coverage at p = %g: %.4f\n", cases[i].p, cov);
+    }
 }
 
 /* Error paths: each names the place and what was expected. */
@@ -344,4 +427,130 @@ Test(driver, every_outcome_has_its_interval)
     cs_point_result c = one_point("conditional", random, 2);
     cr_expect_leq(fabs((c.outcome_high[1] - c.outcome_low[1]) - (c.ci_high - c.ci_low)), 1e-12,
                   "a two-outcome layout: the same per-layout variance");
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A sweep whose points would not fit the run's memory bound is refused at
+ * once, with the bytes per point (issue 18: 10^6 points took 7.2 GB). */
+Test(driver, a_sweep_beyond_the_memory_bound_is_refused_at_once)
+{
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load("[experiment]\nruleset = sovl\ntrials = 10\nmethod = mc\n[params]\n"
+                         "distance = 0..199\noffset = -200..199\nangle = 0..9\n",
+                         NULL, 0, &e, &err),
+                 CS_OK, "%s", err.msg);
+    cs_run_opts o = {.threads = 2};
+    cr_assert_gt(e.n_points * cs_sim_point_bytes(&e, &o), CS_SIM_MAX_RUN_BYTES);
+    cs_run_result r;
+    double t0 = seconds_now();
+    cr_expect_eq(cs_sim_run(&e, &o, &r, &err), CS_EINPUT);
+    cr_expect_lt(seconds_now() - t0, 1.0);
+    cr_expect(strstr(err.msg, "800000 sweep points need about"), "%s", err.msg);
+    cr_expect(strstr(err.msg, "bytes per point"), "%s", err.msg);
+    cs_experiment_free(&e);
+}
+
+/* The library refuses a precision past the cap too, and a larger
+ * max_trials lets it run. */
+Test(driver, precision_cap_and_max_trials)
+{
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load("[experiment]\nruleset = generic\ntrials = 4096\nmethod = mc\n"
+                         "precision = 0.004\n[params]\ndistance = 8\n",
+                         NULL, 0, &e, &err),
+                 CS_OK, "%s", err.msg);
+    cs_run_result r;
+    cs_run_opts small = {.threads = 2, .max_trials = 50000};
+    double t0 = seconds_now();
+    cr_expect_eq(cs_sim_run(&e, &small, &r, &err), CS_EINPUT);
+    cr_expect_lt(seconds_now() - t0, 1.0);
+    cr_expect(strstr(err.msg, "up to 6e+04 trials"), "%s", err.msg);
+    cs_run_opts enough = {.threads = 2, .max_trials = 300000};
+    cr_assert_eq(cs_sim_run(&e, &enough, &r, &err), CS_OK, "%s", err.msg);
+    cr_expect(r.precision_met);
+    cr_expect_leq(r.point[0].trials, 300000u);
+    cs_run_result_free(&r);
+    cs_experiment_free(&e);
+}
+
+/* A success set given to the library: p_success is the sum of those
+ * outcomes, for every method. */
+Test(driver, success_mask_overrides_the_rulesets)
+{
+    static const char *const methods[] = {"exact", "conditional", "mc"};
+    for (int i = 0; i < 3; i++) {
+        char m[64];
+        snprintf(m, sizeof m, "experiment.method=%s", methods[i]);
+        const char *sets[] = {m};
+        cs_experiment e;
+        cs_error err;
+        cr_assert_eq(th_load(head_on, sets, 1, &e, &err), CS_OK, "%s", err.msg);
+        unsigned mask;
+        cr_assert_eq(cs_sim_parse_success(e.rs, "failed", &mask, &err), CS_OK);
+        cs_run_opts o = {.threads = 2, .success_mask = mask};
+        cs_run_result r;
+        cr_assert_eq(cs_sim_run(&e, &o, &r, &err), CS_OK, "%s", err.msg);
+        int failed = cs_ruleset_outcome_index(e.rs, "failed");
+        cr_expect_eq(r.point[0].p_success, r.point[0].p_outcome[failed], "%s", methods[i]);
+        cr_expect_leq(fabs(r.point[0].p_success - 21.0 / 36.0), th_5sigma(21.0 / 36.0, 400000),
+                      "%s", methods[i]);
+        cr_expect_eq(r.success_mask, mask);
+        cs_run_result_free(&r);
+        cr_expect_eq(cs_sim_parse_success(e.rs, "charged,nope", &mask, &err), CS_EINPUT);
+        cr_expect(strstr(err.msg, "expected one or more of: charged, failed"), "%s", err.msg);
+        cs_experiment_free(&e);
+    }
+}
+
+/* Sampled dice counts: a bounded structure, the same for any thread count
+ * (issue 18: an array as wide as the range per thread took 4.27 GB at 64
+ * threads for an expression spanning about 8.8 million totals). */
+Test(driver, dice_counts_are_bounded_and_thread_free, .timeout = 30)
+{
+    cs_dice d;
+    cs_diag diag = {0};
+    const char *expr = "100d1000!+100d1000!+100d1000!+100d1000!+100d1000!+100d1000!+"
+                       "100d1000!+100d1000!";
+    cr_assert_eq(cs_dice_parse(expr, &d, &diag), CS_OK, "%s", diag.what);
+    cr_assert_gt(cs_dice_max(&d) - cs_dice_min(&d), 8000000);
+    cs_error err;
+    cs_dice_count *c1, *c64;
+    size_t n1, n64;
+    double t0 = seconds_now();
+    cr_assert_eq(cs_sim_dice_counts(&d, 9000, 4, 1, &c1, &n1, &err), CS_OK);
+    cr_assert_eq(cs_sim_dice_counts(&d, 9000, 4, 64, &c64, &n64, &err), CS_OK);
+    cr_expect_lt(seconds_now() - t0, 10.0);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    /* 64 arrays as wide as the range would be 4.5 GB. */
+    cr_expect_lt(ru.ru_maxrss, 400L * 1024L, "max RSS %ld KB", ru.ru_maxrss);
+    cr_assert_eq(n1, n64);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n1; i++) {
+        cr_expect_eq(c1[i].value, c64[i].value);
+        cr_expect_eq(c1[i].count, c64[i].count);
+        cr_expect(i == 0 || c1[i - 1].value < c1[i].value, "sorted by value");
+        total += c1[i].count;
+    }
+    cr_expect_eq(total, 9000u);
+    free(c1);
+    free(c64);
+    /* A narrow expression over several blocks: the exact law within 5 sigma. */
+    cr_assert_eq(cs_dice_parse("2d6", &d, &diag), CS_OK);
+    cr_assert_eq(cs_sim_dice_counts(&d, 2000000, 9, 3, &c1, &n1, &err), CS_OK);
+    cr_assert_eq(n1, 11u);
+    for (size_t i = 0; i < n1; i++) {
+        double p = (6.0 - fabs(7.0 - c1[i].value)) / 36.0;
+        cr_expect_leq(fabs((double)c1[i].count / 2e6 - p), th_5sigma(p, 2000000), "%d",
+                      c1[i].value);
+    }
+    free(c1);
 }

@@ -302,7 +302,7 @@ Test(report, dist_long_form)
                          NULL, 0, &exp_, &err),
                  CS_OK, "%s", err.msg);
     loaded = true;
-    cs_run_opts o = {2, true, NULL, NULL};
+    cs_run_opts o = {.threads = 2, .want_dist = true};
     cr_assert_eq(cs_sim_run(&exp_, &o, &res, &err), CS_OK, "%s", err.msg);
     ran = true;
     cs_table t;

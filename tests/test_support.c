@@ -1,3 +1,4 @@
 /* Builds the shared test helpers into the test binary (the Makefile compiles
  * tests/test_*.c only). */
 #include "support/helpers.c"
+#include "support/units_helpers.c"

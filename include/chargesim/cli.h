@@ -25,7 +25,13 @@ bool cs_cli_opt(int argc, char **argv, int *i, const char *name, const char **va
 int cs_cli_fail(const char *cmd, cs_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int cs_cli_fail_err(const char *cmd, const cs_error *err);
-bool cs_cli_parse_u64(const char *s, uint64_t *out);
+/* Parses option `opt`'s value v (chargesim/parse.h) into *out within
+ * [lo, hi]: 0, or the exit status after printing why it was refused. */
+int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,
+                uint64_t *out);
+/* --threads T: 1 to 1024, capped at the processors available with a note
+ * on stderr. 0, or the exit status after printing the error. */
+int cs_cli_threads(const char *cmd, const char *v, int *threads);
 /* Writes tables to `path` (NULL or "-": stdout) through a temporary file. */
 int cs_cli_write_tables(const char *cmd, const char *path, const cs_table *t, int n,
                         cs_format fmt);

@@ -1,7 +1,9 @@
 #ifndef CHARGESIM_ERROR_H
 #define CHARGESIM_ERROR_H
-/* A formatted error for the layers above the pure core: a status plus a
- * message that names the file, line, key and what was expected. */
+/* A formatted error: a status plus a message that names the file, line, key
+ * and what was expected. It sits in core (src/core/error.c) because every
+ * layer above may report one; the pure rules themselves report through
+ * cs_diag (status.h), which needs no formatting. */
 #include "chargesim/status.h"
 
 typedef struct cs_error {

@@ -105,6 +105,11 @@ void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out);
 /* The label of value j of parameter i ([labels]), or NULL when it has none. */
 const char *cs_experiment_label(const cs_experiment *e, int i, int j);
 
+/* The one sweep-index decoder: choice[i] is the index of parameter i's
+ * value at point k (0 for unswept ones; CS_MAX_PARAMS entries); the last
+ * swept key varies fastest. */
+void cs_experiment_point_choices(const cs_experiment *e, uint64_t k, int *choice);
+
 /* "key=value" of every swept parameter at point k, for messages. */
 void cs_experiment_point_label(const cs_experiment *e, uint64_t k, char *buf, int cap);
 

@@ -23,7 +23,12 @@
  *   };
  *   #define FIRST_SCN 1   // index of "distance" in params
  *   ...draw_layout: cs_scenario_build(num, FIRST_SCN, &layout->scn);
- * and num[FIRST_SCN + CS_SCN_DISTANCE] etc. read single values. */
+ * and num[FIRST_SCN + CS_SCN_DISTANCE] etc. read single values.
+ *
+ * Layer: rules (src/rules/scenario.c), not core: its parameter entries and
+ * checks are part of the ruleset interface (ruleset.h: cs_param_def,
+ * CS_PF_LAYOUT), shared by the rulesets that place units on a table. Its
+ * geometry comes from core (geom.h). */
 #include <stdbool.h>
 
 #include "chargesim/geom.h"

@@ -2,10 +2,24 @@
 #define CHARGESIM_SIM_H
 /* The block driver: runs an experiment's sweep points in fixed blocks of
  * trials spread over OpenMP threads. Block b of point k draws from the stream
- * (seed, k, b); the block size depends on the trial count only; integer
- * tallies merge in any order and double sums in block order, so 1, 2 or 7
- * threads give identical numbers. */
+ * (seed, k, b); the block size depends on the trial count only; tallies
+ * merge in block order, so 1, 2 or 7 threads give identical numbers. The
+ * scheduler (src/sim/sched.c) owns blocks, threads, seeding, progress and
+ * the stopping rule; one estimator per method (src/sim/est_*.c, interface
+ * in chargesim/estimator.h) owns what a block computes and each reported
+ * cell's interval.
+ *
+ * --precision H: a point runs on, doubling its blocks, until the widest
+ * interval half-width of every reported probability column (p_success and
+ * each p_<outcome>) is at most H. The intervals are then read at a
+ * data-dependent stopping time; mc uses the continuity-corrected Wilson
+ * interval there, which keeps its coverage (the plain one covered 93.2% at
+ * p = 0.001 for 95%; tests/test_driver.c measures it over 2,000 seeds).
+ * A precision whose worst case (p = 1/2: (z / 2H)^2 trials) passes the cap
+ * (CS_SIM_DEFAULT_MAX_TRIALS, or cs_run_opts.max_trials from --max-trials)
+ * is refused before the run. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "chargesim/experiment.h"
@@ -13,7 +27,14 @@
 
 #define CS_SIM_MIN_BLOCK 4096u   /* trials per block, at least */
 #define CS_SIM_MAX_BLOCKS 256u   /* blocks per point for the initial trials */
-#define CS_SIM_MAX_TRIALS 4000000000000ULL /* --precision stops here */
+#define CS_SIM_MAX_TRIALS 4000000000000ULL /* --max-trials at most */
+/* --precision runs at most this many trials per point unless --max-trials
+ * says otherwise: 10^9 is minutes per point for the slower rulesets. */
+#define CS_SIM_DEFAULT_MAX_TRIALS 1000000000ULL
+/* Memory one run may hold for its sweep points (contexts, layouts, tallies,
+ * results, histograms): cs_sim_point_bytes per point, about 1 to 40 KB
+ * depending on the ruleset, so 25,000 to 10^6 points. */
+#define CS_SIM_MAX_RUN_BYTES (1024ULL << 20)
 #define CS_FIXED_ONE 4294967296.0        /* 2^32: fixed-point unit of probability mass, so
                                             4e9 layouts still fit a 64-bit count */
 
@@ -24,6 +45,8 @@ typedef struct cs_run_opts {
      * total planned (the total grows under --precision). May be NULL. */
     void (*progress)(void *user, uint64_t done, uint64_t total);
     void *progress_user;
+    uint64_t max_trials;   /* --precision's cap per point; 0: CS_SIM_DEFAULT_MAX_TRIALS */
+    unsigned success_mask; /* outcomes counted in p_success; 0: the ruleset's */
 } cs_run_opts;
 
 typedef struct cs_point_result {
@@ -50,6 +73,9 @@ typedef struct cs_run_result {
     cs_point_result *point;
     cs_binning bins[CS_MAX_METRICS];
     bool precision_met;        /* every point met --precision (true when off) */
+    bool sequential;           /* run under --precision (intervals at a stopping time) */
+    uint64_t max_trials;       /* the cap --precision ran under */
+    unsigned success_mask;     /* the outcomes p_success counts */
     double seconds;
 } cs_run_result;
 
@@ -61,16 +87,41 @@ void cs_run_result_free(cs_run_result *r);
 
 /* The block size the driver uses for a trial count. */
 uint64_t cs_sim_block_size(uint64_t trials);
+/* Processors available to this process (the cap the CLI puts on --threads). */
+int cs_sim_cores(void);
+/* Bytes one sweep point of e holds during a run with opts. */
+uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts);
+
+/* The exact answer given one layout: clears pr as the ruleset interface
+ * promises (p 0, n 0, mean and pdef NAN), fills it with
+ * rs->outcome_probabilities and returns the p_success share of the
+ * outcomes in success_mask. The one exact evaluation the driver, units
+ * and the other commands share. */
+double cs_sim_eval_layout(const cs_ruleset *rs, const void *ctx, const void *layout,
+                          unsigned success_mask, cs_probs *pr);
+
+/* --success OUTCOME[,OUTCOME...]: the mask of those outcomes of rs. An
+ * unknown name is CS_EINPUT with a message listing the valid ones. */
+cs_status cs_sim_parse_success(const cs_ruleset *rs, const char *list, unsigned *mask,
+                               cs_error *err);
+/* The names of mask's outcomes joined by ',' into buf. */
+void cs_sim_success_names(const cs_ruleset *rs, unsigned mask, char *buf, size_t cap);
 
 
+/* One sampled total and how often it came up. */
+typedef struct cs_dice_count {
+    int value;
+    uint64_t count;
+} cs_dice_count;
 
 /* Samples the dice expression `trials` times in blocks over threads (block b
- * from stream (seed, 0, b)) and counts each total: counts[v - lo] for
- * lo = cs_dice_min(d), counts sized cs_dice_max(d) - lo + 1. Identical counts
- * for any thread count. */
+ * from stream (seed, 0, b)) and counts each total: *out (malloc'd, the
+ * caller frees it) holds *n (value, count) pairs sorted by value, counts
+ * above 0. Identical counts for any thread count; memory is bounded by the
+ * totals seen plus about 2 MB per thread, whatever the expression's range. */
 struct cs_dice;
 cs_status cs_sim_dice_counts(const struct cs_dice *d, uint64_t trials, uint64_t seed,
-                             int threads, uint64_t *counts, cs_error *err);
+                             int threads, cs_dice_count **out, size_t *n, cs_error *err);
 /* The numeric parameter values of one trial as --method mc draws it: trial
  * `trial` (0-based) of sweep point `point`, its per-trial draws in place.
  * The trials before it in its block are replayed (layouts and dice), so the

@@ -12,6 +12,14 @@ double cs_stats_z(double confidence);
 
 /* Wilson score interval for `successes` out of `n` (n > 0) at z. */
 void cs_stats_wilson(uint64_t successes, uint64_t n, double z, double *lo, double *hi);
+/* The same for a share p of n observations with n real (n > 0), the bounds
+ * kept on either side of p: for shares of probability mass, where the
+ * per-layout shares lie in [0, 1] so the binomial variance bounds theirs. */
+void cs_stats_wilson_real(double p, double n, double z, double *lo, double *hi);
+/* Wilson's interval with continuity correction (Newcombe 1998, method 4):
+ * wider by about 1/2n, it keeps its coverage where the plain one dips below
+ * nominal (small counts, and intervals read at a --precision stopping time). */
+void cs_stats_wilson_cc(uint64_t successes, uint64_t n, double z, double *lo, double *hi);
 
 /* Running sums of one quantity; mergeable. */
 typedef struct cs_moments {

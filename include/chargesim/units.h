@@ -1,30 +1,24 @@
 #ifndef CHARGESIM_UNITS_H
 #define CHARGESIM_UNITS_H
-/* Unit sources for list-builders (issue 9): real unit profiles in, per-unit
- * charge odds out.
+/* Units for list-builders (issue 9), the simulation side: the unit model
+ * and its analysis. Real unit profiles in, per-unit charge odds out.
  *
- *   mapping  (experiments/mappings/<system>.ini, libinih)   which characteristic
- *            feeds which ruleset parameter, fixed parameters, the cost type
- *   sources  BattleScribe .cat/.gst (libxml2, src/io/units_bs.c) or a units
- *            CSV (libcsv, src/io/units_csv.c)  ->  cs_units: units + notes
+ *   model    a bound mapping (which characteristic feeds which ruleset
+ *            parameter, fixed parameters), units with their values, and
+ *            the notes about units left out or kept with a warning
  *   analysis (src/sim/units.c) per unit, through the ruleset interface at the
- *            exact head-on layout: p_success per distance, reach, +1 speed,
- *            metric means, points per inch
- *   writers  (src/io/units_out.c) CSV (libcsv quoting) or Markdown
+ *            exact head-on layout: p_success per distance, reach by exact
+ *            inversion, +1 speed, metric means, points per inch
  *
- * A unit lacking a value the mapping marks required, or holding one that does
- * not parse or that its profiles give twice with different text, is never
- * guessed: it is left out and a note says which unit and what is wrong.
- * Errors that stop a read (malformed XML or CSV, a broken link, a mapping
- * naming an unknown parameter) come back as CS_EINPUT with a message naming
- * the file, the line and the element or column, in a cs_error. */
+ * Reading mappings, BattleScribe catalogues and units CSV files, and writing
+ * the table, are file formats: the io layer's unitsrc.h (src/io/units_*.c)
+ * fills these structs. This header includes nothing above sim. */
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "chargesim/error.h"
 #include "chargesim/ruleset.h"
 #include "chargesim/status.h"
-#include "chargesim/table.h"
 
 #define CS_UNITS_MAX_CHARS 16  /* characteristic sections in one mapping */
 #define CS_UNITS_MAX_FIXED 16  /* fixed parameters in one mapping */
@@ -56,8 +50,8 @@ typedef struct cs_units_char {
     char where_value[CS_UNITS_TEXT]; /* ... reads where_value ("" = every profile) */
 } cs_units_char;
 
-/* One mapping file. Texts are kept as written; cs_units_mapping_bind checks
- * them against the ruleset when the mapping is used. */
+/* One mapping file. Texts are kept as written; cs_units_mapping_bind
+ * (unitsrc.h) checks them against the ruleset when the mapping is used. */
 typedef struct cs_units_mapping {
     char path[CS_UNITS_PATH];
     char ruleset[CS_UNITS_TEXT];        /* [units] ruleset */
@@ -72,6 +66,9 @@ typedef struct cs_units_mapping {
     int n_fixed;
     char fixed_key[CS_UNITS_MAX_FIXED][CS_UNITS_TEXT]; /* [fixed] key = value */
     char fixed_val[CS_UNITS_MAX_FIXED][CS_UNITS_TEXT];
+    /* [locked] key = reason: a fixed value that neither --set nor a unit's
+     * own column may change, and why ("" = not locked). */
+    char fixed_why[CS_UNITS_MAX_FIXED][CS_UNITS_NOTE];
     int n_chars;
     cs_units_char chars[CS_UNITS_MAX_CHARS];
     /* Filled by cs_units_mapping_bind: */
@@ -81,24 +78,6 @@ typedef struct cs_units_mapping {
     int char_param[CS_UNITS_MAX_CHARS];
     int fixed_param[CS_UNITS_MAX_FIXED];
 } cs_units_mapping;
-
-/* Reads one mapping file. Unknown sections or keys, a missing [units]
- * ruleset, a bad format name: CS_EINPUT naming file:line. */
-cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_error *err);
-
-/* Resolves the mapping's names against the ruleset table: the ruleset must
- * be built in, every parameter and metric must exist, fixed values must be
- * in the parameter's range. CS_EINPUT naming the mapping file otherwise. */
-cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err);
-
-/* The files of a directory whose names end in one of `suffixes` (NULL-
- * terminated), hidden ones aside, as dir/name in name order; *out is
- * malloc'ed (free()), each entry CS_UNITS_PATH long. */
-cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
-                              char (**out)[CS_UNITS_PATH], int *n, cs_error *err);
-
-/* Every *.ini of a directory, in name order. *out is malloc'ed (free()). */
-cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int *n, cs_error *err);
 
 /* One value of a unit: a ruleset parameter and the text it came from. */
 typedef struct cs_unit_value {
@@ -125,6 +104,7 @@ typedef struct cs_unit {
 typedef enum cs_unit_note_kind {
     CS_UNIT_SKIPPED,    /* left out: a required value is missing, invalid or contradictory */
     CS_UNIT_INCOMPLETE, /* kept: an optional value is missing, invalid or contradictory */
+    CS_UNIT_WARNED,     /* kept whole: one of several texts taken, the others words */
 } cs_unit_note_kind;
 
 typedef enum cs_unit_problem {
@@ -153,65 +133,6 @@ typedef struct cs_units {
 
 void cs_units_free(cs_units *u);
 
-/* BattleScribe. `path` is a .cat (its .gst, the file in the same directory
- * whose root id is the catalogue's gameSystemId, is read for links) or a
- * .gst. Units are the selection entries of type unit or model not nested in
- * another such entry, defined in the file or reached from it by an entry
- * link outside any unit; each unit's profiles are its own, those its info
- * links point to, and those of its model children (nested, in groups, or
- * linked). `map` must be bound. Appends to `out`. */
-cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out,
-                           cs_error *err);
-
-/* The gameSystemId of a .cat (or the id of a .gst), to pick a mapping. */
-cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error *err);
-
-/* Units CSV: a header row, then one unit per row. Columns:
- *   name     required, the unit's name
- *   ruleset  the row's ruleset (may be left out when `rules` is given)
- *   points   optional, a number >= 0
- *   base     optional, base size WxD in mm (20x20, 25x50)
- *   any parameter of the row's ruleset, e.g. advance_rate, speed, hit
- * A cell may be empty or `-` (no value). A parameter the mapping feeds is
- * read in its format (3+ is 3; an inch mark needs CSV quoting, "4""", so 4
- * is simpler); any other is handed to the experiment model as written. The
- * file is strict CSV (libcsv CSV_STRICT): a stray quote is an error.
- * Each row's ruleset picks its mapping among `maps` (the one mapping that
- * names that ruleset; bound here), which says which parameters are required
- * and gives the fixed ones. */
-cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,
-                            cs_units *out, cs_error *err);
-
-/* ---- shared by the readers (src/io/units_map.c) ------------------------- */
-
-/* What a reader found for one mapped characteristic of one unit: the
- * distinct texts (trimmed) its profiles give, each with its line. */
-typedef struct cs_units_found {
-    int n; /* 0 absent, 1, or 2 (two or more: a conflict) */
-    char text[2][CS_UNITS_TEXT];
-    const char *file[2]; /* NULL: the unit's own file; else must outlive settle */
-    int line[2];
-} cs_units_found;
-
-/* Records one text for a characteristic: a repeat of a known text is ignored. */
-void cs_units_found_add(cs_units_found *f, const char *text, const char *file, int line);
-
-/* Turns found[i] (one per map->chars[i]) into u's values, then appends u to
- * out when every required value is there (*kept = true), with a note when
- * something is missing, unreadable or contradictory, naming characteristics.
- * With `csv` the notes name columns (the parameters) and an unreadable value
- * is an error instead (CS_EINPUT, naming file:line and the column): a CSV is
- * written by its user, a catalogue is third-party data.
- * u->name, file, line, catalogue and map must be set. */
-cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found, bool csv,
-                          bool *kept, cs_error *err);
-
-/* Parses a characteristic's text in `format` into a number. Returns false
- * (with `why` set to a static reason) when it does not read; `*absent` is set
- * for "", "-" and "*" (the source's "none"). */
-bool cs_units_parse_value(const char *text, cs_units_format format, bool alternate, double *num,
-                          bool *absent, const char **why);
-
 /* ---- analysis (src/sim/units.c) ---------------------------------------- */
 
 /* The distances of a table: lo, lo + step, ..., up to hi (inclusive). */
@@ -237,9 +158,9 @@ extern const double cs_units_reach_levels[CS_UNITS_N_REACH]; /* 0.50, 0.75, 0.90
 typedef struct cs_unit_result {
     double *p; /* p_success per grid distance (caller's array) */
     bool has_reach[CS_UNITS_N_REACH];
-    double reach[CS_UNITS_N_REACH]; /* see cs_units_analyse */
+    double reach[CS_UNITS_N_REACH]; /* inches; see cs_units_analyse */
     bool has_plus1;
-    double plus1; /* mean rise of p_success with speed + 1 */
+    double plus1; /* inches of reach_75 gained with speed + 1 */
     bool has_metric[CS_UNITS_MAX_METRICS];
     double metric[CS_UNITS_MAX_METRICS]; /* E[metric | defined] at the first distance */
     bool has_ppi;
@@ -250,11 +171,16 @@ typedef struct cs_unit_result {
  * parameters are read by the experiment model (experiment.h, the parser of
  * `chargesim run`): ruleset defaults < mapping [fixed] < `sets` < the unit's
  * values, method exact. p[i] = p_success at grid distance i.
- * reach[k] = the largest grid distance d (the grid continued past hi while
- * needed) with p_success >= level k at every grid distance from lo to d;
- * absent when p_success(lo) < level. plus1 = the mean over the grid of
- * p_success(speed + 1) - p_success(speed); absent without a speed parameter
- * or when speed + 1 is out of its range. Metrics only for a complete unit.
+ * reach[k] = the farthest distance d at which p_success is still >= level
+ * k, found by exact inversion of p_success(d) = P(range reaches d), a
+ * non-increasing step function at the head-on layout: bisection closes on
+ * the range's atom, whatever the grid (a property of the unit, issue 15.6),
+ * given to 1e-5 in; absent when p_success just beyond base contact is below
+ * the level; the distance parameter's maximum when p_success never falls
+ * below it there. plus1 = reach_75 with speed + 1 less reach_75: the inches
+ * of 75% reach one more inch of speed buys (1 wherever the speed is added
+ * to the roll); absent without a speed parameter, when speed + 1 is out of
+ * its range or reach_75 is absent. Metrics only for a complete unit.
  * out->p must hold cs_units_grid_count(g) doubles. CS_EINPUT (err names the
  * unit's file:line and the key) when a value does not read, the ruleset
  * rejects it, a --set sweeps or draws, or the layout is not fixed. */
@@ -263,19 +189,10 @@ cs_status cs_units_analyse(const cs_unit *u, const cs_units_sets *sets, const cs
 
 /* Checks --set pairs against the units before any analysis: each key must
  * be a parameter of at least one unit's ruleset, neither its distance nor a
- * value a unit carries itself. CS_EINPUT naming the key otherwise. */
+ * value a unit carries itself, nor a change of a value the unit's mapping
+ * locks ([locked]: T9A 2nd edition's edition = 2, as its catalogue has no
+ * Charge Speed). CS_EINPUT naming the key (and the lock's reason) otherwise.
+ * cs_units_analyse refuses a unit's own value for a locked key alike. */
 cs_status cs_units_check_sets(const cs_units *u, const cs_units_sets *sets, cs_error *err);
-
-/* ---- the table (src/io/units_table.c) ----------------------------------- */
-
-/* One row per unit: catalogue, name, ruleset, points, base, the parameter
- * values units carry (the union of their columns, in order of first
- * appearance), reach_50, reach_75, reach_90, plus1_speed,
- * points_per_inch_75, mean_<metric> for the mappings' metrics, then
- * p_<distance> per grid distance. CSV gives probabilities in [0, 1]; md and
- * tex give percentages, with `title` as heading. Absent values are empty
- * cells (CSV) or `-`. t is initialised here (cs_table_free). */
-cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_units_grid *g,
-                         cs_format fmt, const char *title, cs_table *t);
 
 #endif

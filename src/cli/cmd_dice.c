@@ -21,184 +21,222 @@ static const char usage[] =
     "  --trials N     sample N rolls instead; adds count, ci_low, ci_high (Wilson\n"
     "                 interval of p) and the intervals of p_at_least and p_at_most\n"
     "  --seed S       seed of the sampling (default 1)\n"
-    "  --threads T    threads for the sampling (the counts do not depend on it)\n"
+    "  --threads T    threads for the sampling (the counts do not depend on it;\n"
+    "                 more than the processors are capped at them)\n"
     "  --confidence C interval confidence (default 0.95)\n"
     "  --format F     csv (default), md or tex\n"
     "  -o FILE        write to FILE (default: standard output)\n"
     "\n"
     "example: chargesim dice 3d6dl1 --format md\n";
 
-int cs_cli_dice(int argc, char **argv)
+/* What the command line asked for. */
+typedef struct dice_args {
+    const char *expr, *out;
+    uint64_t trials, seed;
+    int threads;
+    bool exact;
+    const char *sampling_only; /* an option that means nothing without --trials */
+    double confidence;
+    cs_format fmt;
+} dice_args;
+
+/* One option at argv[*i]: 0 (and *matched), or the exit status of an error. */
+static int dice_option(dice_args *a, int argc, char **argv, int *i, bool *matched)
 {
-    const char *expr = NULL, *out = NULL, *v;
-    uint64_t trials = 0, seed = 1, t;
-    int threads = 0;
-    bool exact = false;
-    const char *sampling_only = NULL; /* an option that means nothing without --trials */
-    double confidence = 0.95;
-    cs_format fmt = CS_FORMAT_CSV;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (strcmp(a, "--exact") == 0) {
-            exact = true;
-        } else if (cs_cli_opt(argc, argv, &i, "--trials", &v)) {
-            if (!v || !cs_cli_parse_u64(v, &trials) || trials < 1 || trials > 1000000000000ULL)
-                return cs_cli_fail("dice", CS_EINPUT,
-                                   "--trials '%s': expected a whole number from 1 to 10^12",
-                                   v ? v : "");
-        } else if (cs_cli_opt(argc, argv, &i, "--seed", &v)) {
-            if (!v || !cs_cli_parse_u64(v, &seed))
-                return cs_cli_fail("dice", CS_EINPUT, "--seed '%s': expected a whole number",
-                                   v ? v : "");
-            sampling_only = "--seed";
-        } else if (cs_cli_opt(argc, argv, &i, "--threads", &v)) {
-            if (!v || !cs_cli_parse_u64(v, &t) || t < 1 || t > 1024)
-                return cs_cli_fail("dice", CS_EINPUT, "--threads '%s': expected 1 to 1024",
-                                   v ? v : "");
-            threads = (int)t;
-            sampling_only = "--threads";
-        } else if (cs_cli_opt(argc, argv, &i, "--confidence", &v)) {
-            char *end;
-            confidence = v ? strtod(v, &end) : 0.0;
-            if (!v || *end || !(confidence > 0.0 && confidence < 1.0))
-                return cs_cli_fail("dice", CS_EINPUT,
-                                   "--confidence '%s': expected a number between 0 and 1",
-                                   v ? v : "");
-            sampling_only = "--confidence";
-        } else if (cs_cli_opt(argc, argv, &i, "--format", &v)) {
-            if (!v || !cs_format_parse(v, &fmt))
-                return cs_cli_fail("dice", CS_EINPUT, "--format '%s': expected csv, md or tex",
-                                   v ? v : "");
-        } else if (cs_cli_opt(argc, argv, &i, "-o", &v)) {
-            if (!v)
-                return cs_cli_fail("dice", CS_EINPUT, "-o needs a file name");
-            out = v;
-        } else if (a[0] == '-' && a[1] != '\0' && !(a[1] >= '0' && a[1] <= '9') &&
-                   a[1] != 'd' && a[1] != 'D') {
-            return cs_cli_fail("dice", CS_EINPUT, "unknown option '%s' (see chargesim dice --help)",
-                               a);
-        } else if (expr) {
-            return cs_cli_fail("dice", CS_EINPUT,
-                               "one expression at a time ('%s' and '%s'); write it without spaces "
-                               "or quote it",
-                               expr, a);
-        } else {
-            expr = a;
-        }
+    const char *v;
+    *matched = true;
+    if (strcmp(argv[*i], "--exact") == 0) {
+        a->exact = true;
+        return 0;
     }
-    if (!expr) {
+    if (cs_cli_opt(argc, argv, i, "--trials", &v))
+        return cs_cli_uint("dice", "--trials", v, 1, 1000000000000ULL, &a->trials);
+    if (cs_cli_opt(argc, argv, i, "--seed", &v)) {
+        a->sampling_only = "--seed";
+        return cs_cli_uint("dice", "--seed", v, 0, UINT64_MAX, &a->seed);
+    }
+    if (cs_cli_opt(argc, argv, i, "--threads", &v)) {
+        a->sampling_only = "--threads";
+        return cs_cli_threads("dice", v, &a->threads);
+    }
+    if (cs_cli_opt(argc, argv, i, "--confidence", &v)) {
+        char *end;
+        a->confidence = v ? strtod(v, &end) : 0.0;
+        if (!v || *end || !(a->confidence > 0.0 && a->confidence < 1.0))
+            return cs_cli_fail("dice", CS_EINPUT,
+                               "--confidence '%s': expected a number between 0 and 1",
+                               v ? v : "");
+        a->sampling_only = "--confidence";
+        return 0;
+    }
+    if (cs_cli_opt(argc, argv, i, "--format", &v)) {
+        if (!v || !cs_format_parse(v, &a->fmt))
+            return cs_cli_fail("dice", CS_EINPUT, "--format '%s': expected csv, md or tex",
+                               v ? v : "");
+        return 0;
+    }
+    if (cs_cli_opt(argc, argv, i, "-o", &v)) {
+        if (!v)
+            return cs_cli_fail("dice", CS_EINPUT, "-o needs a file name");
+        a->out = v;
+        return 0;
+    }
+    *matched = false;
+    return 0;
+}
+
+/* Fills *a from argv: 0, -1 after --help, or the exit status of an error. */
+static int parse_args(dice_args *a, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        bool matched;
+        int rc;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            fputs(usage, stdout);
+            return -1;
+        }
+        if ((rc = dice_option(a, argc, argv, &i, &matched)) != 0)
+            return rc;
+        if (matched)
+            continue;
+        /* "-1d6" or "-3" is an expression, not an option. */
+        if (s[0] == '-' && s[1] != '\0' && !(s[1] >= '0' && s[1] <= '9') && s[1] != 'd' &&
+            s[1] != 'D')
+            return cs_cli_fail("dice", CS_EINPUT,
+                               "unknown option '%s' (see chargesim dice --help)", s);
+        if (a->expr)
+            return cs_cli_fail("dice", CS_EINPUT,
+                               "one expression at a time ('%s' and '%s'); write it without "
+                               "spaces or quote it",
+                               a->expr, s);
+        a->expr = s;
+    }
+    if (!a->expr) {
         fputs(usage, stderr);
         return 2;
     }
-    if (exact && trials)
+    if (a->exact && a->trials)
         return cs_cli_fail("dice", CS_EINPUT, "--exact and --trials exclude each other");
-    if (sampling_only && !trials)
+    if (a->sampling_only && !a->trials)
         return cs_cli_fail("dice", CS_EINPUT,
                            "%s applies only to sampling (--trials N); the exact distribution "
                            "has no seed, threads or interval",
-                           sampling_only);
+                           a->sampling_only);
+    return 0;
+}
 
-    cs_dice d;
+/* The exact distribution as a table: 0, or the exit status of an error. */
+static int exact_table(const dice_args *a, const cs_dice *d, cs_table *tab)
+{
     cs_diag diag = {0};
-    cs_status st = cs_dice_parse(expr, &d, &diag);
-    if (st != CS_OK)
-        /* The caret sits under column `column` (1-based) of the echoed expression. */
-        return cs_cli_fail("dice", st, "'%s': column %d: %s\n  %s\n  %*s^", expr, diag.column,
-                           diag.what, expr, diag.column > 1 ? diag.column - 1 : 0, "");
     cs_dist *dist = malloc(sizeof *dist);
     if (!dist)
         return cs_cli_fail("dice", CS_ENOMEM, "out of memory");
-    cs_table tab;
-    int rc = 0;
-    bool pct = fmt != CS_FORMAT_CSV;
-    if (!trials) {
-        if ((st = cs_dice_exact(&d, dist, &diag)) != CS_OK) {
-            free(dist);
-            return cs_cli_fail("dice", st, "'%s': %s; sample it with --trials N", expr,
-                               diag.what);
-        }
-        cs_table_init(&tab, 4);
-        cs_table_set_header(&tab, 0, "value", true);
-        cs_table_set_header(&tab, 1, pct ? "p %" : "p", true);
-        cs_table_set_header(&tab, 2, pct ? "p_at_least %" : "p_at_least", true);
-        cs_table_set_header(&tab, 3, pct ? "p_at_most %" : "p_at_most", true);
-        for (int x = dist->lo; x <= dist->hi; x++) {
-            double p = dist->p[x - dist->lo];
-            if (p == 0.0)
-                continue;
-            int r = cs_table_add_row(&tab);
-            double s = pct ? 100.0 : 1.0;
-            const char *f = pct ? "%.4f" : "%.12g";
-            cs_table_set(&tab, r, 0, "%d", x);
-            cs_table_set(&tab, r, 1, f, s * p);
-            cs_table_set(&tab, r, 2, f, s * cs_dist_p_at_least(dist, x));
-            cs_table_set(&tab, r, 3, f, s * cs_dist_p_at_most(dist, x));
-        }
-        char canon[128];
-        cs_dice_format(&d, canon, sizeof canon);
-        cs_table_set_title(&tab, "%s", canon);
-        cs_table_set_note(&tab, "Exact probabilities (every outcome enumerated), in percent.");
-    } else {
-        int lo = cs_dice_min(&d), width = cs_dice_max(&d) - lo + 1;
-        cs_error err;
-        uint64_t *counts = calloc((size_t)width, sizeof *counts);
-        if (!counts) {
-            free(dist);
-            return cs_cli_fail("dice", CS_ENOMEM, "'%s' spans too many values to count", expr);
-        }
-        if (cs_sim_dice_counts(&d, trials, seed, threads, counts, &err) != CS_OK) {
-            free(counts);
-            free(dist);
-            return cs_cli_fail_err("dice", &err);
-        }
-        double z = cs_stats_z(confidence), s = pct ? 100.0 : 1.0;
-        const char *f = pct ? "%.4f" : "%.6f";
-        uint64_t below = 0;
-        /* Every sampled share with its Wilson interval: p's (ci_low,
-         * ci_high, as issue 2 names them), then the two cumulative ones. */
-        enum { NCOL = 11 };
-        cs_table_init(&tab, NCOL);
-        const char *names[NCOL] = {"value", "p", "p_at_least", "p_at_most", "count", "ci_low",
-                                   "ci_high", "ci_low_at_least", "ci_high_at_least",
-                                   "ci_low_at_most", "ci_high_at_most"};
-        for (int c = 0; c < NCOL; c++) {
-            char h[40];
-            snprintf(h, sizeof h, "%s%s", names[c], pct && c != 0 && c != 4 ? " %" : "");
-            cs_table_set_header(&tab, c, h, true);
-        }
-        for (int x = 0; x < width; x++) {
-            if (counts[x] == 0)
-                continue;
-            double lo_ci, hi_ci, n = (double)trials;
-            int r = cs_table_add_row(&tab);
-            cs_table_set(&tab, r, 0, "%d", lo + x);
-            cs_table_set(&tab, r, 1, f, s * (double)counts[x] / n);
-            cs_table_set(&tab, r, 2, f, s * (double)(trials - below) / n);
-            cs_stats_wilson(trials - below, trials, z, &lo_ci, &hi_ci);
-            cs_table_set(&tab, r, 7, f, s * lo_ci);
-            cs_table_set(&tab, r, 8, f, s * hi_ci);
-            below += counts[x];
-            cs_table_set(&tab, r, 3, f, s * (double)below / n);
-            cs_stats_wilson(below, trials, z, &lo_ci, &hi_ci);
-            cs_table_set(&tab, r, 9, f, s * lo_ci);
-            cs_table_set(&tab, r, 10, f, s * hi_ci);
-            cs_table_set(&tab, r, 4, "%llu", (unsigned long long)counts[x]);
-            cs_stats_wilson(counts[x], trials, z, &lo_ci, &hi_ci);
-            cs_table_set(&tab, r, 5, f, s * lo_ci);
-            cs_table_set(&tab, r, 6, f, s * hi_ci);
-        }
-        free(counts);
-        cs_table_set_title(&tab, "%s", expr);
-        cs_table_set_note(&tab,
-                          "Monte Carlo: %llu rolls, seed %llu; %g%% Wilson intervals, in percent.",
-                          (unsigned long long)trials, (unsigned long long)seed,
-                          100.0 * confidence);
+    cs_status st = cs_dice_exact(d, dist, &diag);
+    if (st != CS_OK) {
+        free(dist);
+        return cs_cli_fail("dice", st, "'%s': %s; sample it with --trials N", a->expr,
+                           diag.what);
     }
+    bool pct = a->fmt != CS_FORMAT_CSV;
+    cs_table_init(tab, 4);
+    cs_table_set_header(tab, 0, "value", true);
+    cs_table_set_header(tab, 1, pct ? "p %" : "p", true);
+    cs_table_set_header(tab, 2, pct ? "p_at_least %" : "p_at_least", true);
+    cs_table_set_header(tab, 3, pct ? "p_at_most %" : "p_at_most", true);
+    for (int x = dist->lo; x <= dist->hi; x++) {
+        double p = dist->p[x - dist->lo];
+        if (p == 0.0)
+            continue;
+        int r = cs_table_add_row(tab);
+        double s = pct ? 100.0 : 1.0;
+        const char *f = pct ? "%.4f" : "%.12g";
+        cs_table_set(tab, r, 0, "%d", x);
+        cs_table_set(tab, r, 1, f, s * p);
+        cs_table_set(tab, r, 2, f, s * cs_dist_p_at_least(dist, x));
+        cs_table_set(tab, r, 3, f, s * cs_dist_p_at_most(dist, x));
+    }
+    char canon[128];
+    cs_dice_format(d, canon, sizeof canon);
+    cs_table_set_title(tab, "%s", canon);
+    cs_table_set_note(tab, "Exact probabilities (every outcome enumerated), in percent.");
     free(dist);
-    rc = cs_cli_write_tables("dice", out, &tab, 1, fmt);
+    return 0;
+}
+
+/* A share k of n in columns c (p) and c + 1, c + 2 (its Wilson interval). */
+static void set_share(cs_table *tab, int r, const int cols[3], uint64_t k, uint64_t n, double z,
+                      double s, const char *f)
+{
+    double lo, hi;
+    cs_stats_wilson(k, n, z, &lo, &hi);
+    if (cols[0] >= 0)
+        cs_table_set(tab, r, cols[0], f, s * (double)k / (double)n);
+    cs_table_set(tab, r, cols[1], f, s * lo);
+    cs_table_set(tab, r, cols[2], f, s * hi);
+}
+
+/* The sampled distribution as a table: 0, or the exit status of an error. */
+static int sampled_table(const dice_args *a, const cs_dice *d, cs_table *tab)
+{
+    cs_error err;
+    cs_dice_count *cnt;
+    size_t n_cnt;
+    if (cs_sim_dice_counts(d, a->trials, a->seed, a->threads, &cnt, &n_cnt, &err) != CS_OK)
+        return cs_cli_fail_err("dice", &err);
+    bool pct = a->fmt != CS_FORMAT_CSV;
+    double z = cs_stats_z(a->confidence), s = pct ? 100.0 : 1.0;
+    const char *f = pct ? "%.4f" : "%.6f";
+    uint64_t below = 0, n = a->trials;
+    /* Every sampled share with its Wilson interval: p's (ci_low, ci_high, as
+     * issue 2 names them), then the two cumulative ones. */
+    enum { NCOL = 11 };
+    cs_table_init(tab, NCOL);
+    const char *names[NCOL] = {"value", "p", "p_at_least", "p_at_most", "count", "ci_low",
+                               "ci_high", "ci_low_at_least", "ci_high_at_least",
+                               "ci_low_at_most", "ci_high_at_most"};
+    for (int c = 0; c < NCOL; c++) {
+        char h[40];
+        snprintf(h, sizeof h, "%s%s", names[c], pct && c != 0 && c != 4 ? " %" : "");
+        cs_table_set_header(tab, c, h, true);
+    }
+    static const int at_least[3] = {2, 7, 8}, at_most[3] = {3, 9, 10}, share[3] = {1, 5, 6};
+    for (size_t i = 0; i < n_cnt; i++) {
+        int r = cs_table_add_row(tab);
+        cs_table_set(tab, r, 0, "%d", cnt[i].value);
+        set_share(tab, r, at_least, n - below, n, z, s, f);
+        below += cnt[i].count;
+        set_share(tab, r, at_most, below, n, z, s, f);
+        cs_table_set(tab, r, 4, "%llu", (unsigned long long)cnt[i].count);
+        set_share(tab, r, share, cnt[i].count, n, z, s, f);
+    }
+    free(cnt);
+    cs_table_set_title(tab, "%s", a->expr);
+    cs_table_set_note(tab, "Monte Carlo: %llu rolls, seed %llu; %g%% Wilson intervals, in percent.",
+                      (unsigned long long)a->trials, (unsigned long long)a->seed,
+                      100.0 * a->confidence);
+    return 0;
+}
+
+int cs_cli_dice(int argc, char **argv)
+{
+    dice_args a = {.seed = 1, .confidence = 0.95, .fmt = CS_FORMAT_CSV};
+    int rc = parse_args(&a, argc, argv);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    cs_dice d;
+    cs_diag diag = {0};
+    cs_status st = cs_dice_parse(a.expr, &d, &diag);
+    if (st != CS_OK)
+        /* The caret sits under column `column` (1-based) of the echoed expression. */
+        return cs_cli_fail("dice", st, "'%s': column %d: %s\n  %s\n  %*s^", a.expr, diag.column,
+                           diag.what, a.expr, diag.column > 1 ? diag.column - 1 : 0, "");
+    cs_table tab;
+    rc = a.trials ? sampled_table(&a, &d, &tab) : exact_table(&a, &d, &tab);
+    if (rc)
+        return rc;
+    rc = cs_cli_write_tables("dice", a.out, &tab, 1, a.fmt);
     cs_table_free(&tab);
     return rc;
 }

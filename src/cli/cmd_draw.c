@@ -61,13 +61,13 @@ int cs_cli_draw(int argc, char **argv)
                 return cs_cli_fail("draw", CS_EINPUT, "--set needs K=V");
             sets[n_sets++] = v;
         } else if (cs_cli_opt(argc, argv, &i, "--point", &v)) {
-            if (!v || !cs_cli_parse_u64(v, &point))
-                return cs_cli_fail("draw", CS_EINPUT, "--point '%s': expected a whole number",
-                                   v ? v : "");
+            int rc = cs_cli_uint("draw", "--point", v, 0, UINT64_MAX, &point);
+            if (rc)
+                return rc;
         } else if (cs_cli_opt(argc, argv, &i, "--trial", &v)) {
-            if (!v || !cs_cli_parse_u64(v, &trial))
-                return cs_cli_fail("draw", CS_EINPUT, "--trial '%s': expected a whole number",
-                                   v ? v : "");
+            int rc = cs_cli_uint("draw", "--trial", v, 0, UINT64_MAX, &trial);
+            if (rc)
+                return rc;
         } else if (cs_cli_opt(argc, argv, &i, "-o", &v)) {
             if (!v)
                 return cs_cli_fail("draw", CS_EINPUT, "-o needs a file name");

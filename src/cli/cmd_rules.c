@@ -11,7 +11,9 @@ static const char usage[] =
     "Without NAME, lists the rulesets. With NAME, prints its readings of the rules,\n"
     "every parameter (type, default, unit, accepted values, help; [layout] ones may\n"
     "be drawn per trial, [assumption] ones are readings chosen where the sources are\n"
-    "silent), its outcomes (* = counts as success) and its measured quantities.\n";
+    "silent), its outcomes (* = counts as success), the success set on a line of\n"
+    "its own (\"Success: charged\"; chargesim run --success OUTCOME[,OUTCOME...]\n"
+    "counts others instead) and its measured quantities.\n";
 
 static const char *type_name(cs_param_type t)
 {
@@ -43,6 +45,12 @@ static void print_ruleset(const cs_ruleset *rs)
     printf("\noutcomes (* = success):\n ");
     for (int o = 0; o < rs->n_outcomes; o++)
         printf(" %s%s", rs->outcomes[o], (rs->success_mask >> o) & 1u ? "*" : "");
+    /* The success set spelled out (issue 15, point 5): p_success counts
+     * these, unless `run --success` names others. */
+    printf("\nSuccess: ");
+    for (int o = 0, n = 0; o < rs->n_outcomes; o++)
+        if ((rs->success_mask >> o) & 1u)
+            printf("%s%s", n++ ? ", " : "", rs->outcomes[o]);
     printf("\n\nmeasured (mean_<name> columns, --dist metrics):\n");
     for (int m = 0; m < rs->n_metrics; m++)
         printf("  %-18s %-4s %s\n", rs->metrics[m].name, rs->metrics[m].unit,

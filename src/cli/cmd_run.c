@@ -22,12 +22,18 @@ static const char usage[] =
     "                     (repeatable; values take the file's syntax, e.g. distance=1..12)\n"
     "  --trials N         trials (or sampled layouts) per sweep point\n"
     "  --seed S           the seed; the same seed gives the same bytes on any thread count\n"
-    "  --threads T        worker threads (default: all cores)\n"
+    "  --threads T        worker threads (default: all cores; more are capped at them)\n"
     "  --method M         auto (default: the best the scenario allows), mc, conditional\n"
     "                     (exact dice averaged over sampled layouts) or exact (fixed layout)\n"
     "  --confidence C     interval confidence, default 0.95\n"
-    "  --precision H      add blocks until every point's interval half-width is at most H\n"
-    "                     (a proportion, e.g. 0.001, or a percentage, e.g. 0.1%%)\n"
+    "  --precision H      add blocks until the interval half-width of every probability\n"
+    "                     column (p_success and each p_<outcome>) is at most H (a\n"
+    "                     proportion, e.g. 0.001, or a percentage, e.g. 0.1%%); mc then\n"
+    "                     reports Wilson intervals with continuity correction. Refused\n"
+    "                     if it could need more than 10^9 trials per point\n"
+    "  --max-trials N     allow --precision up to N trials per point (at most 4e12)\n"
+    "  --success LIST     outcomes p_success counts, e.g. charged,intercepted (default:\n"
+    "                     the ruleset's; see chargesim rules NAME); the output names it\n"
     "  --format F         csv (default), md or tex\n"
     "  --pivot ROW:COL    a table of p_success (%%): rows one swept key, columns another\n"
     "  -o FILE            write to FILE (default: standard output)\n"
@@ -52,188 +58,259 @@ static bool same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
-int cs_cli_run(int argc, char **argv)
-{
-    const char *path = NULL, *out = NULL, *dist = NULL, *pivot = NULL, *v;
+/* What the command line asked for. */
+typedef struct run_args {
+    const char *path, *out, *dist, *pivot, *success;
     const char *sets[MAX_SETS];
-    char *owned[MAX_SETS];
-    int n_sets = 0, n_owned = 0, threads = 0, rc = 0;
-    bool quiet = false;
-    cs_format fmt = CS_FORMAT_CSV;
+    char *owned[MAX_SETS]; /* the --trials ... overrides as --set texts */
+    int n_sets, n_owned, threads;
+    uint64_t max_trials;
+    bool quiet;
+    cs_format fmt;
+} run_args;
+
+/* --trials, --seed, --method, --confidence, --precision: the experiment's
+ * own keys, applied as --set experiment.KEY=VALUE so one parser reads them. */
+static int exp_option(run_args *a, int argc, char **argv, int *i, bool *matched)
+{
     static const char *const exp_opts[] = {"--trials", "--seed", "--method", "--confidence",
                                            "--precision"};
+    const char *v;
+    for (int k = 0; k < 5; k++) {
+        if (!cs_cli_opt(argc, argv, i, exp_opts[k], &v))
+            continue;
+        *matched = true;
+        if (!v)
+            return cs_cli_fail("run", CS_EINPUT, "%s needs a value", exp_opts[k]);
+        if (a->n_sets >= MAX_SETS)
+            return cs_cli_fail("run", CS_EINPUT, "too many overrides");
+        size_t len = strlen(v) + 32;
+        char *s = malloc(len);
+        if (!s)
+            return cs_cli_fail("run", CS_ENOMEM, "out of memory");
+        snprintf(s, len, "experiment.%s=%s", exp_opts[k] + 2, v);
+        a->owned[a->n_owned++] = s;
+        a->sets[a->n_sets++] = s;
+        return 0;
+    }
+    return 0;
+}
 
+/* An option taking a value that is kept as text: 0, or the exit status. */
+static int text_option(int argc, char **argv, int *i, const char *name, const char *what,
+                       const char **dst, bool *matched)
+{
+    const char *v;
+    if (!cs_cli_opt(argc, argv, i, name, &v))
+        return 0;
+    *matched = true;
+    if (!v)
+        return cs_cli_fail("run", CS_EINPUT, "%s needs %s", name, what);
+    *dst = v;
+    return 0;
+}
+
+static int value_option(run_args *a, int argc, char **argv, int *i, bool *matched)
+{
+    const char *v;
+    int rc;
+    if (cs_cli_opt(argc, argv, i, "--set", &v)) {
+        *matched = true;
+        if (!v)
+            return cs_cli_fail("run", CS_EINPUT, "--set needs K=V");
+        if (a->n_sets >= MAX_SETS)
+            return cs_cli_fail("run", CS_EINPUT, "too many overrides");
+        a->sets[a->n_sets++] = v;
+        return 0;
+    }
+    if (cs_cli_opt(argc, argv, i, "--threads", &v)) {
+        *matched = true;
+        return cs_cli_threads("run", v, &a->threads);
+    }
+    if (cs_cli_opt(argc, argv, i, "--max-trials", &v)) {
+        *matched = true;
+        return cs_cli_uint("run", "--max-trials", v, 1, CS_SIM_MAX_TRIALS, &a->max_trials);
+    }
+    if (cs_cli_opt(argc, argv, i, "--format", &v)) {
+        *matched = true;
+        if (!v || !cs_format_parse(v, &a->fmt))
+            return cs_cli_fail("run", CS_EINPUT, "--format '%s': expected csv, md or tex",
+                               v ? v : "");
+        return 0;
+    }
+    if (cs_cli_opt(argc, argv, i, "--pivot", &v)) {
+        *matched = true;
+        if (!v || !strchr(v, ':'))
+            return cs_cli_fail("run", CS_EINPUT, "--pivot '%s': expected ROW:COL", v ? v : "");
+        a->pivot = v;
+        return 0;
+    }
+    if ((rc = text_option(argc, argv, i, "-o", "a file name", &a->out, matched)) || *matched)
+        return rc;
+    if ((rc = text_option(argc, argv, i, "--dist", "a file name", &a->dist, matched)) ||
+        *matched)
+        return rc;
+    return text_option(argc, argv, i, "--success", "a list of outcomes", &a->success, matched);
+}
+
+/* Fills *a from argv: 0, -1 after --help, or the exit status of an error. */
+static int parse_args(run_args *a, int argc, char **argv)
+{
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
+        const char *s = argv[i];
         bool matched = false;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        int rc;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
             fputs(usage, stdout);
-            return 0;
+            return -1;
         }
-        for (int k = 0; k < 5 && !matched; k++) {
-            if (!cs_cli_opt(argc, argv, &i, exp_opts[k], &v))
-                continue;
-            matched = true;
-            if (!v)
-                return cs_cli_fail("run", CS_EINPUT, "%s needs a value", exp_opts[k]);
-            if (n_sets >= MAX_SETS)
-                return cs_cli_fail("run", CS_EINPUT, "too many overrides");
-            size_t len = strlen(v) + 32;
-            char *s = malloc(len);
-            if (!s)
-                return cs_cli_fail("run", CS_ENOMEM, "out of memory");
-            snprintf(s, len, "experiment.%s=%s", exp_opts[k] + 2, v);
-            owned[n_owned++] = s;
-            sets[n_sets++] = s;
-        }
+        if ((rc = exp_option(a, argc, argv, &i, &matched)) != 0)
+            return rc;
+        if (!matched && (rc = value_option(a, argc, argv, &i, &matched)) != 0)
+            return rc;
         if (matched)
             continue;
-        if (cs_cli_opt(argc, argv, &i, "--set", &v)) {
-            if (!v) {
-                rc = cs_cli_fail("run", CS_EINPUT, "--set needs K=V");
-                goto done;
-            }
-            if (n_sets >= MAX_SETS) {
-                rc = cs_cli_fail("run", CS_EINPUT, "too many overrides");
-                goto done;
-            }
-            sets[n_sets++] = v;
-        } else if (cs_cli_opt(argc, argv, &i, "--threads", &v)) {
-            uint64_t t;
-            if (!v || !cs_cli_parse_u64(v, &t) || t < 1 || t > 1024) {
-                rc = cs_cli_fail("run", CS_EINPUT, "--threads '%s': expected 1 to 1024",
-                                 v ? v : "");
-                goto done;
-            }
-            threads = (int)t;
-        } else if (cs_cli_opt(argc, argv, &i, "--format", &v)) {
-            if (!v || !cs_format_parse(v, &fmt)) {
-                rc = cs_cli_fail("run", CS_EINPUT, "--format '%s': expected csv, md or tex",
-                                 v ? v : "");
-                goto done;
-            }
-        } else if (cs_cli_opt(argc, argv, &i, "--pivot", &v)) {
-            if (!v || !strchr(v, ':')) {
-                rc = cs_cli_fail("run", CS_EINPUT, "--pivot '%s': expected ROW:COL",
-                                 v ? v : "");
-                goto done;
-            }
-            pivot = v;
-        } else if (cs_cli_opt(argc, argv, &i, "-o", &v)) {
-            if (!v) {
-                rc = cs_cli_fail("run", CS_EINPUT, "-o needs a file name");
-                goto done;
-            }
-            out = v;
-        } else if (cs_cli_opt(argc, argv, &i, "--dist", &v)) {
-            if (!v) {
-                rc = cs_cli_fail("run", CS_EINPUT, "--dist needs a file name");
-                goto done;
-            }
-            dist = v;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = true;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            rc = cs_cli_fail("run", CS_EINPUT, "unknown option '%s' (see chargesim run --help)",
-                             a);
-            goto done;
-        } else if (path) {
-            rc = cs_cli_fail("run", CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
-                             path, a);
-            goto done;
-        } else {
-            path = a;
-        }
+        if (strcmp(s, "--quiet") == 0)
+            a->quiet = true;
+        else if (s[0] == '-' && s[1] != '\0')
+            return cs_cli_fail("run", CS_EINPUT, "unknown option '%s' (see chargesim run --help)",
+                               s);
+        else if (a->path)
+            return cs_cli_fail("run", CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
+                               a->path, s);
+        else
+            a->path = s;
     }
-    if (!path) {
+    if (!a->path) {
         fputs(usage, stderr);
-        rc = 2;
-        goto done;
+        return 2;
     }
-    if (out && dist && strcmp(out, "-") != 0 && same_file(out, dist)) {
-        rc = cs_cli_fail("run", CS_EINPUT, "-o and --dist name the same file '%s'", dist);
-        goto done;
-    }
+    if (a->out && a->dist && strcmp(a->out, "-") != 0 && same_file(a->out, a->dist))
+        return cs_cli_fail("run", CS_EINPUT, "-o and --dist name the same file '%s'", a->dist);
+    return 0;
+}
 
-    cs_experiment e;
-    cs_error err;
-    cs_status st = cs_expfile_load(path, sets, n_sets, &e, &err);
-    if (st != CS_OK) {
-        rc = cs_cli_fail_err("run", &err);
-        goto done;
+/* The tables of a finished run: the pivot, or the summary. */
+static cs_status make_tables(const run_args *a, const cs_run_result *res, cs_table **tables,
+                             int *n_tables, cs_error *err)
+{
+    if (a->pivot) {
+        char row[256];
+        const char *colon = strchr(a->pivot, ':');
+        snprintf(row, sizeof row, "%.*s", (int)(colon - a->pivot), a->pivot);
+        return cs_report_pivot(res, row, colon + 1, a->fmt, tables, n_tables, err);
     }
-    /* Outputs are opened before the run: an unwritable path fails at once. */
-    cs_outfile of, df = {0};
-    if ((st = cs_outfile_open(&of, out, &err)) != CS_OK) {
-        rc = cs_cli_fail_err("run", &err);
-        cs_experiment_free(&e);
-        goto done;
-    }
-    if (dist && (st = cs_outfile_open(&df, dist, &err)) != CS_OK) {
-        rc = cs_cli_fail_err("run", &err);
-        cs_outfile_abort(&of);
-        cs_experiment_free(&e);
-        goto done;
-    }
-    cs_progress prog;
-    cs_progress_init(&prog, quiet);
-    cs_run_opts opts = {threads, dist != NULL, cs_progress_update, &prog};
-    cs_run_result res;
-    st = cs_sim_run(&e, &opts, &res, &err);
-    cs_progress_finish(&prog);
+    *tables = calloc(1, sizeof **tables);
+    *n_tables = 1;
+    cs_status st = *tables ? cs_report_summary(res, a->fmt, *tables) : CS_ENOMEM;
+    if (st != CS_OK)
+        cs_error_set(err, st, "out of memory");
+    return st;
+}
+
+/* Writes the run's tables to of (and its distributions to df) and commits
+ * both, or aborts both. */
+static cs_status write_outputs(const run_args *a, const cs_run_result *res, cs_outfile *of,
+                               cs_outfile *df, cs_error *err)
+{
     cs_table *tables = NULL;
     int n_tables = 0;
-    if (st == CS_OK) {
-        if (pivot) {
-            char row[256];
-            const char *colon = strchr(pivot, ':');
-            snprintf(row, sizeof row, "%.*s", (int)(colon - pivot), pivot);
-            st = cs_report_pivot(&res, row, colon + 1, fmt, &tables, &n_tables, &err);
-        } else {
-            tables = calloc(1, sizeof *tables);
-            n_tables = 1;
-            st = tables ? cs_report_summary(&res, fmt, tables) : CS_ENOMEM;
-            if (st != CS_OK)
-                cs_error_set(&err, st, "out of memory");
-        }
-    }
+    cs_status st = make_tables(a, res, &tables, &n_tables, err);
     for (int t = 0; st == CS_OK && t < n_tables; t++) {
-        if (t && fmt != CS_FORMAT_CSV)
-            fputc('\n', of.f);
-        if (cs_table_write(&tables[t], fmt, of.f) != CS_OK)
-            st = cs_error_set(&err, CS_ERUNTIME, "%s: write error", out ? out : "stdout");
-    }
-    if (st == CS_OK && dist) {
-        cs_table dt;
-        st = cs_report_dist(&res, &dt);
-        if (st == CS_OK && cs_table_write(&dt, CS_FORMAT_CSV, df.f) != CS_OK)
-            st = cs_error_set(&err, CS_ERUNTIME, "%s: write error", dist);
-        else if (st != CS_OK)
-            cs_error_set(&err, st, "out of memory");
-        cs_table_free(&dt);
-    }
-    if (st == CS_OK && dist)
-        st = cs_outfile_commit(&df, &err);
-    if (st == CS_OK)
-        st = cs_outfile_commit(&of, &err);
-    if (st != CS_OK) {
-        cs_outfile_abort(&of);
-        cs_outfile_abort(&df);
-        rc = cs_cli_fail_err("run", &err);
-    } else if (e.precision > 0.0 && !res.precision_met) {
-        fprintf(stderr,
-                "chargesim run: warning: some points stopped at %llu trials before reaching "
-                "the requested precision\n",
-                (unsigned long long)CS_SIM_MAX_TRIALS);
+        if (t && a->fmt != CS_FORMAT_CSV)
+            fputc('\n', of->f);
+        if (cs_table_write(&tables[t], a->fmt, of->f) != CS_OK)
+            st = cs_error_set(err, CS_ERUNTIME, "%s: write error", a->out ? a->out : "stdout");
     }
     for (int t = 0; t < n_tables; t++)
         cs_table_free(&tables[t]);
     free(tables);
+    if (st == CS_OK && a->dist) {
+        cs_table dt;
+        st = cs_report_dist(res, &dt);
+        if (st == CS_OK && cs_table_write(&dt, CS_FORMAT_CSV, df->f) != CS_OK)
+            st = cs_error_set(err, CS_ERUNTIME, "%s: write error", a->dist);
+        else if (st != CS_OK)
+            cs_error_set(err, st, "out of memory");
+        cs_table_free(&dt);
+    }
+    if (st == CS_OK && a->dist)
+        st = cs_outfile_commit(df, err);
+    if (st == CS_OK)
+        st = cs_outfile_commit(of, err);
+    if (st != CS_OK) {
+        cs_outfile_abort(of);
+        cs_outfile_abort(df);
+    }
+    return st;
+}
+
+/* Loads, runs and writes: the exit status. */
+static int run_experiment(const run_args *a)
+{
+    cs_experiment e;
+    cs_error err;
+    cs_run_opts opts = {.threads = a->threads, .want_dist = a->dist != NULL,
+                        .max_trials = a->max_trials};
+    if (cs_expfile_load(a->path, a->sets, a->n_sets, &e, &err) != CS_OK)
+        return cs_cli_fail_err("run", &err);
+    int rc = 0;
+    if (a->success && cs_sim_parse_success(e.rs, a->success, &opts.success_mask, &err) != CS_OK)
+        rc = cs_cli_fail_err("run", &err);
+    else if (a->max_trials && !(e.precision > 0.0))
+        rc = cs_cli_fail("run", CS_EINPUT, "--max-trials applies only with --precision");
+    if (rc) {
+        cs_experiment_free(&e);
+        return rc;
+    }
+    /* Outputs are opened before the run: an unwritable path fails at once. */
+    cs_outfile of, df = {0};
+    if (cs_outfile_open(&of, a->out, &err) != CS_OK) {
+        cs_experiment_free(&e);
+        return cs_cli_fail_err("run", &err);
+    }
+    if (a->dist && cs_outfile_open(&df, a->dist, &err) != CS_OK) {
+        cs_outfile_abort(&of);
+        cs_experiment_free(&e);
+        return cs_cli_fail_err("run", &err);
+    }
+    cs_progress prog;
+    cs_progress_init(&prog, a->quiet);
+    opts.progress = cs_progress_update;
+    opts.progress_user = &prog;
+    cs_run_result res;
+    cs_status st = cs_sim_run(&e, &opts, &res, &err);
+    cs_progress_finish(&prog);
+    if (st == CS_OK)
+        st = write_outputs(a, &res, &of, &df, &err);
+    else {
+        cs_outfile_abort(&of);
+        cs_outfile_abort(&df);
+    }
+    if (st != CS_OK)
+        rc = cs_cli_fail_err("run", &err);
+    else if (e.precision > 0.0 && !res.precision_met)
+        fprintf(stderr,
+                "chargesim run: warning: some points stopped at %llu trials before reaching "
+                "the requested precision\n",
+                (unsigned long long)res.max_trials);
     if (res.point)
         cs_run_result_free(&res);
     cs_experiment_free(&e);
-done:
-    for (int k = 0; k < n_owned; k++)
-        free(owned[k]);
+    return rc;
+}
+
+int cs_cli_run(int argc, char **argv)
+{
+    run_args a;
+    memset(&a, 0, sizeof a);
+    a.fmt = CS_FORMAT_CSV;
+    int rc = parse_args(&a, argc, argv);
+    if (rc == 0)
+        rc = run_experiment(&a);
+    else if (rc < 0)
+        rc = 0;
+    for (int k = 0; k < a.n_owned; k++)
+        free(a.owned[k]);
     return rc;
 }

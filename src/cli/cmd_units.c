@@ -9,17 +9,20 @@
 #include <unistd.h>
 
 #include "chargesim/cli.h"
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
 static const char usage[] =
     "usage: chargesim units SOURCE [options]\n"
     "\n"
     "One row per unit: its profile values, points, p_success at each distance of the\n"
-    "table (head-on charge, computed exactly: method exact), the reach at which\n"
-    "success is still at least 50%, 75% and 90% (reach_50/75/90), the mean rise of\n"
-    "p_success over the table when its speed parameter is one higher (plus1_speed),\n"
-    "points per inch of 75% reach, and the mapping's metrics (asoiaf: mean_wounds,\n"
-    "the charge attack's mean wounds when it connects, at the first distance).\n"
+    "table (head-on charge, computed exactly: method exact), the farthest distance\n"
+    "at which success is still at least 50%, 75% and 90% (reach_50/75/90, inches),\n"
+    "the inches of 75% reach one more inch of speed buys (plus1_speed = reach_75\n"
+    "with speed + 1 less reach_75; 1 where the speed is added to the roll), points\n"
+    "per inch of 75% reach, and the mapping's metrics (asoiaf: mean_wounds, the\n"
+    "charge attack's mean wounds when it connects, at the first distance).\n"
+    "reach and plus1_speed are the unit's, found by exact inversion of its range\n"
+    "distribution: the same whatever --distance is.\n"
     "\n"
     "SOURCE   a BattleScribe catalogue (.cat; its .gst must sit beside it), a game\n"
     "         system (.gst), a directory of them (every .cat in it; the .gst files\n"
@@ -47,9 +50,12 @@ static const char usage[] =
     "\n"
     "A unit whose profile lacks a value the mapping requires, or gives one that does\n"
     "not read or two that differ, is left out and named on standard error; it is\n"
-    "never guessed. A unit lacking an optional value (asoiaf: its melee attack) is\n"
-    "kept without the metrics. Malformed input (XML, CSV, mapping, option): exit\n"
-    "status 2, with the file, line and element or column, and no output file.\n";
+    "never guessed; words beside one number (`Standard` and `5\"`) keep the number,\n"
+    "with a warning naming both lines. A unit lacking an optional value (asoiaf:\n"
+    "its melee attack) is kept without the metrics. A value the mapping locks (T9A\n"
+    "2nd edition: edition = 2, its catalogue has no Charge Speed) cannot be changed.\n"
+    "Malformed input (XML, CSV, mapping, option): exit status 2, with the file,\n"
+    "line and element or column, and no output file.\n";
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -164,19 +170,24 @@ static cs_status read_source(const char *source, cs_units_mapping *maps, int n_m
 
 static void print_notes(const cs_units *u, bool quiet)
 {
-    int skipped = 0, incomplete = 0;
+    int skipped = 0, incomplete = 0, warned = 0;
     for (int i = 0; i < u->n_notes; i++) {
         const cs_unit_note *n = &u->note[i];
-        if (n->kind == CS_UNIT_SKIPPED)
-            skipped++;
-        else
-            incomplete++;
+        skipped += n->kind == CS_UNIT_SKIPPED;
+        incomplete += n->kind == CS_UNIT_INCOMPLETE;
+        warned += n->kind == CS_UNIT_WARNED;
         if (!quiet)
             fprintf(stderr, "chargesim units: %s:%d: unit `%s` %s: %s\n", n->file, n->line, n->name,
-                    n->kind == CS_UNIT_SKIPPED ? "left out" : "kept without metrics", n->what);
+                    n->kind == CS_UNIT_SKIPPED      ? "left out"
+                    : n->kind == CS_UNIT_INCOMPLETE ? "kept without metrics"
+                                                    : "kept, warning",
+                    n->what);
     }
-    fprintf(stderr, "chargesim units: %d units in the table, %d left out, %d without metrics\n",
+    fprintf(stderr, "chargesim units: %d units in the table, %d left out, %d without metrics",
             u->n, skipped, incomplete);
+    if (warned > 0)
+        fprintf(stderr, ", %d with a warning", warned);
+    fputc('\n', stderr);
 }
 
 /* Options that take a value; `--set` collects into sets. */

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "chargesim/atomicfile.h"
+#include "chargesim/parse.h"
+#include "chargesim/sim.h"
 
 bool cs_cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
 {
@@ -44,24 +46,35 @@ int cs_cli_fail_err(const char *cmd, const cs_error *err)
     return cs_cli_fail(cmd, err->status, "%s", err->msg);
 }
 
-bool cs_cli_parse_u64(const char *s, uint64_t *out)
+int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,
+                uint64_t *out)
 {
-    char *end;
-    /* Digits only at the start: strtoull would skip blanks and wrap " -1"
-     * round to 2^64 - 1. */
-    if (!s || !(*s >= '0' && *s <= '9'))
-        return false;
-    errno = 0;
-    double d = strtod(s, &end);
-    if (*end != '\0' || errno == ERANGE || d < 0 || d > 1.8e19 || d != (double)(uint64_t)d) {
-        unsigned long long v = strtoull(s, &end, 10);
-        if (*end != '\0' || errno == ERANGE)
-            return false;
-        *out = (uint64_t)v;
-        return true;
+    const char *why;
+    if (!v)
+        return cs_cli_fail(cmd, CS_EINPUT, "%s needs a value", opt);
+    if (!cs_parse_u64(v, out, &why))
+        return cs_cli_fail(cmd, CS_EINPUT, "%s '%s': expected %s", opt, v, why);
+    if (*out < lo || *out > hi)
+        return cs_cli_fail(cmd, CS_EINPUT, "%s '%s': expected %llu to %llu", opt, v,
+                           (unsigned long long)lo, (unsigned long long)hi);
+    return 0;
+}
+
+int cs_cli_threads(const char *cmd, const char *v, int *threads)
+{
+    uint64_t t;
+    int rc = cs_cli_uint(cmd, "--threads", v, 1, 1024, &t);
+    if (rc)
+        return rc;
+    /* More threads than processors only add switching: capped, said once. */
+    int cores = cs_sim_cores();
+    if (cores > 0 && t > (uint64_t)cores) {
+        fprintf(stderr, "chargesim %s: note: --threads %llu capped at the %d processors available\n",
+                cmd, (unsigned long long)t, cores);
+        t = (uint64_t)cores;
     }
-    *out = (uint64_t)d;
-    return true;
+    *threads = (int)t;
+    return 0;
 }
 
 int cs_cli_write_tables(const char *cmd, const char *path, const cs_table *t, int n,

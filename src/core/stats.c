@@ -32,6 +32,27 @@ void cs_stats_wilson(uint64_t successes, uint64_t n, double z, double *lo, doubl
         *hi = 1.0;
 }
 
+void cs_stats_wilson_real(double p, double n, double z, double *lo, double *hi)
+{
+    double z2 = z * z;
+    double centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    double half = z / (1.0 + z2 / n) * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n));
+    *lo = fmax(0.0, fmin(p, centre - half));
+    *hi = fmin(1.0, fmax(p, centre + half));
+}
+
+void cs_stats_wilson_cc(uint64_t successes, uint64_t n, double z, double *lo, double *hi)
+{
+    double nn = (double)n, p = (double)successes / nn, q = 1.0 - p, z2 = z * z;
+    double den = 2.0 * (nn + z2);
+    double rl = z2 - 2.0 - 1.0 / nn + 4.0 * p * (nn * q + 1.0);
+    double rh = z2 + 2.0 - 1.0 / nn + 4.0 * p * (nn * q - 1.0);
+    *lo = successes == 0 ? 0.0 : (2.0 * nn * p + z2 - 1.0 - z * sqrt(fmax(0.0, rl))) / den;
+    *hi = successes == n ? 1.0 : (2.0 * nn * p + z2 + 1.0 + z * sqrt(fmax(0.0, rh))) / den;
+    *lo = fmax(0.0, fmin(p, *lo));
+    *hi = fmin(1.0, fmax(p, *hi));
+}
+
 void cs_moments_merge(cs_moments *into, const cs_moments *from)
 {
     into->n += from->n;

@@ -9,21 +9,32 @@
 /* The text of swept parameter i at point k (its value as the user wrote it). */
 static const char *point_text(const cs_experiment *e, uint64_t k, int sweep_pos)
 {
-    uint64_t rest = k;
-    for (int s = e->n_sweep - 1; s > sweep_pos; s--)
-        rest /= (uint64_t)e->param[e->sweep[s]].n;
+    int choice[CS_MAX_PARAMS];
+    cs_experiment_point_choices(e, k, choice);
     const cs_value_spec *v = &e->param[e->sweep[sweep_pos]];
-    return v->text[rest % (uint64_t)v->n];
+    return v->text[choice[e->sweep[sweep_pos]]];
+}
+
+/* The outcomes p_success counts when --success changed them, joined by
+ * '+'; NULL for the ruleset's own set, so default output keeps its bytes. */
+static const char *custom_success(const cs_run_result *r, char *buf, size_t cap)
+{
+    if (!r->success_mask || r->success_mask == r->exp->rs->success_mask)
+        return NULL;
+    cs_sim_success_names(r->exp->rs, r->success_mask, buf, cap);
+    for (char *c = buf; *c; c++)
+        if (*c == ',')
+            *c = '+';
+    return buf;
 }
 
 /* The [labels] label of swept parameter i at point k, or NULL. */
 static const char *point_label(const cs_experiment *e, uint64_t k, int sweep_pos)
 {
-    uint64_t rest = k;
-    for (int s = e->n_sweep - 1; s > sweep_pos; s--)
-        rest /= (uint64_t)e->param[e->sweep[s]].n;
+    int choice[CS_MAX_PARAMS];
+    cs_experiment_point_choices(e, k, choice);
     int i = e->sweep[sweep_pos];
-    return cs_experiment_label(e, i, (int)(rest % (uint64_t)e->param[i].n));
+    return cs_experiment_label(e, i, choice[i]);
 }
 
 /* Swept keys with [labels]: each gets a KEY_label column beside it. */
@@ -55,7 +66,10 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
     /* CSV also carries each outcome's interval; md and tex state the widest
      * of them in the note instead, to stay readable. */
     int n_ci = pct ? 0 : 2 * rs->n_outcomes;
-    int ncols = e->n_sweep + n_labelled(e) + 5 + rs->n_outcomes + rs->n_metrics + n_ci + 1;
+    char succ[512];
+    const char *custom = pct ? NULL : custom_success(r, succ, sizeof succ);
+    int ncols = e->n_sweep + n_labelled(e) + 5 + rs->n_outcomes + rs->n_metrics + n_ci + 1 +
+                (custom != NULL);
     int c = 0;
     char name[128];
     cs_status st = cs_table_init(out, ncols);
@@ -88,6 +102,8 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
         st |= cs_table_set_header(out, c++, name, true);
     }
     st |= cs_table_set_header(out, c++, "method", false);
+    if (custom)
+        st |= cs_table_set_header(out, c++, "success", false);
     /* c == ncols: the column count above is the one place to change. */
     for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++) {
         const cs_point_result *pr = &r->point[k];
@@ -119,11 +135,13 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
             st |= set_prob(out, row, c++, pr->outcome_high[o], fmt);
         }
         st |= cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
+        if (custom)
+            st |= cs_table_set(out, row, c++, "%s", custom);
     }
     if (st != CS_OK)
         return CS_ENOMEM;
     if (pct) {
-        char note[512];
+        char note[1024];
         cs_report_method_note(r, note, sizeof note);
         st |= cs_table_set_title(out, "%s (%s)", e->name, rs->name);
         st |= cs_table_set_note(out, "%s", note);
@@ -131,7 +149,7 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
     return st == CS_OK ? CS_OK : CS_ENOMEM;
 }
 
-void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
+static void method_sentence(const cs_run_result *r, char *buf, int cap)
 {
     const cs_experiment *e = r->exp;
     double widest = 0.0;
@@ -170,21 +188,24 @@ void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
              r->method == CS_METHOD_CONDITIONAL ? "exact dice averaged over " : "", count,
              r->method == CS_METHOD_CONDITIONAL ? "sampled layouts" : "trials",
              (unsigned long long)e->seed, 100.0 * e->confidence,
-             r->method == CS_METHOD_MC ? "Wilson score" : "normal, from the per-layout variance",
+             r->method != CS_METHOD_MC ? "normal, from the per-layout variance"
+             : r->sequential       ? "Wilson score with continuity correction"
+                                   : "Wilson score",
              100.0 * widest);
 }
 
-/* The Wilson interval for a share p of n observations, n real: for a
- * conditional run's exact distributions n is the number of layouts where
- * the metric was measured, and the per-layout shares lie in [0, 1], so the
- * binomial variance p(1 - p) bounds theirs and the interval is conservative. */
-static void wilson_real(double p, double n, double z, double *lo, double *hi)
+void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
 {
-    double z2 = z * z;
-    double centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    double half = z / (1.0 + z2 / n) * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n));
-    *lo = fmax(0.0, fmin(p, centre - half));
-    *hi = fmin(1.0, fmax(p, centre + half));
+    char succ[512];
+    method_sentence(r, buf, cap);
+    const char *custom = custom_success(r, succ, sizeof succ);
+    if (!custom)
+        return;
+    size_t used = strlen(buf);
+    for (char *c = succ; *c; c++)
+        if (*c == '+')
+            *c = ',';
+    snprintf(buf + used, (size_t)cap - used, " p_success counts %s (--success).", succ);
 }
 
 cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
@@ -238,7 +259,9 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
                     return CS_ENOMEM;
                 double p = (double)pr->hist[m][i] / pr->hist_total[m], lo = p, hi = p;
                 if (counts || r->method != CS_METHOD_EXACT)
-                    wilson_real(p, n, r->z, &lo, &hi);
+                    /* n is the number of layouts where the metric was measured
+                     * for exact distributions (see cs_stats_wilson_real). */
+                    cs_stats_wilson_real(p, n, r->z, &lo, &hi);
                 for (c = 0; c < e->n_sweep; c++)
                     st |= cs_table_set(out, row, c, "%s", point_text(e, k, c));
                 st |= cs_table_set(out, row, c++, "%s", rs->metrics[m].name);
@@ -300,13 +323,14 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
     cs_table *t = calloc((size_t)n_tables, sizeof *t);
     if (!t)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
-    char note[512];
+    char note[1024], succ[512];
     cs_report_method_note(r, note, sizeof note);
+    const char *custom = csv ? custom_success(r, succ, sizeof succ) : NULL;
     cs_status st = CS_OK;
     for (int i = 0; i < n_tables && st == CS_OK; i++) {
         int lead = csv ? n_other : 0;
         /* A CSV pivot has no note: each row carries its provenance instead. */
-        int tail = csv ? 2 : 0;
+        int tail = csv ? 2 + (custom != NULL) : 0;
         st |= cs_table_init(&t[i], lead + 1 + cv->n + tail);
         int c = 0;
         for (int s = 0; csv && s < e->n_sweep; s++)
@@ -328,6 +352,8 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
         if (csv) {
             st |= cs_table_set_header(&t[i], c++, "method", false);
             st |= cs_table_set_header(&t[i], c++, "max_ci_halfwidth_pct", true);
+            if (custom)
+                st |= cs_table_set_header(&t[i], c++, "success", false);
         } else {
             st |= cs_table_set_note(&t[i], "Cells: p_success in percent. %s", note);
         }
@@ -341,12 +367,12 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
     for (uint64_t g = 0; g < groups * (uint64_t)rv->n; g++)
         row_of[g] = -1;
     for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++) {
-        uint64_t rest = k, g = 0, gmul = 1;
-        int ri = 0, ci = 0;
+        uint64_t g = 0, gmul = 1;
+        int ri = 0, ci = 0, choice[CS_MAX_PARAMS];
+        cs_experiment_point_choices(e, k, choice);
         for (int s = e->n_sweep - 1; s >= 0; s--) {
             int nvals = e->param[e->sweep[s]].n;
-            int idx = (int)(rest % (uint64_t)nvals);
-            rest /= (uint64_t)nvals;
+            int idx = choice[e->sweep[s]];
             if (s == rp)
                 ri = idx;
             else if (s == cp)
@@ -394,6 +420,8 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
             if (!prev || strtod(prev, NULL) < h)
                 st |= cs_table_set(tt, *slot, col0 + cv->n + 1, "%.4f", h);
             st |= cs_table_set(tt, *slot, col0 + cv->n, "%s", cs_method_name(r->method));
+            if (custom)
+                st |= cs_table_set(tt, *slot, col0 + cv->n + 2, "%s", custom);
         }
     }
     free(row_of);

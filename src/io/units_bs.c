@@ -5,7 +5,7 @@
  *   <characteristic name="Speed" characteristicTypeId=".." value="6&quot;"/>  (2.01)
  * and elements are matched by local name, so the catalogue and game-system
  * namespaces are one. What is a unit, where its profiles and points come
- * from: see cs_units_read_bs in units.h. Not read: modifiers and conditions
+ * from: see cs_units_read_bs in unitsrc.h. Not read: modifiers and conditions
  * (a cost or characteristic changed by an option), catalogue links between
  * catalogues, info groups (none in the data this was written against). */
 #include <errno.h>
@@ -17,10 +17,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
-/* Links followed inside one another deeper than this are taken for a cycle. */
-#define LINK_DEPTH 32
+/* Entries and links nested deeper than this are refused: a guard for the
+ * stack (cycles are found as cycles; shared entries are resolved once). */
+#define LINK_DEPTH 256
 
 static bool is(const xmlNode *n, const char *name)
 {
@@ -240,6 +241,66 @@ static cs_status ptrset_add(ptrset *s, const xmlNode *n, bool *added)
     return CS_OK;
 }
 
+/* What an entry contributes below it: the points of its model children. An
+ * entry reached twice inside one unit (two links to one shared group) is
+ * resolved the first time and its sum reused, so a link graph costs time
+ * linear in its entries, not in its paths (issue 15.6, 18.2). */
+typedef struct memo_slot {
+    const xmlNode *node;
+    bool done;      /* false while the entry is being resolved: a cycle if met */
+    bool has_points;
+    double points;
+} memo_slot;
+
+typedef struct memo {
+    memo_slot *slot; /* open addressing, cap a power of two */
+    size_t cap, n;
+} memo;
+
+static memo_slot *memo_find(const memo *m, const xmlNode *n)
+{
+    if (m->cap == 0)
+        return NULL;
+    for (size_t j = ptr_hash(n, m->cap); m->slot[j].node; j = (j + 1) & (m->cap - 1))
+        if (m->slot[j].node == n)
+            return &m->slot[j];
+    return NULL;
+}
+
+/* A new slot for n (not in m); NULL if out of memory. */
+static memo_slot *memo_insert(memo *m, const xmlNode *n)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        memo_slot *q = calloc(cap, sizeof *q);
+        if (!q)
+            return NULL;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slot[i].node) {
+                size_t j = ptr_hash(m->slot[i].node, cap);
+                while (q[j].node)
+                    j = (j + 1) & (cap - 1);
+                q[j] = m->slot[i];
+            }
+        free(m->slot);
+        m->slot = q;
+        m->cap = cap;
+    }
+    size_t j = ptr_hash(n, m->cap);
+    while (m->slot[j].node)
+        j = (j + 1) & (m->cap - 1);
+    m->slot[j] = (memo_slot){.node = n};
+    m->n++;
+    return &m->slot[j];
+}
+
+static void memo_clear(memo *m)
+{
+    if (m->n > 0)
+        memset(m->slot, 0, m->cap * sizeof *m->slot);
+    m->n = 0;
+}
+
 /* ---- the reader's state ------------------------------------------------ */
 
 typedef struct reader {
@@ -251,6 +312,7 @@ typedef struct reader {
     cs_error *err;
     ptrset seen;     /* units read and link targets walked */
     ptrset children; /* entries an entry link inside a unit points to: its models */
+    memo memo;       /* entries resolved for the unit being read */
     /* The profiles of the unit being read. */
     const xmlNode **prof;
     int n_prof, cap_prof;
@@ -390,17 +452,63 @@ static bool own_cost(const reader *r, const xmlNode *e, double *v)
     return false;
 }
 
-/* The model children of an entry, through nested entries, groups and entry
- * links: their profiles join the unit's, their minimum count times their
- * cost joins its points. Upgrades (mounts, options) are not followed. */
+/* A unit's own child entry typed "upgrade" that the unit must take at least
+ * once (a min selections constraint >= 1, on the link or the entry): the
+ * data types the unit's models so in places (T9A 2nd edition: Steppe
+ * Wolfhounds, Feldraks), so its profiles are the models' profiles. An
+ * optional upgrade (a mount, a weapon) or one inside a group is an option,
+ * not read: its profile would contradict the unit's own. */
+static bool unit_upgrade(const xmlNode *link, const xmlNode *t)
+{
+    return prop_is(t, "type", "upgrade") && min_count(link, t) >= 1.0;
+}
+
+/* ---- shared entries, resolved once per unit ----------------------------- */
+
+static cs_status model_children(reader *r, const xmlNode *e, int depth, double *points,
+                                bool *has_points);
+
+/* One model child t (reached through `link`, or nested when NULL): its
+ * profiles join the unit's, its minimum count times its cost joins the
+ * points, then what it holds itself. */
+static cs_status model_child(reader *r, const xmlNode *link, const xmlNode *t, int depth,
+                             double *points, bool *has_points)
+{
+    double cost, below = 0.0;
+    bool has_below = false;
+    if (own_cost(r, t, &cost)) {
+        *points += cost * min_count(link, t);
+        *has_points = true;
+    }
+    cs_status st = model_children(r, t, depth + 1, &below, &has_below);
+    *points += below;
+    *has_points = *has_points || has_below;
+    return st;
+}
+
+/* The points below entry e, resolved once per unit (r->memo): the first
+ * visit adds the profiles of its models and stores the sum; a later visit
+ * (a second link to a shared entry) reuses the sum; an entry met again
+ * while it is being resolved is a cycle. */
 static cs_status model_children(reader *r, const xmlNode *e, int depth, double *points,
                                 bool *has_points)
 {
-    if (depth > LINK_DEPTH) {
-        cs_error_set(r->err, CS_EINPUT, "%s:%d: entries and links nested deeper than %d (a cycle?)",
-                     path_of(r, e), line_of(e), LINK_DEPTH);
-        return CS_EINPUT;
+    memo_slot *s = memo_find(&r->memo, e);
+    if (s && !s->done)
+        return cs_error_set(r->err, CS_EINPUT, "%s:%d: entry links form a cycle through `%s`",
+                            path_of(r, e), line_of(e), (const char *)e->name);
+    if (s) {
+        *points += s->points;
+        *has_points = *has_points || s->has_points;
+        return CS_OK;
     }
+    if (depth > LINK_DEPTH)
+        return cs_error_set(r->err, CS_EINPUT, "%s:%d: entries and links nested deeper than %d",
+                            path_of(r, e), line_of(e), LINK_DEPTH);
+    if (!memo_insert(&r->memo, e))
+        return CS_ENOMEM;
+    double sum = 0.0;
+    bool has = false;
     cs_status st = CS_OK;
     for (const xmlNode *c = e->children; st == CS_OK && c; c = c->next) {
         if (!is(c, "selectionEntries") && !is(c, "selectionEntryGroups") && !is(c, "entryLinks"))
@@ -414,19 +522,22 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, double *
                     break;
             }
             if (is(t, "selectionEntryGroup")) {
-                st = model_children(r, t, depth + 1, points, has_points);
-            } else if (is(t, "selectionEntry") && prop_is(t, "type", "model")) {
-                double cost;
-                st = own_profiles(r, t);
-                if (st == CS_OK && own_cost(r, t, &cost)) {
-                    *points += cost * min_count(link, t);
-                    *has_points = true;
-                }
+                st = model_children(r, t, depth + 1, &sum, &has);
+            } else if (is(t, "selectionEntry") &&
+                       (prop_is(t, "type", "model") || (depth == 0 && unit_upgrade(link, t)))) {
+                st = memo_find(&r->memo, t) ? CS_OK : own_profiles(r, t);
                 if (st == CS_OK)
-                    st = model_children(r, t, depth + 1, points, has_points);
+                    st = model_child(r, link, t, depth, &sum, &has);
             }
         }
     }
+    /* The table may have moved while resolving what e holds. */
+    s = memo_find(&r->memo, e);
+    s->done = true;
+    s->points = sum;
+    s->has_points = has;
+    *points += sum;
+    *has_points = *has_points || has;
     return st;
 }
 
@@ -489,6 +600,7 @@ static cs_status read_unit(reader *r, const xmlNode *e)
     u.map = m;
 
     r->n_prof = 0;
+    memo_clear(&r->memo);
     double points = 0.0;
     bool has_points = own_cost(r, e, &points);
     cs_status st = own_profiles(r, e);
@@ -565,7 +677,7 @@ static cs_status walk(reader *r, const xmlNode *n, int depth)
 {
     if (depth > LINK_DEPTH)
         return cs_error_set(r->err, CS_EINPUT,
-                            "%s:%d: entry links nested deeper than %d (a cycle?)", path_of(r, n),
+                            "%s:%d: entry links nested deeper than %d", path_of(r, n),
                             line_of(n), LINK_DEPTH);
     cs_status st = CS_OK;
     for (const xmlNode *c = n->children; st == CS_OK && c; c = c->next) {
@@ -668,6 +780,7 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
         cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
     free(r.seen.slot);
     free(r.children.slot);
+    free(r.memo.slot);
     free(r.prof);
     close_doc(&r.cat);
     close_doc(&r.gst);

@@ -1,4 +1,4 @@
-/* Units CSV, read with libcsv in strict mode (columns: see units.h).
+/* Units CSV, read with libcsv in strict mode (columns: see unitsrc.h).
  *
  * The file is fed to libcsv one physical line at a time, so when a row ends
  * the reader knows the line it ended on: that is the line every message
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
 #define MAX_COLUMNS 64
 

@@ -1,6 +1,6 @@
 /* Mapping files (libinih) and what both unit readers share: reading a
  * characteristic's text, settling a unit's values, the unit and note lists.
- * See include/chargesim/units.h. */
+ * See include/chargesim/unitsrc.h. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 
 #include "chargesim/experiment.h"
 #include "chargesim/inifile.h"
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
 /* Copies at most cap-1 bytes and says whether all of src fitted. */
 static bool copy(char *dst, size_t cap, const char *src)
@@ -29,13 +29,6 @@ static bool copy(char *dst, size_t cap, const char *src)
 }
 
 /* ---- the unit and note lists ------------------------------------------- */
-
-void cs_units_free(cs_units *u)
-{
-    free(u->unit);
-    free(u->note);
-    *u = (cs_units){0};
-}
 
 static void *grow(void *p, int *cap, size_t size)
 {
@@ -199,6 +192,9 @@ bool cs_units_parse_value(const char *text, cs_units_format format, bool alterna
 
 /* ---- settling a unit --------------------------------------------------- */
 
+static void note_part(char *note, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 void cs_units_found_add(cs_units_found *f, const char *text, const char *file, int line)
 {
     char t[CS_UNITS_TEXT];
@@ -207,15 +203,50 @@ void cs_units_found_add(cs_units_found *f, const char *text, const char *file, i
     size_t n = strlen(t);
     while (n > 0 && isspace((unsigned char)t[n - 1]))
         t[--n] = '\0';
-    for (int i = 0; i < f->n && i < 2; i++)
+    const int kept = f->n < CS_UNITS_FOUND ? f->n : CS_UNITS_FOUND;
+    for (int i = 0; i < kept; i++)
         if (strcmp(f->text[i], t) == 0)
             return;
-    if (f->n < 2) {
+    if (f->n < CS_UNITS_FOUND) {
         copy(f->text[f->n], sizeof f->text[f->n], t);
         f->file[f->n] = file;
         f->line[f->n] = line;
     }
-    f->n = 2 <= f->n + 1 ? 2 : f->n + 1;
+    /* Past CS_UNITS_FOUND a repeat may count twice: still a conflict. */
+    if (f->n <= CS_UNITS_FOUND)
+        f->n++;
+}
+
+/* The one text among several that holds a digit, when the others are words
+ * (no digit: `Standard`, `-`); -1 when none or several hold one, or when
+ * more texts were seen than kept. */
+static int only_numeric(const cs_units_found *f)
+{
+    if (f->n < 2 || f->n > CS_UNITS_FOUND)
+        return -1;
+    int pick = -1;
+    for (int i = 0; i < f->n; i++) {
+        if (strpbrk(f->text[i], "0123456789") == NULL)
+            continue;
+        if (pick >= 0)
+            return -1;
+        pick = i;
+    }
+    return pick;
+}
+
+/* The warning for a unit whose characteristic gave words beside the one
+ * value taken: every text with its file:line. */
+static void word_warning(char *note, size_t cap, const char *label, const cs_units_found *f,
+                         int pick, const char *own_file)
+{
+    note_part(note, cap, "%s given %s: `%s` (%s:%d) taken", label,
+              f->n == 2 ? "twice" : "more than twice", f->text[pick],
+              f->file[pick] ? f->file[pick] : own_file, f->line[pick]);
+    for (int i = 0; i < f->n; i++)
+        if (i != pick)
+            note_part(note, cap, "`%s` (%s:%d) is a word, not a value, and is ignored",
+                      f->text[i], f->file[i] ? f->file[i] : own_file, f->line[i]);
 }
 
 /* A characteristic's number against its parameter: the range of REAL and
@@ -281,91 +312,134 @@ static void note_part(char *note, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
+/* One characteristic's found texts for u: stores its value in u (*ok) or
+ * describes the problem in part (problem, file, line). The CSV's unreadable
+ * value is an error (CS_EINPUT) instead. */
+typedef struct verdict {
+    bool ok;
+    cs_unit_problem problem;
+    const char *file;
+    int line;
+    char part[CS_UNITS_NOTE];
+} verdict;
+
+static cs_status settle_one(cs_unit *u, int i, const cs_units_found *f, bool csv, verdict *v,
+                            cs_error *err)
+{
+    const cs_units_mapping *m = u->map;
+    const cs_units_char *c = &m->chars[i];
+    const cs_param_def *d = &m->rs->params[m->char_param[i]];
+    const char *label = csv ? c->param : c->name;
+    double num = 0.0;
+    bool absent = false;
+    const char *why = NULL;
+    v->ok = false;
+    v->line = f->n > 0 ? f->line[0] : u->line;
+    v->file = f->n > 0 && f->file[0] ? f->file[0] : u->file;
+    if (f->n == 0) {
+        v->problem = CS_UNIT_MISSING;
+        set_part(v->part, sizeof v->part, "lacks %s", label);
+    } else if (f->n > 1) {
+        v->problem = CS_UNIT_CONFLICT;
+        set_part(v->part, sizeof v->part, "%s given %s: `%s` (%s:%d) and `%s` (%s:%d)", label,
+                 f->n == 2 ? "twice" : "more than twice", f->text[0],
+                 f->file[0] ? f->file[0] : u->file, f->line[0], f->text[1],
+                 f->file[1] ? f->file[1] : u->file, f->line[1]);
+    } else if (!cs_units_parse_value(f->text[0], c->format, c->alternate, &num, &absent, &why) ||
+               (c->format != CS_UNITS_TEXT_AS_IS && !in_range(d, num, &why))) {
+        v->problem = absent ? CS_UNIT_MISSING : CS_UNIT_INVALID;
+        if (absent)
+            set_part(v->part, sizeof v->part, "lacks %s (`%s`)", label, f->text[0]);
+        else
+            set_part(v->part, sizeof v->part, "%s `%s` %s", label, f->text[0], why);
+        if (csv && !absent)
+            return cs_error_set(err, CS_EINPUT, "%s:%d: column `%s`: `%s` %s", v->file, v->line,
+                                label, f->text[0], why);
+    } else {
+        if (u->n_values == CS_UNITS_MAX_VALUES)
+            return cs_error_set(err, CS_ELIMIT, "%s:%d: unit `%s` carries more than %d values",
+                                u->file, u->line, u->name, CS_UNITS_MAX_VALUES);
+        cs_unit_value *uv = &u->value[u->n_values++];
+        uv->param = m->char_param[i];
+        /* Text values go to the experiment model as written (it checks
+         * them); numbers in the plain form it reads. */
+        if (c->format == CS_UNITS_TEXT_AS_IS)
+            copy(uv->text, sizeof uv->text, f->text[0]);
+        else
+            snprintf(uv->text, sizeof uv->text, "%.10g", num);
+        copy(uv->raw, sizeof uv->raw, f->text[0]);
+        v->ok = true;
+    }
+    return CS_OK;
+}
+
+/* A note being gathered: its parts, and where its first part points. */
+typedef struct pending {
+    char what[CS_UNITS_NOTE];
+    cs_unit_problem problem;
+    const char *file;
+    int line;
+} pending;
+
+static void pending_add(pending *p, const verdict *v)
+{
+    if (p->what[0] == '\0') {
+        p->problem = v->problem;
+        p->file = v->file;
+        p->line = v->line;
+    }
+    note_part(p->what, sizeof p->what, "%s", v->part);
+}
+
 cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found, bool csv,
                           bool *kept, cs_error *err)
 {
     const cs_units_mapping *m = u->map;
-    const cs_ruleset *rs = m->rs;
-    char skipped[CS_UNITS_NOTE] = "", incomplete[CS_UNITS_NOTE] = "";
-    cs_unit_problem skip_problem = CS_UNIT_MISSING, inc_problem = CS_UNIT_MISSING;
-    int skip_line = 0, inc_line = 0;
-    const char *skip_file = u->file, *inc_file = u->file;
+    pending skipped = {.file = u->file}, incomplete = {.file = u->file},
+            warned = {.file = u->file};
     u->complete = true;
     *kept = false;
     for (int i = 0; i < m->n_chars; i++) {
-        const cs_units_char *c = &m->chars[i];
         const cs_units_found *f = &found[i];
-        const cs_param_def *d = &rs->params[m->char_param[i]];
-        const char *label = csv ? c->param : c->name;
-        cs_unit_problem problem;
-        char part[CS_UNITS_NOTE];
-        int line = f->n > 0 ? f->line[0] : u->line;
-        const char *file = f->n > 0 && f->file[0] ? f->file[0] : u->file;
-        double num = 0.0;
-        bool absent = false;
-        const char *why = NULL;
-        if (f->n == 0) {
-            problem = CS_UNIT_MISSING;
-            set_part(part, sizeof part, "lacks %s", label);
-        } else if (f->n > 1) {
-            problem = CS_UNIT_CONFLICT;
-            set_part(part, sizeof part, "%s given twice: `%s` (%s:%d) and `%s` (%s:%d)", label,
-                     f->text[0], f->file[0] ? f->file[0] : u->file, f->line[0], f->text[1],
-                     f->file[1] ? f->file[1] : u->file, f->line[1]);
-        } else if (!cs_units_parse_value(f->text[0], c->format, c->alternate, &num, &absent,
-                                         &why) ||
-                   (c->format != CS_UNITS_TEXT_AS_IS && !in_range(d, num, &why))) {
-            problem = absent ? CS_UNIT_MISSING : CS_UNIT_INVALID;
-            if (absent)
-                set_part(part, sizeof part, "lacks %s (`%s`)", label, f->text[0]);
-            else
-                set_part(part, sizeof part, "%s `%s` %s", label, f->text[0], why);
-            if (csv && !absent)
-                return cs_error_set(err, CS_EINPUT, "%s:%d: column `%s`: `%s` %s", file, line,
-                                    label, f->text[0], why);
-        } else {
-            if (u->n_values == CS_UNITS_MAX_VALUES)
-                return cs_error_set(err, CS_ELIMIT, "%s:%d: unit `%s` carries more than %d values",
-                                    u->file, u->line, u->name, CS_UNITS_MAX_VALUES);
-            cs_unit_value *v = &u->value[u->n_values++];
-            v->param = m->char_param[i];
-            /* Text values go to the experiment model as written (it checks
-             * them); numbers in the plain form it reads. */
-            if (c->format == CS_UNITS_TEXT_AS_IS)
-                copy(v->text, sizeof v->text, f->text[0]);
-            else
-                snprintf(v->text, sizeof v->text, "%.10g", num);
-            copy(v->raw, sizeof v->raw, f->text[0]);
+        cs_units_found one;
+        const int pick = only_numeric(f);
+        if (pick >= 0) {
+            /* Words beside one value: take it, and say so. */
+            if (warned.what[0] == '\0') {
+                warned.problem = CS_UNIT_CONFLICT;
+                warned.file = f->file[pick] ? f->file[pick] : u->file;
+                warned.line = f->line[pick];
+            }
+            word_warning(warned.what, sizeof warned.what, csv ? m->chars[i].param
+                                                              : m->chars[i].name,
+                         f, pick, u->file);
+            one = (cs_units_found){.n = 1, .file = {f->file[pick]}, .line = {f->line[pick]}};
+            copy(one.text[0], sizeof one.text[0], f->text[pick]);
+            f = &one;
+        }
+        verdict v;
+        cs_status st = settle_one(u, i, f, csv, &v, err);
+        if (st != CS_OK)
+            return st;
+        if (v.ok)
             continue;
-        }
-        if (c->required) {
-            if (skipped[0] == '\0') {
-                skip_problem = problem;
-                skip_file = file;
-                skip_line = line;
-            }
-            note_part(skipped, sizeof skipped, "%s", part);
-        } else {
-            if (incomplete[0] == '\0') {
-                inc_problem = problem;
-                inc_file = file;
-                inc_line = line;
-            }
-            note_part(incomplete, sizeof incomplete, "%s", part);
-        }
+        pending_add(m->chars[i].required ? &skipped : &incomplete, &v);
         u->complete = false;
     }
     /* A unit left out is named for what it lacks among the required
      * values; its optional ones no longer matter. */
-    if (skipped[0] != '\0') {
-        return add_note(out, CS_UNIT_SKIPPED, skip_problem, u, skip_file, skip_line, skipped);
-    }
-    if (incomplete[0] != '\0') {
-        cs_status st =
-            add_note(out, CS_UNIT_INCOMPLETE, inc_problem, u, inc_file, inc_line, incomplete);
-        if (st != CS_OK)
-            return st;
-    }
+    if (skipped.what[0] != '\0')
+        return add_note(out, CS_UNIT_SKIPPED, skipped.problem, u, skipped.file, skipped.line,
+                        skipped.what);
+    cs_status st = CS_OK;
+    if (incomplete.what[0] != '\0')
+        st = add_note(out, CS_UNIT_INCOMPLETE, incomplete.problem, u, incomplete.file,
+                      incomplete.line, incomplete.what);
+    if (st == CS_OK && warned.what[0] != '\0')
+        st = add_note(out, CS_UNIT_WARNED, warned.problem, u, warned.file, warned.line,
+                      warned.what);
+    if (st != CS_OK)
+        return st;
     *kept = true;
     return push_unit(out, u);
 }
@@ -510,6 +584,16 @@ static int handler(void *user, const char *section, const char *name, const char
         m->n_fixed++;
         return 1;
     }
+    if (strcmp(section, "locked") == 0) {
+        /* [fixed] comes first: a lock names a value the mapping fixes. */
+        for (int i = 0; i < m->n_fixed; i++)
+            if (strcmp(m->fixed_key[i], name) == 0) {
+                if (!copy(m->fixed_why[i], CS_UNITS_NOTE, value))
+                    return fail(st, "[locked] `%s`: the reason is too long", name);
+                return 1;
+            }
+        return fail(st, "[locked] `%s` is not a [fixed] parameter above it", name);
+    }
     if (strncmp(section, "characteristic ", 15) == 0) {
         const char *cname = section + 15;
         cs_units_char *c = NULL;
@@ -526,7 +610,7 @@ static int handler(void *user, const char *section, const char *name, const char
         }
         return char_key(st, c, name, value);
     }
-    return fail(st, "unknown section [%s] (units, fixed, characteristic NAME)", section);
+    return fail(st, "unknown section [%s] (units, fixed, locked, characteristic NAME)", section);
 }
 
 cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_error *err)

@@ -1,8 +1,8 @@
-/* The unit table (units.h: cs_units_table), as a cs_table so that CSV,
+/* The unit table (unitsrc.h: cs_units_table), as a cs_table so that CSV,
  * Markdown and LaTeX come from the project's one set of writers. */
 #include <string.h>
 
-#include "chargesim/units.h"
+#include "chargesim/unitsrc.h"
 
 #define MAX_NAMES 64
 
@@ -83,8 +83,8 @@ cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_
         st = cs_table_set_title(t, "%s", title);
     if (st == CS_OK && pct)
         st = cs_table_set_note(t, "p_D: p_success (%%) with the target D inches away; reach_Q: "
-                                  "the farthest distance still at least Q%%; plus1_speed: mean "
-                                  "rise of p_success (points of %%) with one more inch of speed.");
+                                  "the farthest distance still at least Q%%; plus1_speed: inches "
+                                  "of reach_75 one more inch of speed buys.");
     for (int r = 0; st == CS_OK && r < u->n; r++) {
         const cs_unit *un = &u->unit[r];
         const cs_unit_result *x = &res[r];
@@ -110,8 +110,7 @@ cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_
                                  : cs_table_set(t, row, c_tail + k, "%s", none);
         if (st == CS_OK)
             st = !x->has_plus1 ? cs_table_set(t, row, c_tail + 3, "%s", none)
-                 : pct         ? cs_table_set(t, row, c_tail + 3, "%+.1f", 100.0 * x->plus1)
-                               : cs_table_set(t, row, c_tail + 3, "%.6f", x->plus1);
+                              : cs_table_set(t, row, c_tail + 3, pct ? "%+g" : "%g", x->plus1);
         if (st == CS_OK)
             st = x->has_ppi
                      ? cs_table_set(t, row, c_tail + 4, pct ? "%.1f" : "%.4f", x->points_per_inch)

@@ -1,5 +1,6 @@
 /* The experiment model and its value syntax; see include/chargesim/experiment.h. */
 #include "chargesim/experiment.h"
+#include "chargesim/parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -114,29 +115,11 @@ static bool parse_double(const char *s, double *out)
     return true;
 }
 
+/* Integers go through the one parser (chargesim/parse.h): digits only,
+ * never through a double. */
 static bool parse_u64(const char *s, uint64_t *out)
 {
-    char *end;
-    while (isspace((unsigned char)*s))
-        s++;
-    if (!isdigit((unsigned char)*s))
-        return false;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    while (isspace((unsigned char)*end))
-        end++;
-    /* A trailing multiplier: 1e6 is common in experiment files. */
-    if (*end == 'e' || *end == 'E' || *end == '.') {
-        double d;
-        if (!parse_double(s, &d) || d < 0 || d > 1.8e19 || d != floor(d))
-            return false;
-        *out = (uint64_t)d;
-        return true;
-    }
-    if (*end != '\0' || errno == ERANGE)
-        return false;
-    *out = (uint64_t)v;
-    return true;
+    return cs_parse_u64(s, out, NULL);
 }
 
 /* Checks one element of a parameter's value and gives its numeric form. */
@@ -596,9 +579,7 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
                         section);
 }
 
-/* The index of each parameter's value at point k (0 for unswept ones);
- * the last swept key varies fastest. */
-static void point_choices(const cs_experiment *e, uint64_t k, int *choice)
+void cs_experiment_point_choices(const cs_experiment *e, uint64_t k, int *choice)
 {
     uint64_t rest = k;
     memset(choice, 0, CS_MAX_PARAMS * sizeof *choice);
@@ -612,7 +593,7 @@ static void point_choices(const cs_experiment *e, uint64_t k, int *choice)
 void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out)
 {
     int choice[CS_MAX_PARAMS];
-    point_choices(e, k, choice);
+    cs_experiment_point_choices(e, k, choice);
     memset(out, 0, sizeof *out);
     for (int i = 0; i < e->rs->n_params; i++) {
         const cs_value_spec *v = &e->param[i];
@@ -627,7 +608,7 @@ void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out)
 void cs_experiment_point_label(const cs_experiment *e, uint64_t k, char *buf, int cap)
 {
     int choice[CS_MAX_PARAMS];
-    point_choices(e, k, choice);
+    cs_experiment_point_choices(e, k, choice);
     buf[0] = '\0';
     for (int s = 0; s < e->n_sweep; s++) {
         int i = e->sweep[s];

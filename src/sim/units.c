@@ -8,13 +8,17 @@
 #include <string.h>
 
 #include "chargesim/experiment.h"
+#include "chargesim/reach.h"
 #include "chargesim/units.h"
 
 const double cs_units_reach_levels[CS_UNITS_N_REACH] = {0.50, 0.75, 0.90};
 
-/* The reach scan walks past the table's last distance until p_success drops
- * below every level; a ruleset whose odds never fall is stopped here. */
-#define REACH_SCAN_CAP 100000
+void cs_units_free(cs_units *u)
+{
+    free(u->unit);
+    free(u->note);
+    *u = (cs_units){0};
+}
 
 /* ---- distance grids ---------------------------------------------------- */
 
@@ -74,6 +78,50 @@ double cs_units_grid_at(const cs_units_grid *g, int i)
 
 /* ---- the unit's parameters --------------------------------------------- */
 
+/* Do two texts give the same value? Numbers compare as numbers (2 = 2.0),
+ * anything else as written, blanks around it aside. */
+static bool same_value(const char *a, const char *b)
+{
+    char *ea, *eb;
+    double x = strtod(a, &ea), y = strtod(b, &eb);
+    if (ea != a && eb != b) {
+        while (*ea == ' ')
+            ea++;
+        while (*eb == ' ')
+            eb++;
+        if (*ea == '\0' && *eb == '\0')
+            return x == y;
+    }
+    while (*a == ' ')
+        a++;
+    while (*b == ' ')
+        b++;
+    size_t na = strlen(a), nb = strlen(b);
+    while (na > 0 && a[na - 1] == ' ')
+        na--;
+    while (nb > 0 && b[nb - 1] == ' ')
+        nb--;
+    return na == nb && strncmp(a, b, na) == 0;
+}
+
+/* A value `val` for parameter `key`, from `origin`, against the mapping's
+ * [locked] values: the mapping's data holds no meaning under another one
+ * (T9A 2nd-edition catalogues give Advance Rate, no Charge Speed: edition
+ * 3 would print numbers that ignore every unit's profile). CS_EINPUT with
+ * the mapping's reason; the table is never printed under a heading its
+ * numbers do not have. */
+static cs_status check_locked(const cs_units_mapping *m, const char *key, const char *val,
+                              const char *origin, cs_error *err)
+{
+    for (int i = 0; i < m->n_fixed; i++)
+        if (m->fixed_why[i][0] != '\0' && strcmp(m->fixed_key[i], key) == 0 &&
+            !same_value(val, m->fixed_val[i]))
+            return cs_error_set(err, CS_EINPUT, "%s %s = %s: mapping %s fixes %s = %s: %s", origin,
+                                key, val, m->path, key, m->fixed_val[i], m->fixed_why[i]);
+    return CS_OK;
+}
+
+
 /* Reads the unit's parameters through the experiment model, so a unit's
  * values, the mapping's fixed ones and --set read exactly as in an
  * experiment file, and every error names where the value came from. The
@@ -94,9 +142,14 @@ static cs_status unit_params(const cs_unit *u, const cs_units_sets *sets, const 
     for (int i = 0; st == CS_OK && i < sets->n; i++)
         if (cs_ruleset_param_index(rs, sets->key[i]) >= 0)
             st = cs_experiment_set(e, "params", sets->key[i], sets->val[i], "--set", 0, err);
-    for (int i = 0; st == CS_OK && i < u->n_values; i++)
-        st = cs_experiment_set(e, "params", rs->params[u->value[i].param].key, u->value[i].text,
-                               u->file, u->line, err);
+    for (int i = 0; st == CS_OK && i < u->n_values; i++) {
+        char where[CS_UNITS_PATH + 32];
+        snprintf(where, sizeof where, "%s:%d:", u->file, u->line);
+        const char *key = rs->params[u->value[i].param].key;
+        st = check_locked(m, key, u->value[i].text, where, err);
+        if (st == CS_OK)
+            st = cs_experiment_set(e, "params", key, u->value[i].text, u->file, u->line, err);
+    }
     if (st == CS_OK)
         st = cs_experiment_set(e, "params", rs->params[m->distance_param].key, lo, "--distance", 0,
                                err);
@@ -182,68 +235,100 @@ static bool metric_mean(const cs_probs *pr, int i, double *out)
     return true;
 }
 
-/* Reach: the grid, continued past hi, is scanned until p_success has
- * dropped below every level or the distance parameter's range ends. */
-static cs_status reach(evaluator *e, const cs_units_grid *g, int n, cs_unit_result *out,
-                       cs_error *err)
+/* ---- reach: the range distribution inverted ---------------------------- */
+
+/* The nearest distance reach looks at: just beyond base contact (two tape
+ * tolerances), since units in contact are engaged and some games forbid
+ * their charge (issue 15.2), and never below the parameter's own minimum. */
+#define LEVEL_TOL 1e-12
+
+static double reach_floor(const cs_param_def *dd)
 {
+    return fmax(dd->min, 2.0 * CS_REACH_TOL);
+}
+
+/* The farthest distance the unit reaches with probability >= q, a property
+ * of the unit, never of the table's distances (issue 15.6). At the fixed
+ * head-on layout p_success(d) = P(range reaches d) (reach.h): a step
+ * function of d, non-increasing, constant between the atoms of the range
+ * distribution and dropping just past each atom a (at a + CS_REACH_TOL).
+ * So {d : p(d) >= q} is an interval from the floor to about a_q, where
+ * a_q is the atom with P(range >= a_q) >= q > P(range > a_q): the
+ * q-quantile of the range, counted from the top. Bisection on d closes on
+ * that edge down to adjacent doubles (about 70 evaluations, whatever the
+ * dice: no step scan, no cap), and the edge is the atom. Absent when p < q just beyond contact; the distance
+ * parameter's maximum when the odds never fall below q within it. */
+static cs_status invert(evaluator *e, double q, bool *has, double *reach_at, cs_error *err)
+{
+    /* A probability within LEVEL_TOL of the level is the level: an exact
+     * p_success is a sum of many rounded terms (5d162 sums to 0.5 less
+     * 1e-16 where the true value is exactly 1/2), while the atoms next to a
+     * level of 50 to 90% differ by far more than that for any dice. */
+    q -= LEVEL_TOL;
     const cs_param_def *dd = &e->rs->params[e->distance];
-    bool open[CS_UNITS_N_REACH];
-    int still_open = 0;
-    for (int k = 0; k < CS_UNITS_N_REACH; k++) {
-        open[k] = out->p[0] >= cs_units_reach_levels[k];
-        still_open += open[k];
+    double lo = reach_floor(dd), hi = dd->max, p;
+    cs_status st = evaluate(e, lo, &p, err);
+    *has = false;
+    if (st != CS_OK || p < q)
+        return st;
+    *has = true;
+    if ((st = evaluate(e, hi, &p, err)) != CS_OK || p >= q) {
+        *reach_at = hi;
+        return st;
     }
-    for (int i = 0; still_open > 0 && i < REACH_SCAN_CAP; i++) {
-        double d = cs_units_grid_at(g, i), pi;
-        if (d > dd->max)
+    /* Invariant: p(lo) >= q > p(hi). */
+    for (int i = 0; i < 2100; i++) {
+        double mid = lo + 0.5 * (hi - lo);
+        if (!(mid > lo && mid < hi))
             break;
-        if (i < n) {
-            pi = out->p[i];
-        } else {
-            cs_status st = evaluate(e, d, &pi, err);
-            if (st != CS_OK)
-                return st;
-        }
-        for (int k = 0; k < CS_UNITS_N_REACH; k++) {
-            if (!open[k])
-                continue;
-            if (pi >= cs_units_reach_levels[k]) {
-                out->has_reach[k] = true;
-                out->reach[k] = d;
-            } else {
-                open[k] = false;
-                still_open--;
-            }
-        }
+        if ((st = evaluate(e, mid, &p, err)) != CS_OK)
+            return st;
+        *(p >= q ? &lo : &hi) = mid;
     }
+    /* The edge lies at the atom, or one CS_REACH_TOL beyond it where the
+     * ruleset decides through cs_reaches: both round to the same
+     * hundred-thousandth of an inch, the grid the reach is given on (any
+     * distance written with up to 5 decimals, 8.3 as the double nearest
+     * 8.3; n / 1e5 is correctly rounded). */
+    const double grid = 1e5;
+    *reach_at = round(lo * grid) / grid;
     return CS_OK;
 }
 
-/* +1 speed: the same grid with the speed parameter one higher. */
-static cs_status plus_one(evaluator *e, const cs_units_grid *g, int n, cs_unit_result *out,
-                          cs_error *err)
+static cs_status reach(evaluator *e, cs_unit_result *out, cs_error *err)
+{
+    cs_status st = CS_OK;
+    for (int k = 0; st == CS_OK && k < CS_UNITS_N_REACH; k++)
+        st = invert(e, cs_units_reach_levels[k], &out->has_reach[k], &out->reach[k], err);
+    return st;
+}
+
+/* +1 speed: how many inches of 75% reach one more inch of the speed
+ * parameter buys, reach_75(speed + 1) - reach_75(speed), both by exact
+ * inversion, so it is a property of the unit like the reach itself. It is
+ * 1 wherever the speed is simply added to the roll (t9a edition 2's
+ * 2D6 + Adv, asoiaf's speed + D6, generic's move + dice); less where a
+ * declaration limit or the distance parameter's maximum cuts the range.
+ * Absent without a speed parameter, when speed + 1 is out of its range, or
+ * when reach_75 is absent at either speed. */
+static cs_status plus_one(evaluator *e, cs_unit_result *out, cs_error *err)
 {
     int s = e->u->map->speed_param;
-    if (s < 0)
+    if (s < 0 || !out->has_reach[1])
         return CS_OK;
     const cs_param_def *sd = &e->rs->params[s];
-    double base = e->params.num[s];
+    double base = e->params.num[s], r;
     if (base + 1.0 > sd->max)
         return CS_OK;
     e->params.num[s] = base + 1.0;
-    double sum = 0.0;
-    for (int i = 0; i < n; i++) {
-        double q;
-        cs_status st = evaluate(e, cs_units_grid_at(g, i), &q, err);
-        if (st != CS_OK)
-            return st;
-        sum += q - out->p[i];
-    }
+    bool has;
+    cs_status st = invert(e, cs_units_reach_levels[1], &has, &r, err);
     e->params.num[s] = base;
-    out->has_plus1 = true;
-    out->plus1 = sum / (double)n;
-    return CS_OK;
+    if (st == CS_OK && has) {
+        out->has_plus1 = true;
+        out->plus1 = r - out->reach[1];
+    }
+    return st;
 }
 
 cs_status cs_units_analyse(const cs_unit *u, const cs_units_sets *sets, const cs_units_grid *g,
@@ -280,9 +365,9 @@ cs_status cs_units_analyse(const cs_unit *u, const cs_units_sets *sets, const cs
                         metric_mean(&e->probs, m->metric_index[k], &out->metric[k]);
         }
         if (st == CS_OK)
-            st = reach(e, g, n, out, err);
+            st = reach(e, out, err);
         if (st == CS_OK)
-            st = plus_one(e, g, n, out, err);
+            st = plus_one(e, out, err);
         if (st == CS_OK && u->has_points && out->has_reach[1] && out->reach[1] > 0.0) {
             out->has_ppi = true;
             out->points_per_inch = u->points / out->reach[1];
@@ -305,6 +390,9 @@ cs_status cs_units_check_sets(const cs_units *u, const cs_units_sets *sets, cs_e
             if (k < 0)
                 continue;
             known = true;
+            cs_status st = check_locked(un->map, sets->key[s], sets->val[s], "--set", err);
+            if (st != CS_OK)
+                return st;
             if (k == un->map->distance_param)
                 return cs_error_set(err, CS_EINPUT,
                                     "--set %s: the table's distance; use --distance", sets->key[s]);

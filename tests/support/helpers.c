@@ -44,7 +44,7 @@ cs_status th_load(const char *ini, const char *const *sets, int n_sets, cs_exper
 
 cs_status th_run(const cs_experiment *e, int threads, cs_run_result *r)
 {
-    cs_run_opts o = {threads, false, NULL, NULL};
+    cs_run_opts o = {.threads = threads};
     cs_error err;
     return cs_sim_run(e, &o, r, &err);
 }
@@ -61,7 +61,7 @@ static char *table_text(const cs_table *t)
 
 char *th_run_csv(const cs_experiment *e, int threads, char **dist)
 {
-    cs_run_opts o = {threads, dist != NULL, NULL, NULL};
+    cs_run_opts o = {.threads = threads, .want_dist = dist != NULL};
     cs_run_result r;
     cs_error err;
     if (cs_sim_run(e, &o, &r, &err) != CS_OK)

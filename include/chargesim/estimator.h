@@ -1,0 +1,130 @@
+#ifndef CHARGESIM_ESTIMATOR_H
+#define CHARGESIM_ESTIMATOR_H
+/* The estimators behind the scheduler (src/sim/sched.c). The scheduler owns
+ * blocks, threads, seeding, progress and the stopping rule; an estimator
+ * owns what one method computes:
+ *
+ *   block    accumulates block b of one sweep point into a tally of its own
+ *            (plain bytes, tally_size of them, zeroed by the scheduler);
+ *            called concurrently for different blocks, it reads only the
+ *            run, the point and its stream (seed, point, b);
+ *   merge    adds a block's tally into the point's, called in block order
+ *            (point, then block), so double sums never depend on threads;
+ *   halfwidth  the widest interval half-width of every probability cell it
+ *            reports (p_success and each p_<outcome>): --precision stops a
+ *            point when it is at most H, so H holds for every column;
+ *   report   each cell with its interval (and the means) into a result.
+ *
+ * Extension points, written down so that they need no change to the
+ * scheduler's core (run_pass, run_round, merge_round in sched.c):
+ * - compare (paired estimator): a tally holding both variants' sums and the
+ *   per-trial (mc) or per-layout (conditional) differences; its block runs
+ *   variant A and variant B on the same stream (seed, point, b), one
+ *   sub-stream per trial so that an extra die in B does not shift A; its
+ *   halfwidth is the widest delta half-width.
+ * - RQMC: block b maps to (replicate, range of points of the scrambled
+ *   sequence); the layouts come from that point set instead of the rng
+ *   (dice still from the stream); the tally keeps per-replicate sums and
+ *   halfwidth is the Student-t interval over the R replicate means. The
+ *   scheduler's doubling rounds already double the points per replicate.
+ * - MPI: run_round computes a round's items (point, block) into their
+ *   tallies; a backend that gives each rank a share of the items and then
+ *   gathers every tally (plain bytes, no pointers) to every rank before
+ *   merge_round keeps the merge order, hence the bytes, and lets every rank
+ *   take the same stopping decision from the same merged tallies.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chargesim/experiment.h"
+#include "chargesim/sim.h"
+#include "chargesim/stats.h"
+
+/* A parameter drawn per trial: uniform(a, b) or normal(a, b), clamped to
+ * [min, max]. */
+typedef struct cs_est_draw {
+    int index;    /* the parameter */
+    bool uniform; /* else normal */
+    double a, b, min, max;
+} cs_est_draw;
+
+/* What every block of a run shares; read-only while blocks run. */
+typedef struct cs_est_run {
+    const cs_experiment *e;
+    const cs_ruleset *rs;
+    unsigned success_mask;  /* outcomes counted in p_success */
+    uint64_t trials;        /* the first round's trials per point */
+    uint64_t block_size;    /* trials per block (cs_sim_block_size(trials)) */
+    bool sequential;        /* --precision: the interval is read at a stopping time */
+    cs_est_draw draw[CS_MAX_PARAMS];
+    int n_draw;
+    cs_binning bins[CS_MAX_METRICS];
+    int bin_offset[CS_MAX_METRICS + 1]; /* offsets into one point's histogram */
+    unsigned hist_mask;     /* metrics whose histogram this pass fills */
+} cs_est_run;
+
+/* One sweep point as the scheduler prepared it. */
+typedef struct cs_est_point {
+    uint64_t index;     /* k of the stream (seed, k, b) */
+    void *ctx;          /* the ruleset's prepared context */
+    void *layout;       /* the fixed layout, built once (unused when random) */
+    cs_params params;   /* the point's values, drawn ones at their centre */
+    bool random_layout; /* the layout varies between trials */
+} cs_est_point;
+
+/* The tally of mc, conditional and exact: one block's or one point's. */
+typedef struct cs_est_tally {
+    uint64_t trials;                  /* trials or layouts */
+    uint64_t count[CS_MAX_OUTCOMES];  /* mc: trials per outcome */
+    uint64_t mdef[CS_MAX_METRICS];    /* mc: trials where the metric was measured */
+    unsigned sampled_mask;            /* conditional: metrics estimated by sampling */
+    /* conditional: sums of p_success, its compensation (Neumaier: a fixed
+     * layout repeated 10^6 times must still sum to n times its value to
+     * ~1e-16, so conditional equals exact to 1e-12) and of its square */
+    double sum_ps, comp_ps, sum_ps2;
+    double sum_p[CS_MAX_OUTCOMES], comp_p[CS_MAX_OUTCOMES], sum_p2[CS_MAX_OUTCOMES];
+    double msum[CS_MAX_METRICS];  /* mc: sum of X; conditional: of E[X 1{def}] or sampled X */
+    double mpdef[CS_MAX_METRICS]; /* conditional: sum of P(def) or sampled 1{def} */
+} cs_est_tally;
+
+typedef struct cs_estimator {
+    const char *name;
+    cs_method method;
+    size_t tally_size;
+    /* Trials of the first round for the experiment's `trials` (exact: 1). */
+    uint64_t (*first_trials)(const cs_experiment *e);
+    void (*block)(const cs_est_run *run, const cs_est_point *pt, uint64_t b, uint64_t n,
+                  void *scratch_layout, uint64_t *hist, void *tally);
+    void (*merge)(void *into, const void *block);
+    double (*halfwidth)(const cs_est_run *run, const cs_est_point *pt, const void *tally,
+                        double z);
+    void (*report)(const cs_est_run *run, const cs_est_point *pt, const void *tally, double z,
+                   cs_point_result *out);
+    /* Trials per point that a half-width h may need in the worst case
+     * (p = 1/2), for the bound on --precision; NULL: never more than the
+     * first round. */
+    double (*worst_trials)(double h, double z);
+    /* Metrics this estimator leaves open (tally's sampled_mask) are then
+     * sampled by this one on the same points; NULL if none. */
+    const struct cs_estimator *resample;
+} cs_estimator;
+
+extern const cs_estimator cs_est_mc;
+extern const cs_estimator cs_est_conditional;
+extern const cs_estimator cs_est_exact;
+
+/* The estimator of a method (AUTO must be resolved first). */
+const cs_estimator *cs_estimator_for(cs_method m);
+
+/* Shared by the estimators (src/sim/est_common.c). */
+
+/* Draws the per-trial parameters into num from rng, in table order. */
+void cs_est_draw_params(const cs_est_run *run, double *num, cs_rng *rng);
+/* Adds `mass` to metric m's bin of value v in one point's histogram h, if
+ * this pass fills metric m's histogram. */
+void cs_est_hist_add(const cs_est_run *run, uint64_t *h, int m, double v, uint64_t mass);
+/* The p_success share of outcome probabilities p. */
+double cs_est_success_of(const cs_est_run *run, const double *p);
+
+#endif

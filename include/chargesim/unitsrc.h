@@ -1,0 +1,132 @@
+#ifndef CHARGESIM_UNITSRC_H
+#define CHARGESIM_UNITSRC_H
+/* Unit sources (io layer): the file formats that fill the unit model of
+ * units.h, and the table that shows its analysis.
+ *
+ *   mapping  (experiments/mappings/<system>.ini, libinih, src/io/units_map.c)
+ *            which characteristic feeds which ruleset parameter, fixed and
+ *            locked parameters, the cost type
+ *   sources  BattleScribe .cat/.gst (libxml2, src/io/units_bs.c) or a units
+ *            CSV (libcsv, src/io/units_csv.c)  ->  cs_units: units + notes
+ *   table    (src/io/units_table.c) CSV, Markdown or LaTeX
+ *
+ * A unit lacking a value the mapping marks required, or holding one that does
+ * not parse or that its profiles give twice with different text, is never
+ * guessed: it is left out and a note says which unit and what is wrong
+ * (a word beside one numeric value is the one exception: cs_units_settle).
+ * Errors that stop a read (malformed XML or CSV, a broken link, a mapping
+ * naming an unknown parameter) come back as CS_EINPUT with a message naming
+ * the file, the line and the element or column, in a cs_error. */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "chargesim/error.h"
+#include "chargesim/status.h"
+#include "chargesim/table.h"
+#include "chargesim/units.h"
+
+/* ---- mapping files (src/io/units_map.c) --------------------------------- */
+
+/* Reads one mapping file. Unknown sections or keys, a missing [units]
+ * ruleset, a bad format name: CS_EINPUT naming file:line. */
+cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_error *err);
+
+/* Resolves the mapping's names against the ruleset table: the ruleset must
+ * be built in, every parameter and metric must exist, fixed values must be
+ * in the parameter's range. CS_EINPUT naming the mapping file otherwise. */
+cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err);
+
+/* The files of a directory whose names end in one of `suffixes` (NULL-
+ * terminated), hidden ones aside, as dir/name in name order; *out is
+ * malloc'ed (free()), each entry CS_UNITS_PATH long. */
+cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
+                              char (**out)[CS_UNITS_PATH], int *n, cs_error *err);
+
+/* Every *.ini of a directory, in name order. *out is malloc'ed (free()). */
+cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int *n, cs_error *err);
+
+/* ---- unit sources ------------------------------------------------------ */
+
+/* BattleScribe. `path` is a .cat (its .gst, the file in the same directory
+ * whose root id is the catalogue's gameSystemId, is read for links) or a
+ * .gst. Units are the selection entries of type unit or model not nested in
+ * another such entry, defined in the file or reached from it by an entry
+ * link outside any unit; each unit's profiles are its own, those its info
+ * links point to, those of its model children (nested, in groups, or
+ * linked), and those of its own "upgrade" children it must take at least
+ * once (min selections >= 1: models typed so, T9A's Steppe Wolfhounds and
+ * Feldraks). Shared entries are resolved once per unit (linear in the
+ * entries however often they are linked); a cycle of links is CS_EINPUT.
+ * `map` must be bound. Appends to `out`. */
+cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out,
+                           cs_error *err);
+
+/* The gameSystemId of a .cat (or the id of a .gst), to pick a mapping. */
+cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error *err);
+
+/* Units CSV: a header row, then one unit per row. Columns:
+ *   name     required, the unit's name
+ *   ruleset  the row's ruleset (may be left out when `rules` is given)
+ *   points   optional, a number >= 0
+ *   base     optional, base size WxD in mm (20x20, 25x50)
+ *   any parameter of the row's ruleset, e.g. advance_rate, speed, hit
+ * A cell may be empty or `-` (no value). A parameter the mapping feeds is
+ * read in its format (3+ is 3; an inch mark needs CSV quoting, "4""", so 4
+ * is simpler); any other is handed to the experiment model as written. The
+ * file is strict CSV (libcsv CSV_STRICT): a stray quote is an error.
+ * Each row's ruleset picks its mapping among `maps` (the one mapping that
+ * names that ruleset; bound here), which says which parameters are required
+ * and gives the fixed ones. */
+cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,
+                            cs_units *out, cs_error *err);
+
+/* ---- shared by the readers (src/io/units_map.c) -------------------------- */
+
+/* What a reader found for one mapped characteristic of one unit: the
+ * distinct texts (trimmed) its profiles give, each with its line. */
+#define CS_UNITS_FOUND 4 /* distinct texts kept; past that, only counted */
+typedef struct cs_units_found {
+    int n; /* distinct texts seen: 0 absent, 1, 2 or more (a conflict, unless
+              all but one are words: see cs_units_settle) */
+    char text[CS_UNITS_FOUND][CS_UNITS_TEXT]; /* the first CS_UNITS_FOUND of them */
+    const char *file[CS_UNITS_FOUND]; /* NULL: the unit's own file; else must outlive settle */
+    int line[CS_UNITS_FOUND];
+} cs_units_found;
+
+/* Records one text for a characteristic: a repeat of a known text is ignored. */
+void cs_units_found_add(cs_units_found *f, const char *text, const char *file, int line);
+
+/* Turns found[i] (one per map->chars[i]) into u's values, then appends u to
+ * out when every required value is there (*kept = true), with a note when
+ * something is missing, unreadable or contradictory, naming characteristics.
+ * Several texts contradict each other unless exactly one of them holds a
+ * digit: the others are words, no value at all (T9A's Mageblight Gremlins
+ * give Adv `Standard`, a data-entry slip, beside `5"`); that one is taken
+ * and a CS_UNIT_WARNED note names every line. Two texts with digits (`5"`
+ * and `6"`) stay a conflict: which one holds is never guessed.
+ * With `csv` the notes name columns (the parameters) and an unreadable value
+ * is an error instead (CS_EINPUT, naming file:line and the column): a CSV is
+ * written by its user, a catalogue is third-party data.
+ * u->name, file, line, catalogue and map must be set. */
+cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found, bool csv,
+                          bool *kept, cs_error *err);
+
+/* Parses a characteristic's text in `format` into a number. Returns false
+ * (with `why` set to a static reason) when it does not read; `*absent` is set
+ * for "", "-" and "*" (the source's "none"). */
+bool cs_units_parse_value(const char *text, cs_units_format format, bool alternate, double *num,
+                          bool *absent, const char **why);
+
+/* ---- the table (src/io/units_table.c) ----------------------------------- */
+
+/* One row per unit: catalogue, name, ruleset, points, base, the parameter
+ * values units carry (the union of their columns, in order of first
+ * appearance), reach_50, reach_75, reach_90, plus1_speed,
+ * points_per_inch_75, mean_<metric> for the mappings' metrics, then
+ * p_<distance> per grid distance. CSV gives probabilities in [0, 1]; md and
+ * tex give percentages, with `title` as heading. Absent values are empty
+ * cells (CSV) or `-`. t is initialised here (cs_table_free). */
+cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_units_grid *g,
+                         cs_format fmt, const char *title, cs_table *t);
+
+#endif

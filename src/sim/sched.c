@@ -1,0 +1,571 @@
+/* The scheduler: sweep points in fixed blocks of trials over OpenMP
+ * threads, merged in block order, with the --precision stopping rule; what
+ * a block computes belongs to its estimator (include/chargesim/estimator.h).
+ * The only file that uses OpenMP besides the dice sampler. */
+#include "chargesim/sim.h"
+
+#include <float.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "chargesim/estimator.h"
+
+typedef struct sched_point {
+    cs_est_point pt;
+    bool active;          /* still running blocks (--precision) */
+    uint64_t blocks_done;
+    void *tally;          /* the merged tally, est->tally_size bytes */
+} sched_point;
+
+typedef struct sched {
+    cs_est_run run;
+    const cs_estimator *est;
+    const cs_run_opts *opts;
+    int threads;
+    uint64_t n_points;
+    sched_point *pts;
+    unsigned char *tallies;  /* every point's tally, one allocation */
+    uint64_t **thread_hist;  /* [thread][point * hist_stride] */
+    uint64_t hist_stride;
+    double precision, z;
+    uint64_t max_trials;     /* --precision adds blocks up to this many trials */
+    uint64_t done, planned;  /* progress, trials */
+} sched;
+
+/* Items of a round are cut into chunks so the slots stay small. */
+#define CHUNK 16384u
+
+uint64_t cs_sim_block_size(uint64_t trials)
+{
+    uint64_t b = (trials + CS_SIM_MAX_BLOCKS - 1) / CS_SIM_MAX_BLOCKS;
+    return b < CS_SIM_MIN_BLOCK ? CS_SIM_MIN_BLOCK : b;
+}
+
+int cs_sim_cores(void)
+{
+    return omp_get_num_procs();
+}
+
+static uint64_t block_trials(const cs_est_run *run, uint64_t b)
+{
+    /* Blocks past the initial trials (--precision) are all full size. */
+    uint64_t start = b * run->block_size;
+    if (start >= run->trials)
+        return run->block_size;
+    uint64_t left = run->trials - start;
+    return left < run->block_size ? left : run->block_size;
+}
+
+/* Computes a round's items (point, block) into their slots. This is the
+ * backend an MPI build replaces (share the items, gather the slots). */
+static void run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigned char *slots)
+{
+    const cs_est_run *run = &s->run;
+    const cs_estimator *est = s->est;
+    const size_t ts = est->tally_size;
+#pragma omp parallel num_threads(s->threads)
+    {
+        void *layout = malloc(run->rs->layout_size ? run->rs->layout_size : 1);
+        uint64_t *th = s->thread_hist ? s->thread_hist[omp_get_thread_num()] : NULL;
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t i = 0; i < n_items; i++) {
+            uint64_t k = items[2 * i], b = items[2 * i + 1], n = block_trials(run, b);
+            void *slot = slots + i * ts;
+            memset(slot, 0, ts);
+            if (layout)
+                est->block(run, &s->pts[k].pt, b, n, layout, th ? th + k * s->hist_stride : NULL,
+                           slot);
+#pragma omp atomic
+            s->done += n;
+            if (omp_get_thread_num() == 0 && s->opts->progress) {
+                uint64_t seen;
+#pragma omp atomic read
+                seen = s->done;
+                s->opts->progress(s->opts->progress_user, seen, s->planned);
+            }
+        }
+        free(layout);
+    }
+}
+
+/* Adds a round's slots into the points, in item order (point, then block). */
+static void merge_round(sched *s, const uint64_t *items, uint64_t n_items,
+                        const unsigned char *slots)
+{
+    for (uint64_t i = 0; i < n_items; i++) {
+        sched_point *p = &s->pts[items[2 * i]];
+        s->est->merge(p->tally, slots + i * s->est->tally_size);
+        p->blocks_done++;
+    }
+}
+
+/* The next up to CHUNK items of a round from (*k, *b) on: blocks
+ * [blocks_done, target) of every active point, points in order. */
+static uint64_t next_items(const sched *s, uint64_t target, uint64_t *k, uint64_t *b,
+                           uint64_t *items)
+{
+    uint64_t n = 0;
+    while (n < CHUNK && *k < s->n_points) {
+        items[2 * n] = *k;
+        items[2 * n + 1] = *b;
+        n++;
+        if (++*b >= target) {
+            do
+                ++*k;
+            while (*k < s->n_points && !s->pts[*k].active);
+            if (*k < s->n_points)
+                *b = s->pts[*k].blocks_done;
+        }
+    }
+    return n;
+}
+
+static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
+{
+    uint64_t n_items = 0;
+    for (uint64_t k = 0; k < s->n_points; k++)
+        if (s->pts[k].active)
+            n_items += target - s->pts[k].blocks_done;
+    if (n_items == 0)
+        return CS_OK;
+    uint64_t cap = n_items < CHUNK ? n_items : CHUNK;
+    uint64_t *items = malloc(2 * cap * sizeof *items);
+    unsigned char *slots = malloc(cap * s->est->tally_size);
+    if (!items || !slots) {
+        free(items);
+        free(slots);
+        return cs_error_set(err, CS_ENOMEM, "out of memory for %llu blocks",
+                            (unsigned long long)n_items);
+    }
+    s->planned = s->done + n_items * s->run.block_size;
+    uint64_t k = 0, b = 0;
+    while (k < s->n_points && !s->pts[k].active)
+        k++;
+    if (k < s->n_points)
+        b = s->pts[k].blocks_done;
+    for (uint64_t left = n_items; left > 0;) {
+        uint64_t n = next_items(s, target, &k, &b, items);
+        run_round(s, items, n, slots);
+        merge_round(s, items, n, slots);
+        left -= n;
+    }
+    free(items);
+    free(slots);
+    return CS_OK;
+}
+
+/* Rounds of blocks until every point is done: one round without
+ * --precision; with it, points whose widest interval is still wider than
+ * asked run on with as many blocks again, up to max_trials. The stopping
+ * rule reads merged tallies only, so it is as reproducible as the rest. */
+static cs_status run_pass(sched *s, cs_error *err)
+{
+    const cs_est_run *run = &s->run;
+    uint64_t target = (run->trials + run->block_size - 1) / run->block_size;
+    uint64_t cap_blocks = s->max_trials / run->block_size;
+    cs_status st;
+    for (;;) {
+        if ((st = run_round_items(s, target, err)) != CS_OK)
+            return st;
+        if (!(s->precision > 0.0))
+            return CS_OK;
+        uint64_t next = target * 2 < cap_blocks ? target * 2 : cap_blocks;
+        bool any = false;
+        for (uint64_t k = 0; k < s->n_points; k++) {
+            sched_point *p = &s->pts[k];
+            if (!p->active)
+                continue;
+            if (next <= target || s->est->halfwidth(run, &p->pt, p->tally, s->z) <= s->precision)
+                p->active = false;
+            else
+                any = true;
+        }
+        if (!any)
+            return CS_OK;
+        target = next;
+    }
+}
+
+static cs_status prepare_points(sched *s, cs_error *err)
+{
+    const cs_experiment *e = s->run.e;
+    const cs_ruleset *rs = s->run.rs;
+    for (uint64_t k = 0; k < s->n_points; k++) {
+        cs_est_point *pt = &s->pts[k].pt;
+        cs_diag diag = {0};
+        pt->index = k;
+        s->pts[k].tally = s->tallies + k * s->est->tally_size;
+        cs_experiment_point(e, k, &pt->params);
+        pt->ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
+        pt->layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
+        if (!pt->ctx || !pt->layout)
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+        if (rs->prepare(&pt->params, pt->ctx, &diag) != CS_OK)
+            return cs_error_set(err, CS_EINPUT, "%s: %s", diag.key ? diag.key : "parameters",
+                                diag.what ? diag.what : "invalid");
+        pt->random_layout =
+            s->run.n_draw > 0 || (rs->layout_is_random && rs->layout_is_random(pt->ctx));
+        s->pts[k].active = true;
+        if (!pt->random_layout) {
+            /* A fixed layout is built once, from a stream of its own. */
+            cs_rng rng;
+            cs_rng_stream(&rng, e->seed, k, UINT64_MAX);
+            rs->draw_layout(pt->ctx, pt->params.num, &rng, pt->layout);
+        }
+    }
+    return CS_OK;
+}
+
+static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
+                      const cs_run_opts *opts)
+{
+    cs_est_run *run = &s->run;
+    run->e = e;
+    run->rs = e->rs;
+    run->success_mask = opts->success_mask ? opts->success_mask : e->rs->success_mask;
+    run->trials = est->first_trials(e);
+    run->block_size = cs_sim_block_size(run->trials);
+    run->sequential = e->precision > 0.0;
+    run->hist_mask = ~0u;
+    for (int i = 0; i < e->rs->n_params; i++) {
+        const cs_value_spec *v = &e->param[i];
+        if (v->kind == CS_VAL_UNIFORM || v->kind == CS_VAL_NORMAL)
+            run->draw[run->n_draw++] = (cs_est_draw){i, v->kind == CS_VAL_UNIFORM, v->a, v->b,
+                                                     e->rs->params[i].min, e->rs->params[i].max};
+    }
+    run->bin_offset[0] = 0;
+    for (int m = 0; m < e->rs->n_metrics; m++) {
+        const cs_metric_def *md = &e->rs->metrics[m];
+        run->bins[m] = cs_binning_make(md->lo, md->hi, md->resolution);
+        run->bin_offset[m + 1] = run->bin_offset[m] + run->bins[m].nbins;
+    }
+    s->est = est;
+    s->opts = opts;
+    s->threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
+    s->n_points = e->n_points;
+    s->hist_stride = (uint64_t)run->bin_offset[e->rs->n_metrics];
+    s->precision = e->precision;
+    s->z = cs_stats_z(e->confidence);
+    s->max_trials = opts->max_trials ? opts->max_trials : CS_SIM_DEFAULT_MAX_TRIALS;
+}
+
+uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
+{
+    const cs_ruleset *rs = e->rs;
+    uint64_t bins = 0;
+    for (int m = 0; m < rs->n_metrics; m++)
+        bins += (uint64_t)cs_binning_make(rs->metrics[m].lo, rs->metrics[m].hi,
+                                          rs->metrics[m].resolution)
+                    .nbins;
+    int threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
+    uint64_t b = sizeof(sched_point) + sizeof(cs_est_tally) + sizeof(cs_point_result) +
+                 rs->ctx_size + rs->layout_size;
+    if (opts->want_dist)
+        b += bins * sizeof(uint64_t) * ((uint64_t)threads + 1);
+    return b;
+}
+
+/* Work a run may not take on: a sweep whose points would not fit the
+ * memory bound, or a --precision whose worst case passes the trial cap.
+ * Both are refused before anything runs (issue 18, section 2). */
+static cs_status check_bounds(const sched *s, const cs_experiment *e, cs_error *err)
+{
+    uint64_t per = cs_sim_point_bytes(e, s->opts);
+    if (e->n_points > CS_SIM_MAX_RUN_BYTES / per)
+        return cs_error_set(err, CS_EINPUT,
+                            "%llu sweep points need about %llu MB (%llu bytes per point: the "
+                            "ruleset's context, layout, tallies and results); one run takes "
+                            "at most %llu MB: split the sweep into several runs",
+                            (unsigned long long)e->n_points,
+                            (unsigned long long)(e->n_points / 1000000u * per +
+                                                 e->n_points % 1000000u * per / 1000000u),
+                            (unsigned long long)per,
+                            (unsigned long long)(CS_SIM_MAX_RUN_BYTES >> 20));
+    if (s->opts->max_trials > CS_SIM_MAX_TRIALS)
+        return cs_error_set(err, CS_EINPUT, "--max-trials %llu: at most %llu",
+                            (unsigned long long)s->opts->max_trials,
+                            (unsigned long long)CS_SIM_MAX_TRIALS);
+    if (!(e->precision > 0.0) || !s->est->worst_trials)
+        return CS_OK;
+    double need = ceil(s->est->worst_trials(e->precision, s->z));
+    if (!(need > (double)s->max_trials && need > (double)s->run.trials))
+        return CS_OK;
+    char howmany[64];
+    if (isfinite(need))
+        snprintf(howmany, sizeof howmany, "up to %.3g", need);
+    else
+        snprintf(howmany, sizeof howmany, "more than %.0e", DBL_MAX);
+    return cs_error_set(err, CS_EINPUT,
+                        "precision %g would need %s trials per sweep point, above the cap of "
+                        "%llu; ask for less or allow them with --max-trials N (at most %llu)",
+                        e->precision, howmany, (unsigned long long)s->max_trials,
+                        (unsigned long long)CS_SIM_MAX_TRIALS);
+    return CS_OK;
+}
+
+static cs_status alloc_state(sched *s, cs_run_result *out, cs_error *err)
+{
+    s->pts = calloc(s->n_points, sizeof *s->pts);
+    s->tallies = calloc(s->n_points, s->est->tally_size);
+    out->point = calloc(s->n_points, sizeof *out->point);
+    if (!s->pts || !s->tallies || !out->point)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    if (!s->opts->want_dist)
+        return CS_OK;
+    s->thread_hist = calloc((size_t)s->threads, sizeof *s->thread_hist);
+    if (!s->thread_hist)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    uint64_t hb = s->hist_stride * s->n_points;
+    for (int t = 0; t < s->threads; t++)
+        if (!(s->thread_hist[t] = calloc(hb ? hb : 1, sizeof **s->thread_hist)))
+            return cs_error_set(err, CS_ENOMEM, "out of memory for histograms");
+    return CS_OK;
+}
+
+static void free_state(sched *s)
+{
+    if (s->thread_hist) {
+        for (int t = 0; t < s->threads; t++)
+            free(s->thread_hist[t]);
+        free(s->thread_hist);
+    }
+    if (s->pts) {
+        for (uint64_t k = 0; k < s->n_points; k++) {
+            free(s->pts[k].pt.ctx);
+            free(s->pts[k].pt.layout);
+        }
+        free(s->pts);
+    }
+    free(s->tallies);
+}
+
+/* Metrics the first estimator left open (exact: no exact form) are sampled
+ * by its `resample` estimator on the same points for the experiment's
+ * trials, without --precision; their histograms are rebuilt from those
+ * samples alone (counts), the others are left as they are. */
+static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
+{
+    const cs_estimator *re = s->est->resample;
+    unsigned any = 0;
+    for (uint64_t k = 0; k < s->n_points; k++)
+        any |= ((const cs_est_tally *)s->pts[k].tally)->sampled_mask;
+    if (!re || !any)
+        return CS_OK;
+    sched r = *s;
+    r.est = re;
+    r.precision = 0.0;
+    r.run.sequential = false;
+    r.run.trials = re->first_trials(s->run.e);
+    r.run.block_size = cs_sim_block_size(r.run.trials);
+    r.run.hist_mask = any;
+    r.pts = calloc(s->n_points, sizeof *r.pts);
+    r.tallies = calloc(s->n_points, re->tally_size);
+    if (!r.pts || !r.tallies) {
+        free(r.pts);
+        free(r.tallies);
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    }
+    for (uint64_t k = 0; k < s->n_points; k++) {
+        r.pts[k] = (sched_point){s->pts[k].pt, true, 0, r.tallies + k * re->tally_size};
+        for (int t = 0; s->thread_hist && t < s->threads; t++)
+            for (int m = 0; m < s->run.rs->n_metrics; m++)
+                if ((any >> m) & 1u)
+                    memset(s->thread_hist[t] + k * s->hist_stride + s->run.bin_offset[m], 0,
+                           (size_t)s->run.bins[m].nbins * sizeof(uint64_t));
+    }
+    cs_status st = run_pass(&r, err);
+    for (uint64_t k = 0; st == CS_OK && k < s->n_points; k++) {
+        unsigned mask = ((const cs_est_tally *)s->pts[k].tally)->sampled_mask;
+        cs_point_result tmp;
+        memset(&tmp, 0, sizeof tmp);
+        re->report(&r.run, &r.pts[k].pt, r.pts[k].tally, s->z, &tmp);
+        for (int m = 0; m < s->run.rs->n_metrics; m++)
+            if ((mask >> m) & 1u) {
+                out->point[k].mean[m] = tmp.mean[m];
+                out->point[k].mean_sampled[m] = true;
+            }
+    }
+    s->done = r.done;
+    free(r.pts);
+    free(r.tallies);
+    return st;
+}
+
+/* Each point's histograms: the threads' bins summed (integers, any order). */
+static cs_status collect_hists(const sched *s, cs_run_result *out, cs_error *err)
+{
+    for (uint64_t k = 0; s->thread_hist && k < s->n_points; k++)
+        for (int m = 0; m < s->run.rs->n_metrics; m++) {
+            int nb = s->run.bins[m].nbins;
+            uint64_t *h = calloc((size_t)nb, sizeof *h);
+            if (!h)
+                return cs_error_set(err, CS_ENOMEM, "out of memory for histograms");
+            double total = 0.0;
+            for (int i = 0; i < nb; i++) {
+                for (int t = 0; t < s->threads; t++)
+                    h[i] += s->thread_hist[t][k * s->hist_stride +
+                                              (uint64_t)(s->run.bin_offset[m] + i)];
+                total += (double)h[i];
+            }
+            out->point[k].hist[m] = h;
+            out->point[k].hist_total[m] = total;
+        }
+    return CS_OK;
+}
+
+static void fill_results(sched *s, cs_run_result *out)
+{
+    out->exp = s->run.e;
+    out->method = s->est->method;
+    out->z = s->z;
+    out->n_points = s->n_points;
+    out->success_mask = s->run.success_mask;
+    out->max_trials = s->max_trials;
+    out->sequential = s->run.sequential;
+    out->precision_met = true;
+    for (uint64_t k = 0; k < s->n_points; k++) {
+        sched_point *p = &s->pts[k];
+        s->est->report(&s->run, &p->pt, p->tally, s->z, &out->point[k]);
+        if (s->precision > 0.0 && s->est->halfwidth(&s->run, &p->pt, p->tally, s->z) > s->precision)
+            out->precision_met = false;
+    }
+    for (int m = 0; m < s->run.rs->n_metrics; m++)
+        out->bins[m] = s->run.bins[m];
+}
+
+cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_result *out,
+                     cs_error *err)
+{
+    sched s;
+    cs_method method;
+    cs_status st;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    memset(out, 0, sizeof *out);
+    memset(&s, 0, sizeof s);
+    if ((st = cs_experiment_method(e, &method, err)) != CS_OK)
+        return st;
+    run_setup(&s, e, cs_estimator_for(method), opts);
+    if ((st = check_bounds(&s, e, err)) != CS_OK)
+        return st;
+    if ((st = alloc_state(&s, out, err)) == CS_OK && (st = prepare_points(&s, err)) == CS_OK &&
+        (st = run_pass(&s, err)) == CS_OK) {
+        fill_results(&s, out);
+        if ((st = resample_pass(&s, out, err)) == CS_OK)
+            st = collect_hists(&s, out, err);
+    }
+    free_state(&s);
+    if (st != CS_OK) {
+        cs_run_result_free(out);
+        return st;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    return CS_OK;
+}
+
+void cs_run_result_free(cs_run_result *r)
+{
+    if (r->point)
+        for (uint64_t k = 0; k < r->n_points; k++)
+            for (int m = 0; m < CS_MAX_METRICS; m++)
+                free(r->point[k].hist[m]);
+    free(r->point);
+    memset(r, 0, sizeof *r);
+}
+
+cs_status cs_sim_trial_params(const cs_experiment *e, uint64_t point, uint64_t trial,
+                              double *num, cs_error *err)
+{
+    const cs_ruleset *rs = e->rs;
+    cs_est_run run;
+    cs_params p;
+    cs_diag diag = {0};
+    cs_status st = CS_OK;
+    if (point >= e->n_points)
+        return cs_error_set(err, CS_EINPUT, "sweep point %llu: the experiment has %llu",
+                            (unsigned long long)point, (unsigned long long)e->n_points);
+    sched s;
+    cs_run_opts none = {0};
+    memset(&s, 0, sizeof s);
+    run_setup(&s, e, &cs_est_mc, &none);
+    run = s.run;
+    cs_experiment_point(e, point, &p);
+    void *ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
+    void *layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
+    if (!ctx || !layout) {
+        st = cs_error_set(err, CS_ENOMEM, "out of memory");
+        goto done;
+    }
+    if (rs->prepare(&p, ctx, &diag) != CS_OK) {
+        st = cs_error_set(err, CS_EINPUT, "%s: %s", diag.key ? diag.key : "parameters",
+                          diag.what ? diag.what : "invalid");
+        goto done;
+    }
+    memcpy(num, p.num, sizeof p.num);
+    if (!(run.n_draw > 0 || (rs->layout_is_random && rs->layout_is_random(ctx))))
+        goto done; /* every trial has the point's own values */
+    cs_rng rng;
+    cs_trial tr;
+    uint64_t b = trial / run.block_size;
+    cs_rng_stream(&rng, e->seed, point, b);
+    for (uint64_t t = b * run.block_size;; t++) {
+        cs_est_draw_params(&run, num, &rng);
+        if (t == trial)
+            break;
+        rs->draw_layout(ctx, num, &rng, layout);
+        rs->resolve(ctx, layout, &rng, &tr);
+    }
+done:
+    free(ctx);
+    free(layout);
+    return st;
+}
+
+cs_status cs_sim_parse_success(const cs_ruleset *rs, const char *list, unsigned *mask,
+                               cs_error *err)
+{
+    char name[128];
+    *mask = 0;
+    for (const char *p = list;;) {
+        size_t n = strcspn(p, ",");
+        int o = -1;
+        if (n > 0 && n < sizeof name) {
+            memcpy(name, p, n);
+            name[n] = '\0';
+            o = cs_ruleset_outcome_index(rs, name);
+        }
+        if (o < 0) {
+            char valid[512] = "";
+            for (int i = 0; i < rs->n_outcomes; i++) {
+                size_t u = strlen(valid);
+                snprintf(valid + u, sizeof valid - u, "%s%s", i ? ", " : "", rs->outcomes[i]);
+            }
+            return cs_error_set(err, CS_EINPUT,
+                                "--success '%s': unknown outcome '%.*s' of %s; expected one or "
+                                "more of: %s",
+                                list, (int)n, p, rs->name, valid);
+        }
+        *mask |= 1u << o;
+        if (p[n] == '\0')
+            return CS_OK;
+        p += n + 1;
+    }
+}
+
+void cs_sim_success_names(const cs_ruleset *rs, unsigned mask, char *buf, size_t cap)
+{
+    size_t u = 0;
+    buf[0] = '\0';
+    for (int o = 0; o < rs->n_outcomes; o++)
+        if ((mask >> o) & 1u) {
+            int w = snprintf(buf + u, cap - u, "%s%s", u ? "," : "", rs->outcomes[o]);
+            if (w < 0 || (size_t)w >= cap - u)
+                return;
+            u += (size_t)w;
+        }
+}

@@ -1,0 +1,74 @@
+/* Shared by the unit-source tests; see units_helpers.h. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chargesim/cli.h"
+#include "units_helpers.h"
+
+const char *th_units_data(const char *name)
+{
+    static char path[8][1200];
+    static int k;
+    const char *root = getenv("CS_ROOT");
+    k = (k + 1) % 8;
+    snprintf(path[k], sizeof path[k], "%s/tests/data/units/%s", root ? root : ".", name);
+    return path[k];
+}
+
+void th_units_load_bound(const char *name, cs_units_mapping *m)
+{
+    cs_error err = {0};
+    cr_assert_eq(cs_units_mapping_load(th_units_data(name), m, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_units_mapping_bind(m, &err), CS_OK, "%s", err.msg);
+}
+
+const cs_unit *th_units_find(const cs_units *u, const char *name)
+{
+    for (int i = 0; i < u->n; i++)
+        if (strcmp(u->unit[i].name, name) == 0)
+            return &u->unit[i];
+    return NULL;
+}
+
+const cs_unit_note *th_units_find_note(const cs_units *u, const char *name)
+{
+    for (int i = 0; i < u->n_notes; i++)
+        if (strcmp(u->note[i].name, name) == 0)
+            return &u->note[i];
+    return NULL;
+}
+
+const char *th_units_value(const cs_unit *u, const char *key)
+{
+    for (int i = 0; i < u->n_values; i++)
+        if (strcmp(u->map->rs->params[u->value[i].param].key, key) == 0)
+            return u->value[i].text;
+    return NULL;
+}
+
+const char *th_units_write_tmp(const char *text)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/chargesim-map-XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+int th_units_run(const char *const *args)
+{
+    char *argv[32];
+    int argc = 0;
+    static char store[32][1200];
+    for (; args[argc]; argc++) {
+        snprintf(store[argc], sizeof store[argc], "%s", args[argc]);
+        argv[argc] = store[argc];
+    }
+    return cs_cli_units(argc, argv);
+}

@@ -1,0 +1,109 @@
+/* `make layers` (scripts/layers.sh, issue 16): run on a scratch copy of the
+ * tree, it passes on the tree as it is and fails, naming file, line and
+ * both layers, when an include points up or a header has no layer. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "support/helpers.h"
+
+static char dir[512];
+static char *out;
+
+static void cleanup(void)
+{
+    free(out);
+    out = NULL;
+    if (dir[0]) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        cr_expect_eq(system(cmd), 0);
+        dir[0] = '\0';
+    }
+}
+
+TestSuite(layers, .fini = cleanup);
+
+/* A copy of what `make layers` reads: the Makefile, the script, src/, include/. */
+static void copy_tree(void)
+{
+    const char *tmp = th_tmpdir();
+    cr_assert(tmp);
+    snprintf(dir, sizeof dir, "%s", tmp);
+    const char *root = th_root();
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cp -R '%s/Makefile' '%s/src' '%s/include' '%s/' && mkdir '%s/scripts' && "
+             "cp '%s/scripts/layers.sh' '%s/scripts/'",
+             root, root, root, dir, dir, root, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+static void write_file(const char *rel, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "%s", path);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* `make layers` in the copy (outside the calling make's jobserver); its
+ * exit status, stdout and stderr in `out`. */
+static int make_layers(void)
+{
+    char log[1100], cmd[3000];
+    snprintf(log, sizeof log, "%s/layers.log", dir);
+    snprintf(cmd, sizeof cmd,
+             "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C '%s' layers >'%s' 2>&1", dir,
+             log);
+    int st = system(cmd);
+    out = th_slurp(log, NULL);
+    cr_assert(out);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+Test(layers, clean_tree_passes)
+{
+    copy_tree();
+    cr_expect_eq(make_layers(), 0, "%s", out);
+    cr_expect(strstr(out, "every include points down"), "%s", out);
+}
+
+Test(layers, upward_include_fails_with_file_line_and_layers)
+{
+    copy_tree();
+    /* A core file reaching into sim, and a rules header reaching into io. */
+    write_file("src/core/upward.c", "/* planted */\n#include \"chargesim/sim.h\"\n");
+    write_file("src/rules/upward2.c", "#include \"chargesim/upward2.h\"\n");
+    write_file("include/chargesim/upward2.h", "/* planted */\n\n#include \"chargesim/report.h\"\n");
+    cr_expect_neq(make_layers(), 0, "%s", out);
+    cr_expect(strstr(out, "src/core/upward.c:2: upward.c (core) includes sim.h (sim)\n"), "%s",
+              out);
+    cr_expect(strstr(out, "include/chargesim/upward2.h:3: upward2.h (rules) includes report.h "
+                          "(io)\n"),
+              "%s", out);
+    /* The including .c is fine: a rules file including a rules header. */
+    cr_expect(!strstr(out, "src/rules/upward2.c:"), "%s", out);
+}
+
+Test(layers, sideways_and_down_pass)
+{
+    copy_tree();
+    write_file("src/io/down.c", "#include \"chargesim/dice.h\"\n#include \"chargesim/svg.h\"\n");
+    write_file("src/sim/down2.c", "#include \"chargesim/ruleset.h\"\n");
+    make_layers();
+    cr_expect(!strstr(out, "down.c"), "%s", out);
+    cr_expect(!strstr(out, "down2.c"), "%s", out);
+}
+
+Test(layers, header_without_a_layer_fails)
+{
+    copy_tree();
+    write_file("include/chargesim/orphan.h", "/* no .c, not listed */\n");
+    cr_expect_neq(make_layers(), 0, "%s", out);
+    cr_expect(strstr(out, "include/chargesim/orphan.h: no layer"), "%s", out);
+}
