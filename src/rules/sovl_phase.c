@@ -16,77 +16,6 @@ static double facing_of(cs_vec2 v)
     return atan2(-v.x, v.y) * (180.0 / 3.14159265358979323846);
 }
 
-/* Interior overlap of two convex polygons (separating axis test); touching
- * within CS_GEOM_EPS is not overlap. */
-static bool polys_overlap(const cs_poly *a, const cs_poly *b)
-{
-    const cs_poly *pp[2] = {a, b};
-    for (int w = 0; w < 2; w++) {
-        const cs_poly *p = pp[w];
-        for (int i = 0; i < p->n; i++) {
-            cs_vec2 e0 = p->v[i], e1 = p->v[(i + 1) % p->n];
-            double nx = -(e1.y - e0.y), ny = e1.x - e0.x;
-            double len = sqrt(nx * nx + ny * ny);
-            if (len <= 0.0)
-                continue;
-            nx /= len;
-            ny /= len;
-            double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
-            for (int k = 0; k < a->n; k++) {
-                double t = a->v[k].x * nx + a->v[k].y * ny;
-                amin = fmin(amin, t);
-                amax = fmax(amax, t);
-            }
-            for (int k = 0; k < b->n; k++) {
-                double t = b->v[k].x * nx + b->v[k].y * ny;
-                bmin = fmin(bmin, t);
-                bmax = fmax(bmax, t);
-            }
-            if (amax <= bmin + CS_GEOM_EPS || bmax <= amin + CS_GEOM_EPS)
-                return false;
-        }
-    }
-    return true;
-}
-
-
-static double cross3(cs_vec2 o, cs_vec2 a, cs_vec2 b)
-{
-    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-}
-
-/* Convex hull of four points, counter-clockwise (Andrew's monotone chain);
- * fewer than 3 vertices when they are collinear. */
-static void hull4(const cs_vec2 in[4], cs_poly *out)
-{
-    cs_vec2 p[4];
-    for (int i = 0; i < 4; i++)
-        p[i] = in[i];
-    for (int i = 1; i < 4; i++)
-        for (int j = i; j > 0 && (p[j].x < p[j - 1].x ||
-                                  (p[j].x == p[j - 1].x && p[j].y < p[j - 1].y));
-             j--) {
-            cs_vec2 t = p[j];
-            p[j] = p[j - 1];
-            p[j - 1] = t;
-        }
-    cs_vec2 h[8];
-    int k = 0;
-    for (int i = 0; i < 4; i++) {
-        while (k >= 2 && cross3(h[k - 2], h[k - 1], p[i]) <= 0.0)
-            k--;
-        h[k++] = p[i];
-    }
-    for (int i = 2, lo = k + 1; i >= 0; i--) {
-        while (k >= lo && cross3(h[k - 2], h[k - 1], p[i]) <= 0.0)
-            k--;
-        h[k++] = p[i];
-    }
-    out->n = k - 1;
-    for (int i = 0; i < k - 1; i++)
-        out->v[i] = h[i];
-}
-
 /* The direction the charger faces when flush against side f of a target
  * facing t_facing: opposite to that side's outward normal. */
 static double facing_against(double t_facing, cs_facing f)
@@ -179,7 +108,7 @@ static bool placement_blocked(const charge_ctx *c, const phase *ph, int u, int t
     }
     cs_poly rp = cs_geom_rect_poly(r);
     for (int j = 0; j < c->n_terrain; j++)
-        if (c->ter[j].kind != TERRAIN_BLOCKING && polys_overlap(&rp, &c->ter[j].poly))
+        if (c->ter[j].kind != TERRAIN_BLOCKING && cs_geom_polys_overlap(&rp, &c->ter[j].poly))
             return true;
     return false;
 }
@@ -252,13 +181,13 @@ static bool sight_clear(const charge_ctx *c, const cs_rect *ur, const cs_rect *t
     if (c->los_block == BLOCK_ANY_PART) {
         cs_seg fe = cs_geom_edge(ur, CS_FRONT), te = cs_geom_edge(tr, f);
         cs_vec2 pts[4] = {fe.a, fe.b, te.a, te.b};
-        hull4(pts, &hull);
+        hull.n = cs_geom_hull(pts, 4, hull.v); /* room for 2 x 4 <= CS_POLY_MAX */
     }
     for (int j = 0; j < c->n_terrain; j++) {
         if (c->ter[j].kind == TERRAIN_IMPASSABLE)
             continue;
         if (c->los_block == BLOCK_ANY_PART && hull.n >= 3) {
-            if (polys_overlap(&hull, &c->ter[j].poly))
+            if (cs_geom_polys_overlap(&hull, &c->ter[j].poly))
                 return false;
         } else if (cs_geom_seg_crosses_poly(line, &c->ter[j].poly)) {
             return false;
