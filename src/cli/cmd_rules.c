@@ -17,7 +17,8 @@ static const char usage[] =
 
 static const char *type_name(cs_param_type t)
 {
-    static const char *const names[] = {"real", "int", "bool", "choice", "dice", "text", "polygon"};
+    static const char *const names[] = {"real",  "int",  "bool",   "choice",
+                                        "dice", "text", "polygon"};
     return names[t];
 }
 
@@ -51,10 +52,10 @@ static void print_ruleset(const cs_ruleset *rs)
     for (int o = 0, n = 0; o < rs->n_outcomes; o++)
         if ((rs->success_mask >> o) & 1u)
             printf("%s%s", n++ ? ", " : "", rs->outcomes[o]);
-    printf("\n\nmeasured (mean_<name> columns, --dist metrics):\n");
+    printf("\n\nmeasured (mean_<name> columns; mean+dist: --dist rows too):\n");
     for (int m = 0; m < rs->n_metrics; m++)
-        printf("  %-18s %-4s %s\n", rs->metrics[m].name, rs->metrics[m].unit,
-               rs->metrics[m].help);
+        printf("  %-18s %-4s %-9s %s\n", rs->metrics[m].name, rs->metrics[m].unit,
+               rs->metrics[m].kind == CS_METRIC_DIST ? "mean+dist" : "mean", rs->metrics[m].help);
     printf("\nexact method: %s\n",
            rs->outcome_probabilities ? "yes (exact / conditional)" : "no (mc only)");
 }

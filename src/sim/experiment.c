@@ -256,9 +256,8 @@ static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_
 
     if (def->type == CS_PARAM_TEXT || def->type == CS_PARAM_POLYGON) {
         v->kind = CS_VAL_FIXED; /* taken whole: its commas are no sweep */
-        if ((st = parse_element(def, raw, &num, at, err)) != CS_OK)
-            return st;
-        return add_value(v, raw, 0.0, err);
+        st = parse_element(def, raw, &num, at, err);
+        return st != CS_OK ? st : add_value(v, raw, 0.0, err);
     }
     if (strncmp(raw, "uniform(", 8) == 0 || strncmp(raw, "normal(", 7) == 0) {
         bool uni = raw[0] == 'u';
