@@ -40,14 +40,14 @@ _chargesim()
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
         return 0 ;;
     --set | --trials | --seed | --threads | --confidence | --precision | --pivot | \
-    --distance | --point | --trial)
+    --distance | --point | --trial | --max-trials | --success)
         return 0 ;;
     esac
 
     case $cmd in
     run)
-        opts='--set --trials --seed --threads --method --confidence --precision --format
-              --pivot -o --dist --quiet --help -h' ;;
+        opts='--set --trials --seed --threads --method --confidence --precision --max-trials
+              --success --format --pivot -o --dist --quiet --help -h' ;;
     dice)
         opts='--exact --trials --seed --threads --confidence --format -o --help -h' ;;
     rules)
