@@ -245,6 +245,8 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
             st |= cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
         }
         for (int m = 0; m < rs->n_metrics && pr->hist[m]; m++) {
+            if (rs->metrics[m].kind != CS_METRIC_DIST)
+                continue; /* a mean only (ruleset.h, cs_metric_kind) */
             bool counts = r->method == CS_METHOD_MC || pr->mean_sampled[m];
             /* Observations behind the shares: trials, or layouts where the
              * metric was measured (its probability mass in layouts). */

@@ -280,7 +280,8 @@ static bool in_range(const cs_param_def *d, double v, const char **why)
         *why = "is not the index of one of the parameter's choices";
         return false;
     case CS_PARAM_DICE:
-    case CS_PARAM_TEXT: break;
+    case CS_PARAM_TEXT:
+    case CS_PARAM_POLYGON: break;
     }
     *why = "is a number but the parameter takes text (map it with format = text)";
     return false;

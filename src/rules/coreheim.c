@@ -126,12 +126,16 @@ static const char *const outcomes[N_OUTCOMES] = {
 };
 
 static const cs_metric_def metrics[N_METRICS] = {
-    [M_TESTS] = {"tests_taken", "", "Initiative tests rolled (declared charges)", 1.0, 0.0, 10.0},
+    [M_TESTS] = {"tests_taken", "", "Initiative tests rolled (declared charges)", 1.0, 0.0, 10.0,
+                 CS_METRIC_DIST},
     [M_MOVED] = {"distance_moved", "in", "movement used, climbing included (declared charges)",
-        0.1, 0.0, 30.0},
-    [M_FALL] = {"fall_height", "in", "height fallen (outcome fell)", 0.5, 0.0, 12.0},
-    [M_FALL_HIT] = {"fall_hit", "", "1 if the falling hit struck (outcome fell)", 1.0, 0.0, 1.0},
-    [M_GAP] = {"final_gap", "in", "distance left to the target after a failure", 0.1, 0.0, 30.0},
+        0.1, 0.0, 30.0, CS_METRIC_DIST},
+    [M_FALL] = {"fall_height", "in", "height fallen (outcome fell)", 0.5, 0.0, 12.0,
+                CS_METRIC_DIST},
+    [M_FALL_HIT] = {"fall_hit", "", "1 if the falling hit struck (outcome fell)", 1.0, 0.0, 1.0,
+                    CS_METRIC_DIST},
+    [M_GAP] = {"final_gap", "in", "distance left to the target after a failure", 0.1, 0.0, 30.0,
+               CS_METRIC_DIST},
 };
 
 static const char doc[] =

@@ -66,17 +66,21 @@ static const cs_param_def params[P_COUNT] = {
 static const char *const outcomes[O_COUNT] = {"charged", "failed", "caught", "fled", "illegal"};
 
 static const cs_metric_def metrics[M_COUNT] = {
-    {"range_rolled", "in", "the Charge Range rolled (charges declared)", 1.0, 0.0, 40.0},
-    {"distance", "in", "closest points of the two units at declaration", 0.1, 0.0, 40.0},
+    {"range_rolled", "in", "the Charge Range rolled (charges declared)", 1.0, 0.0, 40.0,
+     CS_METRIC_DIST},
+    {"distance", "in", "closest points of the two units at declaration", 0.1, 0.0, 40.0,
+     CS_METRIC_DIST},
     {"path_cost", "in",
      "T9A distance of the cheapest snaking path to the Target Facing (forward + w sin(wheel) "
-     "+ forward; charges declared)", 0.1, 0.0, 60.0},
-    {"wheel_angle", "deg", "size of that path's wheel (charges declared)", 1.0, 0.0, 90.0},
+     "+ forward; charges declared)", 0.1, 0.0, 60.0, CS_METRIC_DIST},
+    {"wheel_angle", "deg", "size of that path's wheel (charges declared)", 1.0, 0.0, 90.0,
+     CS_METRIC_DIST},
     {"contact_charger", "", "charger models in contact after the align move (charged)", 1.0, 0.0,
-     40.0},
+     40.0, CS_METRIC_DIST},
     {"contact_target", "", "target models in contact after the align move (charged)", 1.0, 0.0,
-     40.0},
-    {"final_gap", "in", "closest points after the Failed Charge Move (failed)", 0.1, 0.0, 40.0},
+     40.0, CS_METRIC_DIST},
+    {"final_gap", "in", "closest points after the Failed Charge Move (failed)", 0.1, 0.0, 40.0,
+     CS_METRIC_DIST},
 };
 
 typedef struct t9a_ctx {

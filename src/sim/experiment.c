@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "chargesim/dice.h"
+#include "chargesim/poly_parse.h"
 
 #define MAX_SWEEP_VALUES 100000
 
@@ -184,6 +185,16 @@ static cs_status parse_element(const cs_param_def *def, const char *text, double
     case CS_PARAM_TEXT:
         *num = 0.0;
         return CS_OK;
+    case CS_PARAM_POLYGON: {
+        /* Checked here, once, by the parser prepare reads it with. */
+        cs_poly_list pl;
+        cs_diag diag = {0};
+        *num = 0.0;
+        if (cs_poly_parse(text, strlen(text), def->choices, &pl, &diag) != CS_OK)
+            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': column %d: %s", at, def->key,
+                                text, diag.column, diag.what ? diag.what : "invalid polygon");
+        return CS_OK;
+    }
     }
     return CS_OK;
 }
@@ -243,9 +254,10 @@ static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_
     double num;
     bool numeric = def->type == CS_PARAM_REAL || def->type == CS_PARAM_INT;
 
-    if (def->type == CS_PARAM_TEXT) {
-        v->kind = CS_VAL_FIXED;
-        return add_value(v, raw, 0.0, err);
+    if (def->type == CS_PARAM_TEXT || def->type == CS_PARAM_POLYGON) {
+        v->kind = CS_VAL_FIXED; /* taken whole: its commas are no sweep */
+        st = parse_element(def, raw, &num, at, err);
+        return st != CS_OK ? st : add_value(v, raw, 0.0, err);
     }
     if (strncmp(raw, "uniform(", 8) == 0 || strncmp(raw, "normal(", 7) == 0) {
         bool uni = raw[0] == 'u';
@@ -600,7 +612,7 @@ void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out)
         const cs_param_type t = e->rs->params[i].type;
         out->num[i] = v->num[choice[i]];
         out->drawn[i] = v->kind == CS_VAL_UNIFORM || v->kind == CS_VAL_NORMAL;
-        if (t == CS_PARAM_DICE || t == CS_PARAM_TEXT)
+        if (t == CS_PARAM_DICE || t == CS_PARAM_TEXT || t == CS_PARAM_POLYGON)
             out->text[i] = v->text[choice[i]];
     }
 }
