@@ -18,6 +18,7 @@ static const char usage[] =
     "  rules [NAME]         the rulesets, their parameters, outcomes and readings\n"
     "  units SOURCE         per-unit charge odds from a units CSV or BattleScribe data\n"
     "  draw EXPERIMENT.ini  one trial's battlefield as an SVG picture\n"
+    "  map EXPERIMENT.ini   threat map: p_success for every target position, CSV and picture\n"
     "\n"
     "exit status: 0 done, 2 bad input or usage, 1 runtime failure\n";
 
@@ -32,6 +33,7 @@ static const command commands[] = {
     {"rules", cs_cli_rules},
     {"units", cs_cli_units},
     {"draw", cs_cli_draw},
+    {"map", cs_cli_map},
 };
 
 /* A command that printed to standard output (a listing, --help) reports

@@ -685,6 +685,9 @@ static const char doc[] =
     "trial, 0 when the charge fails or is illegal: what the charge is worth, for comparing\n"
     "speeds).\n";
 
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot,
+                            cs_diag *diag);
+
 const cs_ruleset cs_rules_asoiaf = {
     .name = "asoiaf",
     .summary = "A Song of Ice and Fire: speed + D6 straight charge, disordered 1s, charge attack",
@@ -703,4 +706,12 @@ const cs_ruleset cs_rules_asoiaf = {
     .draw_layout = draw_layout,
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
+    .map_place = map_place,
 };
+
+/* Threat maps (issue 20): the head-on scenario with offset = x and
+ * distance = y (scenario.h, cs_scenario_map_place). */
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag)
+{
+    return cs_scenario_map_place(p, P_SCN, x, y, spot, diag);
+}

@@ -521,6 +521,9 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
     }
 }
 
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot,
+                            cs_diag *diag);
+
 const cs_ruleset cs_rules_t9a = {
     .name = "t9a",
     .summary = "The Ninth Age: charge range, snaking charge move, align, failed charge, flee",
@@ -586,4 +589,12 @@ const cs_ruleset cs_rules_t9a = {
     .draw_layout = draw_layout,
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
+    .map_place = map_place,
 };
+
+/* Threat maps (issue 20): the head-on scenario with offset = x and
+ * distance = y (scenario.h, cs_scenario_map_place). */
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag)
+{
+    return cs_scenario_map_place(p, P_SCN, x, y, spot, diag);
+}
