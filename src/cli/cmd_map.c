@@ -229,14 +229,16 @@ static cs_status map_table(const cs_map_result *m, cs_table *t)
 static void caption(const cs_map_result *m, char *buf, size_t cap)
 {
     const cs_experiment *e = m->exp;
-    size_t u = (size_t)snprintf(buf, cap, "%s;", e->rs->name);
+    size_t u = (size_t)snprintf(buf, cap, "%s", e->rs->name);
+    bool first = true;
     for (int i = 0; i < e->rs->n_params && u < cap; i++) {
         const cs_value_spec *v = &e->param[i];
         const char *key = e->rs->params[i].key;
         if (!v->raw || strcmp(v->origin, "default") == 0 || strcmp(key, "distance") == 0 ||
             strcmp(key, "offset") == 0)
             continue;
-        u += (size_t)snprintf(buf + u, cap - u, " %s=%s", key, v->raw);
+        u += (size_t)snprintf(buf + u, cap - u, "%s %s=%s", first ? ";" : ",", key, v->raw);
+        first = false;
     }
     if (u < cap) {
         char succ[256];

@@ -123,11 +123,14 @@ static cs_status check_map(const cs_experiment *e, map_job *j, cs_map_result *ou
     }
     if (e->n_sweep > 0) {
         const cs_value_spec *v = &e->param[e->sweep[0]];
+        char at[64] = "";
+        if (v->line)
+            snprintf(at, sizeof at, ":%d", v->line);
         return cs_error_set(err, CS_EINPUT,
-                            "%s = %s is swept (%s%s%d): a map is one configuration; fix it, "
+                            "%s = %s is swept (%s%s): a map is one configuration; fix it, "
                             "e.g. --set %s=%s",
-                            rs->params[e->sweep[0]].key, v->raw, v->origin, v->line ? ":" : "",
-                            v->line, rs->params[e->sweep[0]].key, v->text[0]);
+                            rs->params[e->sweep[0]].key, v->raw, v->origin, at,
+                            rs->params[e->sweep[0]].key, v->text[0]);
     }
     cs_params base;
     cs_experiment_point(e, 0, &base);
