@@ -224,12 +224,18 @@ static cs_status map_table(const cs_map_result *m, cs_table *t)
     return st == CS_OK ? CS_OK : CS_ENOMEM;
 }
 
-/* The picture's second line: ruleset, the values the experiment set (not
- * the defaults, not the map's own), method, seed. */
+/* The picture's second line: ruleset, what p_success counts, method,
+ * seed, then the values the experiment set (not the defaults, not the
+ * map's own), cut with "..." where the line would outgrow the picture. */
+#define CAPTION_CHARS 140
+
 static void caption(const cs_map_result *m, char *buf, size_t cap)
 {
     const cs_experiment *e = m->exp;
-    size_t u = (size_t)snprintf(buf, cap, "%s", e->rs->name);
+    char succ[256];
+    cs_sim_success_names(e->rs, m->success_mask, succ, sizeof succ);
+    size_t u = (size_t)snprintf(buf, cap, "%s; p_success = %s; %s, seed %llu", e->rs->name, succ,
+                                cs_method_name(m->method), (unsigned long long)e->seed);
     bool first = true;
     for (int i = 0; i < e->rs->n_params && u < cap; i++) {
         const cs_value_spec *v = &e->param[i];
@@ -237,14 +243,13 @@ static void caption(const cs_map_result *m, char *buf, size_t cap)
         if (!v->raw || strcmp(v->origin, "default") == 0 || strcmp(key, "distance") == 0 ||
             strcmp(key, "offset") == 0)
             continue;
+        size_t need = strlen(key) + strlen(v->raw) + 3;
+        if (u + need > CAPTION_CHARS) {
+            snprintf(buf + u, cap - u, "%s", first ? "; ..." : ", ...");
+            return;
+        }
         u += (size_t)snprintf(buf + u, cap - u, "%s %s=%s", first ? ";" : ",", key, v->raw);
         first = false;
-    }
-    if (u < cap) {
-        char succ[256];
-        cs_sim_success_names(e->rs, m->success_mask, succ, sizeof succ);
-        snprintf(buf + u, cap - u, "; p_success = %s; %s, seed %llu", succ,
-                 cs_method_name(m->method), (unsigned long long)e->seed);
     }
 }
 
@@ -257,8 +262,11 @@ static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err
     for (size_t k = 0; k < n; k++)
         p[k] = m->cell[k].placed ? m->cell[k].p_success : (double)NAN;
     char title[512], cap[1024];
-    snprintf(title, sizeof title, "%s: threat map (p_success by the target's position)",
-             m->exp->name);
+    if (m->exp->description && m->exp->description[0])
+        snprintf(title, sizeof title, "%s", m->exp->description);
+    else
+        snprintf(title, sizeof title, "%s: threat map (p_success by the target's position)",
+                 m->exp->name);
     caption(m, cap, sizeof cap);
     cs_heatmap h = {m->x.n, m->y.n, cs_map_axis_value(&m->x, 0), m->x.step,
                     cs_map_axis_value(&m->y, 0), m->y.step, p, m->charger_w, m->charger_d,
