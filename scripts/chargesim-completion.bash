@@ -17,7 +17,7 @@ _chargesim()
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W 'run dice rules units draw --help -h' -- "$cur"))
+        COMPREPLY=($(compgen -W 'run dice rules units draw map --help -h' -- "$cur"))
         return 0
     fi
     cmd=${COMP_WORDS[1]}
@@ -36,11 +36,15 @@ _chargesim()
     -o | --dist)
         COMPREPLY=($(compgen -f -- "$cur"))
         return 0 ;;
+    --plot)
+        COMPREPLY=($(compgen -f -X '!*.svg' -- "$cur") $(compgen -f -X '!*.png' -- "$cur")
+                   $(compgen -f -X '!*.pdf' -- "$cur") $(compgen -d -- "$cur"))
+        return 0 ;;
     --mapping)
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
         return 0 ;;
     --set | --trials | --seed | --threads | --confidence | --precision | --pivot | \
-    --distance | --point | --trial)
+    --distance | --point | --trial | --x | --y | --success | --max-trials)
         return 0 ;;
     esac
 
@@ -59,6 +63,9 @@ _chargesim()
         opts='--rules --mapping --set --distance -o --format --quiet --help -h' ;;
     draw)
         opts='--set --point --trial -o --help -h' ;;
+    map)
+        opts='--x --y --set --trials --seed --threads --method --confidence --precision
+              --max-trials --success -o --plot --quiet --help -h' ;;
     *)
         return 0 ;;
     esac
@@ -68,7 +75,7 @@ _chargesim()
         return 0
     fi
     case $cmd in
-    run | draw)
+    run | draw | map)
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
     units)
         COMPREPLY=($(compgen -f -X '!*.cat' -- "$cur") $(compgen -f -X '!*.gst' -- "$cur")
