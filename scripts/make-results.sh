@@ -12,7 +12,8 @@
 # A threat-map experiment (issue 20), marked
 #   ; results: map [map-x=LO..HI:STEP] [map-y=LO..HI:STEP]
 # gets `chargesim map` instead: results/NAME.csv (one row per cell) and the
-# picture results/NAME.png and NAME.svg; no Markdown table.
+# picture results/NAME.png; no Markdown table, and no SVG (a cell is a
+# rectangle of its own there: over a megabyte per map).
 #
 # Skipped: files without an [experiment] section (unit mappings and other
 # data), files whose name contains "mapping", and files marked
@@ -142,12 +143,11 @@ for exp in $files; do
         [ -z "$mapy" ] || set -- "$@" --y "$mapy"
         echo "make-results: $exp (threat map)"
         "$bin" map "$@" -o "$out/$name.csv" --plot "$out/$name.png" || exit 1
-        "$bin" map "$@" --plot "$out/$name.svg" || exit 1
         {
             printf '## %s\n\n' "$name"
             printf '%s (ruleset `%s`, threat map).\n\n' "${description:-$name}" "$ruleset"
             printf '![%s](%s.png)\n\n' "${description:-$name}" "$name"
-            printf '[CSV](%s.csv) · [SVG](%s.svg) · [experiment](../%s)\n\n' "$name" "$name" "$exp"
+            printf '[CSV](%s.csv) · [experiment](../%s)\n\n' "$name" "$exp"
             printf 'Reproduce: `%s map %s --plot %s.png`\n\n' "$bin" "$exp" "$name"
         } >>"$gallery"
         printf '| [%s](#%s) | `%s` | %s |\n' "$name" "$name" "$ruleset" "$(printf '%s' "${description:-$name}" | sed 's/|/\\|/g')" >>"$index"
