@@ -1,6 +1,8 @@
 # chargesim — GNU make build. `make run` and `make test` install missing Debian
 # packages first (scripts/deps.sh), so the README's two commands work on a fresh machine.
 
+# The version, in one place: --version and every metadata file print it.
+VERSION  := 0.17.0
 CC       ?= gcc
 ifeq ($(origin CC),default)
 CC       := gcc
@@ -14,8 +16,9 @@ WARN     := -Wall -Wextra -Wshadow -Wconversion -Wdouble-promotion \
 OPT      ?= -O3 -g
 SAN      ?=
 OPENMP   ?= -fopenmp
-CFLAGS   := -std=c17 $(OPT) $(OPENMP) $(WARN) -Iinclude $(XML_CFLAGS) $(CAIRO_CFLAGS) -D_POSIX_C_SOURCE=200809L $(SAN)
-LDLIBS   := $(OPENMP) $(SAN) -lcsv -linih $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
+CFLAGS   := -std=c17 $(OPT) $(OPENMP) $(WARN) -Iinclude $(XML_CFLAGS) $(CAIRO_CFLAGS) -D_POSIX_C_SOURCE=200809L \
+            -DCS_VERSION='"$(VERSION)"' $(SAN)
+LDLIBS   := $(OPENMP) $(SAN) -lcsv -linih -ljansson $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
 BUILD    ?= build
 
 LIB_SRC  := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/io/*.c src/cli/*.c))
@@ -104,9 +107,11 @@ test: deps
 
 run: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	$(BIN) run experiments/default.ini -o results/default.csv
-	$(BIN) run experiments/default.ini --format md --pivot move:distance -o results/default.md
-	@echo "wrote results/default.csv and results/default.md"
+	@# The arguments make-results.sh gives, so the provenance each file
+	@# records (default.csv-metadata.json, the table's note) is the same.
+	$(BIN) run experiments/default.ini --quiet -o results/default.csv
+	$(BIN) run experiments/default.ini --quiet --format md --pivot move:distance -o results/default.md
+	@echo "wrote results/default.csv (and its CSVW metadata) and results/default.md"
 
 asan: deps
 	@$(MAKE) --no-print-directory check BUILD=build-asan BIN=build-asan/bin/chargesim OPT="-O1 -g" \

@@ -17,7 +17,7 @@ _chargesim()
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W 'run dice rules units draw map --help -h' -- "$cur"))
+        COMPREPLY=($(compgen -W 'run dice rules units draw rerun map --help -h --version -V' -- "$cur"))
         return 0
     fi
     cmd=${COMP_WORDS[1]}
@@ -44,14 +44,14 @@ _chargesim()
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
         return 0 ;;
     --set | --trials | --seed | --threads | --confidence | --precision | --pivot | \
-    --distance | --point | --trial | --x | --y | --success | --max-trials)
+    --distance | --point | --trial | --max-trials | --success | --x | --y)
         return 0 ;;
     esac
 
     case $cmd in
     run)
-        opts='--set --trials --seed --threads --method --confidence --precision --format
-              --pivot -o --dist --quiet --help -h' ;;
+        opts='--set --trials --seed --threads --method --confidence --precision --max-trials
+              --success --format --pivot -o --dist --quiet --help -h' ;;
     dice)
         opts='--exact --trials --seed --threads --confidence --format -o --help -h' ;;
     rules)
@@ -63,6 +63,8 @@ _chargesim()
         opts='--rules --mapping --set --distance -o --format --quiet --help -h' ;;
     draw)
         opts='--set --point --trial -o --help -h' ;;
+    rerun)
+        opts='-o --help -h' ;;
     map)
         opts='--x --y --set --trials --seed --threads --method --confidence --precision
               --max-trials --success -o --plot --quiet --help -h' ;;
@@ -77,6 +79,8 @@ _chargesim()
     case $cmd in
     run | draw | map)
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
+    rerun)
+        COMPREPLY=($(compgen -f -X '!*-metadata.json' -- "$cur") $(compgen -d -- "$cur")) ;;
     units)
         COMPREPLY=($(compgen -f -X '!*.cat' -- "$cur") $(compgen -f -X '!*.gst' -- "$cur")
                    $(compgen -f -X '!*.csv' -- "$cur") $(compgen -d -- "$cur")) ;;

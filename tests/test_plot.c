@@ -288,3 +288,29 @@ Test(plot, help_exits_0)
     int st = system(cmd);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
+
+Test(plot, charts_the_csv_dice_writes)
+{
+    /* Exact and sampled dice tables, as `chargesim dice` writes them; the
+     * SVG carries the totals as tick labels. A run's summary is refused. */
+    const char *bin = getenv("CS_BIN");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s' dice 3d6dl1 -o d.csv && '%s' dice 2d6 --trials 5000 -o s.csv", dir,
+             bin ? bin : "bin/chargesim", bin ? bin : "bin/chargesim");
+    cr_assert_eq(system(cmd), 0);
+    cr_expect_eq(plot("dice d.csv -o d.png"), 0, "%s", errtext);
+    expect_png("d.png", 900, 560);
+    cr_expect_eq(plot("dice s.csv --y p_at_least --size 640x400 -o s.svg"), 0, "%s", errtext);
+    char path[512];
+    snprintf(path, sizeof path, "%s/s.svg", dir);
+    char *svg = th_slurp(path, NULL);
+    cr_assert(svg);
+    cr_expect(strstr(svg, "chance of at least this total (%)") && strstr(svg, "<text> 12</text>"),
+              "the axis and the highest total");
+    cr_expect(strstr(svg, "Monte Carlo: 5000 trials counted."));
+    free(svg);
+    cr_expect_eq(plot("dice summary.csv -o x.png"), 2);
+    cr_expect(strstr(errtext, "not a chargesim dice CSV"), "%s", errtext);
+    cr_expect_eq(plot("dice d.csv --y p_success_maybe -o x.png"), 2);
+}

@@ -421,3 +421,38 @@ Test(report, csv_quotes_only_where_needed)
     free(s);
     cs_table_free(&t);
 }
+
+Test(report, pivot_any_reported_column)
+{
+    /* --pivot ROW:COL:COLUMN: p_failed is 1 - p_success (M3 at 6": 1/36 =
+     * 2.78%); the mean roll of 2D6 is 7 at every point; trials are 1 for
+     * an exact run; an unknown column names the accepted ones. */
+    run_ini(two_keys);
+    cs_table *t;
+    int n;
+    cs_error err;
+    cr_assert_eq(cs_report_pivot_column(&res, "distance", "move", "p_failed", CS_FORMAT_MD, &t,
+                                        &n, &err),
+                 CS_OK, "%s", err.msg);
+    cr_expect_str_eq(cell(&t[0], 0, 1), "2.78");
+    cr_expect_str_eq(cell(&t[0], 0, 2), "0.00");
+    cr_expect_str_eq(t[0].title, "pivot-test: p_failed (%)");
+    cr_expect(strstr(t[0].note, "Cells: p_failed in percent."), "%s", t[0].note);
+    free_tables(t, n);
+    cr_assert_eq(cs_report_pivot_column(&res, "distance", "move", "mean_roll", CS_FORMAT_CSV, &t,
+                                        &n, &err),
+                 CS_OK, "%s", err.msg);
+    cr_expect_str_eq(cell(&t[0], 2, 2), "7.0000");
+    cr_expect_str_eq(t[0].header[4], "max_ci_halfwidth_pct");
+    cr_expect_str_eq(cell(&t[0], 2, 4), "", "a mean has no interval here");
+    free_tables(t, n);
+    cr_assert_eq(cs_report_pivot_column(&res, "move", "distance", "trials", CS_FORMAT_MD, &t, &n,
+                                        &err),
+                 CS_OK, "%s", err.msg);
+    cr_expect_str_eq(cell(&t[0], 1, 3), "1");
+    free_tables(t, n);
+    cr_expect_eq(cs_report_pivot_column(&res, "move", "distance", "p_nope", CS_FORMAT_MD, &t, &n,
+                                        &err),
+                 CS_EINPUT);
+    cr_expect(strstr(err.msg, "'p_nope' is not a reported column"), "%s", err.msg);
+}

@@ -214,6 +214,7 @@ Test(units, csv_errors_name_file_line_and_column)
         {"bad_quote.csv", "bad_quote.csv:3: column 1 (`name`): malformed CSV"},
         {"unknown_column.csv", "unknown_column.csv:2: column `wings` is not a parameter"},
         {"no-such.csv", "no-such.csv: cannot open"},
+        {"nul_cell.csv", "nul_cell.csv:3: a NUL byte in column 1"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cs_units u = {0};

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "chargesim/csvw.h"
 #include "chargesim/error.h"
 #include "chargesim/report.h"
 
@@ -14,6 +15,7 @@ int cs_cli_dice(int argc, char **argv);
 int cs_cli_rules(int argc, char **argv);
 int cs_cli_units(int argc, char **argv);
 int cs_cli_draw(int argc, char **argv);
+int cs_cli_rerun(int argc, char **argv);
 int cs_cli_map(int argc, char **argv);
 
 /* Shared helpers of the commands (src/cli/common.c). */
@@ -33,9 +35,15 @@ int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, ui
 /* --threads T: 1 to 1024, capped at the processors available with a note
  * on stderr. 0, or the exit status after printing the error. */
 int cs_cli_threads(const char *cmd, const char *v, int *threads);
-/* Writes tables to `path` (NULL or "-": stdout) through a temporary file. */
+/* Writes tables to `path` (NULL or "-": stdout) through the output module.
+ * No rows at all: exit status 2 with a message, nothing written. */
 int cs_cli_write_tables(const char *cmd, const char *path, const cs_table *t, int n,
                         cs_format fmt);
+/* The same, and with `meta` (may be NULL): a CSV written to a regular file
+ * gets its CSVW metadata beside it, committed with it; md and tex tables get
+ * the provenance line under the note. */
+int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int n,
+                             cs_format fmt, const cs_csvw_source *meta);
 
 /* A progress bar with ETA on stderr, shown only when stderr is a terminal
  * and the run has lasted over a second. */

@@ -119,12 +119,17 @@ const cs_estimator *cs_estimator_for(cs_method m);
 
 /* Shared by the estimators (src/sim/est_common.c). */
 
+/* What every block of a run of e with est shares: the success set (0: the
+ * ruleset's own), the first round's trials and block size, the per-trial
+ * draws and the metrics' histogram bins. The scheduler and the replay of
+ * one trial (replay.c) start from it, so they draw alike. */
+void cs_est_run_init(cs_est_run *run, const cs_experiment *e, const cs_estimator *est,
+                     unsigned success_mask);
+
 /* Draws the per-trial parameters into num from rng, in table order. */
 void cs_est_draw_params(const cs_est_run *run, double *num, cs_rng *rng);
 /* Adds `mass` to metric m's bin of value v in one point's histogram h, if
  * this pass fills metric m's histogram. */
 void cs_est_hist_add(const cs_est_run *run, uint64_t *h, int m, double v, uint64_t mass);
-/* The p_success share of outcome probabilities p. */
-double cs_est_success_of(const cs_est_run *run, const double *p);
 
 #endif

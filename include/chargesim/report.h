@@ -27,6 +27,15 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out);
 cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *col,
                           cs_format fmt, cs_table **out, int *n, cs_error *err);
 
+/* The same with any reported column of the summary in the cells
+ * (--pivot ROW:COL:COLUMN): p_success, ci_low, ci_high, p_<outcome>,
+ * ci_low_<outcome>, ci_high_<outcome> (in percent, 2 decimals),
+ * mean_<metric>, trials or successes. An unknown column is CS_EINPUT with
+ * the accepted names. */
+cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const char *col,
+                                 const char *column, cs_format fmt, cs_table **out, int *n,
+                                 cs_error *err);
+
 /* One sentence saying how the numbers were obtained: "exact", or the
  * method, trials and the widest interval half-width. */
 void cs_report_method_note(const cs_run_result *r, char *buf, int cap);

@@ -19,6 +19,8 @@
 #include "chargesim/rng.h"
 #include "chargesim/status.h"
 
+struct cs_drawing; /* chargesim/drawing.h */
+
 #define CS_MAX_PARAMS     64
 #define CS_MAX_OUTCOMES   12
 #define CS_MAX_METRICS    16
@@ -141,6 +143,15 @@ typedef struct cs_ruleset {
     void (*resolve_batch)(const void *ctx, const void *layout, cs_rng *rng, uint64_t n,
                           cs_tally *t);
 
+    /* The picture of one trial for `chargesim draw` (chargesim/drawing.h):
+     * num and layout as draw_layout got and built them; layout_rng and
+     * dice_rng copies of the streams as draw_layout and resolve started (to
+     * replay randomness the layout and the trial do not keep); trial as
+     * resolve gave it. Data only; it never changes a number. NULL: the
+     * ruleset has no geometry to draw. */
+    void (*draw)(const void *ctx, const double *num, const cs_rng *layout_rng,
+                 const void *layout, const cs_rng *dice_rng, const cs_trial *trial,
+                 struct cs_drawing *out);
     /* Threat maps (issue 20); NULL: no table geometry, no map. Sets p's
      * values so that the target's front-edge centre stands at (x, y) of the
      * scenario frame (the charger's front-edge centre at the origin, facing

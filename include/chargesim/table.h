@@ -29,7 +29,8 @@ void cs_table_free(cs_table *t);
 cs_status cs_table_set_header(cs_table *t, int col, const char *name, bool right);
 /* Appends an empty row; returns its index or -1 when out of memory. */
 int cs_table_add_row(cs_table *t);
-/* Sets a cell to a printf-formatted text. */
+/* Sets a cell to a printf-formatted text. A text that rounds to a signed
+ * zero ("-0.00") is stored without its sign. */
 cs_status cs_table_set(cs_table *t, int row, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 cs_status cs_table_set_title(cs_table *t, const char *fmt, ...)

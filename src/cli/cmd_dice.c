@@ -25,7 +25,9 @@ static const char usage[] =
     "                 more than the processors are capped at them)\n"
     "  --confidence C interval confidence (default 0.95)\n"
     "  --format F     csv (default), md or tex\n"
-    "  -o FILE        write to FILE (default: standard output)\n"
+    "  -o FILE        write to FILE (default: standard output); a CSV gets\n"
+    "                 FILE-metadata.json beside it (CSVW: columns, provenance)\n"
+    "  -h, --help     this text\n"
     "\n"
     "example: chargesim dice 3d6dl1 --format md\n";
 
@@ -236,7 +238,10 @@ int cs_cli_dice(int argc, char **argv)
     rc = a.trials ? sampled_table(&a, &d, &tab) : exact_table(&a, &d, &tab);
     if (rc)
         return rc;
-    rc = cs_cli_write_tables("dice", a.out, &tab, 1, a.fmt);
+    cs_csvw_source meta = {.kind = CS_CSVW_DICE, .command = "dice", .argc = argc, .argv = argv,
+                           .csv_path = a.out, .dice_expr = a.expr, .dice_trials = a.trials,
+                           .dice_seed = a.seed, .dice_confidence = a.confidence};
+    rc = cs_cli_write_tables_meta("dice", a.out, &tab, 1, a.fmt, &meta);
     cs_table_free(&tab);
     return rc;
 }

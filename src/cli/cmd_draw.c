@@ -1,48 +1,96 @@
-/* `chargesim draw`: one trial's battlefield as an SVG picture. */
+/* `chargesim draw`: one trial's battlefield as a picture (SVG, PNG or PDF).
+ * The ruleset describes the trial (its draw hook, chargesim/drawing.h); the
+ * battlefield module renders it; this file only wires the two together. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/atomicfile.h"
+#include "chargesim/battlefield.h"
 #include "chargesim/cli.h"
+#include "chargesim/drawing.h"
 #include "chargesim/expfile.h"
-#include "chargesim/geom.h"
-#include "chargesim/scenario.h"
-#include "chargesim/sim.h"
-#include "chargesim/svg.h"
+#include "chargesim/output.h"
+#include "chargesim/replay.h"
 
 static const char usage[] =
-    "usage: chargesim draw EXPERIMENT.ini [--set K=V]... [--point P] [--trial K] -o FILE.svg\n"
+    "usage: chargesim draw EXPERIMENT.ini [--set K=V]... [--point P] [--trial K] -o FILE\n"
     "\n"
-    "Draws the battlefield of one trial: the charger (blue), the target (red), other\n"
-    "enemies (orange) and friends (green), terrain (grey), every unit's front edge as a\n"
-    "thick line, the target's arcs, the charger's 90-degree field of view, and the\n"
-    "cheapest snaking path (forward, one wheel, forward) to the facing the centre of\n"
-    "the charger's front edge is located in.\n"
+    "Draws one trial as its ruleset plays it: the units and terrain to scale on a\n"
+    "1-inch grid, the charge path the ruleset uses (t9a: the snaking move and the\n"
+    "align move; asoiaf: the straight charge move and the alignment; coreheim: the\n"
+    "route with its climb, jump and interceptors; sovl: every declared charge of\n"
+    "the phase), a scale bar in inches, a legend, and a caption with the trial's\n"
+    "outcome, the range it rolled, the distance it needed and the rules applied.\n"
     "\n"
     "  --set K=V    override a key, as for chargesim run\n"
     "  --point P    the sweep point, 0-based, in the order of `run`'s rows (default 0)\n"
-    "  --trial K    the trial, 0-based, as --method mc draws it (default 0): values\n"
-    "               drawn per trial (uniform, normal) are the ones that trial used\n"
-    "  -o FILE      the SVG file (default: standard output)\n"
+    "  --trial K    the trial, 0-based (default 0), exactly as --method mc runs it:\n"
+    "               its drawn values, layout and dice. The trials before it in its\n"
+    "               block are replayed, at most 50000 of them (see the README)\n"
+    "  -o FILE      the picture: FILE.svg, FILE.png or FILE.pdf by its extension\n"
+    "               (default: SVG on standard output)\n"
+    "  -h, --help   this text\n"
     "\n"
-    "Rulesets whose battlefield is the common rectangle scenario (t9a, asoiaf) can be\n"
-    "drawn; the others place their units otherwise and are refused.\n";
+    "Rulesets without table geometry (generic, sovl_dice) cannot be drawn (exit 2).\n";
 
-/* The scenario block's keys, to recognise it in a ruleset's table. */
-static const cs_param_def scenario_block[] = {
-    CS_SCENARIO_PARAMS("8", "5", "2", "1", "1", "5", "2", "1", "1"),
-};
-
-static int scenario_first(const cs_ruleset *rs)
+/* The rulesets with a draw hook, for the refusal's message. */
+static void drawable(char *buf, size_t cap)
 {
-    int first = cs_ruleset_param_index(rs, scenario_block[0].key);
-    if (first < 0 || first + CS_SCN_N_PARAMS > rs->n_params)
-        return -1;
-    for (int i = 0; i < CS_SCN_N_PARAMS; i++)
-        if (strcmp(rs->params[first + i].key, scenario_block[i].key) != 0)
-            return -1;
-    return first;
+    buf[0] = '\0';
+    for (int i = 0; i < cs_ruleset_count(); i++) {
+        const cs_ruleset *rs = cs_ruleset_at(i);
+        size_t n = strlen(buf);
+        if (rs->draw && n < cap)
+            snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", rs->name);
+    }
+}
+
+/* The one place draw writes a file: through the output module. */
+static int write_picture(const cs_drawing *d, const cs_battlefield_title *t,
+                         cs_canvas_format fmt, const char *out)
+{
+    cs_outfile o;
+    cs_error err;
+    if (cs_outfile_open(&o, out, &err) != CS_OK)
+        return cs_cli_fail_err("draw", &err);
+    if (cs_battlefield_write(d, t, fmt, o.f, &err) != CS_OK) {
+        cs_outfile_abort(&o);
+        return cs_cli_fail_err("draw", &err);
+    }
+    if (cs_outfile_commit(&o, &err) != CS_OK)
+        return cs_cli_fail_err("draw", &err);
+    return 0;
+}
+
+/* Replays the trial, asks its ruleset for the picture and writes it. */
+static int draw_trial(const cs_experiment *e, const char *path, uint64_t point, uint64_t trial,
+                      cs_canvas_format fmt, const char *out)
+{
+    if (!e->rs->draw) {
+        char names[256];
+        drawable(names, sizeof names);
+        return cs_cli_fail("draw", CS_EINPUT,
+                           "%s: ruleset %s has no table geometry to draw; draw supports %s",
+                           path, e->rs->name, names);
+    }
+    cs_replay r;
+    cs_error err;
+    if (cs_replay_trial(e, point, trial, &r, &err) != CS_OK) {
+        cs_replay_free(&r);
+        return cs_cli_fail_err("draw", &err);
+    }
+    static cs_drawing d; /* a few tens of kilobytes */
+    cs_drawing_init(&d);
+    e->rs->draw(r.ctx, r.num, &r.layout_rng, r.layout, &r.dice_rng, &r.trial, &d);
+    cs_replay_free(&r);
+    char l0[512], l1[512], label[384];
+    cs_experiment_point_label(e, point, label, sizeof label);
+    snprintf(l0, sizeof l0, "%s (ruleset %s)", e->name, e->rs->name);
+    snprintf(l1, sizeof l1, "%s%strial %llu of %llu, seed %llu", label, label[0] ? "; " : "",
+             (unsigned long long)trial, (unsigned long long)e->trials,
+             (unsigned long long)e->seed);
+    cs_battlefield_title t = {2, {l0, l1, NULL, NULL}};
+    return write_picture(&d, &t, fmt, out);
 }
 
 int cs_cli_draw(int argc, char **argv)
@@ -85,66 +133,17 @@ int cs_cli_draw(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
+    cs_canvas_format fmt = CS_CANVAS_SVG;
+    if (out && strcmp(out, "-") != 0 && !cs_canvas_format_of(out, &fmt))
+        return cs_cli_fail("draw", CS_EINPUT,
+                           "-o %s: unknown picture format; the file name must end in .svg, "
+                           ".png or .pdf", out);
     cs_experiment e;
     cs_error err;
-    if (cs_expfile_load(path, sets, n_sets, &e, &err) != CS_OK)
+    if (cs_output_check_inputs(out, "-o", &path, 1, &err) != CS_OK ||
+        cs_expfile_load(path, sets, n_sets, &e, &err) != CS_OK)
         return cs_cli_fail_err("draw", &err);
-    int rc = 0, first = scenario_first(e.rs);
-    double num[CS_MAX_PARAMS];
-    if (first < 0) {
-        rc = cs_cli_fail("draw", CS_EINPUT,
-                         "%s: ruleset %s does not use the rectangle scenario; draw supports "
-                         "t9a and asoiaf",
-                         path, e.rs->name);
-        goto done;
-    }
-    if (trial >= e.trials) {
-        rc = cs_cli_fail("draw", CS_EINPUT, "--trial %llu: the experiment runs %llu trials",
-                         (unsigned long long)trial, (unsigned long long)e.trials);
-        goto done;
-    }
-    if (cs_sim_trial_params(&e, point, trial, num, &err) != CS_OK) {
-        rc = cs_cli_fail_err("draw", &err);
-        goto done;
-    }
-    cs_scenario s;
-    cs_scenario_build(num, first, &s);
-    /* The path to the facing the charger is located in (T9A's reading);
-     * other enemies may not be touched on the way. */
-    cs_rect enemies[CS_SCN_MAX_OTHERS];
-    int n_enemies = cs_scenario_units_of_kind(&s, CS_UNIT_ENEMY, enemies);
-    cs_facing f = cs_geom_arc_of_point(&s.target.r, cs_geom_edge_centre(&s.charger.r, CS_FRONT));
-    cs_snake snake;
-    cs_geom_snake(&s.charger.r, &s.target.r, f, enemies, n_enemies, &snake);
-    static const char *const facing_names[] = {"front", "left", "right", "rear"};
-    char label[512], title[1024];
-    cs_experiment_point_label(&e, point, label, sizeof label);
-    if (snake.found)
-        snprintf(title, sizeof title,
-                 "%s (%s)\n%s%strial %llu\nlocated in the %s arc; closest distance %.2f\"\n"
-                 "snaking path cost %.2f\", wheel %.1f deg%s",
-                 e.name, e.rs->name, label, label[0] ? ", " : "", (unsigned long long)trial,
-                 facing_names[f], cs_geom_dist_rect_rect(&s.charger.r, &s.target.r), snake.cost,
-                 snake.wheel, snake.touches >= 0 ? " (touches another enemy)" : "");
-    else
-        snprintf(title, sizeof title,
-                 "%s (%s)\n%s%strial %llu\nlocated in the %s arc; no snaking path reaches it",
-                 e.name, e.rs->name, label, label[0] ? ", " : "", (unsigned long long)trial,
-                 facing_names[f]);
-    cs_svg_path pic = {snake.found ? &snake : NULL, NULL, 90.0, title};
-    cs_outfile o;
-    if (cs_outfile_open(&o, out, &err) != CS_OK) {
-        rc = cs_cli_fail_err("draw", &err);
-        goto done;
-    }
-    if (cs_svg_write(o.f, &s, &pic) != CS_OK) {
-        cs_outfile_abort(&o);
-        rc = cs_cli_fail("draw", CS_ERUNTIME, "%s: write error", out ? out : "stdout");
-        goto done;
-    }
-    if (cs_outfile_commit(&o, &err) != CS_OK)
-        rc = cs_cli_fail_err("draw", &err);
-done:
+    int rc = draw_trial(&e, path, point, trial, fmt, out);
     cs_experiment_free(&e);
     return rc;
 }

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/atomicfile.h"
 #include "chargesim/canvas.h"
 #include "chargesim/cli.h"
 #include "chargesim/expfile.h"
 #include "chargesim/heatmap.h"
 #include "chargesim/map.h"
+#include "chargesim/output.h"
 #include "chargesim/sim.h"
 #include "chargesim/table.h"
 
@@ -182,6 +182,13 @@ static int parse_args(map_args *a, int argc, char **argv)
     if (a->plot && !cs_canvas_format_of(a->plot, &f))
         return cs_cli_fail(CMD, CS_EINPUT, "--plot '%s': expected a .svg, .png or .pdf file",
                            a->plot);
+    /* Neither output may overwrite the experiment or the other output. */
+    cs_error err;
+    const char *in[2] = {a->path, a->plot};
+    if ((a->out && strcmp(a->out, "-") != 0 &&
+         cs_output_check_inputs(a->out, "-o", in, a->plot ? 2 : 1, &err) != CS_OK) ||
+        (a->plot && cs_output_check_inputs(a->plot, "--plot", in, 1, &err) != CS_OK))
+        return cs_cli_fail_err(CMD, &err);
     return 0;
 }
 
@@ -295,10 +302,14 @@ static cs_status write_outputs(const cs_map_result *m, cs_outfile *csv, cs_outfi
     }
     if (st == CS_OK && pic->f)
         st = write_plot(pic, m, err);
-    if (st == CS_OK && pic->f)
-        st = cs_outfile_commit(pic, err);
-    if (st == CS_OK && csv->f)
-        st = cs_outfile_commit(csv, err);
+    cs_outfile *files[2];
+    int n = 0;
+    if (csv->f)
+        files[n++] = csv;
+    if (pic->f)
+        files[n++] = pic;
+    if (st == CS_OK)
+        st = cs_outfile_commit_all(files, n, err);
     if (st != CS_OK) {
         cs_outfile_abort(csv);
         cs_outfile_abort(pic);

@@ -13,7 +13,9 @@ static const char usage[] =
     "be drawn per trial, [assumption] ones are readings chosen where the sources are\n"
     "silent), its outcomes (* = counts as success), the success set on a line of\n"
     "its own (\"Success: charged\"; chargesim run --success OUTCOME[,OUTCOME...]\n"
-    "counts others instead) and its measured quantities.\n";
+    "counts others instead) and its measured quantities.\n"
+    "\n"
+    "  -h, --help   this text\n";
 
 static const char *type_name(cs_param_type t)
 {

@@ -4,14 +4,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "chargesim/atomicfile.h"
 #include "chargesim/cli.h"
+#include "chargesim/csvw.h"
 #include "chargesim/expfile.h"
+#include "chargesim/output.h"
 #include "chargesim/report.h"
 #include "chargesim/sim.h"
 
 static const char usage[] =
     "usage: chargesim run EXPERIMENT.ini [options]\n"
+    "       chargesim run - --set experiment.ruleset=NAME [options]   (no file)\n"
     "\n"
     "Runs every sweep point of the experiment and writes one row per point:\n"
     "the swept keys, trials, successes, p_success, ci_low, ci_high, p_<outcome>\n"
@@ -28,15 +30,18 @@ static const char usage[] =
     "  --confidence C     interval confidence, default 0.95\n"
     "  --precision H      add blocks until the interval half-width of every probability\n"
     "                     column (p_success and each p_<outcome>) is at most H (a\n"
-    "                     proportion, e.g. 0.001, or a percentage, e.g. 0.1%%); mc then\n"
+    "                     proportion, e.g. 0.001, or a percentage, e.g. 0.1%); mc then\n"
     "                     reports Wilson intervals with continuity correction. Refused\n"
     "                     if it could need more than 10^9 trials per point\n"
     "  --max-trials N     allow --precision up to N trials per point (at most 4e12)\n"
     "  --success LIST     outcomes p_success counts, e.g. charged,intercepted (default:\n"
     "                     the ruleset's; see chargesim rules NAME); the output names it\n"
     "  --format F         csv (default), md or tex\n"
-    "  --pivot ROW:COL    a table of p_success (%%): rows one swept key, columns another\n"
-    "  -o FILE            write to FILE (default: standard output)\n"
+    "  --pivot ROW:COL[:COLUMN]\n"
+    "                     a table of COLUMN (default p_success; probabilities in %):\n"
+    "                     rows one swept key, columns another\n"
+    "  -o FILE            write to FILE (default: standard output); a CSV gets\n"
+    "                     FILE-metadata.json beside it (CSVW: columns, provenance)\n"
     "  --dist FILE        also write distributions in long form (CSV): swept keys,\n"
     "                     metric, value, count, p, method\n"
     "  --quiet            no progress bar (it shows only on a terminal, after 1 s)\n"
@@ -67,6 +72,8 @@ typedef struct run_args {
     uint64_t max_trials;
     bool quiet;
     cs_format fmt;
+    int argc;    /* the command line, for the metadata */
+    char **argv;
 } run_args;
 
 /* --trials, --seed, --method, --confidence, --precision: the experiment's
@@ -141,7 +148,8 @@ static int value_option(run_args *a, int argc, char **argv, int *i, bool *matche
     if (cs_cli_opt(argc, argv, i, "--pivot", &v)) {
         *matched = true;
         if (!v || !strchr(v, ':'))
-            return cs_cli_fail("run", CS_EINPUT, "--pivot '%s': expected ROW:COL", v ? v : "");
+            return cs_cli_fail("run", CS_EINPUT, "--pivot '%s': expected ROW:COL[:COLUMN]",
+                               v ? v : "");
         a->pivot = v;
         return 0;
     }
@@ -195,10 +203,12 @@ static cs_status make_tables(const run_args *a, const cs_run_result *res, cs_tab
                              int *n_tables, cs_error *err)
 {
     if (a->pivot) {
-        char row[256];
-        const char *colon = strchr(a->pivot, ':');
+        char row[256], col[256];
+        const char *colon = strchr(a->pivot, ':'), *what = strchr(colon + 1, ':');
         snprintf(row, sizeof row, "%.*s", (int)(colon - a->pivot), a->pivot);
-        return cs_report_pivot(res, row, colon + 1, a->fmt, tables, n_tables, err);
+        snprintf(col, sizeof col, "%.*s", (int)(what ? what - colon - 1 : 255), colon + 1);
+        return cs_report_pivot_column(res, row, col, what ? what + 1 : "p_success", a->fmt,
+                                      tables, n_tables, err);
     }
     *tables = calloc(1, sizeof **tables);
     *n_tables = 1;
@@ -208,39 +218,114 @@ static cs_status make_tables(const run_args *a, const cs_run_result *res, cs_tab
     return st;
 }
 
-/* Writes the run's tables to of (and its distributions to df) and commits
- * both, or aborts both. */
-static cs_status write_outputs(const run_args *a, const cs_run_result *res, cs_outfile *of,
-                               cs_outfile *df, cs_error *err)
+/* The files one run writes, committed together (output.h): the tables,
+ * the distributions, and the CSVW metadata beside each CSV file. */
+typedef struct run_files {
+    cs_outfile of, mf, df, dmf;
+    char *mpath, *dmpath;
+} run_files;
+
+static void files_abort(run_files *f)
+{
+    cs_outfile_abort(&f->of);
+    cs_outfile_abort(&f->mf);
+    cs_outfile_abort(&f->df);
+    cs_outfile_abort(&f->dmf);
+    free(f->mpath);
+    free(f->dmpath);
+}
+
+/* Opens every output before the run, so an unwritable path fails at once. */
+static cs_status files_open(const run_args *a, run_files *f, cs_error *err)
+{
+    memset(f, 0, sizeof *f);
+    cs_status st = cs_outfile_open(&f->of, a->out, err);
+    if (st == CS_OK && a->dist)
+        st = cs_outfile_open(&f->df, a->dist, err);
+    if (st == CS_OK && a->fmt == CS_FORMAT_CSV && cs_outfile_is_regular(&f->of))
+        st = (f->mpath = cs_csvw_path(a->out)) ? cs_outfile_open(&f->mf, f->mpath, err)
+                                               : cs_error_set(err, CS_ENOMEM, "out of memory");
+    if (st == CS_OK && a->dist && cs_outfile_is_regular(&f->df))
+        st = (f->dmpath = cs_csvw_path(a->dist)) ? cs_outfile_open(&f->dmf, f->dmpath, err)
+                                                 : cs_error_set(err, CS_ENOMEM, "out of memory");
+    if (st != CS_OK)
+        files_abort(f);
+    return st;
+}
+
+/* Provenance: the note line under md/tex tables, or the CSV's metadata. */
+static cs_status add_provenance(const run_args *a, const cs_csvw_source *meta, run_files *f,
+                                cs_table *tables, int n_tables, cs_error *err)
+{
+    cs_status st = CS_OK;
+    for (int t = 0; st == CS_OK && a->fmt != CS_FORMAT_CSV && t < n_tables; t++) {
+        char line[8192];
+        if ((st = cs_csvw_note(meta, line, sizeof line, err)) == CS_OK &&
+            cs_table_set_note(&tables[t], "%s%s%s", tables[t].note ? tables[t].note : "",
+                              tables[t].note ? " " : "", line))
+            st = cs_error_set(err, CS_ENOMEM, "out of memory");
+    }
+    if (st == CS_OK && f->mpath)
+        st = cs_csvw_write(f->mf.f, meta, &tables[0], err);
+    return st;
+}
+
+static cs_status write_dist(const run_args *a, const cs_run_result *res,
+                            const cs_csvw_source *meta, run_files *f, cs_error *err)
+{
+    cs_table dt;
+    cs_status st = cs_report_dist(res, &dt);
+    if (st == CS_OK && cs_table_write(&dt, CS_FORMAT_CSV, f->df.f) != CS_OK)
+        st = cs_outfile_write_error(&f->df, err);
+    else if (st != CS_OK)
+        cs_error_set(err, st, "out of memory");
+    cs_csvw_source dmeta = *meta;
+    dmeta.kind = CS_CSVW_DIST;
+    dmeta.csv_path = a->dist;
+    dmeta.pivot = NULL;
+    if (st == CS_OK && f->dmpath)
+        st = cs_csvw_write(f->dmf.f, &dmeta, &dt, err);
+    cs_table_free(&dt);
+    return st;
+}
+
+/* Writes the run's tables, distributions and metadata, and commits them all
+ * or none. A run whose table would have no rows writes nothing (exit 2). */
+static cs_status write_outputs(const run_args *a, const cs_run_result *res, run_files *f,
+                               cs_error *err)
 {
     cs_table *tables = NULL;
-    int n_tables = 0;
+    int n_tables = 0, rows = 0;
     cs_status st = make_tables(a, res, &tables, &n_tables, err);
+    cs_csvw_source meta = {a->pivot ? CS_CSVW_PIVOT : CS_CSVW_SUMMARY, "run", a->argc, a->argv,
+                           a->out, strcmp(a->path, "-") ? a->path : NULL, res, a->pivot, NULL,
+                           0, 0, 0.0};
+    for (int t = 0; t < n_tables; t++)
+        rows += tables[t].nrows;
+    if (st == CS_OK && rows == 0)
+        st = cs_error_set(err, CS_EINPUT, "%s: the run has no rows to write; nothing written",
+                          a->path);
+    if (st == CS_OK)
+        st = add_provenance(a, &meta, f, tables, n_tables, err);
     for (int t = 0; st == CS_OK && t < n_tables; t++) {
         if (t && a->fmt != CS_FORMAT_CSV)
-            fputc('\n', of->f);
-        if (cs_table_write(&tables[t], a->fmt, of->f) != CS_OK)
-            st = cs_error_set(err, CS_ERUNTIME, "%s: write error", a->out ? a->out : "stdout");
+            fputc('\n', f->of.f);
+        if (cs_table_write(&tables[t], a->fmt, f->of.f) != CS_OK)
+            st = cs_outfile_write_error(&f->of, err);
     }
     for (int t = 0; t < n_tables; t++)
         cs_table_free(&tables[t]);
     free(tables);
-    if (st == CS_OK && a->dist) {
-        cs_table dt;
-        st = cs_report_dist(res, &dt);
-        if (st == CS_OK && cs_table_write(&dt, CS_FORMAT_CSV, df->f) != CS_OK)
-            st = cs_error_set(err, CS_ERUNTIME, "%s: write error", a->dist);
-        else if (st != CS_OK)
-            cs_error_set(err, st, "out of memory");
-        cs_table_free(&dt);
-    }
     if (st == CS_OK && a->dist)
-        st = cs_outfile_commit(df, err);
+        st = write_dist(a, res, &meta, f, err);
+    cs_outfile *const all[] = {&f->of, &f->mf, &f->df, &f->dmf};
     if (st == CS_OK)
-        st = cs_outfile_commit(of, err);
-    if (st != CS_OK) {
-        cs_outfile_abort(of);
-        cs_outfile_abort(df);
+        st = cs_outfile_commit_all(all, 4, err);
+    if (st != CS_OK)
+        files_abort(f);
+    else {
+        free(f->mpath);
+        free(f->dmpath);
     }
     return st;
 }
@@ -252,27 +337,21 @@ static int run_experiment(const run_args *a)
     cs_error err;
     cs_run_opts opts = {.threads = a->threads, .want_dist = a->dist != NULL,
                         .max_trials = a->max_trials};
-    if (cs_expfile_load(a->path, a->sets, a->n_sets, &e, &err) != CS_OK)
+    if (cs_output_check_inputs(a->out, "-o", &a->path, 1, &err) != CS_OK ||
+        cs_output_check_inputs(a->dist, "--dist", &a->path, 1, &err) != CS_OK ||
+        cs_expfile_load(a->path, a->sets, a->n_sets, &e, &err) != CS_OK)
         return cs_cli_fail_err("run", &err);
     int rc = 0;
     if (a->success && cs_sim_parse_success(e.rs, a->success, &opts.success_mask, &err) != CS_OK)
         rc = cs_cli_fail_err("run", &err);
     else if (a->max_trials && !(e.precision > 0.0))
         rc = cs_cli_fail("run", CS_EINPUT, "--max-trials applies only with --precision");
+    run_files f;
+    if (!rc && files_open(a, &f, &err) != CS_OK)
+        rc = cs_cli_fail_err("run", &err);
     if (rc) {
         cs_experiment_free(&e);
         return rc;
-    }
-    /* Outputs are opened before the run: an unwritable path fails at once. */
-    cs_outfile of, df = {0};
-    if (cs_outfile_open(&of, a->out, &err) != CS_OK) {
-        cs_experiment_free(&e);
-        return cs_cli_fail_err("run", &err);
-    }
-    if (a->dist && cs_outfile_open(&df, a->dist, &err) != CS_OK) {
-        cs_outfile_abort(&of);
-        cs_experiment_free(&e);
-        return cs_cli_fail_err("run", &err);
     }
     cs_progress prog;
     cs_progress_init(&prog, a->quiet);
@@ -282,11 +361,9 @@ static int run_experiment(const run_args *a)
     cs_status st = cs_sim_run(&e, &opts, &res, &err);
     cs_progress_finish(&prog);
     if (st == CS_OK)
-        st = write_outputs(a, &res, &of, &df, &err);
-    else {
-        cs_outfile_abort(&of);
-        cs_outfile_abort(&df);
-    }
+        st = write_outputs(a, &res, &f, &err);
+    else
+        files_abort(&f);
     if (st != CS_OK)
         rc = cs_cli_fail_err("run", &err);
     else if (e.precision > 0.0 && !res.precision_met)
@@ -305,6 +382,8 @@ int cs_cli_run(int argc, char **argv)
     run_args a;
     memset(&a, 0, sizeof a);
     a.fmt = CS_FORMAT_CSV;
+    a.argc = argc;
+    a.argv = argv;
     int rc = parse_args(&a, argc, argv);
     if (rc == 0)
         rc = run_experiment(&a);

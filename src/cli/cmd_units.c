@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "chargesim/cli.h"
+#include "chargesim/output.h"
 #include "chargesim/unitsrc.h"
 
 static const char usage[] =
@@ -271,6 +272,10 @@ int cs_cli_units(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    /* -o naming the source (or '') is refused before anything is read. */
+    cs_error oerr;
+    if (cs_output_check_inputs(o.out, "-o", &o.source, 1, &oerr) != CS_OK)
+        return cs_cli_fail_err("units", &oerr);
     char mapdir[PATH_MAX];
     if (!o.mapping) {
         default_mappings(mapdir, sizeof mapdir);

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "chargesim/atomicfile.h"
+#include "chargesim/output.h"
 #include "chargesim/parse.h"
 #include "chargesim/sim.h"
 
@@ -80,20 +80,51 @@ int cs_cli_threads(const char *cmd, const char *v, int *threads)
 int cs_cli_write_tables(const char *cmd, const char *path, const cs_table *t, int n,
                         cs_format fmt)
 {
-    cs_outfile o;
+    return cs_cli_write_tables_meta(cmd, path, (cs_table *)t, n, fmt, NULL);
+}
+
+int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int n,
+                             cs_format fmt, const cs_csvw_source *meta)
+{
+    cs_outfile o, m = {0};
     cs_error err;
+    char *mpath = NULL;
+    int rows = 0;
+    for (int i = 0; i < n; i++)
+        rows += t[i].nrows;
+    if (rows == 0)
+        return cs_cli_fail(cmd, CS_EINPUT, "no rows to write; nothing written");
     if (cs_outfile_open(&o, path, &err) != CS_OK)
         return cs_cli_fail_err(cmd, &err);
-    for (int i = 0; i < n; i++) {
+    cs_status st = CS_OK;
+    if (meta && fmt == CS_FORMAT_CSV && cs_outfile_is_regular(&o)) {
+        st = (mpath = cs_csvw_path(path)) ? cs_outfile_open(&m, mpath, &err)
+                                          : cs_error_set(&err, CS_ENOMEM, "out of memory");
+        if (st == CS_OK)
+            st = cs_csvw_write(m.f, meta, &t[0], &err);
+    }
+    for (int i = 0; meta && st == CS_OK && fmt != CS_FORMAT_CSV && i < n; i++) {
+        char line[8192];
+        if ((st = cs_csvw_note(meta, line, sizeof line, &err)) == CS_OK &&
+            cs_table_set_note(&t[i], "%s%s%s", t[i].note ? t[i].note : "",
+                              t[i].note ? " " : "", line) != CS_OK)
+            st = cs_error_set(&err, CS_ENOMEM, "out of memory");
+    }
+    for (int i = 0; st == CS_OK && i < n; i++) {
         if (i && fmt != CS_FORMAT_CSV)
             fputc('\n', o.f);
-        if (cs_table_write(&t[i], fmt, o.f) != CS_OK) {
-            cs_outfile_abort(&o);
-            return cs_cli_fail(cmd, CS_ERUNTIME, "%s: write error", path ? path : "stdout");
-        }
+        if (cs_table_write(&t[i], fmt, o.f) != CS_OK)
+            st = cs_outfile_write_error(&o, &err);
     }
-    if (cs_outfile_commit(&o, &err) != CS_OK)
+    free(mpath);
+    cs_outfile *const both[] = {&o, &m};
+    if (st == CS_OK)
+        st = cs_outfile_commit_all(both, 2, &err);
+    if (st != CS_OK) {
+        cs_outfile_abort(&o);
+        cs_outfile_abort(&m);
         return cs_cli_fail_err(cmd, &err);
+    }
     return 0;
 }
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "chargesim/atomicfile.h"
+#include "chargesim/output.h"
 #include "chargesim/cli.h"
 
 static const char usage[] =
@@ -11,6 +11,7 @@ static const char usage[] =
     "with honest intervals where not, reproducible from a seed.\n"
     "\n"
     "usage: chargesim COMMAND [ARGS]   (chargesim COMMAND --help for each)\n"
+    "       chargesim --version | -V\n"
     "\n"
     "commands:\n"
     "  run EXPERIMENT.ini   run an experiment's sweep: CSV, Markdown or LaTeX tables\n"
@@ -18,6 +19,8 @@ static const char usage[] =
     "  rules [NAME]         the rulesets, their parameters, outcomes and readings\n"
     "  units SOURCE         per-unit charge odds from a units CSV or BattleScribe data\n"
     "  draw EXPERIMENT.ini  one trial's battlefield as an SVG picture\n"
+    "  rerun FILE.csv-metadata.json\n"
+    "                       a CSV made again from its CSVW metadata alone\n"
     "  map EXPERIMENT.ini   threat map: p_success for every target position, CSV and picture\n"
     "\n"
     "exit status: 0 done, 2 bad input or usage, 1 runtime failure\n";
@@ -33,6 +36,7 @@ static const command commands[] = {
     {"rules", cs_cli_rules},
     {"units", cs_cli_units},
     {"draw", cs_cli_draw},
+    {"rerun", cs_cli_rerun},
     {"map", cs_cli_map},
 };
 
@@ -57,6 +61,11 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
         strcmp(argv[1], "help") == 0) {
         fputs(usage, stdout);
+        return checked_exit(0);
+    }
+    if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+        /* One place: the Makefile's VERSION, also in every metadata file. */
+        fputs("chargesim " CS_VERSION "\n", stdout);
         return checked_exit(0);
     }
     cs_outfile_install_signal_cleanup();

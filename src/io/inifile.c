@@ -2,6 +2,7 @@
 #include "chargesim/inifile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@ typedef struct reader {
     cs_ini_source *src;
     int too_long; /* the first line longer than inih's buffer, 0 if none */
     int max_len;  /* the longest line inih takes, in characters */
+    int nul;      /* the first line holding a NUL byte, 0 if none */
 } reader;
 
 /* inih reads line by line through this, so handlers know the line they are
@@ -17,20 +19,33 @@ typedef struct reader {
 static char *read_line(char *buf, int size, void *stream)
 {
     reader *r = stream;
-    if (r->too_long)
+    if (r->too_long || r->nul)
         return NULL;
-    char *s = fgets(buf, size, r->f);
-    if (!s)
+    /* getc rather than fgets: a NUL byte would end an fgets line silently,
+     * and the rest of the line would be read as if it were not there. */
+    int n = 0, c = EOF;
+    bool nul = false;
+    while (n < size - 1 && (c = getc(r->f)) != EOF) {
+        nul |= c == '\0';
+        buf[n++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (n == 0)
         return NULL;
+    buf[n] = '\0';
     r->src->line++;
+    if (nul) {
+        r->nul = r->src->line;
+        return NULL;
+    }
     /* inih's buffer is fixed (INI_MAX_LINE): the rest of a longer line would
      * come back as a line of its own, wrongly numbered and usually "malformed".
      * A line that fills the buffer exactly is still whole if its end of line
      * comes next (consumed here so the numbering stays right); anything else
      * stops the parse with the line named. */
-    size_t n = strlen(s);
-    if (size > 1 && n == (size_t)size - 1 && s[n - 1] != '\n') {
-        int c = getc(r->f);
+    if (size > 1 && n == size - 1 && buf[n - 1] != '\n') {
+        c = getc(r->f);
         if (c == '\r')
             c = getc(r->f);
         if (c != '\n' && c != EOF) {
@@ -39,13 +54,13 @@ static char *read_line(char *buf, int size, void *stream)
             return NULL;
         }
     }
-    return s;
+    return buf;
 }
 
 int cs_ini_parse_file(const char *path, ini_handler handler, void *user, cs_ini_source *src,
                       cs_error *err)
 {
-    reader r = {fopen(path, "r"), src, 0, 0};
+    reader r = {fopen(path, "r"), src, 0, 0, 0};
     src->line = 0;
     if (!r.f) {
         cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
@@ -56,6 +71,12 @@ int cs_ini_parse_file(const char *path, ini_handler handler, void *user, cs_ini_
     fclose(r.f);
     if (unreadable) {
         cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(read_errno));
+        return -1;
+    }
+    if (r.nul) {
+        cs_error_set(err, CS_EINPUT,
+                     "%s:%d: a NUL byte in the line; an experiment or mapping file is text", path,
+                     r.nul);
         return -1;
     }
     if (bad != 0)

@@ -80,6 +80,21 @@ int cs_table_add_row(cs_table *t)
     return t->nrows++;
 }
 
+/* "-0.00" (a tiny negative value, or -0.0, rounded to zero) reads as a
+ * sign that is not there: every cell that rounds to zero is written
+ * without one (issue 17). */
+static void drop_negative_zero(char *s)
+{
+    if (s[0] != '-')
+        return;
+    const char *p = s + 1;
+    bool digits = false;
+    for (; *p == '0' || *p == '.'; p++)
+        digits |= *p == '0';
+    if (digits && (*p == '\0' || *p == 'e' || *p == 'E' || *p == ' ' || *p == '%'))
+        memmove(s, s + 1, strlen(s));
+}
+
 cs_status cs_table_set(cs_table *t, int row, int col, const char *fmt, ...)
 {
     va_list ap;
@@ -88,6 +103,7 @@ cs_status cs_table_set(cs_table *t, int row, int col, const char *fmt, ...)
     va_end(ap);
     if (!s)
         return CS_ENOMEM;
+    drop_negative_zero(s);
     char **slot = &t->cell[(size_t)row * (size_t)t->ncols + (size_t)col];
     free(*slot);
     *slot = s;
@@ -98,20 +114,28 @@ cs_status cs_table_set_title(cs_table *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    free(t->title);
-    t->title = vformat(fmt, ap);
+    /* Formatted before the old text is freed: it may be an argument. */
+    char *s = vformat(fmt, ap);
     va_end(ap);
-    return t->title ? CS_OK : CS_ENOMEM;
+    if (!s)
+        return CS_ENOMEM;
+    free(t->title);
+    t->title = s;
+    return CS_OK;
 }
 
 cs_status cs_table_set_note(cs_table *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    free(t->note);
-    t->note = vformat(fmt, ap);
+    /* Formatted before the old text is freed: it may be an argument. */
+    char *s = vformat(fmt, ap);
     va_end(ap);
-    return t->note ? CS_OK : CS_ENOMEM;
+    if (!s)
+        return CS_ENOMEM;
+    free(t->note);
+    t->note = s;
+    return CS_OK;
 }
 
 static const char *cell(const cs_table *t, int r, int c)

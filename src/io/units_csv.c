@@ -59,6 +59,11 @@ static void on_field(void *data, size_t len, void *vs)
         fail(s, CS_ELIMIT, "more than %d columns", MAX_COLUMNS);
         return;
     }
+    /* A NUL byte would end the cell's text silently where the file goes on. */
+    if (data && memchr(data, '\0', len)) {
+        fail(s, CS_EINPUT, "a NUL byte in column %d; a units CSV is text", s->n_fields + 1);
+        return;
+    }
     char *f = malloc(len + 1);
     if (!f) {
         fail(s, CS_ENOMEM, "out of memory");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chargesim/asoiaf.h"
+#include "chargesim/drawing.h"
 #include "chargesim/geom.h"
 #include "chargesim/reach.h"
 #include "chargesim/rules.h"
@@ -685,6 +686,8 @@ static const char doc[] =
     "trial, 0 when the charge fails or is illegal: what the charge is worth, for comparing\n"
     "speeds).\n";
 
+static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
+                 const void *vlayout, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d);
 static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot,
                             cs_diag *diag);
 
@@ -707,7 +710,134 @@ const cs_ruleset cs_rules_asoiaf = {
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
     .map_place = map_place,
+    .draw = draw,
 };
+
+/* ---- the picture of one trial (chargesim draw) ----------------------------- */
+
+static const char *const side_names[] = {"front", "left flank", "right flank", "rear"};
+
+/* The side plan() settled on: the majority arc, or on a 50/50 split the
+ * side whose plan is the layout's. */
+static cs_facing drawn_side(const ctx *c, const cs_scenario *s, const layout *l)
+{
+    cs_arc_share sh;
+    cs_geom_arc_share(&s->target.r, &s->charger.r, &sh);
+    if (!sh.tie)
+        return sh.majority;
+    cs_poly sight[CS_LOS_MAX_BLOCK];
+    int n_sight = cs_scenario_sight_blockers(s, sight);
+    layout a = {false, false, NAN, INFINITY, NAN, NAN};
+    plan_side(c, s, sh.majority, sight, n_sight, &a);
+    bool same = a.legal == l->legal && a.reachable == l->reachable &&
+                (a.needed == l->needed || (a.needed != a.needed && l->needed != l->needed)) &&
+                a.stop == l->stop;
+    return same ? sh.majority : sh.tie_with;
+}
+
+/* Where "S'Aligner sur l'Ennemi" put the charger: flush on side f at the
+ * placement the layout's alignment names (align() above), nearest first. */
+static cs_rect drawn_alignment(const cs_scenario *s, cs_facing f, const cs_rect *at,
+                               const layout *l)
+{
+    const cs_rect *tg = &s->target.r;
+    cs_vec2 e = cs_geom_edge_centre(tg, f);
+    cs_vec2 out = {e.x - tg->c.x, e.y - tg->c.y};
+    double len = hypot(out.x, out.y);
+    out.x /= len;
+    out.y /= len;
+    double phi = facing_of((cs_vec2){-out.x, -out.y});
+    cs_vec2 rt = {-out.y, out.x};
+    double t = (at->c.x - e.x) * rt.x + (at->c.y - e.y) * rt.y, o = t;
+    if (l->alignment == 100.0 && l->shift == 0.0) {
+        o = 0.0;
+    } else if (l->alignment == 50.0 && l->shift == 0.0) {
+        double a = fabs(-0.5 * at->width - t) <= fabs(0.5 * at->width - t) ? -0.5 : 0.5;
+        cs_rect r = cs_geom_rect_front_at((cs_vec2){e.x + a * at->width * rt.x,
+                                                    e.y + a * at->width * rt.y},
+                                          at->width, at->depth, phi);
+        o = free_spot(s, &r, tg) ? a * at->width : -a * at->width;
+    }
+    return cs_geom_rect_front_at((cs_vec2){e.x + o * rt.x, e.y + o * rt.y}, at->width,
+                                 at->depth, phi);
+}
+
+/* The straight charge move (Charge, "Lancer la Distance de Charge"): the
+ * pivot, the move of speed + D6 or to contact or to 1" from a blocker, and
+ * the alignment. */
+static void draw_move(const ctx *c, const cs_scenario *s, const layout *l, const cs_trial *tr,
+                      cs_drawing *d)
+{
+    cs_facing f = drawn_side(c, s, l);
+    cs_poly sight[CS_LOS_MAX_BLOCK];
+    int n_sight = cs_scenario_sight_blockers(s, sight);
+    cs_rect r = pivoted(c, s, f, sight, n_sight);
+    double moved_by = tr->m[M_MOVED];
+    cs_rect end = cs_geom_forward(&r, moved_by);
+    if (r.facing != s->charger.r.facing)
+        cs_drawing_rect(d, CS_DRAW_MOVED, &r, "pivoted");
+    cs_vec2 p[2] = {cs_geom_edge_centre(&r, CS_FRONT), cs_geom_edge_centre(&end, CS_FRONT)};
+    bool connects = tr->outcome == O_CHARGED || tr->outcome == O_DISORDERED;
+    cs_draw_line *ln = cs_drawing_line(d, connects ? CS_DRAW_PATH : CS_DRAW_FAILED, p, 2,
+                                       connects ? "charge move: straight, to contact"
+                                                : "charge move: straight, speed + D6");
+    if (ln)
+        ln->arrow = true;
+    cs_drawing_caption(d, "Located side: the target's %s (the arc holding most of the "
+                          "charger's tray, Determiner la Ligne de Vue)", side_names[f]);
+    cs_drawing_caption(d, "Pivot (Pivoter l'Attaquant): %.1f deg; then a straight move of "
+                          "%.2f\"", fabs(remainder(r.facing - s->charger.r.facing, 360.0)),
+                       moved_by);
+    if (!connects) {
+        cs_drawing_rect(d, CS_DRAW_FINAL, &end, "stops here");
+        if (isfinite(l->stop))
+            cs_drawing_caption(d, "Stopped 1\" short of a unit or impassable terrain after "
+                                  "%.2f\"", l->stop);
+        return;
+    }
+    cs_rect al = drawn_alignment(s, f, &end, l);
+    cs_vec2 a[2] = {p[1], cs_geom_edge_centre(&al, CS_FRONT)};
+    if (hypot(a[1].x - a[0].x, a[1].y - a[0].y) > 1e-6 || al.facing != end.facing) {
+        cs_drawing_rect(d, CS_DRAW_MOVED, &end, "at contact");
+        cs_draw_line *aln = cs_drawing_line(d, CS_DRAW_ALIGN, a, 2, "alignment (S'Aligner)");
+        if (aln)
+            aln->arrow = true;
+    }
+    cs_drawing_rect(d, CS_DRAW_FINAL, &al, "aligned");
+    cs_drawing_caption(d, "S'Aligner sur l'Ennemi: %.0f%% alignment, defender slid %.2f\"%s",
+                       l->alignment, l->shift,
+                       tr->outcome == O_DISORDERED ? "; a 1 on the die: disordered charge" : "");
+    cs_drawing_caption(d, "Charge attack: %.0f hits, %.0f unsaved", tr->m[M_HITS],
+                       tr->m[M_WOUNDS]);
+}
+
+static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
+                 const void *vlayout, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d)
+{
+    const ctx *c = vctx;
+    const layout *l = vlayout;
+    (void)layout_rng;
+    (void)dice_rng;
+    cs_scenario s;
+    cs_scenario_build(num, P_SCN, &s);
+    drop_impossible(&s);
+    cs_drawing_scenario(d, &s);
+    cs_drawing_arcs(d, &s.target.r);
+    cs_drawing_sight(d, &s.charger.r, LOS_ARC);
+    d->outcome = outcomes[tr->outcome];
+    d->rolled = tr->m[M_ROLL] == tr->m[M_ROLL] ? (double)c->speed + tr->m[M_ROLL] : (double)NAN;
+    d->needed = l->reachable ? l->needed : (double)NAN;
+    cs_drawing_format(d->rolled_what, CS_DRAW_TEXT, "Charge distance, speed %d + D6", c->speed);
+    cs_drawing_format(d->needed_what, CS_DRAW_TEXT, "straight move to contact");
+    cs_drawing_caption(d, "A Song of Ice and Fire: charge distance speed + D6, moved straight "
+                          "(Lancer la Distance de Charge)");
+    if (!l->legal) {
+        cs_drawing_caption(d, "Charge: not declared (engaged, out of speed + 6, out of sight, "
+                              "or the side already holds two units)");
+        return;
+    }
+    draw_move(c, &s, l, tr, d);
+}
 
 /* Threat maps (issue 20): the head-on scenario with offset = x and
  * distance = y (scenario.h, cs_scenario_map_place). */

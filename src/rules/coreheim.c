@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "chargesim/drawing.h"
 #include "chargesim/reach.h"
 #include "chargesim/rules.h"
 #include "chargesim/ruleset.h"
@@ -539,6 +540,8 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
     add_leaf(out, L, &L->end, tests, reach);
 }
 
+static void draw(const void *vctx, const double *v, const cs_rng *layout_rng,
+                 const void *vlayout, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d);
 static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag);
 
 const cs_ruleset cs_rules_coreheim = {
@@ -562,7 +565,144 @@ const cs_ruleset cs_rules_coreheim = {
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
     .map_place = map_place,
+    .draw = draw,
 };
+
+/* ---- the picture of one trial (chargesim draw) ----------------------------- */
+
+#define BASE 1.0 /* a warrior's base drawn as a 1" square (25 mm) */
+
+/* A warrior's base centred on (x, y) facing along +x (facing -90) or -x. */
+static cs_rect warrior(double x, double y, bool towards_plus_x)
+{
+    return cs_geom_rect((cs_vec2){x, y}, BASE, BASE, towards_plus_x ? -90.0 : 90.0);
+}
+
+/* The interceptors as draw_layout placed them, replayed from its stream in
+ * the same order (the judged distance's draw first); returns the route
+ * position of the first that intercepts, as first_interceptor. */
+static void draw_interceptors(const ch_ctx *c, const double *v, cs_rng *rng, double d,
+                              cs_drawing *dr)
+{
+    if (c->estimate_sd > 0.0)
+        (void)cs_rng_normal(rng);
+    long n = lround(clamp(v[P_INTERCEPTORS], 0.0, (double)MAX_INTERCEPTORS));
+    char label[CS_DRAW_TEXT];
+    for (long i = 0; i < n; i++) {
+        double lateral = uniform_between(rng, v[P_LAT_MIN], v[P_LAT_MAX]);
+        double along = uniform_between(rng, v[P_ALONG_MIN], v[P_ALONG_MAX]);
+        cs_drawing_format(label, CS_DRAW_TEXT, i < c->engaged ? "E%d (engaged)" : "E%d",
+                          (int)i + 1);
+        cs_rect r = warrior(along * d, lateral, lateral < 0.0);
+        r.facing = lateral < 0.0 ? 0.0 : 180.0; /* facing the lane */
+        cs_geom_rect_update(&r);
+        cs_drawing_rect(dr, CS_DRAW_ENEMY, &r, label);
+    }
+    if (n > 0) {
+        /* 1.4 / 5.8: within 2" of the movement path */
+        cs_vec2 band[4] = {{0, -INTERCEPT_REACH}, {d, -INTERCEPT_REACH}, {d, INTERCEPT_REACH},
+                           {0, INTERCEPT_REACH}};
+        cs_draw_line *l = cs_drawing_line(dr, CS_DRAW_REACH, band, 4,
+                                          "interception reach: 2\" of the route (5.8)");
+        if (l)
+            l->closed = true;
+    }
+}
+
+/* The climb and the jump down placed on the route, as bands across it. */
+static void draw_heights(const double *v, double d, cs_drawing *dr)
+{
+    char label[CS_DRAW_TEXT];
+    double climb = fmax(v[P_CLIMB], 0.0), jump = fmax(v[P_JUMP], 0.0);
+    if (climb > 0.0) {
+        double x = clamp(v[P_CLIMB_AT], 0.0, d);
+        cs_rect r = cs_geom_rect((cs_vec2){x, 0.0}, 3.0, 0.4, -90.0);
+        cs_drawing_format(label, CS_DRAW_TEXT, "climb %.1f\" %s", climb,
+                          (int)v[P_CLIMB_DIRECTION] == CLIMB_DOWN ? "down" : "up");
+        cs_drawing_rect(dr, CS_DRAW_TERRAIN_MOVE, &r, label);
+        dr->shape[dr->n_shapes - 1].front = -1;
+    }
+    if (jump > 0.0) {
+        double x = d - clamp(v[P_LAND_GAP], 0.0, d);
+        cs_rect r = cs_geom_rect((cs_vec2){x, 0.0}, 3.0, 0.4, -90.0);
+        cs_drawing_format(label, CS_DRAW_TEXT, "jump down %.1f\"", jump);
+        cs_drawing_rect(dr, CS_DRAW_TERRAIN_SOLID, &r, label);
+        dr->shape[dr->n_shapes - 1].front = -1;
+    }
+    cs_drawing_format(dr->legend[CS_DRAW_TERRAIN_MOVE], CS_DRAW_TEXT,
+                      "climb on the route (1.4 Climbing)");
+    cs_drawing_format(dr->legend[CS_DRAW_TERRAIN_SOLID], CS_DRAW_TEXT,
+                      "jump down on the route (1.3 Jumping Down)");
+}
+
+/* Where along the route the charger stopped: the target, short of it by
+ * the gap, or at the interceptor. */
+static double stop_x(const ch_ctx *c, const double *v, const cs_rng *layout_rng, double d,
+                     const cs_trial *tr)
+{
+    if (tr->outcome == O_INTERCEPTED) {
+        cs_rng r = *layout_rng;
+        if (c->estimate_sd > 0.0)
+            (void)cs_rng_normal(&r);
+        double need = d + fmax(v[P_CLIMB], 0.0);
+        double reach = cs_reaches(c->range, need) ? d : tr->m[M_MOVED];
+        return first_interceptor(c, v, &r, d, reach);
+    }
+    return tr->m[M_GAP] == tr->m[M_GAP] ? d - tr->m[M_GAP] : d;
+}
+
+static const char *const stop_words[N_OUTCOMES] = {
+    [O_CHARGED] = "reached the target", [O_DIVING] = "dived onto the target (1.4 Diving Charges)",
+    [O_INTERCEPTED] = "met by an interceptor (5.8 Interception)",
+    [O_FAILED] = "out of range: the failed charge moved 4\", stopping 1\" short (1.4)",
+    [O_FAILED_TEST] = "stopped by a failed Initiative test",
+    [O_FELL] = "fell (1.3 Falling)", [O_DECLINED] = "not declared: the player judged it too far",
+    [O_ILLEGAL] = "not allowed (hidden target, or a climb over 6\")",
+};
+
+static void draw(const void *vctx, const double *v, const cs_rng *layout_rng,
+                 const void *vlayout, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *dr)
+{
+    const ch_ctx *c = vctx;
+    const ch_layout *L = vlayout;
+    (void)dice_rng;
+    double d = fmax(v[P_DISTANCE], 0.0);
+    cs_rng r = *layout_rng;
+    cs_rect ch = warrior(-0.5 * BASE, 0.0, true), tg = warrior(d + 0.5 * BASE, 0.0, false);
+    draw_heights(v, d, dr);
+    draw_interceptors(c, v, &r, d, dr);
+    cs_drawing_rect(dr, CS_DRAW_TARGET, &tg, "target");
+    cs_drawing_rect(dr, CS_DRAW_CHARGER, &ch, "charger");
+    cs_drawing_format(dr->legend[CS_DRAW_ENEMY], CS_DRAW_TEXT, "enemy warrior beside the route");
+    dr->outcome = outcomes[tr->outcome];
+    dr->rolled = c->range;
+    dr->needed = d + fmax(v[P_CLIMB], 0.0);
+    cs_drawing_format(dr->rolled_what, CS_DRAW_TEXT, "Charge range (Move %.0f x %.0f, no dice)",
+                      v[P_MOVE], v[P_MULTIPLIER]);
+    cs_drawing_format(dr->needed_what, CS_DRAW_TEXT, "route %.1f\" plus the climb", d);
+    cs_drawing_caption(dr, "Coreheim: the charge runs the most direct route, straight to the "
+                           "target (1.4 Declaring Charges); warriors are points");
+    if (L->declared) {
+        double x = stop_x(c, v, layout_rng, d, tr);
+        bool reached = tr->outcome == O_CHARGED || tr->outcome == O_DIVING;
+        cs_vec2 p[2] = {{0.0, 0.0}, {x, 0.0}};
+        cs_draw_line *l = cs_drawing_line(dr, reached ? CS_DRAW_PATH : CS_DRAW_FAILED, p, 2,
+                                          reached ? "charge move along the route"
+                                                  : "the move until it stopped");
+        if (l)
+            l->arrow = true;
+        if (!reached)
+            cs_drawing_mark(dr, p[1], "stopped");
+        cs_drawing_caption(dr, "Initiative tests taken: %.0f (%s); %s", tr->m[M_TESTS],
+                           c->tests == TESTS_D6_UNDER ? "D6 <= I" : "D12 >= I, 1.1",
+                           stop_words[tr->outcome]);
+    } else {
+        cs_drawing_caption(dr, "Charge %s", stop_words[tr->outcome]);
+    }
+    if (tr->outcome == O_FELL)
+        cs_drawing_caption(dr, "Fell %.1f\": the hit %s (D12 against the fall, 1.3)",
+                           tr->m[M_FALL], tr->m[M_FALL_HIT] > 0.5 ? "landed" : "missed");
+}
 
 /* Threat maps (issue 20). Warriors are single points with no facing and no
  * arc: any visible enemy may be charged (1.4 Declaring Charges), and

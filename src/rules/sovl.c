@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "chargesim/drawing.h"
 #include "chargesim/geom.h"
 #include "chargesim/reach.h"
 #include "chargesim/rules.h"
@@ -1518,6 +1519,9 @@ static const char charge_doc[] =
     "Exact: the declarations are deterministic given the placement, so outcome_probabilities\n"
     "sums the flight-move dice of every chase (Poisson-binomial counts).\n";
 
+static void charge_draw(const void *vctx, const double *num, const cs_rng *layout_rng,
+                        const void *vlayout, const cs_rng *dice_rng, const cs_trial *tr,
+                        cs_drawing *d);
 static cs_status charge_map_place(cs_params *p, double x, double y, cs_map_spot *spot,
                                   cs_diag *diag);
 
@@ -1541,7 +1545,130 @@ const cs_ruleset cs_rules_sovl = {
     .resolve = charge_resolve,
     .outcome_probabilities = charge_probabilities,
     .map_place = charge_map_place,
+    .draw = charge_draw,
 };
+
+/* ---- the picture of one phase (chargesim draw) ----------------------------- */
+
+static const char *const unit_names[MAX_UNITS] = {"a1", "a2", "a3", "b1", "b2", "b3"};
+static const char *const sovl_sides[] = {"front", "left flank", "right flank", "rear"};
+
+/* The units where the phase started, the focus charge's charger and target
+ * picked out, and the terrain. */
+static void draw_table(const charge_ctx *c, const charge_layout *l, int fu, int ft,
+                       cs_drawing *d)
+{
+    static const cs_draw_role ter[] = {[TERRAIN_SOLID] = CS_DRAW_TERRAIN_SOLID,
+                                       [TERRAIN_BLOCKING] = CS_DRAW_TERRAIN_SIGHT,
+                                       [TERRAIN_IMPASSABLE] = CS_DRAW_TERRAIN_MOVE};
+    for (int j = 0; j < c->n_terrain; j++)
+        cs_drawing_poly(d, ter[c->ter[j].kind], &c->ter[j].poly, "terrain");
+    int own = fu >= 0 ? side_of_unit(fu) : 0;
+    for (int u = 0; u < MAX_UNITS; u++) {
+        if (!c->present[u])
+            continue;
+        cs_draw_role role = u == fu   ? CS_DRAW_CHARGER
+                            : u == ft ? CS_DRAW_TARGET
+                            : side_of_unit(u) == own ? CS_DRAW_FRIEND : CS_DRAW_ENEMY;
+        cs_drawing_rect(d, role, &l->r[u], unit_names[u]);
+    }
+    cs_drawing_format(d->legend[CS_DRAW_FRIEND], CS_DRAW_TEXT, "other unit of the charger's side");
+    cs_drawing_format(d->legend[CS_DRAW_ENEMY], CS_DRAW_TEXT, "other unit of the target's side");
+    cs_drawing_format(d->legend[CS_DRAW_FINAL], CS_DRAW_TEXT,
+                      "a unit of the charger's side placed by its charge");
+    cs_drawing_format(d->legend[CS_DRAW_FINAL_ENEMY], CS_DRAW_TEXT,
+                      "a unit of the target's side placed by its charge");
+}
+
+/* One declared charge: an arrow from where the charger stood to where
+ * Resolve Charges placed it (or, chasing a unit that fled, as far as its
+ * move takes it along the line of the charge), and its caption line. */
+static void draw_charge(const charge_ctx *c, const charge_layout *l, const phase *ph,
+                        const charge *x, int flight, int own_side, cs_drawing *d)
+{
+    cs_vec2 p0 = cs_geom_edge_centre(&l->r[x->u], CS_FRONT);
+    bool ok = succeeded(x->outcome);
+    static const char *const how[N_OUTCOMES] = {
+        [O_CHARGED] = "placed in base contact", [O_COUNTER_CHARGED] = "met halfway",
+        [O_INTERCEPTED] = "cancelled by a Charge Intercept", [O_FLED] = "its target fled",
+        [O_CAUGHT] = "caught the fleeing unit", [O_ILLEGAL] = "no room to place it"};
+    if (x->chase) {
+        cs_vec2 q = cs_geom_edge_centre(&l->r[x->t], CS_FRONT);
+        double len = hypot(q.x - p0.x, q.y - p0.y), m = (double)c->u[x->u].move;
+        cs_vec2 dir = {len > 0 ? (q.x - p0.x) / len : 0, len > 0 ? (q.y - p0.y) / len : 1};
+        cs_vec2 a[2] = {p0, {p0.x + m * dir.x, p0.y + m * dir.y}};
+        cs_vec2 f[2] = {l->r[x->t].c, {l->r[x->t].c.x + flight * dir.x,
+                                       l->r[x->t].c.y + flight * dir.y}};
+        cs_draw_line *ln = cs_drawing_line(d, ok ? CS_DRAW_PATH : CS_DRAW_FAILED, a, 2,
+                                           "chase: the charger's full move towards it");
+        if (ln)
+            ln->arrow = true;
+        ln = cs_drawing_line(d, CS_DRAW_OTHER, f, 2, "Flight Move of the fleeing unit");
+        if (ln)
+            ln->arrow = true;
+        cs_drawing_caption(d, "%s charges %s (%s, %.2f\"): %s; flight %d\" against a move of "
+                              "%d\"", unit_names[x->u], unit_names[x->t], sovl_sides[x->side],
+                           x->dist, how[x->outcome], flight, c->u[x->u].move);
+        return;
+    }
+    if (ok) {
+        cs_vec2 a[2] = {p0, cs_geom_edge_centre(&ph->pos[x->u], CS_FRONT)};
+        cs_draw_line *ln = cs_drawing_line(d, CS_DRAW_PATH, a, 2,
+                                           "charge: placed in contact (Resolve Charges)");
+        if (ln)
+            ln->arrow = true;
+        cs_drawing_rect(d, side_of_unit(x->u) == own_side ? CS_DRAW_FINAL : CS_DRAW_FINAL_ENEMY,
+                        &ph->pos[x->u], NULL);
+    }
+    cs_drawing_caption(d, "%s %s %s (%s, %.2f\" of %d\"): %s", unit_names[x->u],
+                       x->counter ? "counter-charges" : "charges", unit_names[x->t],
+                       sovl_sides[x->side], x->dist, c->u[x->u].move, how[x->outcome]);
+}
+
+/* The phase replayed from its layout (it is deterministic given the
+ * layout), its flight dice rolled again from the trial's stream in the
+ * order charge_resolve rolls them. */
+static void charge_draw(const void *vctx, const double *num, const cs_rng *layout_rng,
+                        const void *vlayout, const cs_rng *dice_rng, const cs_trial *tr,
+                        cs_drawing *d)
+{
+    const charge_ctx *c = vctx;
+    const charge_layout *l = vlayout;
+    (void)num;
+    (void)layout_rng;
+    static phase ph; /* large; draw runs once */
+    run_phase(c, l, &ph);
+    cs_rng rng = *dice_rng;
+    int flight[MAX_CHARGES] = {0};
+    for (int k = 0; k < ph.n; k++)
+        if (ph.ch[k].chase) {
+            flight[k] = cs_sovl_flight_roll(ph.ch[k].chase_dice, &rng);
+            ph.ch[k].outcome = caught(&ph.ch[k], flight[k]) ? O_CAUGHT : O_FLED;
+        }
+    int f = focus_index(c, &ph);
+    int fu = f >= 0 ? ph.ch[f].u : -1, ft = f >= 0 ? ph.ch[f].t : -1;
+    draw_table(c, l, fu, ft, d);
+    if (f >= 0) {
+        cs_drawing_arcs(d, &l->r[ft]);
+        cs_drawing_sight(d, &l->r[fu], c->los_arc);
+        d->rolled = (double)c->u[fu].move;
+        d->needed = ph.ch[f].dist;
+        cs_drawing_format(d->rolled_what, CS_DRAW_TEXT,
+                          "%s's charge range (movement allowance + modifier, no dice)",
+                          unit_names[fu]);
+        cs_drawing_format(d->needed_what, CS_DRAW_TEXT, "charge distance to the %s",
+                          sovl_sides[ph.ch[f].side]);
+    }
+    d->outcome = charge_outcomes[tr->outcome];
+    cs_drawing_caption(d, "SOVL charge phase: players alternate declarations until both pass, "
+                          "then Resolve Charges in declaration order; the focus is %s",
+                       f >= 0 ? unit_names[fu] : "none (no charge declared)");
+    for (int k = 0; k < ph.n; k++)
+        draw_charge(c, l, &ph, &ph.ch[k], flight[k], fu >= 0 ? side_of_unit(fu) : 0, d);
+    for (int u = 0; u < MAX_UNITS; u++)
+        if (c->present[u] && ph.fled[u])
+            cs_drawing_caption(d, "%s declared Flee From Charge", unit_names[u]);
+}
 
 /* ---- Threat maps (issue 20) ---- */
 

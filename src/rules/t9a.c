@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "chargesim/drawing.h"
 #include "chargesim/geom.h"
 #include "chargesim/reach.h"
 #include "chargesim/rules.h"
@@ -521,6 +522,8 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
     }
 }
 
+static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
+                 const void *vl, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d);
 static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot,
                             cs_diag *diag);
 
@@ -590,7 +593,139 @@ const cs_ruleset cs_rules_t9a = {
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
     .map_place = map_place,
+    .draw = draw,
 };
+
+/* ---- the picture of one trial (chargesim draw) -------------------------- */
+
+static const char *const facing_names[] = {"front", "left", "right", "rear"};
+
+/* Why a charge could not be declared (Declaring Charges). */
+static void draw_illegal(const t9a_ctx *c, const cs_t9a_charge *g, cs_drawing *d)
+{
+    if (g->overlap)
+        cs_drawing_caption(d, "Declaring Charges: the units overlap, no position the game allows");
+    else if (!g->sight)
+        cs_drawing_caption(d, "Declaring Charges: no Line of Sight from the charger's front");
+    else if (!reaches(c->max_range, g->distance))
+        cs_drawing_caption(d, "Declaring Charges: %.2f\" is beyond the maximum potential "
+                              "Charge Range of %d\"", g->distance, c->max_range);
+    else
+        cs_drawing_caption(d, "Declaring Charges: no room for a snaking path to the %s facing",
+                           facing_names[g->arc]);
+}
+
+/* The whole unit behind a front facing moved as a strip (FRONT_DEPTH). */
+static cs_rect full_depth(const cs_rect *front, double depth)
+{
+    return cs_geom_rect_front_at(cs_geom_edge_centre(front, CS_FRONT), front->width, depth,
+                                 front->facing);
+}
+
+/* The Snaking Forward Move to contact and the Align Move after it. */
+static void draw_charged(const cs_t9a_charge *g, const cs_scenario *s, cs_drawing *d)
+{
+    const cs_snake *p = &g->path;
+    double depth = s->charger.r.depth;
+    cs_rect at = full_depth(&p->final, depth), aligned = full_depth(&g->align.final, depth);
+    cs_draw_line *l = cs_drawing_line(d, CS_DRAW_PATH, NULL, 0,
+                                      "Snaking Forward Move (forward, wheel, forward)");
+    cs_drawing_line_wheel(l, &s->charger.r, p->forward1, p->wheel, p->forward2);
+    if (l)
+        l->arrow = true;
+    if (p->wheel != 0.0) {
+        cs_rect at1 = cs_geom_forward(&s->charger.r, p->forward1);
+        cs_drawing_rect(d, CS_DRAW_MOVED, &at1, "wheels here");
+    }
+    cs_drawing_mark(d, p->contact, "contact");
+    cs_vec2 moved_by = {aligned.c.x - at.c.x, aligned.c.y - at.c.y};
+    if (g->align.flush && (hypot(moved_by.x, moved_by.y) > 1e-6 || aligned.facing != at.facing)) {
+        cs_vec2 a[2] = {cs_geom_edge_centre(&at, CS_FRONT),
+                        cs_geom_edge_centre(&aligned, CS_FRONT)};
+        cs_drawing_rect(d, CS_DRAW_MOVED, &at, "at contact");
+        cs_draw_line *al = cs_drawing_line(d, CS_DRAW_ALIGN, a, 2, "Align Move");
+        if (al)
+            al->arrow = true;
+        cs_drawing_rect(d, CS_DRAW_FINAL, &aligned, "aligned");
+    } else if (g->align.flush) {
+        cs_drawing_rect(d, CS_DRAW_FINAL, &aligned, "aligned (no align move needed)");
+    } else {
+        cs_drawing_rect(d, CS_DRAW_FINAL, &at, "at contact");
+    }
+    cs_drawing_caption(d, "Snaking Forward Move: forward %.2f\", wheel %.1f deg, forward %.2f\" "
+                          "(T9A distance %.2f\")", p->forward1, fabs(p->wheel), p->forward2,
+                       p->cost);
+    if (g->align.flush)
+        cs_drawing_caption(d, "Align Move: flush on the %s facing, %d charger and %d target "
+                              "models in contact", facing_names[g->arc], g->models_charger,
+                           g->models_target);
+    else
+        cs_drawing_caption(d, "Unaligned Charge: no flush placement, one model a side");
+}
+
+/* The Failed Charge Move of `dist` inches towards the Target Facing. */
+static void draw_failed(const cs_t9a_charge *g, const cs_scenario *s, double dist,
+                        cs_drawing *d)
+{
+    cs_t9a_failed fm;
+    cs_t9a_failed_move(s, g->arc, dist, &fm);
+    cs_draw_line *l = cs_drawing_line(d, CS_DRAW_FAILED, NULL, 0, "Failed Charge Move");
+    cs_drawing_line_wheel(l, &s->charger.r, 0.0, fm.wheel, fm.forward);
+    if (l)
+        l->arrow = true;
+    cs_rect after = full_depth(&fm.final, s->charger.r.depth);
+    cs_drawing_rect(d, CS_DRAW_FINAL, &after, "after the failed move");
+    cs_drawing_caption(d, "Failed Charge Move: %.0f\" (wheel %.1f deg, forward %.2f\"), "
+                          "final gap %.2f\"", dist, fabs(fm.wheel), fm.forward, fm.gap);
+}
+
+/* The table as draw_layout saw it, the charge as resolve settled it. The
+ * dice are rolled again from the trial's stream, exactly as resolve rolls
+ * them, for edition 2's failed charge die. */
+static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
+                 const void *vl, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d)
+{
+    (void)layout_rng;
+    const t9a_ctx *c = vctx;
+    const t9a_layout *l = vl;
+    cs_scenario s;
+    cs_t9a_charge g;
+    cs_scenario_build(num, P_SCN, &s);
+    cs_t9a_charge_geometry(&s, c->units_block, &g);
+    cs_drawing_scenario(d, &s);
+    cs_drawing_arcs(d, &s.target.r);
+    cs_drawing_sight(d, &s.charger.r, 90.0);
+    d->outcome = outcomes[tr->outcome];
+    d->needed = l->distance;
+    cs_drawing_format(d->needed_what, CS_DRAW_TEXT, "closest points, Measuring Distances");
+    if (c->edition == ED_3)
+        cs_drawing_format(d->rolled_what, CS_DRAW_TEXT, "Charge Range D6 + %d", c->constant);
+    else
+        cs_drawing_format(d->rolled_what, CS_DRAW_TEXT, "Charge Range 2D6 + %d", c->constant);
+    cs_drawing_caption(d, "The Ninth Age, edition %s: Target Facing %s (the arc holding the "
+                          "centre of the charger's front)", c->edition == ED_3 ? "3" : "2",
+                       facing_names[g.arc]);
+    if (!l->legal) {
+        draw_illegal(c, &g, d);
+        return;
+    }
+    d->rolled = tr->m[M_RANGE];
+    if (c->reaction == REACT_FLEE) {
+        cs_drawing_caption(d, "Flee: the target flees 2D6 directly away; the range must "
+                              "reach the distance plus the flee");
+        return;
+    }
+    if (tr->outcome == O_CHARGED) {
+        draw_charged(&g, &s, d);
+        return;
+    }
+    cs_rng r = *dice_rng;
+    int face[MAX_DICE], high;
+    for (int i = 0; i < c->n_dice + c->extra; i++)
+        face[i] = cs_rng_die(&r, 6);
+    keep_dice(c, face, &high);
+    draw_failed(&g, &s, c->edition == ED_3 ? 4.0 : (double)high, d);
+}
 
 /* Threat maps (issue 20): the head-on scenario with offset = x and
  * distance = y (scenario.h, cs_scenario_map_place). */

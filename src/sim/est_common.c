@@ -1,6 +1,8 @@
 /* Helpers every estimator shares; see include/chargesim/estimator.h. */
 #include "chargesim/estimator.h"
 
+#include <string.h>
+
 const cs_estimator *cs_estimator_for(cs_method m)
 {
     switch (m) {
@@ -35,11 +37,27 @@ void cs_est_hist_add(const cs_est_run *run, uint64_t *h, int m, double v, uint64
     h[run->bin_offset[m] + cs_binning_index(&run->bins[m], v)] += mass;
 }
 
-double cs_est_success_of(const cs_est_run *run, const double *p)
+void cs_est_run_init(cs_est_run *run, const cs_experiment *e, const cs_estimator *est,
+                     unsigned success_mask)
 {
-    double s = 0.0;
-    for (int o = 0; o < run->rs->n_outcomes; o++)
-        if (run->success_mask & (1u << o))
-            s += p[o];
-    return s;
+    memset(run, 0, sizeof *run);
+    run->e = e;
+    run->rs = e->rs;
+    run->success_mask = success_mask ? success_mask : e->rs->success_mask;
+    run->trials = est->first_trials(e);
+    run->block_size = cs_sim_block_size(run->trials);
+    run->sequential = e->precision > 0.0;
+    run->hist_mask = ~0u;
+    for (int i = 0; i < e->rs->n_params; i++) {
+        const cs_value_spec *v = &e->param[i];
+        if (v->kind == CS_VAL_UNIFORM || v->kind == CS_VAL_NORMAL)
+            run->draw[run->n_draw++] = (cs_est_draw){i, v->kind == CS_VAL_UNIFORM, v->a, v->b,
+                                                     e->rs->params[i].min, e->rs->params[i].max};
+    }
+    run->bin_offset[0] = 0;
+    for (int m = 0; m < e->rs->n_metrics; m++) {
+        const cs_metric_def *md = &e->rs->metrics[m];
+        run->bins[m] = cs_binning_make(md->lo, md->hi, md->resolution);
+        run->bin_offset[m + 1] = run->bin_offset[m] + run->bins[m].nbins;
+    }
 }

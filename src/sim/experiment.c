@@ -265,6 +265,14 @@ static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_
             return cs_error_set(err, CS_EINPUT,
                                 "%s: %s = '%s': the range must lie within %g to %g", at,
                                 def->key, raw, def->min, def->max);
+        /* A normal draw is clamped to [min, max]: its mean must lie there and
+         * its spread must not exceed the range, or most draws would be the
+         * clamp's edges rather than the distribution the user wrote. */
+        if (!uni && (v->a < def->min || v->a > def->max || v->b > def->max - def->min))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: %s = '%s': the mean must lie within %g to %g and the sd be "
+                                "at most %g",
+                                at, def->key, raw, def->min, def->max, def->max - def->min);
         v->kind = uni ? CS_VAL_UNIFORM : CS_VAL_NORMAL;
         char centre[64];
         format_number(centre, sizeof centre, uni ? 0.5 * (v->a + v->b) : v->a);
@@ -301,10 +309,15 @@ static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_
             double x = a + (double)i * step;
             if (x > b + 1e-9 * step)
                 break;
+            x = x > b ? b : x; /* the last value is b itself, never past it */
             char buf[64];
             format_number(buf, sizeof buf, x);
             if ((st = parse_element(def, buf, &num, at, err)) != CS_OK)
                 return st;
+            /* The value is a + i*step itself, not its 10-digit text read back
+             * (issue 18.3); the text is what tables show. */
+            if (def->type == CS_PARAM_REAL)
+                num = x;
             if ((st = add_value(v, buf, num, err)) != CS_OK)
                 return st;
         }

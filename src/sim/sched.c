@@ -242,25 +242,7 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
                       const cs_run_opts *opts)
 {
     cs_est_run *run = &s->run;
-    run->e = e;
-    run->rs = e->rs;
-    run->success_mask = opts->success_mask ? opts->success_mask : e->rs->success_mask;
-    run->trials = est->first_trials(e);
-    run->block_size = cs_sim_block_size(run->trials);
-    run->sequential = e->precision > 0.0;
-    run->hist_mask = ~0u;
-    for (int i = 0; i < e->rs->n_params; i++) {
-        const cs_value_spec *v = &e->param[i];
-        if (v->kind == CS_VAL_UNIFORM || v->kind == CS_VAL_NORMAL)
-            run->draw[run->n_draw++] = (cs_est_draw){i, v->kind == CS_VAL_UNIFORM, v->a, v->b,
-                                                     e->rs->params[i].min, e->rs->params[i].max};
-    }
-    run->bin_offset[0] = 0;
-    for (int m = 0; m < e->rs->n_metrics; m++) {
-        const cs_metric_def *md = &e->rs->metrics[m];
-        run->bins[m] = cs_binning_make(md->lo, md->hi, md->resolution);
-        run->bin_offset[m + 1] = run->bin_offset[m] + run->bins[m].nbins;
-    }
+    cs_est_run_init(run, e, est, opts->success_mask);
     s->est = est;
     s->opts = opts;
     s->threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
@@ -295,14 +277,12 @@ static cs_status check_bounds(const sched *s, const cs_experiment *e, cs_error *
     uint64_t per = cs_sim_point_bytes(e, s->opts);
     if (s->n_points > CS_SIM_MAX_RUN_BYTES / per)
         return cs_error_set(err, CS_EINPUT,
-                            "%llu sweep points need about %llu MB (%llu bytes per point: the "
+                            "%llu sweep points need about %.0f MB (%llu bytes per point: the "
                             "ruleset's context, layout, tallies and results); one run takes "
                             "at most %llu MB: split the sweep into several runs",
-                            (unsigned long long)s->n_points,
-                            (unsigned long long)(s->n_points / 1000000u * per +
-                                                 s->n_points % 1000000u * per / 1000000u),
+                            (unsigned long long)s->n_points, (double)s->n_points * (double)per / 1e6,
                             (unsigned long long)per,
-                            (unsigned long long)(CS_SIM_MAX_RUN_BYTES >> 20));
+                            (unsigned long long)(CS_SIM_MAX_RUN_BYTES / 1000000u));
     if (s->opts->max_trials > CS_SIM_MAX_TRIALS)
         return cs_error_set(err, CS_EINPUT, "--max-trials %llu: at most %llu",
                             (unsigned long long)s->opts->max_trials,
@@ -511,54 +491,6 @@ void cs_run_result_free(cs_run_result *r)
                 free(r->point[k].hist[m]);
     free(r->point);
     memset(r, 0, sizeof *r);
-}
-
-cs_status cs_sim_trial_params(const cs_experiment *e, uint64_t point, uint64_t trial,
-                              double *num, cs_error *err)
-{
-    const cs_ruleset *rs = e->rs;
-    cs_est_run run;
-    cs_params p;
-    cs_diag diag = {0};
-    cs_status st = CS_OK;
-    if (point >= e->n_points)
-        return cs_error_set(err, CS_EINPUT, "sweep point %llu: the experiment has %llu",
-                            (unsigned long long)point, (unsigned long long)e->n_points);
-    sched s;
-    cs_run_opts none = {0};
-    memset(&s, 0, sizeof s);
-    run_setup(&s, e, &cs_est_mc, &none);
-    run = s.run;
-    cs_experiment_point(e, point, &p);
-    void *ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
-    void *layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
-    if (!ctx || !layout) {
-        st = cs_error_set(err, CS_ENOMEM, "out of memory");
-        goto done;
-    }
-    if (rs->prepare(&p, ctx, &diag) != CS_OK) {
-        st = cs_error_set(err, CS_EINPUT, "%s: %s", diag.key ? diag.key : "parameters",
-                          diag.what ? diag.what : "invalid");
-        goto done;
-    }
-    memcpy(num, p.num, sizeof p.num);
-    if (!(run.n_draw > 0 || (rs->layout_is_random && rs->layout_is_random(ctx))))
-        goto done; /* every trial has the point's own values */
-    cs_rng rng;
-    cs_trial tr;
-    uint64_t b = trial / run.block_size;
-    cs_rng_stream(&rng, e->seed, point, b);
-    for (uint64_t t = b * run.block_size;; t++) {
-        cs_est_draw_params(&run, num, &rng);
-        if (t == trial)
-            break;
-        rs->draw_layout(ctx, num, &rng, layout);
-        rs->resolve(ctx, layout, &rng, &tr);
-    }
-done:
-    free(ctx);
-    free(layout);
-    return st;
 }
 
 cs_status cs_sim_parse_success(const cs_ruleset *rs, const char *list, unsigned *mask,

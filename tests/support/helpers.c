@@ -1,6 +1,7 @@
 /* Test helpers; see tests/support/helpers.h. Compiled into the test binary
  * through tests/test_support.c. */
 #define _DEFAULT_SOURCE
+#define _XOPEN_SOURCE 700
 #include "helpers.h"
 
 #include <criterion/criterion.h>
@@ -8,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,11 +23,45 @@ const char *th_root(void)
     return r ? r : ".";
 }
 
+/* Every directory th_tmpdir made in this process, removed with all it
+ * holds when the process exits (each Criterion test runs in its own), so
+ * the tests leave nothing behind in /tmp. */
+#define TH_MAX_DIRS 64
+static char made[TH_MAX_DIRS][256];
+static int n_made;
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    /* A test may leave a directory read-only: open it up to empty it. */
+    chmod(path, 0700);
+    return remove(path) == 0 ? 0 : 0;
+}
+
+static void remove_made(void)
+{
+    for (int i = 0; i < n_made; i++) {
+        chmod(made[i], 0700);
+        nftw(made[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    n_made = 0;
+}
+
 const char *th_tmpdir(void)
 {
-    static char dir[256];
-    snprintf(dir, sizeof dir, "/tmp/chargesim-test-XXXXXX");
-    return mkdtemp(dir);
+    if (n_made == TH_MAX_DIRS)
+        return NULL;
+    if (n_made == 0)
+        atexit(remove_made);
+    char *dir = made[n_made];
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, sizeof made[0], "%s/chargesim-test-XXXXXX", t && t[0] ? t : "/tmp");
+    if (!mkdtemp(dir))
+        return NULL;
+    n_made++;
+    return dir;
 }
 
 cs_status th_load(const char *ini, const char *const *sets, int n_sets, cs_experiment *e,

@@ -33,7 +33,8 @@ void th_defaults(const cs_ruleset *rs, cs_params *p);
 char *th_slurp(const char *path, size_t *len);
 /* The repository root ($CS_ROOT, or "."). */
 const char *th_root(void);
-/* A fresh temporary directory for one test. */
+/* A fresh temporary directory for one test, removed with its contents
+ * when the test's process exits. */
 const char *th_tmpdir(void);
 /* 5 binomial standard errors around an exact p. */
 double th_5sigma(double p, uint64_t n);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "chargesim/cli.h"
+#include "helpers.h"
 #include "units_helpers.h"
 
 const char *th_units_data(const char *name)
@@ -51,8 +52,9 @@ const char *th_units_value(const cs_unit *u, const char *key)
 
 const char *th_units_write_tmp(const char *text)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/chargesim-map-XXXXXX");
+    /* In a th_tmpdir directory: removed when the test's process exits. */
+    static char path[320];
+    snprintf(path, sizeof path, "%s/map-XXXXXX", th_tmpdir());
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     FILE *f = fdopen(fd, "w");

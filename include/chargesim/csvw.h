@@ -1,0 +1,68 @@
+#ifndef CHARGESIM_CSVW_H
+#define CHARGESIM_CSVW_H
+/* Provenance beside every CSV (issue 17 point 2): FILE.csv-metadata.json
+ * following W3C CSV on the Web (CSVW, "Metadata Vocabulary for Tabular
+ * Data"): @context, url, a tableSchema describing every column (name,
+ * titles, datatype, dc:description) and how the table was made: chargesim
+ * version, the command line, the input file's SHA-256, every parameter as
+ * resolved (swept, fixed, drawn; from the file, --set or the default), seed,
+ * trials, method, confidence, precision and success outcomes. Written with
+ * jansson. No dates and no paths beyond those the user typed, so the same
+ * command gives the same bytes.
+ *
+ * The recorded values are enough to run the table again without the
+ * experiment file: cs_csvw_rerun_args rebuilds the command (`chargesim
+ * rerun FILE.csv-metadata.json`). */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "chargesim/error.h"
+#include "chargesim/sim.h"
+#include "chargesim/table.h"
+
+typedef enum cs_csvw_kind {
+    CS_CSVW_SUMMARY, /* `run` without --pivot: one row per sweep point */
+    CS_CSVW_PIVOT,   /* `run --pivot ROW:COL[:COLUMN]` as CSV */
+    CS_CSVW_DIST,    /* `run --dist FILE` */
+    CS_CSVW_DICE,    /* `dice` */
+} cs_csvw_kind;
+
+typedef struct cs_csvw_source {
+    cs_csvw_kind kind;
+    const char *command;        /* "run", "dice" */
+    int argc;                   /* the arguments after the command, as given */
+    char *const *argv;
+    const char *csv_path;       /* the CSV as named on the command line */
+    const char *input;          /* the file the table was made from (hashed), or NULL */
+    const cs_run_result *run;   /* run: the result (experiment, method that ran) */
+    const char *pivot;          /* run: ROW:COL[:COLUMN], or NULL */
+    const char *dice_expr;      /* dice: the expression */
+    uint64_t dice_trials;       /* dice: 0 = exact */
+    uint64_t dice_seed;
+    double dice_confidence;
+} cs_csvw_source;
+
+/* The metadata's name beside csv_path: csv_path + "-metadata.json"
+ * (malloc'd; NULL when out of memory). */
+char *cs_csvw_path(const char *csv_path);
+
+/* Writes the metadata of table t (its header gives the columns). */
+cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, cs_error *err);
+
+/* The same essentials in one line, for the note under md and tex tables:
+ * version, command line, input SHA-256, seed, trials, method, confidence,
+ * precision and success outcomes. */
+cs_status cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap, cs_error *err);
+
+/* The file's SHA-256 as 64 hex digits; CS_EINPUT when it cannot be read. */
+cs_status cs_csvw_file_sha256(const char *path, char hex[65], cs_error *err);
+
+/* Reads a metadata file and rebuilds the command that makes its CSV again,
+ * from the recorded values alone: (*argv)[0] is the command ("run" or
+ * "dice"), then its arguments, without -o; for a --dist CSV the last
+ * argument is "--dist", its file to follow. Free with cs_csvw_free_args. */
+cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc, cs_error *err);
+void cs_csvw_free_args(char **argv, int argc);
+
+#endif

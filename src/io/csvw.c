@@ -1,0 +1,517 @@
+/* CSVW metadata beside each CSV; see include/chargesim/csvw.h. */
+#include "chargesim/csvw.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/sha256.h"
+
+#ifndef CS_VERSION
+#define CS_VERSION "unknown"
+#endif
+
+/* Reals with 15 significant digits: 0.95 reads 0.95, and reads back as the
+ * same double a user's short decimal gave. */
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
+
+char *cs_csvw_path(const char *csv_path)
+{
+    size_t n = strlen(csv_path);
+    char *p = malloc(n + sizeof "-metadata.json");
+    if (p)
+        snprintf(p, n + sizeof "-metadata.json", "%s-metadata.json", csv_path);
+    return p;
+}
+
+cs_status cs_csvw_file_sha256(const char *path, char hex[65], cs_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(errno));
+    cs_sha256 s;
+    uint8_t buf[8192], d[32];
+    size_t n;
+    cs_sha256_init(&s);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        cs_sha256_update(&s, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        return cs_error_set(err, CS_EINPUT, "%s: cannot read", path);
+    cs_sha256_final(&s, d);
+    cs_sha256_to_hex(d, hex);
+    return CS_OK;
+}
+
+/* One argument as a POSIX shell reads it back: bare when it is safe,
+ * else in single quotes. */
+static void shell_word(char *buf, size_t cap, const char *a)
+{
+    size_t used = strlen(buf);
+    bool plain = a[0] != '\0';
+    for (const char *p = a; *p && plain; p++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,%+@-",
+                       *p) != NULL;
+    if (plain) {
+        snprintf(buf + used, cap - used, "%s", a);
+        return;
+    }
+    snprintf(buf + used, cap - used, "'");
+    for (const char *p = a; *p; p++) {
+        used = strlen(buf);
+        snprintf(buf + used, cap - used, *p == '\'' ? "'\\''" : "%c", *p);
+    }
+    used = strlen(buf);
+    snprintf(buf + used, cap - used, "'");
+}
+
+static void command_line(const cs_csvw_source *src, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "chargesim %s", src->command);
+    for (int i = 0; i < src->argc; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, cap - used, " ");
+        shell_word(buf, cap, src->argv[i]);
+    }
+}
+
+/* A column's CSVW name: its title with every character a URI template
+ * variable may not hold percent-encoded (CSVW 5.6, `name`). */
+static void column_name(const char *title, char *buf, size_t cap)
+{
+    size_t used = 0;
+    for (const unsigned char *p = (const unsigned char *)title; *p && used + 4 < cap; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            *p == '_' || (*p == '.' && used > 0))
+            buf[used++] = (char)*p;
+        else
+            used += (size_t)snprintf(buf + used, cap - used, "%%%02X", *p);
+    }
+    buf[used] = '\0';
+    if (buf[0] == '_' && used + 2 < cap) { /* a leading _ is reserved */
+        memmove(buf + 3, buf + 1, used);
+        memcpy(buf, "%5F", 3);
+    }
+}
+
+static const char *param_datatype(const cs_param_def *d)
+{
+    return d->type == CS_PARAM_INT ? "integer" : d->type == CS_PARAM_REAL ? "number" : "string";
+}
+
+static int outcome_index(const cs_ruleset *rs, const char *name)
+{
+    for (int o = 0; rs && o < rs->n_outcomes; o++)
+        if (strcmp(rs->outcomes[o], name) == 0)
+            return o;
+    return -1;
+}
+
+static int metric_index(const cs_ruleset *rs, const char *name)
+{
+    for (int m = 0; rs && m < rs->n_metrics; m++)
+        if (strcmp(rs->metrics[m].name, name) == 0)
+            return m;
+    return -1;
+}
+
+static const char *const fixed_columns[][3] = {
+    {"trials", "integer", "trials (mc) or sampled layouts (conditional) behind the row; 1 for exact"},
+    {"successes", "integer", "trials that ended in base contact with the unit charged (mc only)"},
+    {"p_success", "number", "probability that the charger ends in base contact with the unit it charged"},
+    {"ci_low", "number", "lower end of the confidence interval of the row's probability"},
+    {"ci_high", "number", "upper end of the confidence interval of the row's probability"},
+    {"method", "string", "how the numbers were obtained: exact, conditional or mc"},
+    {"metric", "string", "`outcome`, or the measured quantity whose distribution the row gives"},
+    {"value", "string", "an outcome name or a value of the quantity (<x, >x: beyond its range)"},
+    {"count", "integer", "trials with this value (sampled rows only)"},
+    {"p", "number", "share of the trials (or rolls) with this value"},
+    {"p_at_least", "number", "probability of a total of at least this value"},
+    {"p_at_most", "number", "probability of a total of at most this value"},
+    {"ci_low_at_least", "number", "lower end of the Wilson interval of p_at_least"},
+    {"ci_high_at_least", "number", "upper end of the Wilson interval of p_at_least"},
+    {"ci_low_at_most", "number", "lower end of the Wilson interval of p_at_most"},
+    {"ci_high_at_most", "number", "upper end of the Wilson interval of p_at_most"},
+    {"max_ci_halfwidth_pct", "number", "the row's widest interval half-width, in percentage points"},
+};
+
+/* Datatype and one-line description of a column, from its title. */
+static void describe(const cs_csvw_source *src, const char *title, const char **type, char *desc,
+                     size_t cap)
+{
+    const cs_ruleset *rs = src->run ? src->run->exp->rs : NULL;
+    int idx = rs ? cs_ruleset_param_index(rs, title) : -1, k;
+    *type = "string";
+    if (idx >= 0) {
+        const cs_param_def *d = &rs->params[idx];
+        *type = param_datatype(d);
+        snprintf(desc, cap, "parameter %s%s%s%s: %s", title, d->unit[0] ? " (" : "", d->unit,
+                 d->unit[0] ? ")" : "", d->help);
+        return;
+    }
+    if (src->kind == CS_CSVW_DICE && strcmp(title, "value") == 0) {
+        *type = "integer";
+        snprintf(desc, cap, "a total of %s", src->dice_expr);
+        return;
+    }
+    for (size_t i = 0; i < sizeof fixed_columns / sizeof fixed_columns[0]; i++)
+        if (strcmp(title, fixed_columns[i][0]) == 0) {
+            *type = fixed_columns[i][1];
+            snprintf(desc, cap, "%s", fixed_columns[i][2]);
+            return;
+        }
+    const char *eq = strchr(title, '=');
+    if (src->kind == CS_CSVW_PIVOT && eq) {
+        const char *col = src->pivot ? strchr(src->pivot, ':') : NULL;
+        const char *what = col ? strchr(col + 1, ':') : NULL;
+        *type = "number";
+        snprintf(desc, cap, "%s in percent at %.*s = %s", what ? what + 1 : "p_success",
+                 (int)(eq - title), title, eq + 1);
+        return;
+    }
+    if (strncmp(title, "ci_low_", 7) == 0 && (k = outcome_index(rs, title + 7)) >= 0) {
+        *type = "number";
+        snprintf(desc, cap, "lower end of the confidence interval of p_%s", title + 7);
+    } else if (strncmp(title, "ci_high_", 8) == 0 && (k = outcome_index(rs, title + 8)) >= 0) {
+        *type = "number";
+        snprintf(desc, cap, "upper end of the confidence interval of p_%s", title + 8);
+    } else if (strncmp(title, "p_", 2) == 0 && (k = outcome_index(rs, title + 2)) >= 0) {
+        *type = "number";
+        snprintf(desc, cap, "probability of the outcome %s%s", title + 2,
+                 rs->success_mask & (1u << k) ? " (a success)" : "");
+    } else if (strncmp(title, "mean_", 5) == 0 && (k = metric_index(rs, title + 5)) >= 0) {
+        *type = "number";
+        snprintf(desc, cap, "mean %s%s%s%s over the trials where it was measured: %s", title + 5,
+                 rs->metrics[k].unit[0] ? " (" : "", rs->metrics[k].unit,
+                 rs->metrics[k].unit[0] ? ")" : "", rs->metrics[k].help);
+    } else {
+        snprintf(desc, cap, "%s", title);
+    }
+}
+
+static json_t *columns(const cs_csvw_source *src, const cs_table *t)
+{
+    json_t *cols = json_array();
+    for (int c = 0; c < t->ncols; c++) {
+        const char *title = t->header[c] ? t->header[c] : "";
+        const char *type;
+        char name[512], desc[1024];
+        column_name(title, name, sizeof name);
+        describe(src, title, &type, desc, sizeof desc);
+        json_array_append_new(cols, json_pack("{s:s, s:s, s:s, s:s}", "name", name, "titles",
+                                              title, "datatype", type, "dc:description", desc));
+    }
+    return cols;
+}
+
+static const char *const kind_names[] = {"value", "sweep", "uniform", "normal"};
+
+/* Every parameter as resolved: its value as written, what kind it is, the
+ * values a sweep takes, where it came from. Swept ones first, in sweep
+ * order (the order that makes the rows), then the rest in table order. */
+static json_t *parameters(const cs_experiment *e)
+{
+    json_t *arr = json_array();
+    bool done[CS_MAX_PARAMS] = {false};
+    for (int pass = 0; pass < 2; pass++)
+        for (int j = 0; j < (pass ? e->rs->n_params : e->n_sweep); j++) {
+            int i = pass ? j : e->sweep[j];
+            if (done[i])
+                continue;
+            done[i] = true;
+            const cs_value_spec *v = &e->param[i];
+            char origin[600];
+            if (v->line > 0)
+                snprintf(origin, sizeof origin, "%s:%d", v->origin, v->line);
+            else
+                snprintf(origin, sizeof origin, "%s", v->origin);
+            json_t *p = json_pack("{s:s, s:s, s:s, s:s}", "key", e->rs->params[i].key, "value",
+                                  v->raw, "kind", kind_names[v->kind], "origin", origin);
+            if (v->kind == CS_VAL_SWEEP) {
+                json_t *vals = json_array();
+                for (int k = 0; k < v->n; k++)
+                    json_array_append_new(vals, json_string(v->text[k]));
+                json_object_set_new(p, "values", vals);
+            }
+            json_array_append_new(arr, p);
+        }
+    return arr;
+}
+
+static json_t *experiment_json(const cs_csvw_source *src)
+{
+    const cs_run_result *r = src->run;
+    const cs_experiment *e = r->exp;
+    char seed[32], trials[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)e->seed);
+    snprintf(trials, sizeof trials, "%llu", (unsigned long long)e->trials);
+    json_t *outs = json_array(), *succ = json_array();
+    for (int o = 0; o < e->rs->n_outcomes; o++) {
+        json_array_append_new(outs, json_string(e->rs->outcomes[o]));
+        if (e->rs->success_mask & (1u << o))
+            json_array_append_new(succ, json_string(e->rs->outcomes[o]));
+    }
+    /* Seed and trials as text: 64-bit values beyond JSON's safe integers. */
+    json_t *x = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:o, s:o, s:o}", "name",
+                          e->name, "description", e->description ? e->description : "",
+                          "ruleset", e->rs->name, "trials", trials, "seed", seed, "method",
+                          cs_method_name(e->method), "confidence", e->confidence, "precision",
+                          e->precision, "outcomes", outs, "success_outcomes", succ,
+                          "parameters", parameters(e));
+    json_object_set_new(x, "method_run", json_string(cs_method_name(r->method)));
+    if (src->pivot)
+        json_object_set_new(x, "pivot", json_string(src->pivot));
+    return x;
+}
+
+cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, cs_error *err)
+{
+    static const char *const tables[] = {"summary", "pivot", "dist", "dice"};
+    char cmd[8192], hex[65] = "", version[64];
+    command_line(src, cmd, sizeof cmd);
+    snprintf(version, sizeof version, "chargesim %s", CS_VERSION);
+    if (src->input && cs_csvw_file_sha256(src->input, hex, err) != CS_OK)
+        return err->status;
+    const char *slash = strrchr(src->csv_path, '/');
+    json_t *argv = json_array();
+    json_array_append_new(argv, json_string("chargesim"));
+    json_array_append_new(argv, json_string(src->command));
+    for (int i = 0; i < src->argc; i++)
+        json_array_append_new(argv, json_string(src->argv[i]));
+    json_t *activity = json_pack("{s:s, s:s, s:{s:s, s:s}}", "@type", "prov:Activity",
+                                 "rdfs:label", cmd, "prov:wasAssociatedWith", "@type",
+                                 "prov:SoftwareAgent", "rdfs:label", version);
+    if (src->input)
+        json_object_set_new(activity, "prov:used",
+                            json_pack("{s:s, s:s, s:s}", "@type", "prov:Entity", "prov:location",
+                                      src->input, "chargesim:sha256", hex));
+    /* The local context may hold only @base and @language (CSVW metadata
+     * 5.2); dc:, prov: and rdfs: are prefixes CSVW's own context defines,
+     * and chargesim:NAME properties read as absolute URLs of the scheme
+     * chargesim, which common properties may be. */
+    json_t *root = json_pack(
+        "{s:[s, {s:s}], s:s, s:s, s:o, s:{s:b, s:s}, s:{s:o}, s:s, s:o, s:s, s:s}",
+        "@context", "http://www.w3.org/ns/csvw", "@language", "en", "url",
+        slash ? slash + 1 : src->csv_path, "dc:creator", version, "prov:wasGeneratedBy",
+        activity, "dialect", "header", 1, "delimiter", ",", "tableSchema", "columns",
+        columns(src, t), "chargesim:version", CS_VERSION, "chargesim:command", argv,
+        "chargesim:command_line", cmd, "chargesim:table", tables[src->kind]);
+    if (!root)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    if (src->input)
+        json_object_set_new(root, "chargesim:input",
+                            json_pack("{s:s, s:s}", "path", src->input, "sha256", hex));
+    if (src->run)
+        json_object_set_new(root, "chargesim:experiment", experiment_json(src));
+    if (src->kind == CS_CSVW_DICE) {
+        char seed[32], trials[32];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)src->dice_seed);
+        snprintf(trials, sizeof trials, "%llu", (unsigned long long)src->dice_trials);
+        json_object_set_new(root, "chargesim:dice",
+                            json_pack("{s:s, s:s, s:s, s:s, s:f}", "expression", src->dice_expr,
+                                      "method", src->dice_trials ? "mc" : "exact", "trials",
+                                      trials, "seed", seed, "confidence",
+                                      src->dice_confidence));
+    }
+    int bad = json_dumpf(root, f, DUMP_FLAGS);
+    json_decref(root);
+    if (bad != 0 || fputc('\n', f) == EOF)
+        return cs_error_set(err, CS_ERUNTIME, "writing the metadata failed");
+    return CS_OK;
+}
+
+cs_status cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap, cs_error *err)
+{
+    char cmd[4096], hex[65] = "";
+    command_line(src, cmd, sizeof cmd);
+    if (src->input && cs_csvw_file_sha256(src->input, hex, err) != CS_OK)
+        return err->status;
+    int n = snprintf(buf, cap, "Made by chargesim %s: `%s`", CS_VERSION, cmd);
+    if (src->input && n >= 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, "; %s SHA-256 %s", src->input, hex);
+    if (src->run && n >= 0 && (size_t)n < cap) {
+        const cs_experiment *e = src->run->exp;
+        char succ[256] = "";
+        for (int o = 0; o < e->rs->n_outcomes; o++)
+            if (e->rs->success_mask & (1u << o)) {
+                size_t used = strlen(succ);
+                snprintf(succ + used, sizeof succ - used, "%s%s", used ? ", " : "",
+                         e->rs->outcomes[o]);
+            }
+        char prec[32] = "off";
+        if (e->precision > 0.0)
+            snprintf(prec, sizeof prec, "%g", e->precision);
+        snprintf(buf + n, cap - (size_t)n,
+                 "; ruleset %s, method %s, trials %llu, seed %llu, confidence %g, precision %s, "
+                 "success: %s.",
+                 e->rs->name, cs_method_name(src->run->method), (unsigned long long)e->trials,
+                 (unsigned long long)e->seed, e->confidence, prec, succ);
+    } else if (n >= 0 && (size_t)n < cap) {
+        snprintf(buf + n, cap - (size_t)n, ".");
+    }
+    return CS_OK;
+}
+
+/* An argument list under construction. */
+typedef struct args {
+    char **v;
+    int n, cap;
+    bool oom;
+} args;
+
+static void add(args *a, const char *fmt, const char *x, const char *y)
+{
+    if (a->n == a->cap) {
+        int cap = a->cap ? 2 * a->cap : 32;
+        char **nv = realloc(a->v, (size_t)cap * sizeof *nv);
+        if (!nv) {
+            a->oom = true;
+            return;
+        }
+        a->v = nv;
+        a->cap = cap;
+    }
+    size_t len = strlen(fmt) + strlen(x) + (y ? strlen(y) : 0) + 1;
+    char *s = malloc(len);
+    if (!s) {
+        a->oom = true;
+        return;
+    }
+    snprintf(s, len, fmt, x, y ? y : "");
+    a->v[a->n++] = s;
+}
+
+static const char *str_of(json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+/* The run again from the recorded experiment: no file ("-"), every value as a --set, [experiment] keys first, swept
+ * parameters in their recorded order so the rows come in the same order. */
+static cs_status run_args(json_t *root, args *a, cs_error *err)
+{
+    json_t *x = json_object_get(root, "chargesim:experiment");
+    static const char *const keys[] = {"ruleset", "name", "description", "trials", "seed",
+                                       "method"};
+    if (!json_is_object(x))
+        return cs_error_set(err, CS_EINPUT, "no chargesim:experiment object");
+    add(a, "%s", "run", NULL);
+    add(a, "%s", "-", NULL);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = str_of(x, keys[i]);
+        if (!v)
+            return cs_error_set(err, CS_EINPUT, "chargesim:experiment has no text '%s'", keys[i]);
+        if (strcmp(keys[i], "description") == 0 && !v[0])
+            continue;
+        add(a, "%s", "--set", NULL);
+        add(a, "experiment.%s=%s", keys[i], v);
+    }
+    static const char *const reals[] = {"confidence", "precision"};
+    for (int i = 0; i < 2; i++) {
+        json_t *v = json_object_get(x, reals[i]);
+        if (!json_is_number(v))
+            return cs_error_set(err, CS_EINPUT, "chargesim:experiment has no number '%s'",
+                                reals[i]);
+        char num[64];
+        snprintf(num, sizeof num, "%.15g", json_number_value(v));
+        add(a, "%s", "--set", NULL);
+        add(a, "experiment.%s=%s", reals[i], num);
+    }
+    json_t *ps = json_object_get(x, "parameters"), *p;
+    size_t i;
+    if (!json_is_array(ps))
+        return cs_error_set(err, CS_EINPUT, "chargesim:experiment has no parameters");
+    json_array_foreach(ps, i, p)
+    {
+        const char *k = str_of(p, "key"), *v = str_of(p, "value");
+        if (!k || !v)
+            return cs_error_set(err, CS_EINPUT, "parameter %zu has no key or value", i);
+        add(a, "%s", "--set", NULL);
+        add(a, "%s=%s", k, v);
+    }
+    add(a, "%s", "--quiet", NULL);
+    add(a, "%s", "--format", NULL);
+    add(a, "%s", "csv", NULL);
+    if (str_of(x, "pivot")) {
+        add(a, "%s", "--pivot", NULL);
+        add(a, "%s", str_of(x, "pivot"), NULL);
+    }
+    return CS_OK;
+}
+
+static cs_status dice_args(json_t *root, args *a, cs_error *err)
+{
+    json_t *d = json_object_get(root, "chargesim:dice");
+    const char *expr = str_of(d, "expression"), *method = str_of(d, "method");
+    if (!expr || !method)
+        return cs_error_set(err, CS_EINPUT, "no chargesim:dice expression and method");
+    add(a, "%s", "dice", NULL);
+    add(a, "%s", expr, NULL);
+    if (strcmp(method, "exact") == 0) {
+        add(a, "%s", "--exact", NULL);
+    } else {
+        const char *trials = str_of(d, "trials"), *seed = str_of(d, "seed");
+        json_t *conf = json_object_get(d, "confidence");
+        if (!trials || !seed || !json_is_number(conf))
+            return cs_error_set(err, CS_EINPUT, "chargesim:dice lacks trials, seed or confidence");
+        char num[64];
+        snprintf(num, sizeof num, "%.15g", json_number_value(conf));
+        add(a, "--trials=%s", trials, NULL);
+        add(a, "--seed=%s", seed, NULL);
+        add(a, "--confidence=%s", num, NULL);
+    }
+    add(a, "%s", "--format", NULL);
+    add(a, "%s", "csv", NULL);
+    return CS_OK;
+}
+
+cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc, cs_error *err)
+{
+    json_error_t je;
+    *argv = NULL;
+    *argc = 0;
+    json_t *root = json_load_file(meta_path, 0, &je);
+    if (!root)
+        return cs_error_set(err, CS_EINPUT, "%s:%d: not JSON: %s", meta_path, je.line, je.text);
+    args a = {0};
+    const char *table = str_of(root, "chargesim:table");
+    cs_status st;
+    if (!table)
+        st = cs_error_set(err, CS_EINPUT, "no chargesim:table");
+    else if (strcmp(table, "dice") == 0)
+        st = dice_args(root, &a, err);
+    else if (strcmp(table, "summary") == 0 || strcmp(table, "pivot") == 0 ||
+             strcmp(table, "dist") == 0)
+        st = run_args(root, &a, err);
+    else
+        st = cs_error_set(err, CS_EINPUT, "chargesim:table '%s': expected summary, pivot, "
+                                          "dist or dice", table);
+    if (st == CS_OK && table && strcmp(table, "dist") == 0) {
+        /* The distributions go where the caller points --dist. */
+        add(&a, "%s", "--dist", NULL);
+    }
+    json_decref(root);
+    if (st == CS_OK && a.oom)
+        st = cs_error_set(err, CS_ENOMEM, "out of memory");
+    if (st != CS_OK) {
+        if (err->status == st && strncmp(err->msg, meta_path, strlen(meta_path)) != 0) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            cs_error_set(err, st, "%s: %s", meta_path, msg);
+        }
+        cs_csvw_free_args(a.v, a.n);
+        return st;
+    }
+    *argv = a.v;
+    *argc = a.n;
+    return CS_OK;
+}
+
+void cs_csvw_free_args(char **argv, int argc)
+{
+    for (int i = 0; i < argc; i++)
+        free(argv[i]);
+    free(argv);
+}

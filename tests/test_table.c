@@ -1,0 +1,38 @@
+/* Tables (include/chargesim/table.h): cells that round to zero never
+ * carry a minus sign. */
+#include <criterion/criterion.h>
+
+#include "chargesim/table.h"
+
+Test(table, no_negative_zero_in_any_cell)
+{
+    cs_table t;
+    cr_assert_eq(cs_table_init(&t, 6), CS_OK);
+    int r = cs_table_add_row(&t);
+    cs_table_set(&t, r, 0, "%.2f", -0.001);
+    cs_table_set(&t, r, 1, "%.4f", -0.0);
+    cs_table_set(&t, r, 2, "%.2f", -0.01);
+    cs_table_set(&t, r, 3, "%.0f", -0.4);
+    cs_table_set(&t, r, 4, "%.2e", -0.0);
+    cs_table_set(&t, r, 5, "%s", "-0.5..1");
+    cr_expect_str_eq(t.cell[0], "0.00");
+    cr_expect_str_eq(t.cell[1], "0.0000");
+    cr_expect_str_eq(t.cell[2], "-0.01", "a value that does not round to zero keeps its sign");
+    cr_expect_str_eq(t.cell[3], "0");
+    cr_expect_str_eq(t.cell[4], "0.00e+00");
+    cr_expect_str_eq(t.cell[5], "-0.5..1");
+    cs_table_free(&t);
+}
+
+Test(table, a_note_may_extend_itself)
+{
+    cs_table t;
+    cr_assert_eq(cs_table_init(&t, 1), CS_OK);
+    cs_table_set_note(&t, "first");
+    cs_table_set_note(&t, "%s %s", t.note, "second");
+    cr_expect_str_eq(t.note, "first second");
+    cs_table_set_title(&t, "a");
+    cs_table_set_title(&t, "%s-%s", t.title, t.title);
+    cr_expect_str_eq(t.title, "a-a");
+    cs_table_free(&t);
+}
