@@ -8,6 +8,8 @@
  *   5. precision per second, mc against conditional: the interval half-width
  *      each reaches in the same time, for experiments/t9a-random-approach.ini and
  *      experiments/coreheim-interception.ini
+ *   6. threat maps (issue 20): cells per second of the default 97 x 49 map of
+ *      experiments/map-t9a.ini (exact: geometry once per cell, exact dice)
  * 1 thread and all threads. */
 #include <math.h>
 #include <omp.h>
@@ -19,6 +21,7 @@
 
 #include "chargesim/expfile.h"
 #include "chargesim/geom.h"
+#include "chargesim/map.h"
 #include "chargesim/scenario.h"
 #include "chargesim/rng.h"
 #include "chargesim/sim.h"
@@ -163,6 +166,34 @@ static void precision_per_second(const char *path, int threads)
            (double)nm / tm, (double)nc / tc);
 }
 
+/* Cells per second of the default 97 x 49 threat map of `path`. */
+static void map_cells(const char *path, int threads)
+{
+    cs_experiment e;
+    cs_error err;
+    if (access(path, R_OK) != 0 || cs_expfile_load(path, NULL, 0, &e, &err) != CS_OK) {
+        printf("   %s: skipped (not present or not loadable)\n", path);
+        return;
+    }
+    cs_map_axis x, y;
+    cs_map_axis_parse("-24..24:0.5", "--x", &x, &err);
+    cs_map_axis_parse("0..24:0.5", "--y", &y, &err);
+    cs_run_opts o = {.threads = threads};
+    cs_map_result m;
+    double t0 = now();
+    if (cs_map_run(&e, &x, &y, &o, &m, &err) != CS_OK) {
+        printf("   %s: %s\n", path, err.msg);
+        cs_experiment_free(&e);
+        return;
+    }
+    double dt = now() - t0;
+    printf("   %s, %d x %d cells, %s, %d thread%s: %.3f s, %.0f cells/s\n", path, x.n, y.n,
+           cs_method_name(m.method), threads, threads == 1 ? "" : "s", dt,
+           (double)x.n * (double)y.n / dt);
+    cs_map_result_free(&m);
+    cs_experiment_free(&e);
+}
+
 int main(void)
 {
     int all = omp_get_max_threads();
@@ -205,5 +236,8 @@ int main(void)
     printf("5. precision per second (mean 95%% interval half-width reached in 1 s):\n");
     precision_per_second(geo, all);
     precision_per_second("experiments/coreheim-interception.ini", all);
+    printf("6. threat maps (chargesim map, default grid):\n");
+    map_cells("experiments/map-t9a.ini", 1);
+    map_cells("experiments/map-t9a.ini", all);
     return 0;
 }

@@ -112,6 +112,12 @@ typedef struct cs_tally {
     double msum[CS_MAX_METRICS];     /* sum of its values, added in trial order */
 } cs_tally;
 
+/* Where a threat map put the target (map_place, issue 20). */
+typedef struct cs_map_spot {
+    bool placed;                  /* false: the target cannot stand there */
+    double charger_w, charger_d;  /* the charger's footprint, for the picture */
+} cs_map_spot;
+
 typedef struct cs_ruleset {
     const char *name;     /* as in `ruleset = NAME` */
     const char *summary;  /* one line for `chargesim rules` */
@@ -163,6 +169,15 @@ typedef struct cs_ruleset {
     void (*draw)(const void *ctx, const double *num, const cs_rng *layout_rng,
                  const void *layout, const cs_rng *dice_rng, const cs_trial *trial,
                  struct cs_drawing *out);
+    /* Threat maps (issue 20); NULL: no table geometry, no map. Sets p's
+     * values so that the target's front-edge centre stands at (x, y) of the
+     * scenario frame (the charger's front-edge centre at the origin, facing
+     * +y), the target facing the charger unless the experiment turns it,
+     * and gives the charger's footprint. spot->placed is false where the
+     * target cannot stand (touching or overlapping the charger, on another
+     * unit). CS_EINPUT with diag when the experiment cannot be mapped at
+     * all (a value the map sets is drawn per trial). */
+    cs_status (*map_place)(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag);
 } cs_ruleset;
 
 /* Adds probability q of value v to metric m's exact distribution in pr,

@@ -21,6 +21,7 @@ static const char usage[] =
     "  draw EXPERIMENT.ini  one trial's battlefield as an SVG picture\n"
     "  rerun FILE.csv-metadata.json\n"
     "                       a CSV made again from its CSVW metadata alone\n"
+    "  map EXPERIMENT.ini   threat map: p_success for every target position, CSV and picture\n"
     "\n"
     "exit status: 0 done, 2 bad input or usage, 1 runtime failure\n";
 
@@ -36,6 +37,7 @@ static const command commands[] = {
     {"units", cs_cli_units},
     {"draw", cs_cli_draw},
     {"rerun", cs_cli_rerun},
+    {"map", cs_cli_map},
 };
 
 /* A command that printed to standard output (a listing, --help) reports

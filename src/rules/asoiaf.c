@@ -661,6 +661,8 @@ static const char doc[] =
 
 static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
                  const void *vlayout, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d);
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot,
+                            cs_diag *diag);
 
 const cs_ruleset cs_rules_asoiaf = {
     .name = "asoiaf",
@@ -680,6 +682,7 @@ const cs_ruleset cs_rules_asoiaf = {
     .draw_layout = draw_layout,
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
+    .map_place = map_place,
     .draw = draw,
 };
 
@@ -807,4 +810,11 @@ static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
         return;
     }
     draw_move(c, &s, l, tr, d);
+}
+
+/* Threat maps (issue 20): the head-on scenario with offset = x and
+ * distance = y (scenario.h, cs_scenario_map_place). */
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag)
+{
+    return cs_scenario_map_place(p, P_SCN, x, y, spot, diag);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "chargesim/geom.h"
+#include "chargesim/reach.h"
 #include "chargesim/poly_parse.h"
 #include "chargesim/rules.h"
 #include "chargesim/sovl.h"
@@ -391,6 +392,9 @@ static const char charge_doc[] =
     "Exact: the declarations are deterministic given the placement, so outcome_probabilities\n"
     "sums the flight-move dice of every chase (Poisson-binomial counts).\n";
 
+static cs_status charge_map_place(cs_params *p, double x, double y, cs_map_spot *spot,
+                                  cs_diag *diag);
+
 const cs_ruleset cs_rules_sovl = {
     .name = "sovl",
     .summary = "SOVL charge phase: alternating declarations, counter charges, intercepts, "
@@ -411,4 +415,62 @@ const cs_ruleset cs_rules_sovl = {
     .resolve = cs_sovl_charge_resolve,
     .outcome_probabilities = cs_sovl_charge_probabilities,
     .draw = cs_sovl_charge_draw,
+    .map_place = charge_map_place,
 };
+
+/* ---- Threat maps (issue 20) ---- */
+
+/* b1 placed head-on with its front-edge centre at (x, y): at angle 0 that is
+ * offset = x, distance = y; turned, head_on_target turns b1 about its
+ * centre and measures `distance` to its nearest point, so the centre is
+ * worked back from the front-edge centre. b1 cannot stand touching or
+ * overlapping a1 (already in base contact: an engaged side is no valid
+ * target, sovl-ChargePhase.md "Charge Side"), overlapping another unit, or
+ * on solid or impassable terrain (sovl-SetupAndDeployment.md). */
+static cs_status charge_map_place(cs_params *p, double x, double y, cs_map_spot *spot,
+                                  cs_diag *diag)
+{
+    double *num = p->num;
+    if ((int)num[P_PLACEMENT] != PLACE_HEAD_ON) {
+        *diag = (cs_diag){0, "placement",
+                          "a threat map places b1 head-on against a1: set placement = head_on"};
+        return CS_EINPUT;
+    }
+    static const int keys[] = {P_DISTANCE, P_OFFSET, P_ANGLE};
+    for (int i = 0; i < 3; i++)
+        if (p->drawn[keys[i]]) {
+            *diag = (cs_diag){0, charge_params[keys[i]].key,
+                              "is drawn per trial, but a threat map places b1's front-edge "
+                              "centre at the cell: fix it or leave it out"};
+            return CS_EINPUT;
+        }
+    charge_ctx c;
+    num[P_DISTANCE] = 1000.0; /* far from every unit while prepare checks them */
+    if (charge_prepare(p, &c, diag) != CS_OK)
+        return CS_EINPUT;
+    const unit_def *t = &c.u[SIDE_UNITS];
+    num[P_OFFSET] = x;
+    num[P_DISTANCE] = y;
+    if (num[P_ANGLE] != 0.0) {
+        cs_rect r = cs_geom_rect_front_at((cs_vec2){x, y}, t->width, t->depth,
+                                          180.0 + num[P_ANGLE]);
+        cs_vec2 k[4];
+        cs_geom_corners(&r, k);
+        num[P_OFFSET] = r.c.x;
+        num[P_DISTANCE] = fmin(fmin(k[0].y, k[1].y), fmin(k[2].y, k[3].y));
+    }
+    charge_layout l;
+    charge_draw_layout(&c, num, NULL, &l);
+    const cs_rect *b1 = &l.r[SIDE_UNITS];
+    spot->charger_w = c.u[0].width;
+    spot->charger_d = c.u[0].depth;
+    spot->placed = !cs_reaches(0.0, cs_geom_dist_rect_rect(&l.r[0], b1));
+    for (int u = 1; spot->placed && u < MAX_UNITS; u++)
+        if (u != SIDE_UNITS && c.present[u] && cs_geom_rects_overlap(b1, &l.r[u]))
+            spot->placed = false;
+    cs_poly bp = cs_geom_rect_poly(b1);
+    for (int i = 0; spot->placed && i < c.n_terrain; i++)
+        if (c.ter[i].kind != TERRAIN_BLOCKING && cs_geom_polys_overlap(&bp, &c.ter[i].poly))
+            spot->placed = false;
+    return CS_OK;
+}

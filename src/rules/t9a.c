@@ -528,6 +528,8 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
 
 static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
                  const void *vl, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d);
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot,
+                            cs_diag *diag);
 
 const cs_ruleset cs_rules_t9a = {
     .name = "t9a",
@@ -594,6 +596,7 @@ const cs_ruleset cs_rules_t9a = {
     .draw_layout = draw_layout,
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
+    .map_place = map_place,
     .draw = draw,
 };
 
@@ -726,4 +729,11 @@ static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
         face[i] = cs_rng_die(&r, 6);
     keep_dice(c, face, &high);
     draw_failed(&g, &s, c->edition == ED_3 ? 4.0 : (double)high, d);
+}
+
+/* Threat maps (issue 20): the head-on scenario with offset = x and
+ * distance = y (scenario.h, cs_scenario_map_place). */
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag)
+{
+    return cs_scenario_map_place(p, P_SCN, x, y, spot, diag);
 }

@@ -17,6 +17,7 @@
 typedef struct sched_point {
     cs_est_point pt;
     bool active;          /* still running blocks (--precision) */
+    bool placed;          /* false: a caller's point that cannot exist (cs_sim_points) */
     uint64_t blocks_done;
     void *tally;          /* the merged tally, est->tally_size bytes */
 } sched_point;
@@ -190,6 +191,22 @@ static cs_status run_pass(sched *s, cs_error *err)
     }
 }
 
+/* Point k's values: the sweep's, or the caller's (cs_sim_points, all on the
+ * streams of point 0). False: the caller's point cannot exist. */
+static bool place_point(sched *s, uint64_t k, cs_est_point *pt)
+{
+    const cs_sim_points *cp = s->opts->points;
+    if (!cp) {
+        cs_experiment_point(s->run.e, k, &pt->params);
+        s->pts[k].placed = true;
+        return true;
+    }
+    cs_experiment_point(s->run.e, 0, &pt->params);
+    pt->index = 0;
+    s->pts[k].placed = cp->place(cp->user, k, &pt->params);
+    return s->pts[k].placed;
+}
+
 static cs_status prepare_points(sched *s, cs_error *err)
 {
     const cs_experiment *e = s->run.e;
@@ -199,7 +216,8 @@ static cs_status prepare_points(sched *s, cs_error *err)
         cs_diag diag = {0};
         pt->index = k;
         s->pts[k].tally = s->tallies + k * s->est->tally_size;
-        cs_experiment_point(e, k, &pt->params);
+        if (!place_point(s, k, pt))
+            continue;
         pt->ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
         pt->layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
         if (!pt->ctx || !pt->layout)
@@ -213,7 +231,7 @@ static cs_status prepare_points(sched *s, cs_error *err)
         if (!pt->random_layout) {
             /* A fixed layout is built once, from a stream of its own. */
             cs_rng rng;
-            cs_rng_stream(&rng, e->seed, k, UINT64_MAX);
+            cs_rng_stream(&rng, e->seed, pt->index, UINT64_MAX);
             rs->draw_layout(pt->ctx, pt->params.num, &rng, pt->layout);
         }
     }
@@ -228,7 +246,7 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
     s->est = est;
     s->opts = opts;
     s->threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
-    s->n_points = e->n_points;
+    s->n_points = opts->points ? opts->points->n : e->n_points;
     s->hist_stride = (uint64_t)run->bin_offset[e->rs->n_metrics];
     s->precision = e->precision;
     s->z = cs_stats_z(e->confidence);
@@ -257,12 +275,12 @@ uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
 static cs_status check_bounds(const sched *s, const cs_experiment *e, cs_error *err)
 {
     uint64_t per = cs_sim_point_bytes(e, s->opts);
-    if (e->n_points > CS_SIM_MAX_RUN_BYTES / per)
+    if (s->n_points > CS_SIM_MAX_RUN_BYTES / per)
         return cs_error_set(err, CS_EINPUT,
                             "%llu sweep points need about %.0f MB (%llu bytes per point: the "
                             "ruleset's context, layout, tallies and results); one run takes "
                             "at most %llu MB: split the sweep into several runs",
-                            (unsigned long long)e->n_points, (double)e->n_points * (double)per / 1e6,
+                            (unsigned long long)s->n_points, (double)s->n_points * (double)per / 1e6,
                             (unsigned long long)per,
                             (unsigned long long)(CS_SIM_MAX_RUN_BYTES / 1000000u));
     if (s->opts->max_trials > CS_SIM_MAX_TRIALS)
@@ -333,7 +351,7 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
     unsigned any = 0;
     for (uint64_t k = 0; k < s->n_points; k++)
         any |= ((const cs_est_tally *)s->pts[k].tally)->sampled_mask;
-    if (!re || !any)
+    if (!re || !any || s->opts->points)
         return CS_OK;
     sched r = *s;
     r.est = re;
@@ -350,7 +368,8 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     }
     for (uint64_t k = 0; k < s->n_points; k++) {
-        r.pts[k] = (sched_point){s->pts[k].pt, true, 0, r.tallies + k * re->tally_size};
+        r.pts[k] = (sched_point){s->pts[k].pt, s->pts[k].placed, s->pts[k].placed, 0,
+                                 r.tallies + k * re->tally_size};
         for (int t = 0; s->thread_hist && t < s->threads; t++)
             for (int m = 0; m < s->run.rs->n_metrics; m++)
                 if ((any >> m) & 1u)
@@ -397,6 +416,18 @@ static cs_status collect_hists(const sched *s, cs_run_result *out, cs_error *err
     return CS_OK;
 }
 
+/* The result of a caller's point that cannot exist: no trials, no numbers. */
+static void unplaced_result(const cs_ruleset *rs, const cs_est_point *pt, cs_point_result *r)
+{
+    r->params = pt->params;
+    r->trials = 0;
+    r->p_success = r->ci_low = r->ci_high = (double)NAN;
+    for (int o = 0; o < rs->n_outcomes; o++)
+        r->p_outcome[o] = r->outcome_low[o] = r->outcome_high[o] = (double)NAN;
+    for (int m = 0; m < rs->n_metrics; m++)
+        r->mean[m] = (double)NAN;
+}
+
 static void fill_results(sched *s, cs_run_result *out)
 {
     out->exp = s->run.e;
@@ -409,6 +440,10 @@ static void fill_results(sched *s, cs_run_result *out)
     out->precision_met = true;
     for (uint64_t k = 0; k < s->n_points; k++) {
         sched_point *p = &s->pts[k];
+        if (!p->placed) {
+            unplaced_result(s->run.rs, &p->pt, &out->point[k]);
+            continue;
+        }
         s->est->report(&s->run, &p->pt, p->tally, s->z, &out->point[k]);
         if (s->precision > 0.0 && s->est->halfwidth(&s->run, &p->pt, p->tally, s->z) > s->precision)
             out->precision_met = false;
