@@ -67,11 +67,17 @@ Test(units, battlescribe_2_03_text_values_links_and_shared_profiles)
     cr_expect_eq(hounds->points, 5.0 * 14.0);
 
     /* Left out or warned, each named with what is wrong and where. */
-    cr_assert_eq(u.n_notes, 5);
+    cr_assert_eq(u.n_notes, 6);
     const cs_unit_note *n = th_units_find_note(&u, "Random Beast");
     cr_expect(n->kind == CS_UNIT_SKIPPED && n->problem == CS_UNIT_INVALID);
     cr_expect_eq(n->line, 73);
-    cr_expect(strstr(n->what, "Adv `3D6` is not a distance"), "%s", n->what);
+    cr_expect(strstr(n->what, "Adv `3D6` is a dice roll, not a plain speed"), "%s", n->what);
+    /* The Knight's own 7" is its row; its mount's 9" is named, not taken. */
+    cr_expect_str_eq(th_units_value(th_units_find(&u, "Knight"), "move"), "7");
+    n = th_units_find_note(&u, "Knight");
+    cr_expect(n->kind == CS_UNIT_WARNED && strstr(n->what, "`7\"` is the unit's own") &&
+                  strstr(n->what, "`9\"` (line 150)"),
+              "%s", n->what);
     n = th_units_find_note(&u, "Ghost");
     cr_expect(n->problem == CS_UNIT_MISSING && strcmp(n->what, "lacks Adv") == 0, "%s", n->what);
     /* `Standard` beside `5"`: a word is no speed; the one number is taken,
@@ -89,6 +95,38 @@ Test(units, battlescribe_2_03_text_values_links_and_shared_profiles)
     cr_expect_null(th_units_find(&u, "Twin Speed"));
     n = th_units_find_note(&u, "War Engine");
     cr_expect(n->problem == CS_UNIT_MISSING && strstr(n->what, "(`-`)"), "%s", n->what);
+    cs_units_free(&u);
+}
+
+/* Speeds only in a unit's options (T9A's Hobgoblin Conjurer: its Mount
+ * group's Mountain Wolf, Plains Tusker and Colossal Camel, all 8"): one
+ * value is taken with a warning; several are refused, each named. */
+Test(units, battlescribe_speed_from_options)
+{
+    cs_units_mapping m;
+    th_units_load_bound("mappings/new.ini", &m);
+    cs_units u = {0};
+    cs_error err = {0};
+    cr_assert_eq(cs_units_read_bs(th_units_data("mounts.cat"), &m, &u, &err), CS_OK, "%s",
+                 err.msg);
+    cr_assert_eq(u.n, 2);
+    cr_assert_eq(u.n_notes, 3);
+    /* A group's entry and a linked shared entry whose profile is an info
+     * link: both 8". */
+    cr_expect_str_eq(th_units_value(th_units_find(&u, "Conjurer"), "move"), "8");
+    const cs_unit_note *n = th_units_find_note(&u, "Conjurer");
+    cr_expect(n->kind == CS_UNIT_WARNED && n->line == 19 &&
+                  strstr(n->what, "Adv is in no profile of the unit itself: `8\"` (line 19)"),
+              "%s", n->what);
+    n = th_units_find_note(&u, "Count");
+    cr_expect_null(th_units_find(&u, "Count"));
+    cr_expect(n->kind == CS_UNIT_SKIPPED && n->problem == CS_UNIT_CONFLICT &&
+                  strstr(n->what, "its options give several: ") &&
+                  strstr(n->what, "`8\"` (line 69)") && strstr(n->what, "`9\"` (line 60)"),
+              "%s", n->what);
+    cr_expect_str_eq(th_units_value(th_units_find(&u, "Prince"), "move"), "5");
+    n = th_units_find_note(&u, "Prince");
+    cr_expect(n->kind == CS_UNIT_WARNED && strstr(n->what, "`9\"` (line 60)"), "%s", n->what);
     cs_units_free(&u);
 }
 

@@ -184,6 +184,15 @@ bool cs_units_parse_value(const char *text, cs_units_format format, bool alterna
         return true;
     case CS_UNITS_TEXT_AS_IS: *num = 0.0; return true;
     }
+    /* A dice speed (Briar Beast `3D6"`) is a roll, not the plain speed
+     * the ruleset's parameter takes: said so, and the unit left out. */
+    const char *t = skip_space(text);
+    while (isdigit((unsigned char)*t))
+        t++;
+    if (format == CS_UNITS_INCHES && (*t == 'D' || *t == 'd') && isdigit((unsigned char)t[1])) {
+        *why = "is a dice roll, not a plain speed (a distance: 4\" or 2\" (9\"))";
+        return false;
+    }
     *why = format == CS_UNITS_INCHES   ? "is not a distance (4\" or 2\" (9\"))"
            : format == CS_UNITS_TARGET ? "is not a D6 score (3+)"
                                        : "is not a number";
@@ -247,6 +256,40 @@ static void word_warning(char *note, size_t cap, const char *label, const cs_uni
         if (i != pick)
             note_part(note, cap, "`%s` (%s:%d) is a word, not a value, and is ignored",
                       f->text[i], f->file[i] ? f->file[i] : own_file, f->line[i]);
+}
+
+/* Where a text was found: `line N` in the unit's own file, else file:line. */
+static void where(char *buf, size_t cap, const cs_units_found *f, int i, const char *own_file)
+{
+    if (!f->file[i] || strcmp(f->file[i], own_file) == 0)
+        snprintf(buf, cap, "line %d", f->line[i]);
+    else
+        snprintf(buf, cap, "%s:%d", f->file[i], f->line[i]);
+}
+
+/* Appends to a note (NULL: only counts) the option texts holding a digit,
+ * other than `skip`, each with where it is; returns how many. */
+static int option_list(char *note, size_t cap, const cs_units_found *o, const char *skip,
+                       const char *own_file)
+{
+    int listed = 0;
+    const int kept = o->n < CS_UNITS_FOUND ? o->n : CS_UNITS_FOUND;
+    for (int i = 0; i < kept; i++) {
+        if (!strpbrk(o->text[i], "0123456789") || (skip && strcmp(o->text[i], skip) == 0))
+            continue;
+        if (note) {
+            char w[CS_UNITS_PATH + 16];
+            where(w, sizeof w, o, i, own_file);
+            size_t len = strlen(note);
+            snprintf(note + len, cap - len, "%s`%s` (%s)", listed ? ", " : "", o->text[i], w);
+        }
+        listed++;
+    }
+    if (note && o->n > CS_UNITS_FOUND) {
+        size_t len = strlen(note);
+        snprintf(note + len, cap - len, " and more");
+    }
+    return listed;
 }
 
 /* A characteristic's number against its parameter: the range of REAL and
@@ -400,8 +443,46 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
     *kept = false;
     for (int i = 0; i < m->n_chars; i++) {
         const cs_units_found *f = &found[i];
+        const cs_units_found *o = f->options;
+        const char *label = csv ? m->chars[i].param : m->chars[i].name;
         cs_units_found one;
-        const int pick = only_numeric(f);
+        bool from_options = false;
+        if (f->n == 0 && o && option_list(NULL, 0, o, NULL, u->file) > 0) {
+            /* The unit's own profiles lack it; its options (a mount, an
+             * upgrade) may give it: one value is the unit's, several are
+             * a choice the list-builder makes, never guessed. */
+            f = o;
+            from_options = true;
+        }
+        int pick = only_numeric(f);
+        if (from_options && f->n == 1)
+            pick = 0;
+        if (from_options && pick < 0) {
+            verdict v = {.problem = CS_UNIT_CONFLICT, .file = u->file, .line = u->line};
+            set_part(v.part, sizeof v.part,
+                     "lacks %s in its own profiles, and its options give several: ", label);
+            option_list(v.part, sizeof v.part, o, NULL, u->file);
+            pending_add(m->chars[i].required ? &skipped : &incomplete, &v);
+            u->complete = false;
+            continue;
+        }
+        if (from_options) {
+            char w[CS_UNITS_PATH + 16];
+            where(w, sizeof w, f, pick, u->file);
+            if (warned.what[0] == '\0') {
+                warned.problem = CS_UNIT_MISSING;
+                warned.file = f->file[pick] ? f->file[pick] : u->file;
+                warned.line = f->line[pick];
+            }
+            note_part(warned.what, sizeof warned.what,
+                      "%s is in no profile of the unit itself: `%s` (%s), the one value its "
+                      "options (mounts, upgrades) give, is taken",
+                      label, f->text[pick], w);
+            one = (cs_units_found){.n = 1, .file = {f->file[pick]}, .line = {f->line[pick]}};
+            copy(one.text[0], sizeof one.text[0], f->text[pick]);
+            f = &one;
+            pick = -1;
+        }
         if (pick >= 0) {
             /* Words beside one value: take it, and say so. */
             if (warned.what[0] == '\0') {
@@ -420,6 +501,23 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
         cs_status st = settle_one(u, i, f, csv, &v, err);
         if (st != CS_OK)
             return st;
+        if (v.ok && o && !from_options) {
+            /* A character's own (on foot) value stays its row; the other
+             * values its mounts give are named, not tabulated. */
+            char others[CS_UNITS_NOTE] = "";
+            if (option_list(others, sizeof others, o, u->value[u->n_values - 1].raw,
+                            u->file) > 0) {
+                if (warned.what[0] == '\0') {
+                    warned.problem = CS_UNIT_CONFLICT;
+                    warned.file = u->file;
+                    warned.line = u->line;
+                }
+                note_part(warned.what, sizeof warned.what,
+                          "%s `%s` is the unit's own (on foot); its options give other values, "
+                          "not in the table: %s",
+                          label, u->value[u->n_values - 1].raw, others);
+            }
+        }
         if (v.ok)
             continue;
         pending_add(m->chars[i].required ? &skipped : &incomplete, &v);
