@@ -469,10 +469,11 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
         if (from_options) {
             char w[CS_UNITS_PATH + 16];
             where(w, sizeof w, f, pick, u->file);
+            /* Placed at the unit; the note names the value's line. */
             if (warned.what[0] == '\0') {
                 warned.problem = CS_UNIT_MISSING;
-                warned.file = f->file[pick] ? f->file[pick] : u->file;
-                warned.line = f->line[pick];
+                warned.file = u->file;
+                warned.line = u->line;
             }
             note_part(warned.what, sizeof warned.what,
                       "%s is in no profile of the unit itself: `%s` (%s), the one value its "
