@@ -175,6 +175,7 @@ $(BUILD)/tests/tsan/race: tests/tsan/race.c
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/bench
 	$(BUILD)/bench
+	@if [ -x bin/chargesim-mpi ]; then scripts/bench-mpi.sh bin/chargesim-mpi; fi
 
 $(BUILD)/bench: $(BUILD)/scripts/bench.o $(BUILD)/libchargesim.a
 	$(CC) -o $@ $^ $(LDLIBS)
