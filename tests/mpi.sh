@@ -54,7 +54,7 @@ E=$ROOT/experiments/t9a-random-approach.ini
 DIST=1 same "run mc --precision" run "$E" --method mc --trials 2000 --precision 0.02 --seed 7 --quiet
 DIST=1 same "run conditional --precision" run "$E" --trials 500 --precision 0.004 --seed 3 --quiet
 DIST= same "run mc" run "$E" --method mc --trials 30000 --seed 11 --quiet --format md --pivot distance:maximised
-DIST=1 same "run exact, sampled metrics" run "$ROOT/experiments/coreheim-diving.ini" --trials 3000 --seed 2 --quiet
+DIST=1 same "run exact --dist" run "$ROOT/experiments/coreheim-diving.ini" --trials 3000 --seed 2 --quiet
 DIST= same "dice sampled" dice 3d6+2d10 --trials 300000 --seed 5
 # compare (paired variants) is not on main yet: add its run here when it lands.
 
