@@ -61,6 +61,13 @@ DIST=1 same "run conditional --precision" run "$E" --trials 500 --precision 0.00
 DIST= same "run mc" run "$E" --method mc --trials 30000 --seed 11 --quiet --format md --pivot distance:maximised
 DIST=1 same "run exact --dist" run "$ROOT/experiments/coreheim-diving.ini" --trials 3000 --seed 2 --quiet
 DIST= same "dice sampled" dice 3d6+2d10 --trials 300000 --seed 5
+DIST= same "units" units "$ROOT/tests/data/units/units.csv"
+# rerun (a metadata file's run again): the same bytes on 3 ranks.
+"$BIN" run "$E" --method mc --trials 2000 --seed 4 --quiet -o "$T/r.csv"
+"$BIN" rerun "$T/r.csv-metadata.json" -o "$T/out" && mv "$T/out" "$T/ref.out"
+$MPIRUN -np 3 "$MPIBIN" rerun "$T/r.csv-metadata.json" -o "$T/out"
+if cmp -s "$T/ref.out" "$T/out"; then pass "rerun: 3 ranks, same bytes"
+else fail "rerun: 3 ranks differ from bin/chargesim"; fi
 # compare (paired variants) is not on main yet: add its run here when it lands.
 
 # 3. A bad experiment on 3 ranks: the message bin/chargesim gives, once;
