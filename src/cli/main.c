@@ -5,6 +5,9 @@
 
 #include "chargesim/output.h"
 #include "chargesim/cli.h"
+#ifdef CS_MPI
+#include "chargesim/sched_mpi.h"
+#endif
 
 static const char usage[] =
     "chargesim — charge odds for tabletop wargames: exact where possible, Monte Carlo\n"
@@ -52,7 +55,7 @@ static int checked_exit(int rc)
     return rc;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(usage, stderr);
@@ -75,3 +78,44 @@ int main(int argc, char **argv)
     fprintf(stderr, "chargesim: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }
+
+#ifdef CS_MPI
+/* bin/chargesim-mpi: every rank runs the command on the same arguments and
+ * computes its share of the blocks (src/sim/sched_mpi.c); rank 0 alone
+ * speaks and writes (issue 22). The other ranks' standard output and error
+ * go to /dev/null, and their output options to standard output: they read
+ * and check the same inputs, so they reach the same verdict, but never
+ * print it nor touch a file. A new option that names an output file belongs
+ * in this list. */
+static void silence_worker(int argc, char **argv)
+{
+    static const char *const opts[] = {"-o", "--dist"};
+    static const char *const to_stdout[] = {"-o=-", "--dist=-"};
+    for (int i = 2; i < argc; i++)
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+            size_t n = strlen(opts[k]);
+            if (strcmp(argv[i], opts[k]) == 0 && i + 1 < argc) {
+                argv[++i] = (char *)"-";
+                break;
+            }
+            if (strncmp(argv[i], opts[k], n) == 0 && argv[i][n] == '=') {
+                argv[i] = (char *)to_stdout[k];
+                break;
+            }
+        }
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+        return; /* then a worker's words are seen too, harmless */
+}
+
+int main(int argc, char **argv)
+{
+    if (cs_sched_mpi_start(&argc, &argv) != 0)
+        silence_worker(argc, argv);
+    return cs_sched_mpi_end(dispatch(argc, argv));
+}
+#else
+int main(int argc, char **argv)
+{
+    return dispatch(argc, argv);
+}
+#endif

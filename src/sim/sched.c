@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "chargesim/estimator.h"
+#include "chargesim/sched_mpi.h"
 
 typedef struct sched_point {
     cs_est_point pt;
@@ -51,6 +52,42 @@ int cs_sim_cores(void)
     return omp_get_num_procs();
 }
 
+/* The backend (sched_mpi.h): NULL in the default build, where one process
+ * computes every item; set once at start by an MPI build. */
+static const cs_sched_backend *backend;
+
+void cs_sched_set_backend(const cs_sched_backend *b)
+{
+    backend = b;
+}
+
+const cs_sched_backend *cs_sched_get_backend(void)
+{
+    return backend;
+}
+
+static bool multi_rank(void)
+{
+    return backend && backend->size > 1;
+}
+
+void cs_sched_share_of(uint64_t n, int rank, int size, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t r = (uint64_t)rank, q = n / (uint64_t)size, rem = n % (uint64_t)size;
+    *lo = r * q + (r < rem ? r : rem);
+    *hi = *lo + q + (r < rem ? 1 : 0);
+}
+
+void cs_sched_share(uint64_t n, uint64_t *lo, uint64_t *hi)
+{
+    if (multi_rank())
+        cs_sched_share_of(n, backend->rank, backend->size, lo, hi);
+    else {
+        *lo = 0;
+        *hi = n;
+    }
+}
+
 static uint64_t block_trials(const cs_est_run *run, uint64_t b)
 {
     /* Blocks past the initial trials (--precision) are all full size. */
@@ -61,19 +98,34 @@ static uint64_t block_trials(const cs_est_run *run, uint64_t b)
     return left < run->block_size ? left : run->block_size;
 }
 
-/* Computes a round's items (point, block) into their slots. This is the
- * backend an MPI build replaces (share the items, gather the slots). */
+/* With several ranks: the other ranks' slots of the round (every slot on
+ * every rank, in item order), and their trials into the progress count. */
+static void gather_round(sched *s, const uint64_t *items, uint64_t n_items, uint64_t lo,
+                         uint64_t hi, unsigned char *slots)
+{
+    if (!multi_rank())
+        return;
+    backend->allgather(slots, s->est->tally_size, n_items);
+    for (uint64_t i = 0; i < n_items; i++)
+        if (i < lo || i >= hi)
+            s->done += block_trials(&s->run, items[2 * i + 1]);
+}
+
+/* Computes this process's share of a round's items (point, block) into
+ * their slots, then gathers the others' (the backend, sched_mpi.h). */
 static void run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigned char *slots)
 {
     const cs_est_run *run = &s->run;
     const cs_estimator *est = s->est;
     const size_t ts = est->tally_size;
+    uint64_t lo, hi;
+    cs_sched_share(n_items, &lo, &hi);
 #pragma omp parallel num_threads(s->threads)
     {
         void *layout = malloc(run->rs->layout_size ? run->rs->layout_size : 1);
         uint64_t *th = s->thread_hist ? s->thread_hist[omp_get_thread_num()] : NULL;
 #pragma omp for schedule(dynamic, 1)
-        for (uint64_t i = 0; i < n_items; i++) {
+        for (uint64_t i = lo; i < hi; i++) {
             uint64_t k = items[2 * i], b = items[2 * i + 1], n = block_trials(run, b);
             void *slot = slots + i * ts;
             memset(slot, 0, ts);
@@ -91,6 +143,7 @@ static void run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
         }
         free(layout);
     }
+    gather_round(s, items, n_items, lo, hi, slots);
 }
 
 /* Adds a round's slots into the points, in item order (point, then block). */
@@ -394,9 +447,25 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
     return st;
 }
 
+/* With several ranks each holds the bins of its own blocks: the threads'
+ * bins into the first thread's, then summed over ranks (integers). */
+static void combine_rank_hists(const sched *s)
+{
+    if (!multi_rank() || !s->thread_hist)
+        return;
+    uint64_t hb = s->hist_stride * s->n_points;
+    for (int t = 1; t < s->threads; t++)
+        for (uint64_t i = 0; i < hb; i++) {
+            s->thread_hist[0][i] += s->thread_hist[t][i];
+            s->thread_hist[t][i] = 0;
+        }
+    backend->sum_u64(s->thread_hist[0], hb);
+}
+
 /* Each point's histograms: the threads' bins summed (integers, any order). */
 static cs_status collect_hists(const sched *s, cs_run_result *out, cs_error *err)
 {
+    combine_rank_hists(s);
     for (uint64_t k = 0; s->thread_hist && k < s->n_points; k++)
         for (int m = 0; m < s->run.rs->n_metrics; m++) {
             int nb = s->run.bins[m].nbins;
@@ -462,6 +531,10 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
+    if (multi_rank() && !backend->begin())
+        return cs_error_set(err, CS_ERUNTIME,
+                            "another MPI rank ended before the run (a bad input or a file it "
+                            "could not read there)");
     if ((st = cs_experiment_method(e, &method, err)) != CS_OK)
         return st;
     run_setup(&s, e, cs_estimator_for(method), opts);
@@ -474,6 +547,8 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
             st = collect_hists(&s, out, err);
     }
     free_state(&s);
+    if (st == CS_ENOMEM && multi_rank())
+        backend->fail(err->msg); /* the other ranks wait in a gather */
     if (st != CS_OK) {
         cs_run_result_free(out);
         return st;
