@@ -22,6 +22,16 @@
 
 /* Points per block at most: blocks stay a few thousand layouts long. */
 #define RQMC_BLOCK 4096u
+/* Digits of the shared point set at most (points per replicate times the
+ * drawn parameters, 4 bytes each): 256 MiB, whatever the dimension. */
+#define RQMC_MAX_DIGITS ((uint64_t)1 << 26)
+
+/* The points per replicate the point set may hold for dim dimensions. */
+static uint64_t max_points(int dim)
+{
+    uint64_t by_memory = dim > 0 ? RQMC_MAX_DIGITS / (uint64_t)dim : CS_QMC_MAX_POINTS;
+    return by_memory < CS_QMC_MAX_POINTS ? by_memory : CS_QMC_MAX_POINTS;
+}
 
 typedef struct rqmc_state {
     uint64_t replicates;
@@ -36,20 +46,22 @@ typedef struct rqmc_tally {
     double rep[CS_EXPERIMENT_MAX_REPLICATES][1 + CS_MAX_OUTCOMES]; /* per replicate */
 } rqmc_tally;
 
-static uint64_t pow2_at_least(uint64_t n)
+/* The least power of two at least n, or the greatest up to cap. */
+static uint64_t pow2_at_least(uint64_t n, uint64_t cap)
 {
     uint64_t p = 1;
-    while (p < n && p < CS_QMC_MAX_POINTS)
+    while (p < n && p * 2 <= cap)
         p <<= 1;
     return p;
 }
 
-/* R times the points per replicate: at least `trials` in all, the points
- * per replicate a power of two (a whole net). */
+/* R times the points per replicate: at least `trials` in all (within the
+ * point set's limit), the points per replicate a power of two (a whole
+ * net). */
 static uint64_t rqmc_first_trials(const cs_experiment *e)
 {
     uint64_t r = e->replicates;
-    return r * pow2_at_least((e->trials + r - 1) / r);
+    return r * pow2_at_least((e->trials + r - 1) / r, max_points(e->n_drawn));
 }
 
 static cs_status rqmc_setup(cs_est_run *run, cs_error *err)
@@ -86,7 +98,7 @@ static uint64_t rqmc_next_blocks(const cs_est_run *run, uint64_t blocks, uint64_
     uint64_t next = blocks * 2;
     if (next > cap_blocks)
         return blocks;
-    if (run->n_draw > 0 && next / st->replicates * run->block_size > CS_QMC_MAX_POINTS)
+    if (next / st->replicates * run->block_size > max_points(run->n_draw))
         return blocks;
     return next;
 }
