@@ -154,7 +154,5 @@ void cs_est_cond_add_layout(const cs_est_run *run, const cs_est_point *pt, const
                             cs_rng *rng, uint64_t *hist, cs_est_tally *t);
 /* Adds block tally `block` into `into` as the conditional estimator does. */
 void cs_est_cond_merge(void *into, const void *block);
-/* The p_success share of outcome probabilities p. */
-double cs_est_success_of(const cs_est_run *run, const double *p);
 
 #endif

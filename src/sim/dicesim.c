@@ -133,9 +133,13 @@ cs_status cs_sim_dice_counts(const cs_dice *d, uint64_t trials, uint64_t seed, i
         }
         /* Integer counts: the order the threads' lists join in cannot
          * matter, and the answer stays sorted by value. */
+        bool merged;
 #pragma omp critical(cs_dice_counts_merge)
-        if (!vlist_merge(&acc, mine.v, mine.n))
+        merged = vlist_merge(&acc, mine.v, mine.n);
+        if (!merged) {
+#pragma omp atomic write
             failed = 1;
+        }
         free(mine.v);
         free(w.dense);
         free(w.buf);

@@ -39,15 +39,6 @@ void cs_est_hist_add(const cs_est_run *run, uint64_t *h, int m, double v, uint64
     h[run->bin_offset[m] + cs_binning_index(&run->bins[m], v)] += mass;
 }
 
-double cs_est_success_of(const cs_est_run *run, const double *p)
-{
-    double s = 0.0;
-    for (int o = 0; o < run->rs->n_outcomes; o++)
-        if (run->success_mask & (1u << o))
-            s += p[o];
-    return s;
-}
-
 void cs_est_run_init(cs_est_run *run, const cs_experiment *e, const cs_estimator *est,
                      unsigned success_mask)
 {

@@ -269,14 +269,12 @@ static cs_status check_bounds(const sched *s, const cs_experiment *e, cs_error *
     uint64_t per = cs_sim_point_bytes(e, s->opts);
     if (e->n_points > CS_SIM_MAX_RUN_BYTES / per)
         return cs_error_set(err, CS_EINPUT,
-                            "%llu sweep points need about %llu MB (%llu bytes per point: the "
+                            "%llu sweep points need about %.0f MB (%llu bytes per point: the "
                             "ruleset's context, layout, tallies and results); one run takes "
                             "at most %llu MB: split the sweep into several runs",
-                            (unsigned long long)e->n_points,
-                            (unsigned long long)(e->n_points / 1000000u * per +
-                                                 e->n_points % 1000000u * per / 1000000u),
+                            (unsigned long long)e->n_points, (double)e->n_points * (double)per / 1e6,
                             (unsigned long long)per,
-                            (unsigned long long)(CS_SIM_MAX_RUN_BYTES >> 20));
+                            (unsigned long long)(CS_SIM_MAX_RUN_BYTES / 1000000u));
     if (s->opts->max_trials > CS_SIM_MAX_TRIALS)
         return cs_error_set(err, CS_EINPUT, "--max-trials %llu: at most %llu",
                             (unsigned long long)s->opts->max_trials,
