@@ -22,11 +22,15 @@
  *   variant A and variant B on the same stream (seed, point, b), one
  *   sub-stream per trial so that an extra die in B does not shift A; its
  *   halfwidth is the widest delta half-width.
- * - RQMC: block b maps to (replicate, range of points of the scrambled
- *   sequence); the layouts come from that point set instead of the rng
- *   (dice still from the stream); the tally keeps per-replicate sums and
- *   halfwidth is the Student-t interval over the R replicate means. The
- *   scheduler's doubling rounds already double the points per replicate.
+ * - RQMC (est_rqmc.c, issue 21): block b is replicate b mod R, points
+ *   [b div R * block_size, + block_size) of the scrambled sequence; the
+ *   drawn parameters come from that point set instead of the rng (a
+ *   ruleset's own layout draws and the dice still from the stream); the
+ *   tally keeps per-replicate sums and halfwidth is the Student-t interval
+ *   over the R replicate means. The point set is shared state the blocks
+ *   only read: the optional setup / grow / next_blocks / release hooks
+ *   below let the scheduler ready it before each round and keep its
+ *   doubling rounds whole (every replicate the same power of two points).
  * - MPI: run_round computes a round's items (point, block) into their
  *   tallies; a backend that gives each rank a share of the items and then
  *   gathers every tally (plain bytes, no pointers) to every rank before
