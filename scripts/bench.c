@@ -8,7 +8,11 @@
  *   5. precision per second, mc against conditional: the interval half-width
  *      each reaches in the same time, for experiments/t9a-random-approach.ini and
  *      experiments/coreheim-interception.ini
- *   6. threat maps (issue 20): cells per second of the default 97 x 49 map of
+ *   6. conditional against rqmc on the same two files: the widest half-width
+ *      each reaches in a fixed time, and the time to reach +-0.01 pp
+ *      (--precision 0.0001): measured for rqmc where parameters are drawn,
+ *      else extrapolated as 1/sqrt(trials) from the fixed-time run (said so)
+ *   7. threat maps (issue 20): cells per second of the default 97 x 49 map of
  *      experiments/map-t9a.ini (exact: geometry once per cell, exact dice)
  * 1 thread and all threads. */
 #include <math.h>
@@ -89,14 +93,18 @@ static double geometry_kernel(int threads, uint64_t n)
     return (double)n / dt;
 }
 
+static double precision_asked; /* item 6: --precision of the next runs, 0 = off */
+static double widest_half;     /* item 6: the widest half-width of the last run */
+
 static int load(const char *path, const char *method, uint64_t trials, cs_experiment *e)
 {
-    char m[64], t[64];
+    char m[64], t[64], p[64];
     snprintf(m, sizeof m, "experiment.method=%s", method);
     snprintf(t, sizeof t, "experiment.trials=%llu", (unsigned long long)trials);
-    const char *sets[] = {m, t};
+    snprintf(p, sizeof p, "experiment.precision=%.17g", precision_asked);
+    const char *sets[] = {m, t, p};
     cs_error err;
-    if (cs_expfile_load(path, sets, 2, e, &err) != CS_OK) {
+    if (cs_expfile_load(path, sets, 3, e, &err) != CS_OK) {
         fprintf(stderr, "bench: %s\n", err.msg);
         return -1;
     }
@@ -123,9 +131,14 @@ static double run(const char *path, const char *method, uint64_t trials, int thr
     double dt = now() - t0;
     *total = 0;
     *half = 0.0;
+    widest_half = 0.0;
     for (uint64_t k = 0; k < r.n_points; k++) {
-        *total += r.point[k].trials;
-        *half += 0.5 * (r.point[k].ci_high - r.point[k].ci_low) / (double)r.n_points;
+        const cs_point_result *pr = &r.point[k];
+        *total += pr->trials;
+        *half += 0.5 * (pr->ci_high - pr->ci_low) / (double)r.n_points;
+        widest_half = fmax(widest_half, 0.5 * (pr->ci_high - pr->ci_low));
+        for (int j = 0; j < e.rs->n_outcomes; j++)
+            widest_half = fmax(widest_half, 0.5 * (pr->outcome_high[j] - pr->outcome_low[j]));
     }
     cs_run_result_free(&r);
     cs_experiment_free(&e);
@@ -194,6 +207,48 @@ static void map_cells(const char *path, int threads)
     cs_experiment_free(&e);
 }
 
+/* Item 6: conditional against rqmc, widest half-width in a fixed time and
+ * the time to +-0.01 pp. */
+static void rqmc_against_conditional(const char *path, int threads)
+{
+    const double secs = 2.0, goal = 0.0001;
+    if (access(path, R_OK) != 0) {
+        printf("  %-40s skipped: file not present\n", path);
+        return;
+    }
+    cs_experiment e;
+    if (load(path, "rqmc", 1000, &e) != 0)
+        return;
+    bool drawn = e.n_drawn > 0;
+    cs_experiment_free(&e);
+    uint64_t nc, nq;
+    double hc, hq;
+    double tc = timed(path, "conditional", threads, secs, &nc, &hc);
+    double wc = widest_half;
+    double tq = timed(path, "rqmc", threads, secs, &nq, &hq);
+    double wq = widest_half;
+    if (tc < 0.0 || tq < 0.0)
+        return;
+    printf("  %s (%d threads):\n", path, threads);
+    printf("    conditional: widest half-width %.6f after %.2f s (%.3g layouts)\n", wc, tc,
+           (double)nc);
+    printf("    rqmc:        widest half-width %.6f after %.2f s (%.3g points)\n", wq, tq,
+           (double)nq);
+    printf("    to +-0.01 pp: conditional %.3g s (extrapolated, 1/sqrt(layouts))",
+           tc * (wc / goal) * (wc / goal));
+    if (!drawn) {
+        printf(", rqmc %.3g s (extrapolated, 1/sqrt(points): no drawn parameter, so the "
+               "layouts are the ruleset's own draws)\n",
+               tq * (wq / goal) * (wq / goal));
+        return;
+    }
+    precision_asked = goal;
+    double tp = run(path, "rqmc", 20000, threads, &nq, &hq);
+    precision_asked = 0.0;
+    printf(", rqmc %.3g s (measured, --precision 0.0001, widest %.6f, %.3g points)\n", tp,
+           widest_half, (double)nq);
+}
+
 int main(void)
 {
     int all = omp_get_max_threads();
@@ -236,7 +291,10 @@ int main(void)
     printf("5. precision per second (mean 95%% interval half-width reached in 1 s):\n");
     precision_per_second(geo, all);
     precision_per_second("experiments/coreheim-interception.ini", all);
-    printf("6. threat maps (chargesim map, default grid):\n");
+    printf("6. conditional against rqmc (widest 95%% half-width of any probability column):\n");
+    rqmc_against_conditional(geo, all);
+    rqmc_against_conditional("experiments/coreheim-interception.ini", all);
+    printf("7. threat maps (chargesim map, default grid):\n");
     map_cells("experiments/map-t9a.ini", 1);
     map_cells("experiments/map-t9a.ini", all);
     return 0;

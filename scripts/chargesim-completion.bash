@@ -28,7 +28,7 @@ _chargesim()
         COMPREPLY=($(compgen -W 'csv md tex' -- "$cur"))
         return 0 ;;
     --method)
-        COMPREPLY=($(compgen -W 'auto mc conditional exact' -- "$cur"))
+        COMPREPLY=($(compgen -W 'auto mc conditional exact rqmc' -- "$cur"))
         return 0 ;;
     --rules)
         COMPREPLY=($(compgen -W "$(_chargesim_rulesets)" -- "$cur"))
@@ -44,13 +44,13 @@ _chargesim()
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
         return 0 ;;
     --set | --trials | --seed | --threads | --confidence | --precision | --pivot | \
-    --distance | --point | --trial | --max-trials | --success | --x | --y)
+    --distance | --point | --trial | --max-trials | --success | --x | --y | --replicates)
         return 0 ;;
     esac
 
     case $cmd in
     run)
-        opts='--set --trials --seed --threads --method --confidence --precision --max-trials
+        opts='--set --trials --seed --threads --method --confidence --precision --replicates --max-trials
               --success --format --pivot -o --dist --quiet --help -h' ;;
     dice)
         opts='--exact --trials --seed --threads --confidence --format -o --help -h' ;;

@@ -185,10 +185,16 @@ static void method_sentence(const cs_run_result *r, char *buf, int cap)
              "Method %s: %s%s %s per row, seed %llu; every probability's %g%% interval (%s) "
              "has a half-width of at most %.3f percentage points.",
              cs_method_name(r->method),
-             r->method == CS_METHOD_CONDITIONAL ? "exact dice averaged over " : "", count,
-             r->method == CS_METHOD_CONDITIONAL ? "sampled layouts" : "trials",
+             r->method == CS_METHOD_CONDITIONAL || r->method == CS_METHOD_RQMC
+                 ? "exact dice averaged over "
+                 : "",
+             count,
+             r->method == CS_METHOD_CONDITIONAL ? "sampled layouts"
+             : r->method == CS_METHOD_RQMC      ? "randomised quasi-Monte Carlo layouts"
+                                                : "trials",
              (unsigned long long)e->seed, 100.0 * e->confidence,
-             r->method != CS_METHOD_MC ? "normal, from the per-layout variance"
+             r->method == CS_METHOD_RQMC ? "Student t over the replicate means"
+             : r->method != CS_METHOD_MC ? "normal, from the per-layout variance"
              : r->sequential       ? "Wilson score with continuity correction"
                                    : "Wilson score",
              100.0 * widest);

@@ -12,6 +12,8 @@ const cs_estimator *cs_estimator_for(cs_method m)
         return &cs_est_conditional;
     case CS_METHOD_EXACT:
         return &cs_est_exact;
+    case CS_METHOD_RQMC:
+        return &cs_est_rqmc;
     case CS_METHOD_AUTO:
         break;
     }

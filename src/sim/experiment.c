@@ -11,10 +11,11 @@
 
 #include "chargesim/dice.h"
 #include "chargesim/poly_parse.h"
+#include "chargesim/qmc.h"
 
 #define MAX_SWEEP_VALUES 100000
 
-static const char *const method_names[] = {"auto", "mc", "conditional", "exact"};
+static const char *const method_names[] = {"auto", "mc", "conditional", "exact", "rqmc"};
 
 const char *cs_method_name(cs_method m)
 {
@@ -23,7 +24,7 @@ const char *cs_method_name(cs_method m)
 
 bool cs_method_parse(const char *s, cs_method *out)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < (int)(sizeof method_names / sizeof *method_names); i++)
         if (strcmp(s, method_names[i]) == 0) {
             *out = (cs_method)i;
             return true;
@@ -66,6 +67,7 @@ void cs_experiment_init(cs_experiment *e, const char *origin)
     e->seed = 1;
     e->method = CS_METHOD_AUTO;
     e->confidence = 0.95;
+    e->replicates = CS_EXPERIMENT_REPLICATES;
 }
 
 static void label_clear(cs_label_spec *l)
@@ -472,7 +474,7 @@ const char *cs_experiment_label(const cs_experiment *e, int i, int j)
 }
 
 static const char *const experiment_keys =
-    "name, description, ruleset, trials, seed, method, confidence, precision";
+    "name, description, ruleset, trials, seed, method, confidence, precision, replicates";
 
 cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *key,
                             const char *value, const char *origin, int line, cs_error *err)
@@ -528,7 +530,7 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
         } else if (strcmp(key, "method") == 0) {
             if (!cs_method_parse(v, &e->method))
                 st = cs_error_set(err, CS_EINPUT,
-                                  "%s: method = '%s': expected auto, mc, conditional or exact",
+                                  "%s: method = '%s': expected auto, mc, conditional, exact or rqmc",
                                   at, v);
         } else if (strcmp(key, "confidence") == 0) {
             if (!parse_double(v, &e->confidence) || !(e->confidence > 0.0) ||
@@ -550,6 +552,14 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
                                   at, value);
             else if (percent)
                 e->precision /= 100.0;
+        } else if (strcmp(key, "replicates") == 0) {
+            uint64_t r;
+            if (!parse_u64(v, &r) || r < 2 || r > CS_EXPERIMENT_MAX_REPLICATES)
+                st = cs_error_set(err, CS_EINPUT,
+                                  "%s: replicates = '%s': expected a whole number from 2 to %u",
+                                  at, v, CS_EXPERIMENT_MAX_REPLICATES);
+            else
+                e->replicates = (unsigned)r;
         } else {
             st = cs_error_set(err, CS_EINPUT, "%s: [experiment] unknown key '%s'; expected one of: %s",
                               at, key, experiment_keys);
@@ -635,15 +645,20 @@ cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error 
     bool exact_ok = e->rs->outcome_probabilities != NULL;
     switch (e->method) {
     case CS_METHOD_AUTO:
-        *out = !exact_ok ? CS_METHOD_MC
-               : e->layout_random ? CS_METHOD_CONDITIONAL
-                                  : CS_METHOD_EXACT;
+        /* RQMC needs layouts made of drawn parameters (its point set's
+         * dimensions); a layout random only through the ruleset's own
+         * draws gains nothing from it (issue 21). */
+        *out = !exact_ok               ? CS_METHOD_MC
+               : !e->layout_random    ? CS_METHOD_EXACT
+               : e->n_drawn >= 1 && e->n_drawn <= CS_QMC_MAX_DIM ? CS_METHOD_RQMC
+                                      : CS_METHOD_CONDITIONAL;
         return CS_OK;
     case CS_METHOD_MC:
         *out = CS_METHOD_MC;
         return CS_OK;
     case CS_METHOD_CONDITIONAL:
     case CS_METHOD_EXACT:
+    case CS_METHOD_RQMC:
         if (!exact_ok)
             return cs_error_set(err, CS_EINPUT,
                                 "method %s: ruleset %s has no exact outcome probabilities; use "

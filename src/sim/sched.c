@@ -223,11 +223,15 @@ static cs_status run_pass(sched *s, cs_error *err)
     uint64_t cap_blocks = s->max_trials / run->block_size;
     cs_status st;
     for (;;) {
+        if (s->est->grow && (st = s->est->grow(&s->run, target, err)) != CS_OK)
+            return st;
         if ((st = run_round_items(s, target, err)) != CS_OK)
             return st;
         if (!(s->precision > 0.0))
             return CS_OK;
-        uint64_t next = target * 2 < cap_blocks ? target * 2 : cap_blocks;
+        uint64_t next = s->est->next_blocks ? s->est->next_blocks(run, target, cap_blocks)
+                        : target * 2 < cap_blocks ? target * 2
+                                                  : cap_blocks;
         bool any = false;
         for (uint64_t k = 0; k < s->n_points; k++) {
             sched_point *p = &s->pts[k];
@@ -315,7 +319,13 @@ uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
                                           rs->metrics[m].resolution)
                     .nbins;
     int threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
-    uint64_t b = sizeof(sched_point) + sizeof(cs_est_tally) + sizeof(cs_point_result) +
+    /* The tally of the method that will run (rqmc's holds every replicate). */
+    cs_method method;
+    cs_error ignored;
+    size_t tally = sizeof(cs_est_tally);
+    if (cs_experiment_method(e, &method, &ignored) == CS_OK && method != CS_METHOD_AUTO)
+        tally = cs_estimator_for(method)->tally_size;
+    uint64_t b = sizeof(sched_point) + tally + sizeof(cs_point_result) +
                  rs->ctx_size + rs->layout_size;
     if (opts->want_dist)
         b += bins * sizeof(uint64_t) * ((uint64_t)threads + 1);
@@ -379,6 +389,8 @@ static cs_status alloc_state(sched *s, cs_run_result *out, cs_error *err)
 
 static void free_state(sched *s)
 {
+    if (s->est && s->est->release)
+        s->est->release(&s->run);
     if (s->thread_hist) {
         for (int t = 0; t < s->threads; t++)
             free(s->thread_hist[t]);
@@ -538,8 +550,14 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     if ((st = cs_experiment_method(e, &method, err)) != CS_OK)
         return st;
     run_setup(&s, e, cs_estimator_for(method), opts);
-    if ((st = check_bounds(&s, e, err)) != CS_OK)
+    if (s.est->setup && (st = s.est->setup(&s.run, err)) != CS_OK) {
+        free_state(&s);
         return st;
+    }
+    if ((st = check_bounds(&s, e, err)) != CS_OK) {
+        free_state(&s);
+        return st;
+    }
     if ((st = alloc_state(&s, out, err)) == CS_OK && (st = prepare_points(&s, err)) == CS_OK &&
         (st = run_pass(&s, err)) == CS_OK) {
         fill_results(&s, out);
