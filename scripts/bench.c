@@ -8,6 +8,9 @@
  *   5. precision per second, mc against conditional: the interval half-width
  *      each reaches in the same time, for experiments/t9a-random-approach.ini and
  *      experiments/coreheim-interception.ini
+ *   6. compare's pairing gain: on experiments/t9a-random-approach.ini with a
+ *      random distance, B = A + 1 charge speed, the half-width of two
+ *      independent runs' difference over the paired one, mc and conditional
  * 1 thread and all threads. */
 #include <math.h>
 #include <omp.h>
@@ -17,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chargesim/compare.h"
 #include "chargesim/expfile.h"
 #include "chargesim/geom.h"
 #include "chargesim/scenario.h"
@@ -163,6 +167,48 @@ static void precision_per_second(const char *path, int threads)
            (double)nm / tm, (double)nc / tc);
 }
 
+/* Section 6: the independent runs' half-width of B - A (the root of the sum
+ * of squares) over the paired one, same trials, one point. */
+static void pairing_gain(const char *path, const char *method, int threads)
+{
+    char m[64];
+    snprintf(m, sizeof m, "experiment.method=%s", method);
+    const char *sets[] = {m, "experiment.trials=20000", "maximised=0",
+                          "distance=uniform(3,10)", "charge_speed=1"};
+    cs_experiment a, b;
+    cs_error err;
+    if (cs_expfile_load(path, sets, 4, &a, &err) != CS_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return;
+    }
+    if (cs_expfile_load(path, sets, 5, &b, &err) != CS_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        cs_experiment_free(&a);
+        return;
+    }
+    cs_run_opts o = {.threads = threads};
+    cs_cmp_result r;
+    cs_run_result ra, rb;
+    if (cs_sim_compare(&a, &b, &o, &r, &err) == CS_OK) {
+        b.seed = a.seed + 1;
+        if (cs_sim_run(&a, &o, &ra, &err) == CS_OK) {
+            if (cs_sim_run(&b, &o, &rb, &err) == CS_OK) {
+                double ha = ra.point[0].ci_high - ra.point[0].ci_low;
+                double hb = rb.point[0].ci_high - rb.point[0].ci_low;
+                double hp = r.point[0].hi[0] - r.point[0].lo[0];
+                printf("   %-12s paired half-width %.5f, independent %.5f: %.1fx narrower\n",
+                       method, 0.5 * hp, 0.5 * sqrt(ha * ha + hb * hb),
+                       sqrt(ha * ha + hb * hb) / hp);
+                cs_run_result_free(&rb);
+            }
+            cs_run_result_free(&ra);
+        }
+        cs_cmp_result_free(&r);
+    }
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
+}
+
 int main(void)
 {
     int all = omp_get_max_threads();
@@ -205,5 +251,11 @@ int main(void)
     printf("5. precision per second (mean 95%% interval half-width reached in 1 s):\n");
     precision_per_second(geo, all);
     precision_per_second("experiments/coreheim-interception.ini", all);
+    if (access(geo, R_OK) == 0) {
+        printf("6. compare, pairing gain (%s, distance uniform(3,10), B = +1 charge_speed,\n"
+               "   20000 trials, p_success):\n", geo);
+        pairing_gain(geo, "mc", all);
+        pairing_gain(geo, "conditional", all);
+    }
     return 0;
 }

@@ -17,7 +17,7 @@ _chargesim()
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W 'run dice rules units draw rerun --help -h --version -V' -- "$cur"))
+        COMPREPLY=($(compgen -W 'run compare dice rules units draw rerun --help -h --version -V' -- "$cur"))
         return 0
     fi
     cmd=${COMP_WORDS[1]}
@@ -39,7 +39,7 @@ _chargesim()
     --mapping)
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
         return 0 ;;
-    --set | --trials | --seed | --threads | --confidence | --precision | --pivot | \
+    --set | --b | --trials | --seed | --threads | --confidence | --precision | --pivot | \
     --distance | --point | --trial | --max-trials | --success)
         return 0 ;;
     esac
@@ -48,6 +48,9 @@ _chargesim()
     run)
         opts='--set --trials --seed --threads --method --confidence --precision --max-trials
               --success --format --pivot -o --dist --quiet --help -h' ;;
+    compare)
+        opts='--b --set --trials --seed --threads --method --confidence --precision --max-trials
+              --success --format -o --quiet --help -h' ;;
     dice)
         opts='--exact --trials --seed --threads --confidence --format -o --help -h' ;;
     rules)
@@ -70,7 +73,7 @@ _chargesim()
         return 0
     fi
     case $cmd in
-    run | draw)
+    run | compare | draw)
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
     rerun)
         COMPREPLY=($(compgen -f -X '!*-metadata.json' -- "$cur") $(compgen -d -- "$cur")) ;;
