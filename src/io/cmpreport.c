@@ -84,14 +84,19 @@ static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table 
         st |= cs_table_set(t, row, ns + 3, "%+.2f", 100.0 * p->d[0]);
         st |= cs_table_set(t, row, ns + 4, "[%+.2f, %+.2f]", 100.0 * p->lo[0], 100.0 * p->hi[0]);
     }
+    char how[160];
+    if (r->method == CS_METHOD_EXACT)
+        snprintf(how, sizeof how, "exact on both sides (one fixed layout per point)");
+    else
+        snprintf(how, sizeof how, "%s, %llu %s per point, seed %llu, %g%% confidence",
+                 cs_method_name(r->method), (unsigned long long)e->trials,
+                 r->method == CS_METHOD_MC ? "trials" : "layouts", (unsigned long long)e->seed,
+                 100.0 * e->confidence);
     if (st == CS_OK)
-        st = cs_table_set_note(
-            t,
-            "A: %s; B: A with %s. delta = B - A in percentage points of p_success, paired "
-            "(common random numbers), %s, %llu %s per point, seed %llu, %g%% confidence.",
-            e->name, b_desc, cs_method_name(r->method), (unsigned long long)e->trials,
-            r->method == CS_METHOD_MC ? "trials" : "layouts", (unsigned long long)e->seed,
-            100.0 * e->confidence);
+        st = cs_table_set_note(t,
+                               "A: %s; B: A with %s. delta = B - A in percentage points of "
+                               "p_success, paired (common random numbers), %s.",
+                               e->name, b_desc, how);
     return st;
 }
 
