@@ -50,7 +50,7 @@ _chargesim()
               --success --format --pivot -o --dist --quiet --help -h' ;;
     compare)
         opts='--b --set --trials --seed --threads --method --confidence --precision --max-trials
-              --success --format -o --quiet --help -h' ;;
+              --success --format --pivot -o --quiet --help -h' ;;
     dice)
         opts='--exact --trials --seed --threads --confidence --format -o --help -h' ;;
     rules)

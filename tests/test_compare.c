@@ -191,6 +191,13 @@ Test(compare, cli)
               || strstr(out, "trials,p_success_a,p_success_b,delta,delta_lo,delta_hi,"), "%s", out);
     free(out);
     free(err);
+    snprintf(args, sizeof args, "compare %s/%s --b charge_speed=1 --trials 500 --quiet --format md "
+             "--pivot maximised:distance", th_root(), exp);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_assert(strstr(out, "| maximised | 3 | 4 |") && strstr(out, "B: A with charge_speed=1"),
+              "%s", out);
+    free(out);
+    free(err);
     snprintf(args, sizeof args, "compare %s/%s --b charge_speed=0 --quiet", th_root(), exp);
     cr_assert_eq(th_cli(args, NULL, &err), 2);
     cr_assert(strstr(err, "changes nothing"), "%s", err);

@@ -12,5 +12,11 @@
 /* b_desc: the --b overrides as the user wrote them, for the note. */
 cs_status cs_report_compare(const cs_cmp_result *r, const char *b_desc, cs_format fmt,
                             cs_table *out);
+/* --pivot ROW:COL: delta of p_success (csv: a proportion; md/tex:
+ * percentage points) with ROW's values as rows and COL's as columns; the
+ * experiment must sweep exactly those two keys (CS_EINPUT otherwise). */
+cs_status cs_report_compare_pivot(const cs_cmp_result *r, const char *row, const char *col,
+                                  const char *b_desc, cs_format fmt, cs_table *out,
+                                  cs_error *err);
 
 #endif

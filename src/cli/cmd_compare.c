@@ -36,6 +36,8 @@ static const char usage[] =
     "  --max-trials N     allow --precision up to N trials per point\n"
     "  --success LIST     outcomes p_success counts, in both variants\n"
     "  --format F         csv (default), md or tex (delta in percentage points)\n"
+    "  --pivot ROW:COL    a table of delta (p_success; md/tex in percentage points): rows\n"
+    "                     one swept key, columns the other (the experiment sweeps two)\n"
     "  -o FILE            write to FILE (default: standard output)\n"
     "  --quiet            no progress bar\n"
     "  -h, --help         this text\n"
@@ -45,7 +47,7 @@ static const char usage[] =
 #define MAX_SETS 256
 
 typedef struct cmp_args {
-    const char *path, *out, *success;
+    const char *path, *out, *success, *pivot;
     const char *sets[2 * MAX_SETS]; /* A's overrides, then B's */
     const char *bsets[MAX_SETS];
     char *owned[MAX_SETS];
@@ -108,6 +110,8 @@ static int value_option(cmp_args *a, int argc, char **argv, int *i, bool *matche
     if (cs_cli_opt(argc, argv, i, "--format", &v))
         return !v || !cs_format_parse(v, &a->fmt) ? fail("--format '%s': expected csv, md or tex", v)
                                                    : 0;
+    if (cs_cli_opt(argc, argv, i, "--pivot", &v))
+        return (a->pivot = v) && strchr(v, ':') ? 0 : fail("--pivot '%s': expected ROW:COL", v);
     if (cs_cli_opt(argc, argv, i, "-o", &v))
         return (a->out = v) ? 0 : fail("-o needs a file name%s", "");
     if (cs_cli_opt(argc, argv, i, "--success", &v))
@@ -202,6 +206,18 @@ static int write_table(const cmp_args *a, cs_table *t)
     return cs_cli_write_tables_meta("compare", a->out, t, 1, a->fmt, NULL);
 }
 
+/* --pivot ROW:COL: 0, or the exit status after the message. */
+static int make_pivot(const cmp_args *a, const cs_cmp_result *res, const char *bd, cs_table *t)
+{
+    char row[256];
+    cs_error err;
+    const char *colon = strchr(a->pivot, ':');
+    snprintf(row, sizeof row, "%.*s", (int)(colon - a->pivot), a->pivot);
+    if (cs_report_compare_pivot(res, row, colon + 1, bd, a->fmt, t, &err) != CS_OK)
+        return cs_cli_fail_err("compare", &err);
+    return 0;
+}
+
 static int run_compare(cmp_args *a)
 {
     cs_experiment ea, eb;
@@ -237,9 +253,13 @@ static int run_compare(cmp_args *a)
         cs_table t;
         char *bd = b_description(a);
         memset(&t, 0, sizeof t);
-        if (!bd || cs_report_compare(&res, bd, a->fmt, &t) != CS_OK)
+        if (!bd)
             rc = cs_cli_fail("compare", CS_ENOMEM, "out of memory");
-        else
+        else if (a->pivot)
+            rc = make_pivot(a, &res, bd, &t);
+        else if (cs_report_compare(&res, bd, a->fmt, &t) != CS_OK)
+            rc = cs_cli_fail("compare", CS_ENOMEM, "out of memory");
+        if (!rc)
             rc = write_table(a, &t);
         if (!rc && ea.precision > 0.0 && !res.precision_met)
             fprintf(stderr, "chargesim compare: warning: some points stopped before reaching "

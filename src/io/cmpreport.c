@@ -114,3 +114,51 @@ cs_status cs_report_compare(const cs_cmp_result *r, const char *b_desc, cs_forma
     }
     return st;
 }
+
+/* Position of key among e's swept keys, or -1. */
+static int sweep_pos(const cs_experiment *e, const char *key)
+{
+    for (int s = 0; s < e->n_sweep; s++)
+        if (strcmp(e->rs->params[e->sweep[s]].key, key) == 0)
+            return s;
+    return -1;
+}
+
+cs_status cs_report_compare_pivot(const cs_cmp_result *r, const char *row, const char *col,
+                                  const char *b_desc, cs_format fmt, cs_table *out,
+                                  cs_error *err)
+{
+    const cs_experiment *e = r->a;
+    int rp = sweep_pos(e, row), cp = sweep_pos(e, col);
+    if (rp < 0 || cp < 0 || rp == cp || e->n_sweep != 2)
+        return cs_error_set(err, CS_EINPUT,
+                            "--pivot %s:%s: compare pivots delta on the two swept keys of an "
+                            "experiment that sweeps exactly two",
+                            row, col);
+    const cs_value_spec *rv = &e->param[e->sweep[rp]], *cv = &e->param[e->sweep[cp]];
+    cs_status st = cs_table_init(out, cv->n + 1);
+    st |= cs_table_set_header(out, 0, row, true);
+    for (int j = 0; j < cv->n; j++)
+        st |= cs_table_set_header(out, j + 1, cv->text[j], true);
+    for (int i = 0; st == CS_OK && i < rv->n; i++) {
+        if (cs_table_add_row(out) != i)
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+        st |= cs_table_set(out, i, 0, "%s", rv->text[i]);
+    }
+    for (uint64_t k = 0; st == CS_OK && k < r->n_points; k++) {
+        int choice[CS_MAX_PARAMS];
+        cs_experiment_point_choices(e, k, choice);
+        double d = r->point[k].d[0];
+        st = fmt == CS_FORMAT_CSV
+                 ? cs_table_set(out, choice[e->sweep[rp]], choice[e->sweep[cp]] + 1, "%.6f", d)
+                 : cs_table_set(out, choice[e->sweep[rp]], choice[e->sweep[cp]] + 1, "%+.2f",
+                                100.0 * d);
+    }
+    if (st == CS_OK && fmt != CS_FORMAT_CSV)
+        st = cs_table_set_note(out,
+                               "delta = B - A of p_success in percentage points (rows %s, "
+                               "columns %s); A: %s; B: A with %s; paired, %s, seed %llu.",
+                               row, col, e->name, b_desc, cs_method_name(r->method),
+                               (unsigned long long)e->seed);
+    return st == CS_OK ? CS_OK : cs_error_set(err, st, "out of memory");
+}
