@@ -211,3 +211,47 @@ Test(compare, cli)
     cr_assert(strstr(err, "--b"), "%s", err);
     free(err);
 }
+
+/* Each trial its own stream: A's numbers do not depend on what B draws
+ * (a re-roll rolls extra dice in B only), so A's column is the same
+ * against two different B. */
+Test(compare, a_unaffected_by_b)
+{
+    const char *sa[] = {"distance=uniform(2,12)", "experiment.method=mc",
+                        "experiment.trials=20000"};
+    const char *b1[] = {"reroll=failed"}, *b2[] = {"move=1"};
+    cs_experiment a, x, y;
+    cs_cmp_result r1, r2;
+    load_pair(generic, sa, 3, b1, 1, &a, &x);
+    cs_experiment_free(&a);
+    load_pair(generic, sa, 3, b2, 1, &a, &y);
+    compare(&a, &x, 2, &r1);
+    compare(&a, &y, 2, &r2);
+    for (int c = 0; c < CS_CMP_CELLS; c++)
+        cr_assert(r1.point[0].a[c] == r2.point[0].a[c], "cell %d", c);
+    cs_cmp_result_free(&r1);
+    cs_cmp_result_free(&r2);
+    cs_experiment_free(&a);
+    cs_experiment_free(&x);
+    cs_experiment_free(&y);
+}
+
+/* --precision H: every delta's half-width (p_success and each outcome) is
+ * at most H when the run says it met it. */
+Test(compare, precision_every_delta)
+{
+    const char *sa[] = {"distance=uniform(2,12)", "experiment.method=mc",
+                        "experiment.trials=10000", "experiment.precision=0.004"};
+    const char *sb[] = {"move=1"};
+    cs_experiment a, b;
+    cs_cmp_result r;
+    load_pair(generic, sa, 4, sb, 1, &a, &b);
+    compare(&a, &b, 2, &r);
+    cr_assert(r.precision_met);
+    cr_assert_gt(r.point[0].trials, 10000);
+    for (int c = 0; c <= a.rs->n_outcomes; c++)
+        cr_assert_leq(0.5 * (r.point[0].hi[c] - r.point[0].lo[c]), 0.004, "cell %d", c);
+    cs_cmp_result_free(&r);
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
+}
