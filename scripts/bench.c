@@ -14,6 +14,9 @@
  *      else extrapolated as 1/sqrt(trials) from the fixed-time run (said so)
  *   7. threat maps (issue 20): cells per second of the default 97 x 49 map of
  *      experiments/map-t9a.ini (exact: geometry once per cell, exact dice)
+ *   8. compare's pairing gain: on experiments/t9a-random-approach.ini with a
+ *      random distance, B = A + 1 charge speed, the half-width of two
+ *      independent runs' difference over the paired one, mc and conditional
  * 1 thread and all threads. */
 #include <math.h>
 #include <omp.h>
@@ -23,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chargesim/compare.h"
 #include "chargesim/expfile.h"
 #include "chargesim/geom.h"
 #include "chargesim/map.h"
@@ -249,6 +253,48 @@ static void rqmc_against_conditional(const char *path, int threads)
            widest_half, (double)nq);
 }
 
+/* Section 8: the independent runs' half-width of B - A (the root of the sum
+ * of squares) over the paired one, same trials, one point. */
+static void pairing_gain(const char *path, const char *method, int threads)
+{
+    char m[64];
+    snprintf(m, sizeof m, "experiment.method=%s", method);
+    const char *sets[] = {m, "experiment.trials=20000", "maximised=0",
+                          "distance=uniform(3,10)", "charge_speed=1"};
+    cs_experiment a, b;
+    cs_error err;
+    if (cs_expfile_load(path, sets, 4, &a, &err) != CS_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return;
+    }
+    if (cs_expfile_load(path, sets, 5, &b, &err) != CS_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        cs_experiment_free(&a);
+        return;
+    }
+    cs_run_opts o = {.threads = threads};
+    cs_cmp_result r;
+    cs_run_result ra, rb;
+    if (cs_sim_compare(&a, &b, &o, &r, &err) == CS_OK) {
+        b.seed = a.seed + 1;
+        if (cs_sim_run(&a, &o, &ra, &err) == CS_OK) {
+            if (cs_sim_run(&b, &o, &rb, &err) == CS_OK) {
+                double ha = ra.point[0].ci_high - ra.point[0].ci_low;
+                double hb = rb.point[0].ci_high - rb.point[0].ci_low;
+                double hp = r.point[0].hi[0] - r.point[0].lo[0];
+                printf("   %-12s paired half-width %.5f, independent %.5f: %.1fx narrower\n",
+                       method, 0.5 * hp, 0.5 * sqrt(ha * ha + hb * hb),
+                       sqrt(ha * ha + hb * hb) / hp);
+                cs_run_result_free(&rb);
+            }
+            cs_run_result_free(&ra);
+        }
+        cs_cmp_result_free(&r);
+    }
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
+}
+
 int main(void)
 {
     int all = omp_get_max_threads();
@@ -297,5 +343,11 @@ int main(void)
     printf("7. threat maps (chargesim map, default grid):\n");
     map_cells("experiments/map-t9a.ini", 1);
     map_cells("experiments/map-t9a.ini", all);
+    if (access(geo, R_OK) == 0) {
+        printf("8. compare, pairing gain (%s, distance uniform(3,10), B = +1 charge_speed,\n"
+               "   20000 trials, p_success):\n", geo);
+        pairing_gain(geo, "mc", all);
+        pairing_gain(geo, "conditional", all);
+    }
     return 0;
 }

@@ -17,7 +17,7 @@ _chargesim()
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W 'run dice rules units draw rerun map --help -h --version -V' -- "$cur"))
+        COMPREPLY=($(compgen -W 'run compare dice rules units draw rerun map --help -h --version -V' -- "$cur"))
         return 0
     fi
     cmd=${COMP_WORDS[1]}
@@ -43,7 +43,7 @@ _chargesim()
     --mapping)
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
         return 0 ;;
-    --set | --trials | --seed | --threads | --confidence | --precision | --pivot | \
+    --set | --b | --trials | --seed | --threads | --confidence | --precision | --pivot | \
     --distance | --point | --trial | --max-trials | --success | --x | --y | --replicates)
         return 0 ;;
     esac
@@ -52,6 +52,9 @@ _chargesim()
     run)
         opts='--set --trials --seed --threads --method --confidence --precision --replicates --max-trials
               --success --format --pivot -o --dist --quiet --help -h' ;;
+    compare)
+        opts='--b --set --trials --seed --threads --method --confidence --precision --max-trials
+              --success --format --pivot -o --quiet --help -h' ;;
     dice)
         opts='--exact --trials --seed --threads --confidence --format -o --help -h' ;;
     rules)
@@ -77,7 +80,7 @@ _chargesim()
         return 0
     fi
     case $cmd in
-    run | draw | map)
+    run | compare | draw | map)
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
     rerun)
         COMPREPLY=($(compgen -f -X '!*-metadata.json' -- "$cur") $(compgen -d -- "$cur")) ;;

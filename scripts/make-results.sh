@@ -37,6 +37,12 @@
 #           first value (the gallery says so); with no swept key, the chart is
 #           the distribution of the outcomes.
 #
+# Compare experiments. A steering line with the word `compare` and one or
+# more `b=KEY=VALUE` words runs `chargesim compare EXP --b KEY=VALUE ...`
+# instead: results/NAME.csv (one row per sweep point: p_success_a, _b,
+# delta and its paired interval), results/NAME.md (--format md) and the
+# diverging chart of delta against x= (default distance).
+#
 # Reproducible: the CSV and Markdown bytes depend only on the experiment
 # files and the binary (fixed seeds, results independent of the thread
 # count). The charts carry no date; SVG bytes depend on gnuplot's version,
@@ -102,7 +108,7 @@ for exp in $files; do
     fi
 
     # The steering words, checked one by one.
-    pivot='' x='' y='' group='' skip=0 map=0 mapx='' mapy=''
+    pivot='' x='' y='' group='' skip=0 map=0 mapx='' mapy='' compare=0 bargs=''
     : >"$tmp/wheres"
     directives=$(awk '/^[;#][ \t]*results:/ { sub(/^[;#][ \t]*results:/, ""); print NR "\t" $0 }' "$exp")
     if [ -n "$directives" ]; then
@@ -115,13 +121,15 @@ for exp in $files; do
                 map) map=1 ;;
                 map-x=?*) mapx=${w#map-x=} ;;
                 map-y=?*) mapy=${w#map-y=} ;;
+                compare) compare=1 ;;
+                b=?*=?*) bargs="$bargs --b ${w#b=}" ;;
                 pivot=none) pivot=none ;;
                 pivot=?*:?*) pivot=${w#pivot=} ;;
                 x=?*) x=${w#x=} ;;
                 y=?*) y=${w#y=} ;;
                 group=?*) group=${w#group=} ;;
                 where=?*=?*) printf '%s\n' "${w#where=}" >>"$tmp/wheres" ;;
-                *) die "$exp:$line: unknown word '$w' in '; results:' (expected skip, map, map-x=, map-y=, pivot=ROW:COL, pivot=none, x=KEY, y=COL, group=KEY, where=KEY=VALUE)" ;;
+                *) die "$exp:$line: unknown word '$w' in '; results:' (expected skip, map, map-x=, map-y=, compare, b=KEY=VALUE, pivot=ROW:COL, pivot=none, x=KEY, y=COL, group=KEY, where=KEY=VALUE)" ;;
                 esac
             done
         done <"$tmp/directives"
@@ -155,6 +163,32 @@ for exp in $files; do
         continue
     fi
     echo "make-results: $exp"
+    if [ "$compare" = 1 ]; then
+        [ -n "$bargs" ] || die "$exp: '; results: compare' needs b=KEY=VALUE"
+        set -f
+        # shellcheck disable=SC2086 # the --b words, split on purpose
+        "$bin" compare "$exp" $bargs --quiet -o "$out/$name.csv" || exit 1
+        # shellcheck disable=SC2086
+        "$bin" compare "$exp" $bargs --quiet --format md -o "$out/$name.md" || exit 1
+        set +f
+        md_cmd="$bin compare $exp$bargs --format md"
+        title=${description:-$name}
+        for ext in png svg; do
+            "$plot" summary "$out/$name.csv" --x "${x:-distance}" --title "$title" -o "$out/$name.$ext" ||
+                die "$exp: the chart failed"
+        done
+        {
+            printf '## %s\n\n' "$name"
+            [ -z "$description" ] || printf '%s (ruleset `%s`; `chargesim compare`, B =%s).\n\n' "$description" "$ruleset" "$(printf '%s' "$bargs" | sed 's/ --b / /g')"
+            printf '![%s](%s.png)\n\n' "$title" "$name"
+            printf '[table](%s.md) · [CSV](%s.csv) · [SVG](%s.svg) · [experiment](../%s)\n\n' \
+                "$name" "$name" "$name" "$exp"
+            printf 'Reproduce: `%s`\n\n' "$md_cmd"
+        } >>"$gallery"
+        printf '| [%s](#%s) | `%s` | %s |\n' "$name" "$name" "$ruleset" "$(printf '%s' "${description:-$name}" | sed 's/|/\\|/g')" >>"$index"
+        n_done=$((n_done + 1))
+        continue
+    fi
     "$bin" run "$exp" --quiet -o "$out/$name.csv" || exit 1
 
     # Swept keys (the columns before `trials`): name, values, all numeric?

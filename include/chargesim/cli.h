@@ -11,6 +11,7 @@
 #include "chargesim/report.h"
 
 int cs_cli_run(int argc, char **argv);
+int cs_cli_compare(int argc, char **argv);
 int cs_cli_dice(int argc, char **argv);
 int cs_cli_rules(int argc, char **argv);
 int cs_cli_units(int argc, char **argv);

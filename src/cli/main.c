@@ -18,6 +18,8 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  run EXPERIMENT.ini   run an experiment's sweep: CSV, Markdown or LaTeX tables\n"
+    "  compare EXPERIMENT.ini --b K=V\n"
+    "                       what a change does: paired B - A on common random numbers\n"
     "  dice EXPR            exact or sampled distribution of a dice expression\n"
     "  rules [NAME]         the rulesets, their parameters, outcomes and readings\n"
     "  units SOURCE         per-unit charge odds from a units CSV or BattleScribe data\n"
@@ -35,6 +37,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"run", cs_cli_run},
+    {"compare", cs_cli_compare},
     {"dice", cs_cli_dice},
     {"rules", cs_cli_rules},
     {"units", cs_cli_units},

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "chargesim/compare.h"
 #include "chargesim/estimator.h"
 #include "chargesim/sched_mpi.h"
 
@@ -574,6 +575,35 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     return CS_OK;
+}
+
+/* The same scheduler with a caller's estimator (compare, include/chargesim/
+ * compare.h): its merged tallies instead of a result. */
+cs_status cs_sim_run_tallies(const cs_experiment *e, const cs_estimator *est,
+                             const cs_run_opts *opts, void *tallies, bool *met, cs_error *err)
+{
+    sched s;
+    cs_run_result out;
+    cs_status st;
+    memset(&s, 0, sizeof s);
+    memset(&out, 0, sizeof out);
+    run_setup(&s, e, est, opts);
+    if ((st = check_bounds(&s, e, err)) != CS_OK)
+        return st;
+    if ((st = alloc_state(&s, &out, err)) == CS_OK && (st = prepare_points(&s, err)) == CS_OK &&
+        (st = run_pass(&s, err)) == CS_OK) {
+        *met = true;
+        for (uint64_t k = 0; k < s.n_points; k++) {
+            memcpy((unsigned char *)tallies + k * est->tally_size, s.pts[k].tally,
+                   est->tally_size);
+            if (s.precision > 0.0 && est->halfwidth(&s.run, &s.pts[k].pt, s.pts[k].tally, s.z) >
+                                         s.precision)
+                *met = false;
+        }
+    }
+    free_state(&s);
+    cs_run_result_free(&out);
+    return st;
 }
 
 void cs_run_result_free(cs_run_result *r)
