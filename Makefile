@@ -51,7 +51,7 @@ COMPDIR  ?= $(DATADIR)/bash-completion/completions
 MAPDIR   ?= $(DATADIR)/chargesim/mappings
 MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
 
-.PHONY: all deps deps-mpi test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers
+.PHONY: all deps deps-mpi test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers sizes
 
 all: $(BIN)
 
@@ -96,7 +96,7 @@ $(TESTBIN): $(TEST_OBJ) $(BUILD)/libchargesim.a
 # The tests find the binary and the shared/ folder through these variables.
 TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 
-check: $(BIN) $(TESTBIN) layers fuzz-replay
+check: $(BIN) $(TESTBIN) layers sizes fuzz-replay
 	$(TEST_ENV) $(TESTBIN) --jobs 2
 	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" tests/install.sh
 
@@ -119,6 +119,10 @@ uninstall:
 # the header-to-layer mapping is in the script.
 layers:
 	@scripts/layers.sh $(CURDIR)
+
+# No file under src/ or include/ over 900 lines, no function over 100.
+sizes:
+	@scripts/sizes.sh $(CURDIR)
 
 test: deps
 	@$(MAKE) --no-print-directory check
