@@ -71,7 +71,14 @@ DIST= NOTH=1 same "units" units "$ROOT/tests/data/units/units.csv"
 $MPIRUN -np 3 "$MPIBIN" rerun "$T/r.csv-metadata.json" -o "$T/out"
 if cmp -s "$T/ref.out" "$T/out"; then pass "rerun: 3 ranks, same bytes"
 else fail "rerun: 3 ranks differ from bin/chargesim"; fi
-# compare (paired variants) is not on main yet: add its run here when it lands.
+# compare (paired variants) and map (threat maps, with the picture).
+DIST= same "compare conditional --precision" compare "$E" --b charge_speed=1 --trials 400 --precision 0.01 --seed 6 --quiet
+DIST= same "compare mc" compare "$E" --b charge_speed=1 --method mc --trials 20000 --seed 8 --quiet --format md
+DIST= same "map" map "$ROOT/experiments/map-t9a.ini" --x -6..6:1 --y 0..12:1 --quiet
+"$BIN" map "$ROOT/experiments/map-t9a.ini" --x -6..6:1 --y 0..12:1 --quiet --plot "$T/ref.png" -o "$T/ref.map"
+$MPIRUN -np 3 "$MPIBIN" map "$ROOT/experiments/map-t9a.ini" --x -6..6:1 --y 0..12:1 --quiet --plot "$T/m.png" -o "$T/m.map"
+if cmp -s "$T/ref.png" "$T/m.png" && cmp -s "$T/ref.map" "$T/m.map"; then pass "map with --plot: 3 ranks, same bytes"
+else fail "map with --plot: 3 ranks differ from bin/chargesim"; fi
 
 # 3. A bad experiment on 3 ranks: the message bin/chargesim gives, once;
 # exit 2; no file.

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chargesim/cli.h"
+#include "chargesim/csvw.h"
 #include "chargesim/cmpreport.h"
 #include "chargesim/compare.h"
 #include "chargesim/expfile.h"
@@ -55,6 +56,8 @@ typedef struct cmp_args {
     uint64_t max_trials;
     bool quiet;
     cs_format fmt;
+    int argc;    /* the command line, for the metadata */
+    char **argv;
 } cmp_args;
 
 static int fail(const char *fmt, const char *v)
@@ -201,9 +204,13 @@ static char *b_description(const cmp_args *a)
 }
 
 /* The one place compare writes its output (the output module). */
-static int write_table(const cmp_args *a, cs_table *t)
+static int write_table(const cmp_args *a, const cs_cmp_result *res, cs_table *t)
 {
-    return cs_cli_write_tables_meta("compare", a->out, t, 1, a->fmt, NULL);
+    cs_run_result made = {.exp = res->a, .method = res->method};
+    cs_csvw_source meta = {.kind = CS_CSVW_COMPARE, .command = "compare", .argc = a->argc,
+                           .argv = a->argv, .csv_path = a->out, .input = a->path, .run = &made,
+                           .pivot = a->pivot};
+    return cs_cli_write_tables_meta("compare", a->out, t, 1, a->fmt, &meta);
 }
 
 /* --pivot ROW:COL: 0, or the exit status after the message. */
@@ -260,7 +267,7 @@ static int run_compare(cmp_args *a)
         else if (cs_report_compare(&res, bd, a->fmt, &t) != CS_OK)
             rc = cs_cli_fail("compare", CS_ENOMEM, "out of memory");
         if (!rc)
-            rc = write_table(a, &t);
+            rc = write_table(a, &res, &t);
         if (!rc && ea.precision > 0.0 && !res.precision_met)
             fprintf(stderr, "chargesim compare: warning: some points stopped before reaching "
                             "the requested precision\n");
@@ -278,6 +285,8 @@ int cs_cli_compare(int argc, char **argv)
     cmp_args a;
     memset(&a, 0, sizeof a);
     a.fmt = CS_FORMAT_CSV;
+    a.argc = argc;
+    a.argv = argv;
     int rc = parse_args(&a, argc, argv);
     if (rc == 0)
         rc = run_compare(&a);

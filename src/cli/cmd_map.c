@@ -7,6 +7,7 @@
 
 #include "chargesim/canvas.h"
 #include "chargesim/cli.h"
+#include "chargesim/csvw.h"
 #include "chargesim/expfile.h"
 #include "chargesim/heatmap.h"
 #include "chargesim/map.h"
@@ -68,6 +69,8 @@ typedef struct map_args {
     int n_sets, n_owned, threads;
     uint64_t max_trials;
     bool quiet;
+    int argc;    /* the command line, for the metadata */
+    char **argv;
 } map_args;
 
 /* --trials, --seed, --method, --confidence, --precision as --set
@@ -287,8 +290,8 @@ static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err
 
 /* Every file this command writes goes through here: the CSV to csv (if
  * open), the picture to pic (if open); both committed, or both aborted. */
-static cs_status write_outputs(const cs_map_result *m, cs_outfile *csv, cs_outfile *pic,
-                               const char *csv_name, cs_error *err)
+static cs_status write_outputs(const map_args *a, const cs_map_result *m, cs_outfile *csv,
+                               cs_outfile *meta, cs_outfile *pic, cs_error *err)
 {
     cs_status st = CS_OK;
     if (csv->f) {
@@ -297,21 +300,55 @@ static cs_status write_outputs(const cs_map_result *m, cs_outfile *csv, cs_outfi
         if (st != CS_OK)
             cs_error_set(err, st, "out of memory");
         else if (cs_table_write(&t, CS_FORMAT_CSV, csv->f) != CS_OK)
-            st = cs_error_set(err, CS_ERUNTIME, "%s: write error", csv_name);
+            st = cs_outfile_write_error(csv, err);
+        /* The CSV's provenance (CSVW) beside a CSV file, committed with it. */
+        cs_run_result made = {.exp = m->exp, .method = m->method};
+        cs_csvw_source src = {.kind = CS_CSVW_MAP, .command = "map", .argc = a->argc,
+                              .argv = a->argv, .csv_path = a->out, .input = a->path,
+                              .run = &made};
+        if (st == CS_OK && meta->f)
+            st = cs_csvw_write(meta->f, &src, &t, err);
         cs_table_free(&t);
     }
     if (st == CS_OK && pic->f)
         st = write_plot(pic, m, err);
-    cs_outfile *files[2];
+    cs_outfile *files[3];
     int n = 0;
     if (csv->f)
         files[n++] = csv;
+    if (meta->f)
+        files[n++] = meta;
     if (pic->f)
         files[n++] = pic;
     if (st == CS_OK)
         st = cs_outfile_commit_all(files, n, err);
     if (st != CS_OK) {
         cs_outfile_abort(csv);
+        cs_outfile_abort(meta);
+        cs_outfile_abort(pic);
+    }
+    return st;
+}
+
+/* Opens the outputs before the run, so an unwritable path fails at once:
+ * the CSV (and its metadata beside a CSV file) and the picture. */
+static cs_status open_outputs(const map_args *a, cs_outfile *csv, cs_outfile *meta,
+                              cs_outfile *pic, cs_error *err)
+{
+    cs_status st = CS_OK;
+    if (a->out || !a->plot)
+        st = cs_outfile_open(csv, a->out, err);
+    if (st == CS_OK && csv->f && cs_outfile_is_regular(csv)) {
+        char *mpath = cs_csvw_path(a->out);
+        st = mpath ? cs_outfile_open(meta, mpath, err)
+                   : cs_error_set(err, CS_ENOMEM, "out of memory");
+        free(mpath);
+    }
+    if (st == CS_OK && a->plot)
+        st = cs_outfile_open(pic, a->plot, err);
+    if (st != CS_OK) {
+        cs_outfile_abort(csv);
+        cs_outfile_abort(meta);
         cs_outfile_abort(pic);
     }
     return st;
@@ -340,14 +377,9 @@ static int run_map(const map_args *a)
     if (cs_expfile_load(a->path, a->sets, a->n_sets, &e, &err) != CS_OK)
         return cs_cli_fail_err(CMD, &err);
     int rc = setup(a, &e, &x, &y, &opts);
-    cs_outfile csv = {0}, pic = {0};
-    bool want_csv = a->out || !a->plot;
-    /* Outputs are opened before the run: an unwritable path fails at once. */
-    if (!rc && ((want_csv && cs_outfile_open(&csv, a->out, &err) != CS_OK) ||
-                (a->plot && cs_outfile_open(&pic, a->plot, &err) != CS_OK))) {
-        cs_outfile_abort(&csv);
+    cs_outfile csv = {0}, meta = {0}, pic = {0};
+    if (!rc && open_outputs(a, &csv, &meta, &pic, &err) != CS_OK)
         rc = cs_cli_fail_err(CMD, &err);
-    }
     if (rc) {
         cs_experiment_free(&e);
         return rc;
@@ -360,9 +392,10 @@ static int run_map(const map_args *a)
     cs_status st = cs_map_run(&e, &x, &y, &opts, &m, &err);
     cs_progress_finish(&prog);
     if (st == CS_OK)
-        st = write_outputs(&m, &csv, &pic, a->out ? a->out : "stdout", &err);
+        st = write_outputs(a, &m, &csv, &meta, &pic, &err);
     else {
         cs_outfile_abort(&csv);
+        cs_outfile_abort(&meta);
         cs_outfile_abort(&pic);
     }
     if (st != CS_OK)
@@ -382,6 +415,8 @@ int cs_cli_map(int argc, char **argv)
 {
     map_args a;
     memset(&a, 0, sizeof a);
+    a.argc = argc;
+    a.argv = argv;
     int rc = parse_args(&a, argc, argv);
     if (rc == 0)
         rc = run_map(&a);

@@ -89,15 +89,23 @@ static int dispatch(int argc, char **argv)
  * go to /dev/null, and their output options to standard output: they read
  * and check the same inputs, so they reach the same verdict, but never
  * print it nor touch a file. A new option that names an output file belongs
- * in this list. */
-static void silence_worker(int argc, char **argv)
+ * in this list (map's --plot is dropped). */
+static void silence_worker(int *argc, char **argv)
 {
     static const char *const opts[] = {"-o", "--dist"};
     static const char *const to_stdout[] = {"-o=-", "--dist=-"};
-    for (int i = 2; i < argc; i++)
+    for (int i = 2; i < *argc; i++) {
+        /* map's picture: a worker draws none (a picture cannot go to
+         * standard output), so the option and its value are dropped. */
+        if (strcmp(argv[i], "--plot") == 0 && i + 1 < *argc) {
+            memmove(&argv[i], &argv[i + 2], (size_t)(*argc - i - 2 + 1) * sizeof *argv);
+            *argc -= 2;
+            i--;
+            continue;
+        }
         for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
             size_t n = strlen(opts[k]);
-            if (strcmp(argv[i], opts[k]) == 0 && i + 1 < argc) {
+            if (strcmp(argv[i], opts[k]) == 0 && i + 1 < *argc) {
                 argv[++i] = (char *)"-";
                 break;
             }
@@ -106,6 +114,7 @@ static void silence_worker(int argc, char **argv)
                 break;
             }
         }
+    }
     if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
         return; /* then a worker's words are seen too, harmless */
 }
@@ -113,7 +122,7 @@ static void silence_worker(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (cs_sched_mpi_start(&argc, &argv) != 0)
-        silence_worker(argc, argv);
+        silence_worker(&argc, argv);
     return cs_sched_mpi_end(dispatch(argc, argv));
 }
 #else
