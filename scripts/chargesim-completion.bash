@@ -70,7 +70,7 @@ _chargesim()
         opts='-o --help -h' ;;
     map)
         opts='--x --y --set --trials --seed --threads --method --confidence --precision
-              --max-trials --success -o --plot --quiet --help -h' ;;
+              --replicates --max-trials --success -o --plot --quiet --help -h' ;;
     *)
         return 0 ;;
     esac

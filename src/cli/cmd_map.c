@@ -42,7 +42,8 @@ static const char usage[] =
     "  --trials N         trials (or sampled layouts) per cell when the layout is random\n"
     "  --seed S           the seed; the same seed gives the same bytes on any thread count\n"
     "  --threads T        worker threads (default: all cores; more are capped at them)\n"
-    "  --method M         auto (default), mc, conditional or exact\n"
+    "  --method M         auto (default), mc, conditional, exact or rqmc (as for run)\n"
+    "  --replicates R     rqmc: independent scrambles, 2 to 64 (default 16)\n"
     "  --confidence C     interval confidence, default 0.95\n"
     "  --precision H      add blocks until every probability's interval half-width is at\n"
     "                     most H in each cell (as chargesim run --precision)\n"
@@ -73,14 +74,14 @@ typedef struct map_args {
     char **argv;
 } map_args;
 
-/* --trials, --seed, --method, --confidence, --precision as --set
+/* --trials, --seed, --method, --confidence, --precision, --replicates as --set
  * experiment.KEY=VALUE, so one parser reads them (as chargesim run does). */
 static int exp_option(map_args *a, int argc, char **argv, int *i, bool *matched)
 {
     static const char *const opts[] = {"--trials", "--seed", "--method", "--confidence",
-                                       "--precision"};
+                                       "--precision", "--replicates"};
     const char *v;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 6; k++) {
         if (!cs_cli_opt(argc, argv, i, opts[k], &v))
             continue;
         *matched = true;
