@@ -210,9 +210,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build-fuzz
 FUZZ_CC      ?= clang
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS  := -std=c17 -O1 -g -fopenmp -Iinclude -Itests/fuzz $(XML_CFLAGS) \
-                -D_POSIX_C_SOURCE=200809L $(FUZZ_SAN)
-FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/tests/fuzz/fuzz_file.o
+FUZZ_CFLAGS  := -std=c17 -O1 -g -fopenmp -Iinclude -Itests/fuzz $(XML_CFLAGS) $(CAIRO_CFLAGS) \
+                -D_POSIX_C_SOURCE=200809L -DCS_VERSION='"$(VERSION)"' $(FUZZ_SAN)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o) $(FUZZ_BUILD)/tests/fuzz/fuzz_file.o \
+                $(FUZZ_BUILD)/tests/fuzz/units_body.o
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 REPLAY_BINS  := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 
@@ -221,7 +222,7 @@ $(FUZZ_BUILD)/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lcsv -linih $(XML_LIBS) $(FUZZ_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lcsv -linih -ljansson $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
 
 fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
@@ -230,11 +231,12 @@ fuzz: deps
 	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
 	  $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	    -dict=tests/fuzz/$$t.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- \
-	    -print_final_stats=1 $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t 2>&1 | tail -n 12; \
+	    -print_final_stats=1 -close_fd_mask=1 $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t 2>&1 | tail -n 12; \
 	done
 
 $(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o \
-                        $(BUILD)/tests/fuzz/fuzz_file.o $(BUILD)/libchargesim.a
+                        $(BUILD)/tests/fuzz/fuzz_file.o $(BUILD)/tests/fuzz/units_body.o \
+                        $(BUILD)/libchargesim.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDLIBS)
 
