@@ -707,3 +707,33 @@ Test(units, t9a_edition_3_without_charge_speed_is_refused)
     unlink(path);
     cr_expect_eq(rmdir(dir), 0);
 }
+
+/* Issue 17.2: a units CSV file gets its CSVW metadata beside it, naming every
+ * column of the header and the command that made it. */
+Test(units, csv_file_gets_its_metadata)
+{
+    char out[512], args[1536];
+    snprintf(out, sizeof out, "%s/u.csv", th_tmpdir());
+    snprintf(args, sizeof args, "units %s --mapping %s/experiments/mappings -o %s --quiet",
+             th_units_data("units.csv"), th_root(), out);
+    char *so = NULL, *se = NULL;
+    cr_assert_eq(th_cli(args, &so, &se), 0, "%s", se);
+    char meta[600];
+    snprintf(meta, sizeof meta, "%s-metadata.json", out);
+    char *json = th_slurp(meta, NULL), *csv = th_slurp(out, NULL);
+    cr_assert_not_null(json);
+    cr_expect(strstr(json, "\"chargesim:table\": \"units\""), "%s", json);
+    cr_expect(strstr(json, "\"chargesim units "), "%s", json);
+    /* every header column is described */
+    char *nl = strchr(csv, '\n');
+    *nl = '\0';
+    for (char *col = strtok(csv, ","); col; col = strtok(NULL, ",")) {
+        char want[256];
+        snprintf(want, sizeof want, "\"titles\": \"%s\"", col);
+        cr_expect(strstr(json, want), "column %s missing", col);
+    }
+    free(json);
+    free(csv);
+    free(so);
+    free(se);
+}

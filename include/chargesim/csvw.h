@@ -28,6 +28,7 @@ typedef enum cs_csvw_kind {
     CS_CSVW_DICE,    /* `dice` */
     CS_CSVW_COMPARE, /* `compare`: one row per sweep point, A, B and their difference */
     CS_CSVW_MAP,     /* `map`: one row per cell of the threat map */
+    CS_CSVW_UNITS,   /* `units`: one row per unit */
 } cs_csvw_kind;
 
 typedef struct cs_csvw_source {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "chargesim/cli.h"
+#include "chargesim/csvw.h"
 #include "chargesim/output.h"
 #include "chargesim/unitsrc.h"
 
@@ -334,10 +335,15 @@ int cs_cli_units(int argc, char **argv)
         if (st != CS_OK)
             cs_error_set(&err, st, "out of memory");
     }
-    if (st == CS_OK)
-        rc = cs_cli_write_tables("units", o.out, &table, 1, o.fmt);
-    else
+    if (st == CS_OK) {
+        /* The source may be a folder of catalogues: the command line, not
+         * one file's digest, says where the table came from. */
+        cs_csvw_source meta = {.kind = CS_CSVW_UNITS, .command = "units", .argc = argc,
+                               .argv = argv, .csv_path = o.out};
+        rc = cs_cli_write_tables_meta("units", o.out, &table, 1, o.fmt, &meta);
+    } else {
         rc = cs_cli_fail_err("units", &err);
+    }
     cs_table_free(&table);
     free(p);
     free(res);

@@ -275,7 +275,7 @@ static json_t *experiment_json(const cs_csvw_source *src)
 
 cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, cs_error *err)
 {
-    static const char *const tables[] = {"summary", "pivot", "dist", "dice", "compare", "map"};
+    static const char *const tables[] = {"summary", "pivot", "dist", "dice", "compare", "map", "units"};
     char cmd[8192], hex[65] = "", version[64];
     command_line(src, cmd, sizeof cmd);
     snprintf(version, sizeof version, "chargesim %s", CS_VERSION);
