@@ -72,9 +72,12 @@ $(BIN): $(BUILD)/src/cli/main.o $(BUILD)/libchargesim.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDLIBS)
 
+# The allocation wrappers let tests/test_errors_oom.c fail each allocation
+# of the library in turn; only the test binary is linked with them.
+TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup
 $(TESTBIN): $(TEST_OBJ) $(BUILD)/libchargesim.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDLIBS) -lcriterion
+	$(CC) -o $@ $^ $(TEST_WRAP) $(LDLIBS) -lcriterion
 
 # The tests find the binary and the shared/ folder through these variables.
 TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
