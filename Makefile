@@ -150,8 +150,10 @@ tsan: deps
 # (Criterion on 2 jobs, the fuzz corpus replay, tests/install.sh) built at -O1
 # with --coverage into build-cov, then gcovr over src/. It fails below
 # COV_LINES or COV_BRANCHES per cent. The counters are reset first, so the
-# figures are those of one run. -O1 rather than -O0 keeps the run within
-# 10 minutes on 2 cores; gcc then folds some conditions, which counts them as
+# figures are those of one run. scripts/coverage-messages.py prints the
+# figures per layer and every error message the suite never reaches;
+# build-cov/coverage.txt has the uncovered lines of each file. -O1 rather
+# than -O0 keeps the run within 10 minutes on 2 cores; gcc then folds some conditions, which counts them as
 # fewer branches, never as covered ones. libgcov's own complaints (a test
 # that limits the file size, ulimit -f, also limits the .gcda it writes at
 # exit) go to GCOV_ERROR_FILE, not into the stderr the tests compare.
@@ -166,8 +168,9 @@ coverage: deps
 	  TEST_ENV="CS_BIN=$(CURDIR)/$(COV_BUILD)/bin/chargesim CS_ROOT=$(CURDIR) \
 	  GCOV_ERROR_FILE=$(CURDIR)/$(COV_BUILD)/gcov-errors.log"
 	gcovr --root $(CURDIR) --filter '$(CURDIR)/src/' --object-directory $(COV_BUILD) \
-	  --gcov-ignore-parse-errors --exclude-unreachable-branches \
-	  --txt $(COV_BUILD)/coverage.txt --print-summary \
+	  --gcov-ignore-parse-errors --json $(COV_BUILD)/coverage.json
+	@scripts/coverage-messages.py $(COV_BUILD)/coverage.json $(CURDIR)
+	gcovr --add-tracefile $(COV_BUILD)/coverage.json --txt $(COV_BUILD)/coverage.txt --print-summary \
 	  --fail-under-line $(COV_LINES) --fail-under-branch $(COV_BRANCHES)
 
 # The planted race for `make tsan`; not in the product nor in run_tests.

@@ -54,6 +54,10 @@ static void check_row(const row *r)
     const char *bin = getenv("CS_BIN");
     cr_assert(setenv("B", bin ? bin : "bin/chargesim", 1) == 0);
     cr_assert(setenv("R", th_root(), 1) == 0);
+    /* The default mappings, wherever the binary under test was built. */
+    char maps[1024];
+    snprintf(maps, sizeof maps, "%s/experiments/mappings", th_root());
+    cr_assert(setenv("CS_MAPPINGS", maps, 1) == 0);
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "cd '%s' && { %s; } >/dev/null 2>&1 && %s >out 2>err </dev/null",
              dir, r->setup ? r->setup : ":", r->cmd);
