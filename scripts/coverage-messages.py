@@ -4,8 +4,9 @@
 Usage: scripts/coverage-messages.py build-cov/coverage.json [ROOT]
 
 Prints per layer the line and branch figures, then every line of src/ that
-sets an error message (cs_error_set, cs_cli_fail, a cs_diag) and that the
-suite never ran, with its file and line. Information, not a gate: the gate
+sets an error message (cs_error_set, cs_cli_fail, a cs_diag, the fail()
+helpers of dice.c, units_csv.c, units_map.c, output.c) or prints to stderr
+and that the suite never ran, with its file and line. Information, not a gate: the gate
 is gcovr's --fail-under-line / --fail-under-branch in `make coverage`.
 gcovr needs python3, so this script adds no dependency.
 """
@@ -14,7 +15,9 @@ import os
 import re
 import sys
 
-MESSAGE = re.compile(r"cs_error_set\(|cs_cli_fail\(|cs_cli_fail_err\(|\(cs_diag\)\{|diag->what =")
+MESSAGE = re.compile(
+    r"cs_error_set\(|cs_cli_fail\(|cs_cli_fail_err\(|\(cs_diag\)\{|diag->what =|"
+    r"\bfail\((s|st|p), |fail_open\(|terrain_error\(|fprintf\(stderr")
 
 
 def main():

@@ -205,6 +205,42 @@ Test(errors, units)
     check_rows(units_rows, sizeof units_rows / sizeof units_rows[0]);
 }
 
+/* A units CSV holding `text` (printf format), read with the generic mapping. */
+#define CSV(text) "printf '" text "' >u.csv"
+#define UNITS "$B units u.csv --mapping \"$R/experiments/mappings/generic.ini\""
+
+/* `chargesim units` on a units CSV: its header, then each row's cells. */
+static const row csv_rows[] = {
+    {CSV("name,,move\\nA,generic,4\\n"), UNITS, 2, "u.csv:1: column 2 has no name"},
+    {CSV("name,ruleset,move,move\\nA,generic,4,4\\n"), UNITS, 2, "column `move` appears twice"},
+    {CSV("ruleset,move\\ngeneric,4\\n"), UNITS, 2, "no `name` column"},
+    {CSV("name,move\\nA,4\\n"), UNITS, 2, "no `ruleset` column and no --rules"},
+    {CSV("name,ruleset," A30 A30 A30 "x\\nA,generic,4\\n"), UNITS, 2, "is too long"},
+    {CSV("name,ruleset,move\\nA,asoiaf,4\\n"), UNITS, 2, "no mapping names ruleset `asoiaf`"},
+    {CSV("name,ruleset,move\\nA,generic,4\\n") "; mkdir maps; "
+         "cp \"$R/experiments/mappings/generic.ini\" maps/a.ini; cp maps/a.ini maps/b.ini",
+     "$B units u.csv --mapping maps", 2, "both name ruleset `generic`; pass one with --mapping"},
+    {CSV("name,ruleset,move\\nA,generic\\n"), UNITS, 2, "2 fields, the header has 3"},
+    {CSV("name,ruleset,move\\nA,asoiaf,4\\n"), UNITS " --rules generic", 2,
+     "column `ruleset`: `asoiaf`, but --rules says `generic`"},
+    {CSV("name,ruleset,move\\n,generic,4\\n"), UNITS, 2, "column `name` is empty"},
+    {CSV("name,ruleset,move\\nA,,4\\n"), UNITS, 2,
+     "column `ruleset` is empty and there is no --rules"},
+    {CSV("name,ruleset,points,move\\nA,generic,-5,4\\n"), UNITS, 2,
+     "column `points`: `-5` is not a number >= 0"},
+    {CSV("name,ruleset,base,move\\nA,generic,25y50,4\\n"), UNITS, 2,
+     "column `base`: `25y50` is not a base size WxD in mm"},
+    {CSV("name,ruleset,speed,move\\nA,generic,4,4\\n"), UNITS, 2,
+     "column `speed` is not a parameter of ruleset generic"},
+    {CSV("name,ruleset,distance,move\\nA,generic,4,4\\n"), UNITS, 2,
+     "column `distance` is the table's distance, set by --distance"},
+};
+
+Test(errors, units_csv)
+{
+    check_rows(csv_rows, sizeof csv_rows / sizeof csv_rows[0]);
+}
+
 /* `chargesim rerun`: what the metadata must hold. */
 static const row rerun_rows[] = {
     {NULL, "$B rerun nothing.json", 2, "nothing.json"},
