@@ -236,6 +236,31 @@ static const row csv_rows[] = {
      "column `distance` is the table's distance, set by --distance"},
 };
 
+/* A mapping file's own keys, each read by the generic mapping plus lines. */
+#define MAPADD(lines) CSV("name,ruleset,move\\nA,generic,4\\n") "; " MAP(lines)
+#define MAPUNITS "$B units u.csv --mapping m.ini"
+static const row mapping_rows[] = {
+    {MAPADD("-e '/^range/a metrics = a,,b'"), MAPUNITS, 2,
+     "metrics: expected names separated by commas"},
+    {MAPADD("-e '/^range/a cost = " A30 A30 A30 "'"), MAPUNITS, 2, "value of `cost` is too long"},
+    {MAPADD("-e '$a format = feet'"), MAPUNITS, 2,
+     "format `feet`: expected inches, target, number or text"},
+    {MAPADD("-e '$a required = maybe'"), MAPUNITS, 2, "required: expected yes or no"},
+    {MAPADD("-e '$a alternate = maybe'"), MAPUNITS, 2, "alternate: expected yes or no"},
+    {MAPADD("-e '$a where = Move'"), MAPUNITS, 2, "where: expected `CHARACTERISTIC = VALUE`"},
+    {MAPADD("-e '$a [fixed]' -e '$a dice = 2d6' -e '$a dice = 3d6'"), MAPUNITS, 2,
+     "[fixed] `dice` given twice"},
+    {MAPADD("-e '$a [fixed]' -e '$a dice = " A30 A30 A30 "'"), MAPUNITS, 2,
+     "[fixed] `dice` is too long"},
+    {MAPADD("-e '$a [locked]' -e '$a dice = why'"), MAPUNITS, 2,
+     "[locked] `dice` is not a [fixed] parameter above it"},
+};
+
+Test(errors, mapping_keys)
+{
+    check_rows(mapping_rows, sizeof mapping_rows / sizeof mapping_rows[0]);
+}
+
 Test(errors, units_csv)
 {
     check_rows(csv_rows, sizeof csv_rows / sizeof csv_rows[0]);
