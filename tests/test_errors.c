@@ -33,7 +33,9 @@ typedef struct row {
 /* A metadata file for `rerun` holding the JSON j. */
 #define META(j) "printf '%s' '" j "' >m.json"
 /* A complete chargesim:experiment object but for the fields given. */
-#define EXP_TEXTS "\"ruleset\":\"generic\",\"name\":\"x\",\"description\":\"\",\"trials\":\"100\",\"seed\":\"1\",\"method\":\"mc\""
+#define EXP_TEXTS                                                                                  \
+    "\"ruleset\":\"generic\",\"name\":\"x\",\"description\":\"\",\"trials\":\"100\","          \
+    "\"seed\":\"1\",\"method\":\"mc\""
 
 static char *out_text, *err_text;
 
@@ -124,12 +126,15 @@ Test(errors, too_many_overrides)
 
 /* Experiment values: each kind of parameter, each [experiment] key. */
 static const row experiment_rows[] = {
-    {GEN, "$B run e.ini --set swiftstride=maybe", 2, "swiftstride = 'maybe': expected true or false"},
-    {GEN, "$B run e.ini --set 'move=uniform(1,2)'", 2, "only layout parameters can be drawn per trial"},
+    {GEN, "$B run e.ini --set swiftstride=maybe", 2,
+     "swiftstride = 'maybe': expected true or false"},
+    {GEN, "$B run e.ini --set 'move=uniform(1,2)'", 2,
+     "only layout parameters can be drawn per trial"},
     {GEN, "$B run e.ini --set move=0..1000000:1", 2, "more than 100000 sweep values"},
     {GEN,
      "$B run e.ini --set "
-     "move=1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "move=10000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+     "00000000"
      "00000000000000000000000000000000000000000000000000000..2",
      2, "move: value too long"},
     {GEN, "$B run e.ini --set move=1..21 --set distance=0..999:0.02", 2,
@@ -153,7 +158,8 @@ static const row experiment_rows[] = {
     {"printf '[experiment]\\nruleset = sovl\\n[params]\\n' >e.ini",
      "$B run e.ini --set units_a=1.5", 2, "units_a = '1.5': expected a whole number"},
     {"printf '[params]\\nmove = 5\\n' >e.ini", "$B run e.ini", 2, "no ruleset chosen"},
-    {"printf '[experiment]\\ntrials = 5\\n' >e.ini", "$B run e.ini", 2, "no ruleset: add `ruleset = NAME`"},
+    {"printf '[experiment]\\ntrials = 5\\n' >e.ini", "$B run e.ini", 2,
+     "no ruleset: add `ruleset = NAME`"},
 };
 
 Test(errors, experiment_values)
@@ -276,6 +282,52 @@ Test(errors, mapping_keys)
 Test(errors, units_csv)
 {
     check_rows(csv_rows, sizeof csv_rows / sizeof csv_rows[0]);
+}
+
+/* A BattleScribe file holding `xml` (printf format) beside the test
+ * system's .gst, read with its mapping. */
+#define BS(name, xml)                                                                              \
+    "cp \"$R/tests/data/units/new.gst\" .; printf '<?xml version=\"1.0\"?>\\n" xml "\\n' >" name
+#define BSUNITS(name) "$B units " name " --mapping \"$R/tests/data/units/mappings/new.ini\""
+static const row bs_rows[] = {
+    {BS("a.cat", "<foo/>"), BSUNITS("a.cat"), 2,
+     "a.cat:2: root element <foo> is not a BattleScribe <catalogue> or <gameSystem>"},
+    {BS("b.cat", "<catalogue id=\"c\" name=\"n\"/>"), BSUNITS("b.cat"), 2,
+     "b.cat:2: <catalogue> has no gameSystemId"},
+    {BS("c.cat", "<catalogue id=\"c\" name=\"n\" gameSystemId=\"gs-new\">\\n<entryLinks>"
+                 "<entryLink id=\"x\" name=\"L\" type=\"selectionEntry\"/></entryLinks>\\n"
+                 "</catalogue>"),
+     BSUNITS("c.cat"), 2, "c.cat:3: <entryLink> `L` has no targetId"},
+    {BS("e.gst", "<gameSystem name=\"n\"/>"), BSUNITS("e.gst"), 2,
+     "e.gst:2: <gameSystem> has no id"},
+};
+
+Test(errors, battlescribe)
+{
+    check_rows(bs_rows, sizeof bs_rows / sizeof bs_rows[0]);
+}
+
+/* The sovl ruleset's terrain text, and a dice expression too wide to enumerate. */
+#define SOVL "printf '[experiment]\\nruleset = sovl\\ntrials = 100\\n[params]\\n' >e.ini"
+#define P4 "solid: 0,0 1,0 1,1; "
+static const row text_rows[] = {
+    {SOVL, "$B run e.ini --set 'terrain=lava: 0,0 1,0 1,1'", 2,
+     "expected solid:, blocking: or impassable:"},
+    {SOVL, "$B run e.ini --set 'terrain=solid: 0,0 1,0 x'", 2, "expected a vertex x,y"},
+    {SOVL, "$B run e.ini --set 'terrain=solid: 0,0 1 1'", 2, "expected ',' between x and y"},
+    {SOVL, "$B run e.ini --set 'terrain=solid: 0,0 1,'", 2, "expected the vertex's y"},
+    {SOVL, "$B run e.ini --set 'terrain=" P4 P4 P4 P4 "solid: 0,0 1,0 1,1'", 2,
+     "at most 4 terrain pieces"},
+    {SOVL,
+     "$B run e.ini --set 'terrain=solid: 0,0 1,0 2,0 3,0 4,0 5,0 6,0 7,0 8,0 9,0 10,0 11,0 12,0'", 2,
+     "at most 12 vertices per piece"},
+    {NULL, "$B dice '100d100!'", 2,
+     "the totals span more than 4096 values (CS_DIST_CAP); sample it with --trials N"},
+};
+
+Test(errors, texts)
+{
+    check_rows(text_rows, sizeof text_rows / sizeof text_rows[0]);
 }
 
 /* `chargesim rerun`: what the metadata must hold. */

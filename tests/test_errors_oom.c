@@ -149,7 +149,8 @@ Test(oom, units_csv_and_catalogue)
     snprintf(args, sizeof args, "@/u.csv --mapping %s/experiments/mappings/generic.ini "
              "--distance 1..12 --quiet -o @/u.out.csv", th_root());
     each_allocation_fails(cs_cli_units, args);
-    snprintf(args, sizeof args, "%s/tests/data/units/new.cat --mapping %s/tests/data/units/mappings "
+    snprintf(args, sizeof args,
+             "%s/tests/data/units/new.cat --mapping %s/tests/data/units/mappings "
              "--quiet -o @/c.csv", th_root(), th_root());
     each_allocation_fails(cs_cli_units, args);
 }
