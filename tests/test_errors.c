@@ -319,7 +319,9 @@ static const row text_rows[] = {
     {SOVL, "$B run e.ini --set 'terrain=" P4 P4 P4 P4 "solid: 0,0 1,0 1,1'", 2,
      "at most 4 terrain pieces"},
     {SOVL,
-     "$B run e.ini --set 'terrain=solid: 0,0 1,0 2,0 3,0 4,0 5,0 6,0 7,0 8,0 9,0 10,0 11,0 12,0'", 2,
+     "$B run e.ini --set "
+     "'terrain=solid: 0,0 1,0 2,0 3,0 4,0 5,0 6,0 7,0 8,0 9,0 10,0 11,0 12,0'",
+     2,
      "at most 12 vertices per piece"},
     {NULL, "$B dice '100d100!'", 2,
      "the totals span more than 4096 values (CS_DIST_CAP); sample it with --trials N"},
