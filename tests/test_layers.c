@@ -93,7 +93,7 @@ Test(layers, upward_include_fails_with_file_line_and_layers)
 Test(layers, sideways_and_down_pass)
 {
     copy_tree();
-    write_file("src/io/down.c", "#include \"chargesim/dice.h\"\n#include \"chargesim/canvas.h\"\n");
+    write_file("src/io/down.c", "#include \"chargesim/dice.h\"\n#include \"chargesim/table.h\"\n");
     write_file("src/sim/down2.c", "#include \"chargesim/ruleset.h\"\n");
     make_layers();
     cr_expect(!strstr(out, "down.c"), "%s", out);
