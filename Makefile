@@ -23,12 +23,24 @@ BUILD    ?= build
 
 LIB_SRC  := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/io/*.c src/cli/*.c))
 LIB_SRC  := $(filter-out src/cli/main.c,$(LIB_SRC))
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := bin/chargesim
 TESTBIN  := $(BUILD)/tests/run_tests
 THREADS  ?=
+# `make MPI=1` (issue 22): bin/chargesim-mpi with Open MPI's mpicc, its own
+# objects under build-mpi; src/sim/sched_mpi.c is compiled only then, so the
+# default build and bin/chargesim never see mpi.h nor link libmpi.
+MPI      ?=
+ifeq ($(MPI),1)
+CC       := mpicc
+CFLAGS   += -DCS_MPI
+BUILD    := build-mpi
+BIN      := bin/chargesim-mpi
+else
+LIB_SRC  := $(filter-out src/sim/sched_mpi.c,$(LIB_SRC))
+endif
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 
 # make install / uninstall (GNU conventions: PREFIX, DESTDIR for staging).
 PREFIX   ?= /usr/local
@@ -39,7 +51,7 @@ COMPDIR  ?= $(DATADIR)/bash-completion/completions
 MAPDIR   ?= $(DATADIR)/chargesim/mappings
 MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
 
-.PHONY: all deps run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers coverage
+.PHONY: all deps deps-mpi test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers sizes coverage
 
 all: $(BIN)
 
@@ -53,12 +65,18 @@ help:
 	@echo "make tsan     the threaded paths under ThreadSanitizer (clang, Archer)"
 	@echo "make coverage line and branch coverage of src/ over make check (gcovr)"
 	@echo "make bench    performance figures (not a test)"
+	@echo "make MPI=1    build bin/chargesim-mpi with Open MPI (make deps-mpi installs it)"
+	@echo "make test-mpi build bin/chargesim-mpi and compare it with bin/chargesim (tests/mpi.sh)"
+	@echo "make bench-mpi  scaling of one long run: 1 and 2 ranks x 1 thread, 1 rank x 2 threads"
 	@echo "make results  regenerate every experiment's outputs under results/"
 	@echo "make install  the binary, chargesim(1), bash completion, mappings (PREFIX, DESTDIR)"
 	@echo "make uninstall  remove exactly what make install installed"
 
 deps:
 	@scripts/deps.sh
+
+deps-mpi:
+	@MPI=1 scripts/deps.sh
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -82,7 +100,7 @@ $(TESTBIN): $(TEST_OBJ) $(BUILD)/libchargesim.a
 # The tests find the binary and the shared/ folder through these variables.
 TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 
-check: $(BIN) $(TESTBIN) layers fuzz-replay
+check: $(BIN) $(TESTBIN) layers sizes fuzz-replay
 	$(TEST_ENV) $(TESTBIN) --jobs 2
 	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" tests/install.sh
 
@@ -106,8 +124,19 @@ uninstall:
 layers:
 	@scripts/layers.sh $(CURDIR)
 
+# No file under src/ or include/ over 900 lines, no function over 100.
+sizes:
+	@scripts/sizes.sh $(CURDIR)
+
 test: deps
 	@$(MAKE) --no-print-directory check
+	@if [ -x bin/chargesim-mpi ]; then $(MAKE) --no-print-directory test-mpi; fi
+
+# bin/chargesim-mpi against bin/chargesim, byte for byte, on 1, 2 and 3 ranks.
+test-mpi: deps-mpi
+	@$(MAKE) --no-print-directory bin/chargesim
+	@$(MAKE) --no-print-directory MPI=1 bin/chargesim-mpi
+	tests/mpi.sh bin/chargesim bin/chargesim-mpi
 
 run: deps
 	@$(MAKE) --no-print-directory $(BIN)
@@ -182,9 +211,16 @@ $(BUILD)/tests/tsan/race: tests/tsan/race.c
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BUILD)/bench
 	$(BUILD)/bench
+	@if [ -x bin/chargesim-mpi ]; then scripts/bench-mpi.sh bin/chargesim-mpi; fi
 
 $(BUILD)/bench: $(BUILD)/scripts/bench.o $(BUILD)/libchargesim.a
 	$(CC) -o $@ $^ $(LDLIBS)
+
+# One long experiment on 1 and 2 ranks x 1 thread and 1 rank x 2 threads
+# (not a test: figures for the README's "ranks x threads").
+bench-mpi: deps-mpi
+	@$(MAKE) --no-print-directory MPI=1 bin/chargesim-mpi
+	scripts/bench-mpi.sh bin/chargesim-mpi
 
 $(BUILD)/scripts/bench.o: scripts/bench.c
 	@mkdir -p $(dir $@)
@@ -244,6 +280,6 @@ fuzz-replay: $(REPLAY_BINS)
 	@for t in $(FUZZ_TARGETS); do $(BUILD)/fuzz/replay_$$t tests/fuzz/corpus/$$t || exit 1; done
 
 clean:
-	rm -rf build build-asan build-ubsan build-tsan build-fuzz build-cov bin
+	rm -rf build build-asan build-ubsan build-tsan build-fuzz build-mpi build-cov bin
 
 -include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(FUZZ_BUILD)/*/*/*.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d

@@ -8,6 +8,15 @@
  *   5. precision per second, mc against conditional: the interval half-width
  *      each reaches in the same time, for experiments/t9a-random-approach.ini and
  *      experiments/coreheim-interception.ini
+ *   6. conditional against rqmc on the same two files: the widest half-width
+ *      each reaches in a fixed time, and the time to reach +-0.01 pp
+ *      (--precision 0.0001): measured for rqmc where parameters are drawn,
+ *      else extrapolated as 1/sqrt(trials) from the fixed-time run (said so)
+ *   7. threat maps (issue 20): cells per second of the default 97 x 49 map of
+ *      experiments/map-t9a.ini (exact: geometry once per cell, exact dice)
+ *   8. compare's pairing gain: on experiments/t9a-random-approach.ini with a
+ *      random distance, B = A + 1 charge speed, the half-width of two
+ *      independent runs' difference over the paired one, mc and conditional
  * 1 thread and all threads. */
 #include <math.h>
 #include <omp.h>
@@ -17,8 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chargesim/compare.h"
 #include "chargesim/expfile.h"
 #include "chargesim/geom.h"
+#include "chargesim/map.h"
 #include "chargesim/scenario.h"
 #include "chargesim/rng.h"
 #include "chargesim/sim.h"
@@ -86,14 +97,18 @@ static double geometry_kernel(int threads, uint64_t n)
     return (double)n / dt;
 }
 
+static double precision_asked; /* item 6: --precision of the next runs, 0 = off */
+static double widest_half;     /* item 6: the widest half-width of the last run */
+
 static int load(const char *path, const char *method, uint64_t trials, cs_experiment *e)
 {
-    char m[64], t[64];
+    char m[64], t[64], p[64];
     snprintf(m, sizeof m, "experiment.method=%s", method);
     snprintf(t, sizeof t, "experiment.trials=%llu", (unsigned long long)trials);
-    const char *sets[] = {m, t};
+    snprintf(p, sizeof p, "experiment.precision=%.17g", precision_asked);
+    const char *sets[] = {m, t, p};
     cs_error err;
-    if (cs_expfile_load(path, sets, 2, e, &err) != CS_OK) {
+    if (cs_expfile_load(path, sets, 3, e, &err) != CS_OK) {
         fprintf(stderr, "bench: %s\n", err.msg);
         return -1;
     }
@@ -120,9 +135,14 @@ static double run(const char *path, const char *method, uint64_t trials, int thr
     double dt = now() - t0;
     *total = 0;
     *half = 0.0;
+    widest_half = 0.0;
     for (uint64_t k = 0; k < r.n_points; k++) {
-        *total += r.point[k].trials;
-        *half += 0.5 * (r.point[k].ci_high - r.point[k].ci_low) / (double)r.n_points;
+        const cs_point_result *pr = &r.point[k];
+        *total += pr->trials;
+        *half += 0.5 * (pr->ci_high - pr->ci_low) / (double)r.n_points;
+        widest_half = fmax(widest_half, 0.5 * (pr->ci_high - pr->ci_low));
+        for (int j = 0; j < e.rs->n_outcomes; j++)
+            widest_half = fmax(widest_half, 0.5 * (pr->outcome_high[j] - pr->outcome_low[j]));
     }
     cs_run_result_free(&r);
     cs_experiment_free(&e);
@@ -161,6 +181,118 @@ static void precision_per_second(const char *path, int threads)
            path, hm1, hc1, threads, hm1 / hc1);
     printf("  %-40s (mc %.3g trials/s, conditional %.3g layouts/s)\n", "",
            (double)nm / tm, (double)nc / tc);
+}
+
+/* Cells per second of the default 97 x 49 threat map of `path`. */
+static void map_cells(const char *path, int threads)
+{
+    cs_experiment e;
+    cs_error err;
+    if (access(path, R_OK) != 0 || cs_expfile_load(path, NULL, 0, &e, &err) != CS_OK) {
+        printf("   %s: skipped (not present or not loadable)\n", path);
+        return;
+    }
+    cs_map_axis x, y;
+    cs_map_axis_parse("-24..24:0.5", "--x", &x, &err);
+    cs_map_axis_parse("0..24:0.5", "--y", &y, &err);
+    cs_run_opts o = {.threads = threads};
+    cs_map_result m;
+    double t0 = now();
+    if (cs_map_run(&e, &x, &y, &o, &m, &err) != CS_OK) {
+        printf("   %s: %s\n", path, err.msg);
+        cs_experiment_free(&e);
+        return;
+    }
+    double dt = now() - t0;
+    printf("   %s, %d x %d cells, %s, %d thread%s: %.3f s, %.0f cells/s\n", path, x.n, y.n,
+           cs_method_name(m.method), threads, threads == 1 ? "" : "s", dt,
+           (double)x.n * (double)y.n / dt);
+    cs_map_result_free(&m);
+    cs_experiment_free(&e);
+}
+
+/* Item 6: conditional against rqmc, widest half-width in a fixed time and
+ * the time to +-0.01 pp. */
+static void rqmc_against_conditional(const char *path, int threads)
+{
+    const double secs = 2.0, goal = 0.0001;
+    if (access(path, R_OK) != 0) {
+        printf("  %-40s skipped: file not present\n", path);
+        return;
+    }
+    cs_experiment e;
+    if (load(path, "rqmc", 1000, &e) != 0)
+        return;
+    bool drawn = e.n_drawn > 0;
+    cs_experiment_free(&e);
+    uint64_t nc, nq;
+    double hc, hq;
+    double tc = timed(path, "conditional", threads, secs, &nc, &hc);
+    double wc = widest_half;
+    double tq = timed(path, "rqmc", threads, secs, &nq, &hq);
+    double wq = widest_half;
+    if (tc < 0.0 || tq < 0.0)
+        return;
+    printf("  %s (%d threads):\n", path, threads);
+    printf("    conditional: widest half-width %.6f after %.2f s (%.3g layouts)\n", wc, tc,
+           (double)nc);
+    printf("    rqmc:        widest half-width %.6f after %.2f s (%.3g points)\n", wq, tq,
+           (double)nq);
+    printf("    to +-0.01 pp: conditional %.3g s (extrapolated, 1/sqrt(layouts))",
+           tc * (wc / goal) * (wc / goal));
+    if (!drawn) {
+        printf(", rqmc %.3g s (extrapolated, 1/sqrt(points): no drawn parameter, so the "
+               "layouts are the ruleset's own draws)\n",
+               tq * (wq / goal) * (wq / goal));
+        return;
+    }
+    precision_asked = goal;
+    double tp = run(path, "rqmc", 20000, threads, &nq, &hq);
+    precision_asked = 0.0;
+    printf(", rqmc %.3g s (measured, --precision 0.0001, widest %.6f, %.3g points)\n", tp,
+           widest_half, (double)nq);
+}
+
+/* Section 8: the independent runs' half-width of B - A (the root of the sum
+ * of squares) over the paired one, same trials, one point. */
+static void pairing_gain(const char *path, const char *method, int threads)
+{
+    char m[64];
+    snprintf(m, sizeof m, "experiment.method=%s", method);
+    const char *sets[] = {m, "experiment.trials=20000", "maximised=0",
+                          "distance=uniform(3,10)", "charge_speed=1"};
+    cs_experiment a, b;
+    cs_error err;
+    if (cs_expfile_load(path, sets, 4, &a, &err) != CS_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return;
+    }
+    if (cs_expfile_load(path, sets, 5, &b, &err) != CS_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        cs_experiment_free(&a);
+        return;
+    }
+    cs_run_opts o = {.threads = threads};
+    cs_cmp_result r;
+    cs_run_result ra, rb;
+    if (cs_sim_compare(&a, &b, &o, &r, &err) == CS_OK) {
+        b.seed = a.seed + 1;
+        if (cs_sim_run(&a, &o, &ra, &err) == CS_OK) {
+            if (cs_sim_run(&b, &o, &rb, &err) == CS_OK) {
+                double ha = ra.point[0].ci_high - ra.point[0].ci_low;
+                double hb = rb.point[0].ci_high - rb.point[0].ci_low;
+                double hp = r.point[0].hi[0] - r.point[0].lo[0];
+                printf("   %-12s paired half-width %.5f, independent %.5f: %.1fx narrower\n",
+                       method, 0.5 * hp, 0.5 * sqrt(ha * ha + hb * hb),
+                       sqrt(ha * ha + hb * hb) / hp);
+                cs_run_result_free(&rb);
+            }
+            cs_run_result_free(&ra);
+        }
+        cs_cmp_result_free(&r);
+    }
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
 }
 
 int main(void)
@@ -205,5 +337,17 @@ int main(void)
     printf("5. precision per second (mean 95%% interval half-width reached in 1 s):\n");
     precision_per_second(geo, all);
     precision_per_second("experiments/coreheim-interception.ini", all);
+    printf("6. conditional against rqmc (widest 95%% half-width of any probability column):\n");
+    rqmc_against_conditional(geo, all);
+    rqmc_against_conditional("experiments/coreheim-interception.ini", all);
+    printf("7. threat maps (chargesim map, default grid):\n");
+    map_cells("experiments/map-t9a.ini", 1);
+    map_cells("experiments/map-t9a.ini", all);
+    if (access(geo, R_OK) == 0) {
+        printf("8. compare, pairing gain (%s, distance uniform(3,10), B = +1 charge_speed,\n"
+               "   20000 trials, p_success):\n", geo);
+        pairing_gain(geo, "mc", all);
+        pairing_gain(geo, "conditional", all);
+    }
     return 0;
 }

@@ -17,7 +17,7 @@ _chargesim()
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W 'run dice rules units draw rerun --help -h --version -V' -- "$cur"))
+        COMPREPLY=($(compgen -W 'run compare dice rules units draw rerun map --help -h --version -V' -- "$cur"))
         return 0
     fi
     cmd=${COMP_WORDS[1]}
@@ -28,7 +28,7 @@ _chargesim()
         COMPREPLY=($(compgen -W 'csv md tex' -- "$cur"))
         return 0 ;;
     --method)
-        COMPREPLY=($(compgen -W 'auto mc conditional exact' -- "$cur"))
+        COMPREPLY=($(compgen -W 'auto mc conditional exact rqmc' -- "$cur"))
         return 0 ;;
     --rules)
         COMPREPLY=($(compgen -W "$(_chargesim_rulesets)" -- "$cur"))
@@ -36,18 +36,25 @@ _chargesim()
     -o | --dist)
         COMPREPLY=($(compgen -f -- "$cur"))
         return 0 ;;
+    --plot)
+        COMPREPLY=($(compgen -f -X '!*.svg' -- "$cur") $(compgen -f -X '!*.png' -- "$cur")
+                   $(compgen -f -X '!*.pdf' -- "$cur") $(compgen -d -- "$cur"))
+        return 0 ;;
     --mapping)
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
         return 0 ;;
-    --set | --trials | --seed | --threads | --confidence | --precision | --pivot | \
-    --distance | --point | --trial | --max-trials | --success)
+    --set | --b | --trials | --seed | --threads | --confidence | --precision | --pivot | \
+    --distance | --point | --trial | --max-trials | --success | --x | --y | --replicates)
         return 0 ;;
     esac
 
     case $cmd in
     run)
-        opts='--set --trials --seed --threads --method --confidence --precision --max-trials
+        opts='--set --trials --seed --threads --method --confidence --precision --replicates --max-trials
               --success --format --pivot -o --dist --quiet --help -h' ;;
+    compare)
+        opts='--b --set --trials --seed --threads --method --confidence --precision --max-trials
+              --success --format --pivot -o --quiet --help -h' ;;
     dice)
         opts='--exact --trials --seed --threads --confidence --format -o --help -h' ;;
     rules)
@@ -61,6 +68,9 @@ _chargesim()
         opts='--set --point --trial -o --help -h' ;;
     rerun)
         opts='-o --help -h' ;;
+    map)
+        opts='--x --y --set --trials --seed --threads --method --confidence --precision
+              --replicates --max-trials --success -o --plot --quiet --help -h' ;;
     *)
         return 0 ;;
     esac
@@ -70,7 +80,7 @@ _chargesim()
         return 0
     fi
     case $cmd in
-    run | draw)
+    run | compare | draw | map)
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
     rerun)
         COMPREPLY=($(compgen -f -X '!*-metadata.json' -- "$cur") $(compgen -d -- "$cur")) ;;

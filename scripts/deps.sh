@@ -5,6 +5,11 @@
 set -eu
 pkgs="gcc make pkg-config libcsv-dev libinih-dev libcriterion-dev libxml2-dev gnuplot-nox
       libjansson-dev libcairo2-dev libgsl-dev clang libomp-dev libclang-rt-14-dev gcovr"
+# Open MPI only when asked (MPI=1 scripts/deps.sh, make deps-mpi): the default
+# build does not use it (issue 22).
+if [ "${MPI:-}" = 1 ]; then
+    pkgs="$pkgs libopenmpi-dev openmpi-bin"
+fi
 missing=""
 for p in $pkgs; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

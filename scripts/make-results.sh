@@ -9,6 +9,12 @@
 #   results/NAME.png   the chart (scripts/plot), and results/NAME.svg
 # and then results/README.md, the gallery linking them all.
 #
+# A threat-map experiment (issue 20), marked
+#   ; results: map [map-x=LO..HI:STEP] [map-y=LO..HI:STEP]
+# gets `chargesim map` instead: results/NAME.csv (one row per cell) and the
+# picture results/NAME.png; no Markdown table, and no SVG (a cell is a
+# rectangle of its own there: over a megabyte per map).
+#
 # Skipped: files without an [experiment] section (unit mappings and other
 # data), files whose name contains "mapping", and files marked
 #   ; results: skip
@@ -30,6 +36,12 @@
 #           that makes at most 12 curves; keys beyond that are shown at their
 #           first value (the gallery says so); with no swept key, the chart is
 #           the distribution of the outcomes.
+#
+# Compare experiments. A steering line with the word `compare` and one or
+# more `b=KEY=VALUE` words runs `chargesim compare EXP --b KEY=VALUE ...`
+# instead: results/NAME.csv (one row per sweep point: p_success_a, _b,
+# delta and its paired interval), results/NAME.md (--format md) and the
+# diverging chart of delta against x= (default distance).
 #
 # Reproducible: the CSV and Markdown bytes depend only on the experiment
 # files and the binary (fixed seeds, results independent of the thread
@@ -96,7 +108,7 @@ for exp in $files; do
     fi
 
     # The steering words, checked one by one.
-    pivot='' x='' y='' group='' skip=0
+    pivot='' x='' y='' group='' skip=0 map=0 mapx='' mapy='' compare=0 bargs=''
     : >"$tmp/wheres"
     directives=$(awk '/^[;#][ \t]*results:/ { sub(/^[;#][ \t]*results:/, ""); print NR "\t" $0 }' "$exp")
     if [ -n "$directives" ]; then
@@ -106,13 +118,18 @@ for exp in $files; do
             for w in $words; do
                 case $w in
                 skip) skip=1 ;;
+                map) map=1 ;;
+                map-x=?*) mapx=${w#map-x=} ;;
+                map-y=?*) mapy=${w#map-y=} ;;
+                compare) compare=1 ;;
+                b=?*=?*) bargs="$bargs --b ${w#b=}" ;;
                 pivot=none) pivot=none ;;
                 pivot=?*:?*) pivot=${w#pivot=} ;;
                 x=?*) x=${w#x=} ;;
                 y=?*) y=${w#y=} ;;
                 group=?*) group=${w#group=} ;;
                 where=?*=?*) printf '%s\n' "${w#where=}" >>"$tmp/wheres" ;;
-                *) die "$exp:$line: unknown word '$w' in '; results:' (expected skip, pivot=ROW:COL, pivot=none, x=KEY, y=COL, group=KEY, where=KEY=VALUE)" ;;
+                *) die "$exp:$line: unknown word '$w' in '; results:' (expected skip, map, map-x=, map-y=, compare, b=KEY=VALUE, pivot=ROW:COL, pivot=none, x=KEY, y=COL, group=KEY, where=KEY=VALUE)" ;;
                 esac
             done
         done <"$tmp/directives"
@@ -126,7 +143,52 @@ for exp in $files; do
     ruleset=$(ini_value "$exp" ruleset)
     description=$(ini_value "$exp" description)
     [ -n "$ruleset" ] || die "$exp: no ruleset in [experiment]"
+    if [ "$map" = 1 ]; then
+        [ -z "$pivot$x$y$group" ] && [ ! -s "$tmp/wheres" ] ||
+            die "$exp: '; results: map' takes no pivot=, x=, y=, group= or where="
+        set -- "$exp" --quiet
+        [ -z "$mapx" ] || set -- "$@" --x "$mapx"
+        [ -z "$mapy" ] || set -- "$@" --y "$mapy"
+        echo "make-results: $exp (threat map)"
+        "$bin" map "$@" -o "$out/$name.csv" --plot "$out/$name.png" || exit 1
+        {
+            printf '## %s\n\n' "$name"
+            printf '%s (ruleset `%s`, threat map).\n\n' "${description:-$name}" "$ruleset"
+            printf '![%s](%s.png)\n\n' "${description:-$name}" "$name"
+            printf '[CSV](%s.csv) · [experiment](../%s)\n\n' "$name" "$exp"
+            printf 'Reproduce: `%s map %s --plot %s.png`\n\n' "$bin" "$exp" "$name"
+        } >>"$gallery"
+        printf '| [%s](#%s) | `%s` | %s |\n' "$name" "$name" "$ruleset" "$(printf '%s' "${description:-$name}" | sed 's/|/\\|/g')" >>"$index"
+        n_done=$((n_done + 1))
+        continue
+    fi
     echo "make-results: $exp"
+    if [ "$compare" = 1 ]; then
+        [ -n "$bargs" ] || die "$exp: '; results: compare' needs b=KEY=VALUE"
+        set -f
+        # shellcheck disable=SC2086 # the --b words, split on purpose
+        "$bin" compare "$exp" $bargs --quiet -o "$out/$name.csv" || exit 1
+        # shellcheck disable=SC2086
+        "$bin" compare "$exp" $bargs --quiet --format md -o "$out/$name.md" || exit 1
+        set +f
+        md_cmd="$bin compare $exp$bargs --format md"
+        title=${description:-$name}
+        for ext in png svg; do
+            "$plot" summary "$out/$name.csv" --x "${x:-distance}" --title "$title" -o "$out/$name.$ext" ||
+                die "$exp: the chart failed"
+        done
+        {
+            printf '## %s\n\n' "$name"
+            [ -z "$description" ] || printf '%s (ruleset `%s`; `chargesim compare`, B =%s).\n\n' "$description" "$ruleset" "$(printf '%s' "$bargs" | sed 's/ --b / /g')"
+            printf '![%s](%s.png)\n\n' "$title" "$name"
+            printf '[table](%s.md) · [CSV](%s.csv) · [SVG](%s.svg) · [experiment](../%s)\n\n' \
+                "$name" "$name" "$name" "$exp"
+            printf 'Reproduce: `%s`\n\n' "$md_cmd"
+        } >>"$gallery"
+        printf '| [%s](#%s) | `%s` | %s |\n' "$name" "$name" "$ruleset" "$(printf '%s' "${description:-$name}" | sed 's/|/\\|/g')" >>"$index"
+        n_done=$((n_done + 1))
+        continue
+    fi
     "$bin" run "$exp" --quiet -o "$out/$name.csv" || exit 1
 
     # Swept keys (the columns before `trials`): name, values, all numeric?

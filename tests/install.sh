@@ -76,7 +76,7 @@ MANWIDTH=80 man --warnings -l "$page" >"$tmp/man.txt" 2>"$tmp/man.err" ||
 for section in NAME SYNOPSIS DESCRIPTION COMMANDS 'EXIT STATUS' ENVIRONMENT FILES EXAMPLES; do
     grep -q "^$section" "$tmp/man.txt" || fail "the man page has no $section section"
 done
-for cmd in run dice rules units draw rerun; do
+for cmd in run compare dice rules units draw rerun map; do
     grep -q "^   $cmd " "$tmp/man.txt" || fail "the man page has no subsection for $cmd"
     grep -q "^  $cmd " "$tmp/help.txt" || fail "chargesim --help does not list $cmd"
     "$bin" "$cmd" --help >"$tmp/help-$cmd.txt" 2>&1 || fail "chargesim $cmd --help exited $?"

@@ -36,7 +36,7 @@ static setup open_setup(const cs_ruleset *rs, const char *const *sets, int nsets
     s.rs = rs;
     for (int i = 0; i < rs->n_params; i++) {
         const cs_param_def *d = &rs->params[i];
-        if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT)
+        if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT || d->type == CS_PARAM_POLYGON)
             s.p.text[i] = d->def;
         else
             s.p.num[i] = th_param_value(d, d->def);
@@ -52,7 +52,7 @@ static setup open_setup(const cs_ruleset *rs, const char *const *sets, int nsets
         int i = cs_ruleset_param_index(rs, key);
         cr_assert(i >= 0, "%s: no parameter %s", rs->name, key);
         const cs_param_def *d = &rs->params[i];
-        if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT)
+        if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT || d->type == CS_PARAM_POLYGON)
             s.p.text[i] = eq + 1;
         else
             s.p.num[i] = th_param_value(d, eq + 1);

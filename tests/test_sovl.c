@@ -11,6 +11,7 @@
 #include "chargesim/geom.h"
 #include "chargesim/rules.h"
 #include "chargesim/sovl.h"
+#include "support/helpers.h"
 
 static const cs_ruleset *const RS = &cs_rules_sovl;
 
@@ -64,6 +65,7 @@ static void defaults(cs_params *p)
             break;
         case CS_PARAM_TEXT:
         case CS_PARAM_DICE:
+        case CS_PARAM_POLYGON:
             p->text[i] = d->def;
             break;
         default:
@@ -635,4 +637,31 @@ Test(sovl, prepare_rejects)
     set(&p, "area_width", 4.0);
     cr_expect_eq(RS->prepare(&p, r->ctx, &diag), CS_EINPUT);
     free(r);
+}
+
+/* The terrain is a polygon parameter: the loader checks it once, with the
+ * one polygon parser, and names the file, line, key and column; a good
+ * value reaches prepare as written. */
+Test(sovl, terrain_checked_at_load)
+{
+    cs_experiment e;
+    cs_error err;
+    const char *bad = "[experiment]\nruleset = sovl\ntrials = 100\n[params]\n"
+                      "terrain = solid: 0,0 4,0 1e999,1\n";
+    cr_assert_eq(th_load(bad, NULL, 0, &e, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, ":5: terrain = 'solid: 0,0 4,0 1e999,1': column 16: "), "%s",
+              err.msg);
+    const char *dent = "[experiment]\nruleset = sovl\n[params]\nterrain = 0,0 4,0 1,1 0,4\n";
+    cr_assert_eq(th_load(dent, NULL, 0, &e, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, ":4: terrain = '0,0 4,0 1,1 0,4': column 1: "), "%s", err.msg);
+    cr_expect(strstr(err.msg, "convex"), "%s", err.msg);
+    const char *set[] = {"terrain=forest: 0,0 1,0 0,1"};
+    const char *ok = "[experiment]\nruleset = sovl\n[params]\nterrain = blocking: 1,2 2,2 2,3\n";
+    cr_assert_eq(th_load(ok, set, 1, &e, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, "terrain = 'forest: 0,0 1,0 0,1': column 1: "), "%s", err.msg);
+    cr_assert_eq(th_load(ok, NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+    cs_params p;
+    cs_experiment_point(&e, 0, &p);
+    cr_expect_str_eq(p.text[param("terrain")], "blocking: 1,2 2,2 2,3");
+    cs_experiment_free(&e);
 }

@@ -24,14 +24,14 @@ Test(stats, wilson_matches_hand_computation)
     cr_expect_eq(hi, 1.0);
 }
 
-Test(stats, moments_merge_equals_whole)
+Test(stats, moments_mean_and_variance)
 {
-    cs_moments a = {0}, b = {0}, all = {0};
+    cs_moments a = {0};
     for (int i = 1; i <= 10; i++) {
-        cs_moments_add(i <= 4 ? &a : &b, (double)i);
-        cs_moments_add(&all, (double)i);
+        a.n++;
+        a.sum += (double)i;
+        a.sumsq += (double)(i * i);
     }
-    cs_moments_merge(&a, &b);
     cr_expect_eq(a.n, 10u);
     cr_expect_leq(fabs(cs_moments_mean(&a) - 5.5), 1e-12);
     /* variance of 1..10 = 110/12 = 9.1666... */
@@ -50,7 +50,7 @@ Test(stats, mean_interval_collapses_without_variance)
     cr_expect_leq(fabs(hi - 0.6), 1e-12);
 }
 
-Test(stats, binning_and_quantiles)
+Test(stats, binning)
 {
     /* Regular bins 0..10 at indices 1..11; 0 and 12 hold what falls outside. */
     cs_binning b = cs_binning_make(0.0, 10.0, 1.0);
@@ -66,10 +66,25 @@ Test(stats, binning_and_quantiles)
     cr_expect_eq(cs_binning_outside(&b, 5), 0);
     cr_expect_eq(cs_binning_index(&b, (double)NAN), 0);
     cr_expect_eq(cs_binning_hi(&b), 10.0);
-    uint64_t counts[13] = {0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0}; /* values 1..5 */
-    cr_expect_eq(cs_stats_quantile(&b, counts, 0.5), 3.0);
-    cr_expect_eq(cs_stats_quantile(&b, counts, 0.0), 1.0);
-    cr_expect_eq(cs_stats_quantile(&b, counts, 1.0), 5.0);
-    counts[12] = 10; /* mostly beyond the range: the median is too */
-    cr_expect(isinf(cs_stats_quantile(&b, counts, 0.5)));
+}
+
+/* Newcombe (1998), Table I, method 4 (score with continuity correction),
+ * z = 1.96, printed to 4 decimals (so within one unit of the last):
+ * 81/263 -> 0.2535..0.3682, 15/148 -> 0.0598..0.1644, 0/20 -> 0..0.2005,
+ * 1/29 -> 0.0018..0.1963. */
+Test(stats, wilson_continuity_corrected_matches_newcombe)
+{
+    static const struct {
+        uint64_t k, n;
+        double lo, hi;
+    } c[] = {{81, 263, 0.2535, 0.3682}, {15, 148, 0.0598, 0.1644}, {0, 20, 0.0, 0.2005},
+             {1, 29, 0.0018, 0.1963}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        double lo, hi;
+        cs_stats_wilson_cc(c[i].k, c[i].n, 1.96, &lo, &hi);
+        cr_expect_leq(fabs(lo - c[i].lo), 1e-4, "%llu/%llu lo %.5f", (unsigned long long)c[i].k,
+                      (unsigned long long)c[i].n, lo);
+        cr_expect_leq(fabs(hi - c[i].hi), 1e-4, "%llu/%llu hi %.5f", (unsigned long long)c[i].k,
+                      (unsigned long long)c[i].n, hi);
+    }
 }

@@ -11,11 +11,13 @@
 #include "chargesim/report.h"
 
 int cs_cli_run(int argc, char **argv);
+int cs_cli_compare(int argc, char **argv);
 int cs_cli_dice(int argc, char **argv);
 int cs_cli_rules(int argc, char **argv);
 int cs_cli_units(int argc, char **argv);
 int cs_cli_draw(int argc, char **argv);
 int cs_cli_rerun(int argc, char **argv);
+int cs_cli_map(int argc, char **argv);
 
 /* Shared helpers of the commands (src/cli/common.c). */
 

@@ -26,16 +26,19 @@ typedef enum cs_csvw_kind {
     CS_CSVW_PIVOT,   /* `run --pivot ROW:COL[:COLUMN]` as CSV */
     CS_CSVW_DIST,    /* `run --dist FILE` */
     CS_CSVW_DICE,    /* `dice` */
+    CS_CSVW_COMPARE, /* `compare`: one row per sweep point, A, B and their difference */
+    CS_CSVW_MAP,     /* `map`: one row per cell of the threat map */
 } cs_csvw_kind;
 
 typedef struct cs_csvw_source {
     cs_csvw_kind kind;
-    const char *command;        /* "run", "dice" */
+    const char *command;        /* "run", "dice", "compare", "map" */
     int argc;                   /* the arguments after the command, as given */
     char *const *argv;
     const char *csv_path;       /* the CSV as named on the command line */
     const char *input;          /* the file the table was made from (hashed), or NULL */
-    const cs_run_result *run;   /* run: the result (experiment, method that ran) */
+    const cs_run_result *run;   /* run, compare, map: the experiment (A's for compare) and
+                                   the method that ran */
     const char *pivot;          /* run: ROW:COL[:COLUMN], or NULL */
     const char *dice_expr;      /* dice: the expression */
     uint64_t dice_trials;       /* dice: 0 = exact */

@@ -22,11 +22,15 @@
  *   variant A and variant B on the same stream (seed, point, b), one
  *   sub-stream per trial so that an extra die in B does not shift A; its
  *   halfwidth is the widest delta half-width.
- * - RQMC: block b maps to (replicate, range of points of the scrambled
- *   sequence); the layouts come from that point set instead of the rng
- *   (dice still from the stream); the tally keeps per-replicate sums and
- *   halfwidth is the Student-t interval over the R replicate means. The
- *   scheduler's doubling rounds already double the points per replicate.
+ * - RQMC (est_rqmc.c, issue 21): block b is replicate b mod R, points
+ *   [b div R * block_size, + block_size) of the scrambled sequence; the
+ *   drawn parameters come from that point set instead of the rng (a
+ *   ruleset's own layout draws and the dice still from the stream); the
+ *   tally keeps per-replicate sums and halfwidth is the Student-t interval
+ *   over the R replicate means. The point set is shared state the blocks
+ *   only read: the optional setup / grow / next_blocks / release hooks
+ *   below let the scheduler ready it before each round and keep its
+ *   doubling rounds whole (every replicate the same power of two points).
  * - MPI: run_round computes a round's items (point, block) into their
  *   tallies; a backend that gives each rank a share of the items and then
  *   gathers every tally (plain bytes, no pointers) to every rank before
@@ -62,6 +66,7 @@ typedef struct cs_est_run {
     cs_binning bins[CS_MAX_METRICS];
     int bin_offset[CS_MAX_METRICS + 1]; /* offsets into one point's histogram */
     unsigned hist_mask;     /* metrics whose histogram this pass fills */
+    void *state;            /* the estimator's own (rqmc: the point set), see setup */
 } cs_est_run;
 
 /* One sweep point as the scheduler prepared it. */
@@ -108,11 +113,26 @@ typedef struct cs_estimator {
     /* Metrics this estimator leaves open (tally's sampled_mask) are then
      * sampled by this one on the same points; NULL if none. */
     const struct cs_estimator *resample;
+    /* Optional (NULL for mc, conditional, exact); used by rqmc, whose
+     * blocks read shared state (the point set) the scheduler cannot know:
+     *   setup        once before any block: may set run->block_size and
+     *                run->state (released by release);
+     *   grow         before each round, on the main thread: readies the
+     *                state for blocks [0, blocks) of every point;
+     *   next_blocks  the blocks per point of the next --precision round
+     *                after `blocks`, at most cap_blocks; `blocks` itself
+     *                when no further round can be run (NULL: twice as many,
+     *                capped). */
+    cs_status (*setup)(cs_est_run *run, cs_error *err);
+    cs_status (*grow)(cs_est_run *run, uint64_t blocks, cs_error *err);
+    uint64_t (*next_blocks)(const cs_est_run *run, uint64_t blocks, uint64_t cap_blocks);
+    void (*release)(cs_est_run *run);
 } cs_estimator;
 
 extern const cs_estimator cs_est_mc;
 extern const cs_estimator cs_est_conditional;
 extern const cs_estimator cs_est_exact;
+extern const cs_estimator cs_est_rqmc;
 
 /* The estimator of a method (AUTO must be resolved first). */
 const cs_estimator *cs_estimator_for(cs_method m);
@@ -131,7 +151,12 @@ void cs_est_draw_params(const cs_est_run *run, double *num, cs_rng *rng);
 /* Adds `mass` to metric m's bin of value v in one point's histogram h, if
  * this pass fills metric m's histogram. */
 void cs_est_hist_add(const cs_est_run *run, uint64_t *h, int m, double v, uint64_t mass);
-/* The p_success share of outcome probabilities p. */
-double cs_est_success_of(const cs_est_run *run, const double *p);
+/* The conditional estimator's work on one layout (est_cond.c), shared with
+ * rqmc: its exact outcome probabilities and metrics into t, and one trial
+ * sampled from rng on that layout for metrics it has no exact form of. */
+void cs_est_cond_add_layout(const cs_est_run *run, const cs_est_point *pt, const void *lay,
+                            cs_rng *rng, uint64_t *hist, cs_est_tally *t);
+/* Adds block tally `block` into `into` as the conditional estimator does. */
+void cs_est_cond_merge(void *into, const void *block);
 
 #endif

@@ -34,10 +34,15 @@ typedef enum cs_method {
     CS_METHOD_MC,          /* sample layouts and dice */
     CS_METHOD_CONDITIONAL, /* sample layouts, exact dice given each */
     CS_METHOD_EXACT,       /* a fixed layout, exact dice */
+    CS_METHOD_RQMC,        /* randomised quasi-Monte Carlo layouts, exact dice */
 } cs_method;
 
+/* RQMC replicates (independent scrambles): 16 by default, 2 to 64. */
+#define CS_EXPERIMENT_REPLICATES 16u
+#define CS_EXPERIMENT_MAX_REPLICATES 64u
+
 const char *cs_method_name(cs_method m);
-/* Parses "auto", "mc", "conditional", "exact"; false if none. */
+/* Parses "auto", "mc", "conditional", "exact", "rqmc"; false if none. */
 bool cs_method_parse(const char *s, cs_method *out);
 
 typedef enum cs_val_kind { CS_VAL_FIXED, CS_VAL_SWEEP, CS_VAL_UNIFORM, CS_VAL_NORMAL } cs_val_kind;
@@ -72,6 +77,7 @@ typedef struct cs_experiment {
     cs_method method;
     double confidence;   /* 0.95 by default */
     double precision;    /* target interval half-width; 0 = off */
+    unsigned replicates; /* rqmc: independent scrambles, the interval's R */
     cs_value_spec param[CS_MAX_PARAMS];
     cs_label_spec label[CS_MAX_PARAMS]; /* [labels], checked against the sweep */
     int sweep[CS_MAX_PARAMS]; /* swept parameter indices, outermost first */
@@ -115,7 +121,10 @@ void cs_experiment_point_label(const cs_experiment *e, uint64_t k, char *buf, in
 
 /* The method that will run: AUTO resolved, or CS_EINPUT when the requested
  * one is impossible (exact with a random layout, exact/conditional for a
- * ruleset without outcome_probabilities). */
+ * ruleset without outcome_probabilities). AUTO picks rqmc where the dice
+ * are exact given the layout and 1 to CS_QMC_MAX_DIM parameters are drawn
+ * per trial (the layout's random dimensions), conditional where the layout
+ * is random otherwise, exact where it is fixed. */
 cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error *err);
 
 #endif

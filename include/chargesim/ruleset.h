@@ -33,6 +33,8 @@ typedef enum cs_param_type {
     CS_PARAM_CHOICE, /* one of `choices`; its index is the numeric value */
     CS_PARAM_DICE,   /* a dice expression (dice.h), validated by the loader */
     CS_PARAM_TEXT,   /* free text the ruleset parses itself in prepare */
+    CS_PARAM_POLYGON, /* convex pieces "kind: x,y x,y x,y; ..." (poly_parse.h), kinds in
+                         `choices`: checked by the loader, read by cs_poly_parse in prepare */
 } cs_param_type;
 
 enum {
@@ -47,16 +49,30 @@ typedef struct cs_param_def {
     const char *unit;           /* "in", "deg", "" ... */
     const char *help;           /* one line; cite the rule where it applies */
     double min, max;            /* accepted range for REAL and INT */
-    const char *const *choices; /* NULL-terminated, for CHOICE */
+    const char *const *choices; /* NULL-terminated, for CHOICE; POLYGON: the kind
+                                   labels, the first for unlabelled pieces (NULL: none) */
     unsigned flags;             /* CS_PF_* */
 } cs_param_def;
 
 /* The parameter values of one sweep point, indexed like the ruleset's table. */
 typedef struct cs_params {
     double num[CS_MAX_PARAMS];       /* REAL, INT, BOOL (0/1), CHOICE (index) */
-    const char *text[CS_MAX_PARAMS]; /* DICE and TEXT values as written; else NULL */
+    const char *text[CS_MAX_PARAMS]; /* DICE, TEXT and POLYGON values as written; else NULL */
     bool drawn[CS_MAX_PARAMS];       /* drawn per trial; num holds its centre here */
 } cs_params;
+
+/* How a metric is reported; every ruleset declares it for every metric.
+ * Both kinds have their mean_<name> column. A DIST metric also has its
+ * distribution in --dist: under mc from the trials, under the exact methods
+ * from the values outcome_probabilities lists (cs_probs n[m] >= 1 where it
+ * is measured; past CS_PROBS_MAX_VALUES values its mean only goes on). A
+ * MEAN metric has no --dist rows, and outcome_probabilities gives at most
+ * its exact mean (n[m] = 0, mean[m], pdef[m]). */
+typedef enum cs_metric_kind {
+    CS_METRIC_UNDECLARED = 0, /* an entry that forgot to say: the tests refuse it */
+    CS_METRIC_MEAN,           /* mean only */
+    CS_METRIC_DIST,           /* mean and distribution */
+} cs_metric_kind;
 
 typedef struct cs_metric_def {
     const char *name;  /* CSV name: mean_<name>, and the metric of --dist */
@@ -64,6 +80,7 @@ typedef struct cs_metric_def {
     const char *help;
     double resolution; /* histogram bin width (1 for counts, 0.1 for inches) */
     double lo, hi;     /* histogram range; values outside go to the end bins */
+    cs_metric_kind kind; /* mean only, or the distribution too */
 } cs_metric_def;
 
 /* One sampled trial. resolve sets `outcome` and every metric of the ruleset:
@@ -94,6 +111,12 @@ typedef struct cs_tally {
     uint64_t mdef[CS_MAX_METRICS];   /* trials where the metric was measured */
     double msum[CS_MAX_METRICS];     /* sum of its values, added in trial order */
 } cs_tally;
+
+/* Where a threat map put the target (map_place, issue 20). */
+typedef struct cs_map_spot {
+    bool placed;                  /* false: the target cannot stand there */
+    double charger_w, charger_d;  /* the charger's footprint, for the picture */
+} cs_map_spot;
 
 typedef struct cs_ruleset {
     const char *name;     /* as in `ruleset = NAME` */
@@ -146,6 +169,15 @@ typedef struct cs_ruleset {
     void (*draw)(const void *ctx, const double *num, const cs_rng *layout_rng,
                  const void *layout, const cs_rng *dice_rng, const cs_trial *trial,
                  struct cs_drawing *out);
+    /* Threat maps (issue 20); NULL: no table geometry, no map. Sets p's
+     * values so that the target's front-edge centre stands at (x, y) of the
+     * scenario frame (the charger's front-edge centre at the origin, facing
+     * +y), the target facing the charger unless the experiment turns it,
+     * and gives the charger's footprint. spot->placed is false where the
+     * target cannot stand (touching or overlapping the charger, on another
+     * unit). CS_EINPUT with diag when the experiment cannot be mapped at
+     * all (a value the map sets is drawn per trial). */
+    cs_status (*map_place)(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag);
 } cs_ruleset;
 
 /* Adds probability q of value v to metric m's exact distribution in pr,

@@ -239,4 +239,15 @@ int cs_scenario_obstacles(const cs_scenario *s, bool with_target, double gap,
  * blocking or solid terrain. out has room for CS_LOS_MAX_BLOCK. */
 int cs_scenario_sight_blockers(const cs_scenario *s, cs_poly *out);
 
+/* The threat-map placement (issue 20, ruleset.h map_place) of a ruleset
+ * built on this scenario: offset = x, distance = y, so the target's
+ * front-edge centre stands at (x, y) facing the charger (angle turns it
+ * about that point, as always). The target cannot stand where it touches
+ * or overlaps the charger (already in base contact: there is no charge to
+ * declare; touching within CS_REACH_TOL, reach.h), overlaps another unit,
+ * or stands on impassable or solid terrain. A drawn distance or offset is
+ * refused: the map sets both. */
+cs_status cs_scenario_map_place(cs_params *p, int first, double x, double y, cs_map_spot *spot,
+                                cs_diag *diag);
+
 #endif

@@ -32,11 +32,27 @@
  * says otherwise: 10^9 is minutes per point for the slower rulesets. */
 #define CS_SIM_DEFAULT_MAX_TRIALS 1000000000ULL
 /* Memory one run may hold for its sweep points (contexts, layouts, tallies,
- * results, histograms): cs_sim_point_bytes per point, about 1 to 40 KB
- * depending on the ruleset, so 25,000 to 10^6 points. */
-#define CS_SIM_MAX_RUN_BYTES (1024ULL << 20)
+ * results, histograms): cs_sim_point_bytes per point, measured at 4 KB
+ * (coreheim) to 37 KB (generic, whose context holds its dice tables), up to
+ * 92 KB with --dist on 2 threads: 11,000 to 240,000 points per run. */
+#define CS_SIM_MAX_RUN_BYTES 1000000000ULL
 #define CS_FIXED_ONE 4294967296.0        /* 2^32: fixed-point unit of probability mass, so
                                             4e9 layouts still fit a 64-bit count */
+
+/* Points a caller gives instead of the experiment's sweep (threat maps,
+ * issue 20; the experiment must have no sweep). Point k holds the
+ * experiment's values changed by place(user, k, params); place returns
+ * false where the point cannot exist (the target cannot stand there): the
+ * point is not prepared nor run, and its result has trials = 0 and NAN
+ * probabilities. Every point draws from the streams of sweep point 0, as
+ * the experiment run alone would: common random numbers, so a point equals
+ * `run` at its values, and neighbouring points share their draws. Metrics
+ * an estimator leaves open are not resampled (a map reports none). */
+typedef struct cs_sim_points {
+    uint64_t n;
+    bool (*place)(void *user, uint64_t k, cs_params *params);
+    void *user;
+} cs_sim_points;
 
 typedef struct cs_run_opts {
     int threads;      /* 0: OpenMP's default */
@@ -47,6 +63,7 @@ typedef struct cs_run_opts {
     void *progress_user;
     uint64_t max_trials;   /* --precision's cap per point; 0: CS_SIM_DEFAULT_MAX_TRIALS */
     unsigned success_mask; /* outcomes counted in p_success; 0: the ruleset's */
+    const cs_sim_points *points; /* NULL: the experiment's sweep points */
 } cs_run_opts;
 
 typedef struct cs_point_result {

@@ -2,9 +2,10 @@
 #define CHARGESIM_SOVL_H
 /* SOVL ("Game Loop" rules, shared/reference-rules/sovl-*.md): the unit types
  * table and the dice of the strategic and combat phases as pure functions,
- * each with an exact probability beside its sampler. The charge phase itself
- * is the `sovl` ruleset (src/rules/sovl.c); the dice experiments are the
- * `sovl_dice` ruleset (src/rules/sovl_dice.c). Pure: no I/O, no allocation. */
+ * each with an exact probability beside its sampler (src/rules/sovl.c). The
+ * charge phase itself is the `sovl` ruleset (src/rules/sovl_setup.c, with
+ * sovl_phase.c and sovl_exact.c); the dice experiments are the `sovl_dice`
+ * ruleset (src/rules/sovl_dice.c). Pure: no I/O, no allocation. */
 #include <stdbool.h>
 
 #include "chargesim/rng.h"

@@ -1,6 +1,6 @@
 #ifndef CHARGESIM_STATS_H
 #define CHARGESIM_STATS_H
-/* Statistics of a run: intervals, moments, histograms and quantiles. Every
+/* Statistics of a run: intervals, moments and histograms. Every
  * accumulator here merges exactly: integer counts in any order, the double
  * sums in the fixed block order the driver uses, so a merged result never
  * depends on how blocks were spread over threads. Pure, no allocation. */
@@ -21,23 +21,15 @@ void cs_stats_wilson_real(double p, double n, double z, double *lo, double *hi);
  * nominal (small counts, and intervals read at a --precision stopping time). */
 void cs_stats_wilson_cc(uint64_t successes, uint64_t n, double z, double *lo, double *hi);
 
-/* Running sums of one quantity; mergeable. */
+/* Sums of one quantity: the estimators keep them in their tallies. */
 typedef struct cs_moments {
     uint64_t n;   /* observations */
     double sum;   /* of the values */
     double sumsq; /* of their squares */
 } cs_moments;
 
-static inline void cs_moments_add(cs_moments *m, double x)
-{
-    m->n++;
-    m->sum += x;
-    m->sumsq += x * x;
-}
-void cs_moments_merge(cs_moments *into, const cs_moments *from);
 double cs_moments_mean(const cs_moments *m);      /* NAN when n == 0 */
 double cs_moments_variance(const cs_moments *m);  /* sample variance, NAN when n < 2 */
-double cs_moments_sd(const cs_moments *m);
 
 /* Interval for a mean of n i.i.d. values in [0, 1] with the given sample
  * variance (the central limit theorem), clipped to [0, 1]. A zero variance
@@ -63,10 +55,5 @@ int cs_binning_outside(const cs_binning *b, int i);
 /* The lowest and highest representable values: lo and hi as made. */
 double cs_binning_lo(const cs_binning *b);
 double cs_binning_hi(const cs_binning *b);
-
-/* The q-quantile (0..1) of a histogram: the value of the first bin at which
- * the cumulative count reaches q * total (-INFINITY or INFINITY when that is
- * the underflow or overflow bin). NAN for an empty histogram. */
-double cs_stats_quantile(const cs_binning *b, const uint64_t *counts, double q);
 
 #endif

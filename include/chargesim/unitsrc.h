@@ -57,6 +57,9 @@ cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int
  * once (min selections >= 1: models typed so, T9A's Steppe Wolfhounds and
  * Feldraks). Shared entries are resolved once per unit (linear in the
  * entries however often they are linked); a cycle of links is CS_EINPUT.
+ * The whole entry, options included (optional upgrades, mounts, groups,
+ * every link), is also looked through, each element once, for the mapped
+ * characteristics: see cs_units_settle for how those texts are used.
  * `map` must be bound. Appends to `out`. */
 cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out,
                            cs_error *err);
@@ -91,6 +94,10 @@ typedef struct cs_units_found {
     char text[CS_UNITS_FOUND][CS_UNITS_TEXT]; /* the first CS_UNITS_FOUND of them */
     const char *file[CS_UNITS_FOUND]; /* NULL: the unit's own file; else must outlive settle */
     int line[CS_UNITS_FOUND];
+    /* BattleScribe only (NULL otherwise): the texts of the same
+     * characteristic anywhere in the unit's entry, its options included
+     * (mounts, upgrades, groups, shared entries and profiles it links). */
+    const struct cs_units_found *options;
 } cs_units_found;
 
 /* Records one text for a characteristic: a repeat of a known text is ignored. */
@@ -104,6 +111,12 @@ void cs_units_found_add(cs_units_found *f, const char *text, const char *file, i
  * give Adv `Standard`, a data-entry slip, beside `5"`); that one is taken
  * and a CS_UNIT_WARNED note names every line. Two texts with digits (`5"`
  * and `6"`) stay a conflict: which one holds is never guessed.
+ * With found[i].options set (the reader looked through the unit's options):
+ * a unit whose own profiles lack the characteristic takes the one value its
+ * options give, with a CS_UNIT_WARNED note naming the lines, and is left out
+ * (CS_UNIT_CONFLICT) naming them when they give several; a unit with its own
+ * value keeps it (a character on foot) and a CS_UNIT_WARNED note names the
+ * other values its options give (its mounts).
  * With `csv` the notes name columns (the parameters) and an unreadable value
  * is an error instead (CS_EINPUT, naming file:line and the column): a CSV is
  * written by its user, a catalogue is third-party data.

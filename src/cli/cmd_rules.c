@@ -19,7 +19,8 @@ static const char usage[] =
 
 static const char *type_name(cs_param_type t)
 {
-    static const char *const names[] = {"real", "int", "bool", "choice", "dice", "text"};
+    static const char *const names[] = {"real",  "int",  "bool",   "choice",
+                                        "dice", "text", "polygon"};
     return names[t];
 }
 
@@ -29,7 +30,7 @@ static void print_ruleset(const cs_ruleset *rs)
     for (int i = 0; i < rs->n_params; i++) {
         const cs_param_def *p = &rs->params[i];
         char accepted[512] = "";
-        if (p->type == CS_PARAM_CHOICE) {
+        if (p->type == CS_PARAM_CHOICE || (p->type == CS_PARAM_POLYGON && p->choices)) {
             for (int c = 0; p->choices[c]; c++) {
                 size_t u = strlen(accepted);
                 snprintf(accepted + u, sizeof accepted - u, "%s%s", c ? "|" : "", p->choices[c]);
@@ -53,10 +54,10 @@ static void print_ruleset(const cs_ruleset *rs)
     for (int o = 0, n = 0; o < rs->n_outcomes; o++)
         if ((rs->success_mask >> o) & 1u)
             printf("%s%s", n++ ? ", " : "", rs->outcomes[o]);
-    printf("\n\nmeasured (mean_<name> columns, --dist metrics):\n");
+    printf("\n\nmeasured (mean_<name> columns; mean+dist: --dist rows too):\n");
     for (int m = 0; m < rs->n_metrics; m++)
-        printf("  %-18s %-4s %s\n", rs->metrics[m].name, rs->metrics[m].unit,
-               rs->metrics[m].help);
+        printf("  %-18s %-4s %-9s %s\n", rs->metrics[m].name, rs->metrics[m].unit,
+               rs->metrics[m].kind == CS_METRIC_DIST ? "mean+dist" : "mean", rs->metrics[m].help);
     printf("\nexact method: %s\n",
            rs->outcome_probabilities ? "yes (exact / conditional)" : "no (mc only)");
 }

@@ -26,7 +26,11 @@ static const char usage[] =
     "  --seed S           the seed; the same seed gives the same bytes on any thread count\n"
     "  --threads T        worker threads (default: all cores; more are capped at them)\n"
     "  --method M         auto (default: the best the scenario allows), mc, conditional\n"
-    "                     (exact dice averaged over sampled layouts) or exact (fixed layout)\n"
+    "                     (exact dice averaged over sampled layouts), exact (fixed layout)\n"
+    "                     or rqmc (exact dice over randomised quasi-Monte Carlo layouts;\n"
+    "                     auto picks it when parameters are drawn per trial)\n"
+    "  --replicates R     rqmc: independent scrambles, 2 to 64 (default 16); the interval\n"
+    "                     is a Student t on their R means\n"
     "  --confidence C     interval confidence, default 0.95\n"
     "  --precision H      add blocks until the interval half-width of every probability\n"
     "                     column (p_success and each p_<outcome>) is at most H (a\n"
@@ -76,14 +80,14 @@ typedef struct run_args {
     char **argv;
 } run_args;
 
-/* --trials, --seed, --method, --confidence, --precision: the experiment's
+/* --trials, --seed, --method, --confidence, --precision, --replicates: the experiment's
  * own keys, applied as --set experiment.KEY=VALUE so one parser reads them. */
 static int exp_option(run_args *a, int argc, char **argv, int *i, bool *matched)
 {
     static const char *const exp_opts[] = {"--trials", "--seed", "--method", "--confidence",
-                                           "--precision"};
+                                           "--precision", "--replicates"};
     const char *v;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 6; k++) {
         if (!cs_cli_opt(argc, argv, i, exp_opts[k], &v))
             continue;
         *matched = true;

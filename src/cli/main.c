@@ -5,6 +5,9 @@
 
 #include "chargesim/output.h"
 #include "chargesim/cli.h"
+#ifdef CS_MPI
+#include "chargesim/sched_mpi.h"
+#endif
 
 static const char usage[] =
     "chargesim — charge odds for tabletop wargames: exact where possible, Monte Carlo\n"
@@ -15,12 +18,15 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  run EXPERIMENT.ini   run an experiment's sweep: CSV, Markdown or LaTeX tables\n"
+    "  compare EXPERIMENT.ini --b K=V\n"
+    "                       what a change does: paired B - A on common random numbers\n"
     "  dice EXPR            exact or sampled distribution of a dice expression\n"
     "  rules [NAME]         the rulesets, their parameters, outcomes and readings\n"
     "  units SOURCE         per-unit charge odds from a units CSV or BattleScribe data\n"
     "  draw EXPERIMENT.ini  one trial's battlefield as an SVG picture\n"
     "  rerun FILE.csv-metadata.json\n"
     "                       a CSV made again from its CSVW metadata alone\n"
+    "  map EXPERIMENT.ini   threat map: p_success for every target position, CSV and picture\n"
     "\n"
     "exit status: 0 done, 2 bad input or usage, 1 runtime failure\n";
 
@@ -31,11 +37,13 @@ typedef struct command {
 
 static const command commands[] = {
     {"run", cs_cli_run},
+    {"compare", cs_cli_compare},
     {"dice", cs_cli_dice},
     {"rules", cs_cli_rules},
     {"units", cs_cli_units},
     {"draw", cs_cli_draw},
     {"rerun", cs_cli_rerun},
+    {"map", cs_cli_map},
 };
 
 /* A command that printed to standard output (a listing, --help) reports
@@ -50,7 +58,7 @@ static int checked_exit(int rc)
     return rc;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(usage, stderr);
@@ -73,3 +81,53 @@ int main(int argc, char **argv)
     fprintf(stderr, "chargesim: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }
+
+#ifdef CS_MPI
+/* bin/chargesim-mpi: every rank runs the command on the same arguments and
+ * computes its share of the blocks (src/sim/sched_mpi.c); rank 0 alone
+ * speaks and writes (issue 22). The other ranks' standard output and error
+ * go to /dev/null, and their output options to standard output: they read
+ * and check the same inputs, so they reach the same verdict, but never
+ * print it nor touch a file. A new option that names an output file belongs
+ * in this list (map's --plot is dropped). */
+static void silence_worker(int *argc, char **argv)
+{
+    static const char *const opts[] = {"-o", "--dist"};
+    static const char *const to_stdout[] = {"-o=-", "--dist=-"};
+    for (int i = 2; i < *argc; i++) {
+        /* map's picture: a worker draws none (a picture cannot go to
+         * standard output), so the option and its value are dropped. */
+        if (strcmp(argv[i], "--plot") == 0 && i + 1 < *argc) {
+            memmove(&argv[i], &argv[i + 2], (size_t)(*argc - i - 2 + 1) * sizeof *argv);
+            *argc -= 2;
+            i--;
+            continue;
+        }
+        for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+            size_t n = strlen(opts[k]);
+            if (strcmp(argv[i], opts[k]) == 0 && i + 1 < *argc) {
+                argv[++i] = (char *)"-";
+                break;
+            }
+            if (strncmp(argv[i], opts[k], n) == 0 && argv[i][n] == '=') {
+                argv[i] = (char *)to_stdout[k];
+                break;
+            }
+        }
+    }
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+        return; /* then a worker's words are seen too, harmless */
+}
+
+int main(int argc, char **argv)
+{
+    if (cs_sched_mpi_start(&argc, &argv) != 0)
+        silence_worker(&argc, argv);
+    return cs_sched_mpi_end(dispatch(argc, argv));
+}
+#else
+int main(int argc, char **argv)
+{
+    return dispatch(argc, argv);
+}
+#endif

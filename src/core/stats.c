@@ -18,20 +18,6 @@ double cs_stats_z(double confidence)
     return 0.5 * (lo + hi);
 }
 
-void cs_stats_wilson(uint64_t successes, uint64_t n, double z, double *lo, double *hi)
-{
-    double nn = (double)n, p = (double)successes / nn, z2 = z * z;
-    double centre = (p + z2 / (2.0 * nn)) / (1.0 + z2 / nn);
-    double half = z / (1.0 + z2 / nn) * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn));
-    *lo = fmax(0.0, centre - half);
-    *hi = fmin(1.0, centre + half);
-    /* At p = 0 or 1 one bound is exactly the observed value. */
-    if (successes == 0)
-        *lo = 0.0;
-    if (successes == n)
-        *hi = 1.0;
-}
-
 void cs_stats_wilson_real(double p, double n, double z, double *lo, double *hi)
 {
     double z2 = z * z;
@@ -39,6 +25,16 @@ void cs_stats_wilson_real(double p, double n, double z, double *lo, double *hi)
     double half = z / (1.0 + z2 / n) * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n));
     *lo = fmax(0.0, fmin(p, centre - half));
     *hi = fmin(1.0, fmax(p, centre + half));
+}
+
+void cs_stats_wilson(uint64_t successes, uint64_t n, double z, double *lo, double *hi)
+{
+    cs_stats_wilson_real((double)successes / (double)n, (double)n, z, lo, hi);
+    /* At p = 0 or 1 one bound is exactly the observed value. */
+    if (successes == 0)
+        *lo = 0.0;
+    if (successes == n)
+        *hi = 1.0;
 }
 
 void cs_stats_wilson_cc(uint64_t successes, uint64_t n, double z, double *lo, double *hi)
@@ -53,13 +49,6 @@ void cs_stats_wilson_cc(uint64_t successes, uint64_t n, double z, double *lo, do
     *hi = fmin(1.0, fmax(p, *hi));
 }
 
-void cs_moments_merge(cs_moments *into, const cs_moments *from)
-{
-    into->n += from->n;
-    into->sum += from->sum;
-    into->sumsq += from->sumsq;
-}
-
 double cs_moments_mean(const cs_moments *m)
 {
     return m->n ? m->sum / (double)m->n : (double)NAN;
@@ -72,11 +61,6 @@ double cs_moments_variance(const cs_moments *m)
     double n = (double)m->n, mean = m->sum / n;
     double v = (m->sumsq - n * mean * mean) / (n - 1.0);
     return v > 0.0 ? v : 0.0; /* rounding can make a zero variance negative */
-}
-
-double cs_moments_sd(const cs_moments *m)
-{
-    return sqrt(cs_moments_variance(m));
 }
 
 void cs_stats_mean_interval(double mean, double variance, uint64_t n, double z,
@@ -122,23 +106,4 @@ double cs_binning_lo(const cs_binning *b)
 double cs_binning_hi(const cs_binning *b)
 {
     return b->lo + b->res * (double)(b->nbins - 3);
-}
-
-double cs_stats_quantile(const cs_binning *b, const uint64_t *counts, double q)
-{
-    uint64_t total = 0;
-    for (int i = 0; i < b->nbins; i++)
-        total += counts[i];
-    if (total == 0)
-        return (double)NAN;
-    double need = q * (double)total;
-    uint64_t run = 0;
-    for (int i = 0; i < b->nbins; i++) {
-        run += counts[i];
-        if ((double)run >= need && run > 0) {
-            int out = cs_binning_outside(b, i);
-            return out < 0 ? -(double)INFINITY : out > 0 ? (double)INFINITY : cs_binning_value(b, i);
-        }
-    }
-    return (double)INFINITY;
 }

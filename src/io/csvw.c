@@ -118,6 +118,13 @@ static int metric_index(const cs_ruleset *rs, const char *name)
 }
 
 static const char *const fixed_columns[][3] = {
+    {"p_success_a", "number", "p_success of variant A (the experiment with its --set overrides)"},
+    {"p_success_b", "number", "p_success of variant B (A with the --b overrides), same random numbers"},
+    {"delta", "number", "p_success_b - p_success_a, on common random numbers"},
+    {"delta_lo", "number", "lower end of the paired confidence interval of delta"},
+    {"delta_hi", "number", "upper end of the paired confidence interval of delta"},
+    {"x", "number", "the target's front-edge centre across the table, inches (charger at 0)"},
+    {"y", "number", "the target's front-edge centre ahead of the charger, inches"},
     {"trials", "integer", "trials (mc) or sampled layouts (conditional) behind the row; 1 for exact"},
     {"successes", "integer", "trials that ended in base contact with the unit charged (mc only)"},
     {"p_success", "number", "probability that the charger ends in base contact with the unit it charged"},
@@ -268,7 +275,7 @@ static json_t *experiment_json(const cs_csvw_source *src)
 
 cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, cs_error *err)
 {
-    static const char *const tables[] = {"summary", "pivot", "dist", "dice"};
+    static const char *const tables[] = {"summary", "pivot", "dist", "dice", "compare", "map"};
     char cmd[8192], hex[65] = "", version[64];
     command_line(src, cmd, sizeof cmd);
     snprintf(version, sizeof version, "chargesim %s", CS_VERSION);
@@ -486,8 +493,9 @@ cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc, cs_
              strcmp(table, "dist") == 0)
         st = run_args(root, &a, err);
     else
-        st = cs_error_set(err, CS_EINPUT, "chargesim:table '%s': expected summary, pivot, "
-                                          "dist or dice", table);
+        st = cs_error_set(err, CS_EINPUT, "chargesim:table '%s': rerun makes summary, pivot, "
+                                          "dist and dice tables again; run the metadata's "
+                                          "chargesim:command_line for the others", table);
     if (st == CS_OK && table && strcmp(table, "dist") == 0) {
         /* The distributions go where the caller points --dist. */
         add(&a, "%s", "--dist", NULL);

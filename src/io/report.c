@@ -185,10 +185,16 @@ static void method_sentence(const cs_run_result *r, char *buf, int cap)
              "Method %s: %s%s %s per row, seed %llu; every probability's %g%% interval (%s) "
              "has a half-width of at most %.3f percentage points.",
              cs_method_name(r->method),
-             r->method == CS_METHOD_CONDITIONAL ? "exact dice averaged over " : "", count,
-             r->method == CS_METHOD_CONDITIONAL ? "sampled layouts" : "trials",
+             r->method == CS_METHOD_CONDITIONAL || r->method == CS_METHOD_RQMC
+                 ? "exact dice averaged over "
+                 : "",
+             count,
+             r->method == CS_METHOD_CONDITIONAL ? "sampled layouts"
+             : r->method == CS_METHOD_RQMC      ? "randomised quasi-Monte Carlo layouts"
+                                                : "trials",
              (unsigned long long)e->seed, 100.0 * e->confidence,
-             r->method != CS_METHOD_MC ? "normal, from the per-layout variance"
+             r->method == CS_METHOD_RQMC ? "Student t over the replicate means"
+             : r->method != CS_METHOD_MC ? "normal, from the per-layout variance"
              : r->sequential       ? "Wilson score with continuity correction"
                                    : "Wilson score",
              100.0 * widest);
@@ -245,6 +251,8 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
             st |= cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
         }
         for (int m = 0; m < rs->n_metrics && pr->hist[m]; m++) {
+            if (rs->metrics[m].kind != CS_METRIC_DIST)
+                continue; /* a mean only (ruleset.h, cs_metric_kind) */
             bool counts = r->method == CS_METHOD_MC || pr->mean_sampled[m];
             /* Observations behind the shares: trials, or layouts where the
              * metric was measured (its probability mass in layouts). */
@@ -367,26 +375,144 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
     return cs_report_pivot_column(r, row, col, "p_success", fmt, out, n, err);
 }
 
-cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const char *col,
-                                 const char *column, cs_format fmt, cs_table **out, int *n,
-                                 cs_error *err)
-{
-    const cs_experiment *e = r->exp;
-    int rp = sweep_pos_of(e, row), cp = sweep_pos_of(e, col);
+/* One pivot being built: which swept keys are its rows and columns, and
+ * which reported column fills its cells. */
+typedef struct pivot {
+    const cs_run_result *r;
+    const cs_experiment *e;
+    const char *row, *col, *column;
     pivot_what what;
-    if (!pivot_parse(e->rs, column, &what)) {
-        *out = NULL;
-        *n = 0;
+    bool pct;                       /* cells are percentages */
+    int rp, cp, n_other;            /* sweep positions; other swept keys */
+    const cs_value_spec *rv, *cv;   /* the row and column keys' values */
+    bool csv;
+    const char *custom;             /* --success set, CSV only */
+} pivot;
+
+/* Headers (and, for md and tex, the note) of one pivot table. */
+static cs_status pivot_headers(const pivot *pv, cs_table *t, const char *note)
+{
+    const cs_experiment *e = pv->e;
+    int lead = pv->csv ? pv->n_other : 0;
+    /* A CSV pivot has no note: each row carries its provenance instead. */
+    int tail = pv->csv ? 2 + (pv->custom != NULL) : 0;
+    cs_status st = cs_table_init(t, lead + 1 + pv->cv->n + tail);
+    int c = 0;
+    for (int s = 0; pv->csv && s < e->n_sweep; s++)
+        if (s != pv->rp && s != pv->cp)
+            st |= cs_table_set_header(t, c++, e->rs->params[e->sweep[s]].key, true);
+    char head[256];
+    snprintf(head, sizeof head, "%s \\ %s", pv->row, pv->col);
+    st |= cs_table_set_header(t, c++, pv->csv ? pv->row : head, true);
+    for (int j = 0; j < pv->cv->n; j++) {
+        const char *lab = cs_experiment_label(e, e->sweep[pv->cp], j);
+        if (pv->csv)
+            snprintf(head, sizeof head, "%s=%s", pv->col, pv->cv->text[j]);
+        else if (lab)
+            snprintf(head, sizeof head, "%s (%s)", lab, pv->cv->text[j]);
+        else
+            snprintf(head, sizeof head, "%s", pv->cv->text[j]);
+        st |= cs_table_set_header(t, c++, head, true);
+    }
+    if (pv->csv) {
+        st |= cs_table_set_header(t, c++, "method", false);
+        st |= cs_table_set_header(t, c++, "max_ci_halfwidth_pct", true);
+        if (pv->custom)
+            st |= cs_table_set_header(t, c++, "success", false);
+    } else {
+        st |= cs_table_set_note(t, "Cells: %s%s. %s", pv->column, pv->pct ? " in percent" : "",
+                                note);
+    }
+    return st;
+}
+
+/* A new row of table tt for point k's row value ri: the other swept keys
+ * (CSV) or the table's title (md, tex), and the row key's value. */
+static cs_status pivot_new_row(const pivot *pv, cs_table *tt, uint64_t k, int ri, int *slot)
+{
+    const cs_experiment *e = pv->e;
+    cs_status st = CS_OK;
+    if ((*slot = cs_table_add_row(tt)) < 0)
+        return CS_ENOMEM;
+    int c = 0;
+    char title[512] = "";
+    for (int s = 0; s < e->n_sweep; s++) {
+        if (s == pv->rp || s == pv->cp)
+            continue;
+        if (pv->csv)
+            st |= cs_table_set(tt, *slot, c++, "%s", point_text(e, k, s));
+        size_t used = strlen(title);
+        snprintf(title + used, sizeof title - used, "%s%s = %s", used ? ", " : "",
+                 e->rs->params[e->sweep[s]].key, point_text(e, k, s));
+    }
+    /* md and tex name a labelled value by its label too ([labels]). */
+    const char *lab = pv->csv ? NULL : cs_experiment_label(e, e->sweep[pv->rp], ri);
+    if (lab)
+        st |= cs_table_set(tt, *slot, c, "%s (%s)", lab, pv->rv->text[ri]);
+    else
+        st |= cs_table_set(tt, *slot, c, "%s", pv->rv->text[ri]);
+    if (!pv->csv)
+        st |= title[0] ? cs_table_set_title(tt, "%s: %s%s, %s", e->name, pv->column,
+                                            pv->pct ? " (%)" : "", title)
+                       : cs_table_set_title(tt, "%s: %s%s", e->name, pv->column,
+                                            pv->pct ? " (%)" : "");
+    return st;
+}
+
+/* Point k into its (group, row value, column value) cell. */
+static cs_status pivot_point(const pivot *pv, cs_table *t, int *row_of, uint64_t k)
+{
+    const cs_experiment *e = pv->e;
+    uint64_t g = 0, gmul = 1;
+    int ri = 0, ci = 0, choice[CS_MAX_PARAMS];
+    cs_status st = CS_OK;
+    cs_experiment_point_choices(e, k, choice);
+    for (int s = e->n_sweep - 1; s >= 0; s--) {
+        int idx = choice[e->sweep[s]];
+        if (s == pv->rp)
+            ri = idx;
+        else if (s == pv->cp)
+            ci = idx;
+        else {
+            g += (uint64_t)idx * gmul;
+            gmul *= (uint64_t)e->param[e->sweep[s]].n;
+        }
+    }
+    cs_table *tt = &t[pv->csv ? 0 : g];
+    int *slot = &row_of[g * (uint64_t)pv->rv->n + (uint64_t)ri];
+    if (*slot < 0 && (st = pivot_new_row(pv, tt, k, ri, slot)) != CS_OK)
+        return st;
+    int col0 = (pv->csv ? pv->n_other : 0) + 1, nc = pv->cv->n;
+    double h;
+    st |= pivot_cell(tt, *slot, col0 + ci, pv->r, &pv->r->point[k], &pv->what, pv->csv, &h);
+    if (!pv->csv)
+        return st;
+    /* The row's widest interval half-width, in percentage points (empty for
+     * a column without an interval). */
+    const char *prev = tt->cell[(size_t)*slot * (size_t)tt->ncols + (size_t)(col0 + nc + 1)];
+    if (h >= 0.0 && (!prev || strtod(prev, NULL) < h))
+        st |= cs_table_set(tt, *slot, col0 + nc + 1, "%.4f", h);
+    st |= cs_table_set(tt, *slot, col0 + nc, "%s", cs_method_name(pv->r->method));
+    if (pv->custom)
+        st |= cs_table_set(tt, *slot, col0 + nc + 2, "%s", pv->custom);
+    return st;
+}
+
+/* The pivot's row and column keys: CS_OK, or the error naming what was
+ * asked and what the run offers. */
+static cs_status pivot_keys(pivot *pv, cs_error *err)
+{
+    const cs_experiment *e = pv->e;
+    if (!pivot_parse(e->rs, pv->column, &pv->what))
         return cs_error_set(err, CS_EINPUT,
                             "--pivot %s:%s:%s: '%s' is not a reported column; expected "
                             "p_success, ci_low, ci_high, p_/ci_low_/ci_high_<outcome>, "
                             "mean_<metric>, trials or successes (chargesim rules %s)",
-                            row, col, column, column, e->rs->name);
-    }
-    bool pct = what.kind == PV_PROB;
-    *out = NULL;
-    *n = 0;
-    if (rp < 0 || cp < 0 || rp == cp) {
+                            pv->row, pv->col, pv->column, pv->column, e->rs->name);
+    pv->pct = pv->what.kind == PV_PROB;
+    pv->rp = sweep_pos_of(e, pv->row);
+    pv->cp = sweep_pos_of(e, pv->col);
+    if (pv->rp < 0 || pv->cp < 0 || pv->rp == pv->cp) {
         char list[512] = "";
         for (int s = 0; s < e->n_sweep; s++) {
             size_t used = strlen(list);
@@ -395,126 +521,43 @@ cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const 
         }
         return cs_error_set(err, CS_EINPUT,
                             "--pivot %s:%s: expected two different swept keys; this run sweeps: %s",
-                            row, col, e->n_sweep ? list : "nothing");
+                            pv->row, pv->col, e->n_sweep ? list : "nothing");
     }
-    const cs_value_spec *rv = &e->param[e->sweep[rp]], *cv = &e->param[e->sweep[cp]];
+    pv->rv = &e->param[e->sweep[pv->rp]];
+    pv->cv = &e->param[e->sweep[pv->cp]];
+    pv->n_other = e->n_sweep - 2;
+    return CS_OK;
+}
+
+cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const char *col,
+                                 const char *column, cs_format fmt, cs_table **out, int *n,
+                                 cs_error *err)
+{
+    pivot pv = {.r = r, .e = r->exp, .row = row, .col = col, .column = column,
+                .csv = fmt == CS_FORMAT_CSV};
+    *out = NULL;
+    *n = 0;
+    cs_status st = pivot_keys(&pv, err);
+    if (st != CS_OK)
+        return st;
     /* Other swept keys: one "group" per combination of their values. */
-    uint64_t groups = r->n_points / ((uint64_t)rv->n * (uint64_t)cv->n);
-    bool csv = fmt == CS_FORMAT_CSV;
-    int n_tables = csv ? 1 : (int)groups;
-    int n_other = e->n_sweep - 2;
+    uint64_t groups = r->n_points / ((uint64_t)pv.rv->n * (uint64_t)pv.cv->n);
+    int n_tables = pv.csv ? 1 : (int)groups;
     cs_table *t = calloc((size_t)n_tables, sizeof *t);
-    if (!t)
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    int *row_of = calloc((size_t)(groups * (uint64_t)pv.rv->n), sizeof *row_of);
     char note[1024], succ[512];
     cs_report_method_note(r, note, sizeof note);
-    const char *custom = csv ? custom_success(r, succ, sizeof succ) : NULL;
-    cs_status st = CS_OK;
-    for (int i = 0; i < n_tables && st == CS_OK; i++) {
-        int lead = csv ? n_other : 0;
-        /* A CSV pivot has no note: each row carries its provenance instead. */
-        int tail = csv ? 2 + (custom != NULL) : 0;
-        st |= cs_table_init(&t[i], lead + 1 + cv->n + tail);
-        int c = 0;
-        for (int s = 0; csv && s < e->n_sweep; s++)
-            if (s != rp && s != cp)
-                st |= cs_table_set_header(&t[i], c++, e->rs->params[e->sweep[s]].key, true);
-        char head[256];
-        snprintf(head, sizeof head, "%s \\ %s", row, col);
-        st |= cs_table_set_header(&t[i], c++, csv ? row : head, true);
-        for (int j = 0; j < cv->n; j++) {
-            const char *lab = cs_experiment_label(e, e->sweep[cp], j);
-            if (csv)
-                snprintf(head, sizeof head, "%s=%s", col, cv->text[j]);
-            else if (lab)
-                snprintf(head, sizeof head, "%s (%s)", lab, cv->text[j]);
-            else
-                snprintf(head, sizeof head, "%s", cv->text[j]);
-            st |= cs_table_set_header(&t[i], c++, head, true);
-        }
-        if (csv) {
-            st |= cs_table_set_header(&t[i], c++, "method", false);
-            st |= cs_table_set_header(&t[i], c++, "max_ci_halfwidth_pct", true);
-            if (custom)
-                st |= cs_table_set_header(&t[i], c++, "success", false);
-        } else {
-            st |= cs_table_set_note(&t[i], "Cells: %s%s. %s", column, pct ? " in percent" : "",
-                                    note);
-        }
-    }
-    /* Walk the points; each lands in (group, row value, column value). */
-    int *row_of = calloc((size_t)(groups * (uint64_t)rv->n), sizeof *row_of);
-    if (!row_of) {
-        st = CS_ENOMEM;
-        goto done;
-    }
-    for (uint64_t g = 0; g < groups * (uint64_t)rv->n; g++)
+    pv.custom = pv.csv ? custom_success(r, succ, sizeof succ) : NULL;
+    st = t && row_of ? CS_OK : CS_ENOMEM;
+    for (int i = 0; i < n_tables && st == CS_OK; i++)
+        st |= pivot_headers(&pv, &t[i], note);
+    for (uint64_t g = 0; row_of && g < groups * (uint64_t)pv.rv->n; g++)
         row_of[g] = -1;
-    for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++) {
-        uint64_t g = 0, gmul = 1;
-        int ri = 0, ci = 0, choice[CS_MAX_PARAMS];
-        cs_experiment_point_choices(e, k, choice);
-        for (int s = e->n_sweep - 1; s >= 0; s--) {
-            int nvals = e->param[e->sweep[s]].n;
-            int idx = choice[e->sweep[s]];
-            if (s == rp)
-                ri = idx;
-            else if (s == cp)
-                ci = idx;
-            else {
-                g += (uint64_t)idx * gmul;
-                gmul *= (uint64_t)nvals;
-            }
-        }
-        cs_table *tt = &t[csv ? 0 : g];
-        int *slot = &row_of[g * (uint64_t)rv->n + (uint64_t)ri];
-        if (*slot < 0) {
-            *slot = cs_table_add_row(tt);
-            if (*slot < 0) {
-                st = CS_ENOMEM;
-                break;
-            }
-            int c = 0;
-            char title[512] = "";
-            for (int s = 0; s < e->n_sweep; s++) {
-                if (s == rp || s == cp)
-                    continue;
-                if (csv)
-                    st |= cs_table_set(tt, *slot, c++, "%s", point_text(e, k, s));
-                size_t used = strlen(title);
-                snprintf(title + used, sizeof title - used, "%s%s = %s", used ? ", " : "",
-                         e->rs->params[e->sweep[s]].key, point_text(e, k, s));
-            }
-            /* md and tex name a labelled value by its label too ([labels]). */
-            const char *lab = csv ? NULL : cs_experiment_label(e, e->sweep[rp], ri);
-            if (lab)
-                st |= cs_table_set(tt, *slot, c, "%s (%s)", lab, rv->text[ri]);
-            else
-                st |= cs_table_set(tt, *slot, c, "%s", rv->text[ri]);
-            if (!csv)
-                st |= title[0] ? cs_table_set_title(tt, "%s: %s%s, %s", e->name, column,
-                                                    pct ? " (%)" : "", title)
-                               : cs_table_set_title(tt, "%s: %s%s", e->name, column,
-                                                    pct ? " (%)" : "");
-        }
-        int col0 = (csv ? n_other : 0) + 1;
-        double h;
-        st |= pivot_cell(tt, *slot, col0 + ci, r, &r->point[k], &what, csv, &h);
-        if (csv) {
-            /* The row's widest interval half-width, in percentage points
-             * (empty for a column without an interval). */
-            const char *prev = tt->cell[(size_t)*slot * (size_t)tt->ncols + (size_t)(col0 + cv->n + 1)];
-            if (h >= 0.0 && (!prev || strtod(prev, NULL) < h))
-                st |= cs_table_set(tt, *slot, col0 + cv->n + 1, "%.4f", h);
-            st |= cs_table_set(tt, *slot, col0 + cv->n, "%s", cs_method_name(r->method));
-            if (custom)
-                st |= cs_table_set(tt, *slot, col0 + cv->n + 2, "%s", custom);
-        }
-    }
+    for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++)
+        st |= pivot_point(&pv, t, row_of, k);
     free(row_of);
-done:
     if (st != CS_OK) {
-        for (int i = 0; i < n_tables; i++)
+        for (int i = 0; t && i < n_tables; i++)
             cs_table_free(&t[i]);
         free(t);
         return cs_error_set(err, CS_ENOMEM, "out of memory");

@@ -313,6 +313,7 @@ typedef struct reader {
     ptrset seen;     /* units read and link targets walked */
     ptrset children; /* entries an entry link inside a unit points to: its models */
     memo memo;       /* entries resolved for the unit being read */
+    ptrset opts;     /* link targets looked through for the unit's options */
     /* The profiles of the unit being read. */
     const xmlNode **prof;
     int n_prof, cap_prof;
@@ -584,6 +585,66 @@ static bool profile_matches(const xmlNode *profile, const cs_units_char *c)
     return n == strlen(c->where_value) && strncasecmp(a, c->where_value, n) == 0;
 }
 
+/* ---- a unit's options --------------------------------------------------- */
+
+static void ptrset_clear(ptrset *s)
+{
+    if (s->n > 0)
+        memset(s->slot, 0, s->cap * sizeof *s->slot);
+    s->n = 0;
+}
+
+static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_found *opt);
+
+/* The mapped characteristics of one profile met among the options. */
+static void option_profile(reader *r, const xmlNode *p, cs_units_found *opt)
+{
+    for (int c = 0; c < r->m->n_chars; c++) {
+        const xmlNode *k = find_char(p, r->m->chars[c].name);
+        if (!k || !profile_matches(p, &r->m->chars[c]))
+            continue;
+        char v[CS_UNITS_TEXT];
+        char_value(k, v, sizeof v);
+        cs_units_found_add(&opt[c], v, path_of(r, k), line_of(k));
+    }
+}
+
+/* Every profile under n, following entry and info links (each target once
+ * per unit, r->opts): what a list-builder may give the unit, its mounts
+ * among them (T9A's Hobgoblin Conjurer: Mountain Wolf, Plains Tusker,
+ * Colossal Camel). A link whose target is missing is an error already met
+ * by the unit's own reading, or one in an option not read: skipped here. */
+static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_found *opt)
+{
+    if (depth > LINK_DEPTH)
+        return cs_error_set(r->err, CS_EINPUT, "%s:%d: entries and links nested deeper than %d",
+                            path_of(r, n), line_of(n), LINK_DEPTH);
+    cs_status st = CS_OK;
+    for (const xmlNode *c = n->children; st == CS_OK && c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (is(c, "profile")) {
+            option_profile(r, c, opt);
+        } else if (is(c, "entryLink") || is(c, "infoLink")) {
+            char id[CS_UNITS_TEXT];
+            const xmlNode *t = NULL;
+            bool added = false;
+            if (prop(c, "targetId", id, sizeof id) && !(t = lookup(&r->cat, id)))
+                t = lookup(&r->gst, id);
+            if (t && (st = ptrset_add(&r->opts, t, &added)) == CS_OK && added) {
+                if (is(t, "profile"))
+                    option_profile(r, t, opt);
+                else
+                    st = option_texts(r, t, depth + 1, opt);
+            }
+        } else {
+            /* Nesting in one file is bounded by the parser; links count. */
+            st = option_texts(r, c, depth, opt);
+        }
+    }
+    return st;
+}
+
 /* ---- units ------------------------------------------------------------- */
 
 static cs_status read_unit(reader *r, const xmlNode *e)
@@ -634,6 +695,18 @@ static cs_status read_unit(reader *r, const xmlNode *e)
     /* Two base sizes (a unit with mixed models): none is the unit's. */
     if (base_conflict)
         u.base[0] = '\0';
+    /* The whole entry, options included, for what settle tells the user. */
+    cs_units_found opt[CS_UNITS_MAX_CHARS];
+    memset(opt, 0, sizeof opt);
+    ptrset_clear(&r->opts);
+    bool added;
+    st = ptrset_add(&r->opts, e, &added);
+    if (st == CS_OK)
+        st = option_texts(r, e, 0, opt);
+    if (st != CS_OK)
+        return st;
+    for (int c = 0; c < m->n_chars; c++)
+        found[c].options = &opt[c];
     bool kept;
     return cs_units_settle(r->out, &u, found, false, &kept, r->err);
 }
@@ -787,6 +860,7 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
     free(r.seen.slot);
     free(r.children.slot);
     free(r.memo.slot);
+    free(r.opts.slot);
     free(r.prof);
     close_doc(&r.cat);
     close_doc(&r.gst);

@@ -184,6 +184,14 @@ bool cs_units_parse_value(const char *text, cs_units_format format, bool alterna
         return true;
     case CS_UNITS_TEXT_AS_IS: *num = 0.0; return true;
     }
+    /* A dice speed (Briar Beast `3D6"`) is a roll, not a plain speed. */
+    const char *t = skip_space(text);
+    while (isdigit((unsigned char)*t))
+        t++;
+    if (format == CS_UNITS_INCHES && (*t == 'D' || *t == 'd') && isdigit((unsigned char)t[1])) {
+        *why = "is a dice roll, not a plain speed (a distance: 4\" or 2\" (9\"))";
+        return false;
+    }
     *why = format == CS_UNITS_INCHES   ? "is not a distance (4\" or 2\" (9\"))"
            : format == CS_UNITS_TARGET ? "is not a D6 score (3+)"
                                        : "is not a number";
@@ -249,6 +257,38 @@ static void word_warning(char *note, size_t cap, const char *label, const cs_uni
                       f->text[i], f->file[i] ? f->file[i] : own_file, f->line[i]);
 }
 
+/* Where a text was found: `line N` in the unit's own file, else file:line. */
+static void where(char *buf, size_t cap, const cs_units_found *f, int i, const char *own_file)
+{
+    if (!f->file[i] || strcmp(f->file[i], own_file) == 0)
+        snprintf(buf, cap, "line %d", f->line[i]);
+    else
+        snprintf(buf, cap, "%s:%d", f->file[i], f->line[i]);
+}
+
+/* Appends to a note (NULL: only counts) the option texts holding a digit,
+ * other than `skip`, each with where it is; returns how many. */
+static int option_list(char *note, size_t cap, const cs_units_found *o, const char *skip,
+                       const char *own_file)
+{
+    int listed = 0;
+    const int kept = o->n < CS_UNITS_FOUND ? o->n : CS_UNITS_FOUND;
+    for (int i = 0; i < kept; i++) {
+        if (!strpbrk(o->text[i], "0123456789") || (skip && strcmp(o->text[i], skip) == 0))
+            continue;
+        if (note) {
+            char w[CS_UNITS_PATH + 16];
+            where(w, sizeof w, o, i, own_file);
+            size_t len = strlen(note);
+            snprintf(note + len, cap - len, "%s`%s` (%s)", listed ? ", " : "", o->text[i], w);
+        }
+        listed++;
+    }
+    if (note && o->n > CS_UNITS_FOUND)
+        snprintf(note + strlen(note), cap - strlen(note), " and more");
+    return listed;
+}
+
 /* A characteristic's number against its parameter: the range of REAL and
  * INT (whole for INT), 0/1 for BOOL, an index for CHOICE; DICE and TEXT
  * parameters take text (format = text). */
@@ -280,7 +320,8 @@ static bool in_range(const cs_param_def *d, double v, const char **why)
         *why = "is not the index of one of the parameter's choices";
         return false;
     case CS_PARAM_DICE:
-    case CS_PARAM_TEXT: break;
+    case CS_PARAM_TEXT:
+    case CS_PARAM_POLYGON: break;
     }
     *why = "is a number but the parameter takes text (map it with format = text)";
     return false;
@@ -390,6 +431,74 @@ static void pending_add(pending *p, const verdict *v)
     note_part(p->what, sizeof p->what, "%s", v->part);
 }
 
+/* Places a warning note at file:line, unless an earlier part placed it. */
+static void warn_at(pending *w, cs_unit_problem problem, const char *file, int line)
+{
+    if (w->what[0] != '\0')
+        return;
+    w->problem = problem;
+    w->file = file;
+    w->line = line;
+}
+
+/* The one text to settle for characteristic `label` of u (*one when one
+ * of several is taken, with a warning), or NULL when the unit's options give
+ * several values and its own profiles none (*refused says so). */
+static const cs_units_found *pick_text(const cs_unit *u, const char *label,
+                                       const cs_units_found *f, pending *warned,
+                                       verdict *refused, cs_units_found *one)
+{
+    const cs_units_found *o = f->options;
+    /* Own profiles without it: one value its options (a mount, an upgrade)
+     * give is the unit's; several are the list-builder's choice, not ours. */
+    const bool from_options = f->n == 0 && o && option_list(NULL, 0, o, NULL, u->file) > 0;
+    if (from_options)
+        f = o;
+    const int pick = from_options && f->n == 1 ? 0 : only_numeric(f);
+    if (from_options && pick < 0) {
+        *refused = (verdict){.problem = CS_UNIT_CONFLICT, .file = u->file, .line = u->line};
+        set_part(refused->part, sizeof refused->part,
+                 "lacks %s in its own profiles, and its options give several: ", label);
+        option_list(refused->part, sizeof refused->part, o, NULL, u->file);
+        return NULL;
+    }
+    if (pick < 0)
+        return f;
+    if (from_options) {
+        /* Placed at the unit; the note names the value's line. */
+        char w[CS_UNITS_PATH + 16];
+        where(w, sizeof w, f, pick, u->file);
+        warn_at(warned, CS_UNIT_MISSING, u->file, u->line);
+        note_part(warned->what, sizeof warned->what,
+                  "%s is in no profile of the unit itself: `%s` (%s), the one value its "
+                  "options (mounts, upgrades) give, is taken",
+                  label, f->text[pick], w);
+    } else {
+        /* Words beside one value: take it, and say so. */
+        warn_at(warned, CS_UNIT_CONFLICT, f->file[pick] ? f->file[pick] : u->file,
+                f->line[pick]);
+        word_warning(warned->what, sizeof warned->what, label, f, pick, u->file);
+    }
+    *one = (cs_units_found){.n = 1, .file = {f->file[pick]}, .line = {f->line[pick]}};
+    copy(one->text[0], sizeof one->text[0], f->text[pick]);
+    return one;
+}
+
+/* A character's own (on foot) value is its row; its mounts' are named. */
+static void other_values(const cs_unit *u, const char *label, const cs_units_found *o,
+                         pending *warned)
+{
+    const char *own = u->value[u->n_values - 1].raw;
+    char others[CS_UNITS_NOTE] = "";
+    if (!o || option_list(others, sizeof others, o, own, u->file) == 0)
+        return;
+    warn_at(warned, CS_UNIT_CONFLICT, u->file, u->line);
+    note_part(warned->what, sizeof warned->what,
+              "%s `%s` is the unit's own (on foot); its options give other values, not in the "
+              "table: %s",
+              label, own, others);
+}
+
 cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found, bool csv,
                           bool *kept, cs_error *err)
 {
@@ -399,29 +508,19 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
     u->complete = true;
     *kept = false;
     for (int i = 0; i < m->n_chars; i++) {
-        const cs_units_found *f = &found[i];
+        const char *label = csv ? m->chars[i].param : m->chars[i].name;
         cs_units_found one;
-        const int pick = only_numeric(f);
-        if (pick >= 0) {
-            /* Words beside one value: take it, and say so. */
-            if (warned.what[0] == '\0') {
-                warned.problem = CS_UNIT_CONFLICT;
-                warned.file = f->file[pick] ? f->file[pick] : u->file;
-                warned.line = f->line[pick];
-            }
-            word_warning(warned.what, sizeof warned.what, csv ? m->chars[i].param
-                                                              : m->chars[i].name,
-                         f, pick, u->file);
-            one = (cs_units_found){.n = 1, .file = {f->file[pick]}, .line = {f->line[pick]}};
-            copy(one.text[0], sizeof one.text[0], f->text[pick]);
-            f = &one;
-        }
         verdict v;
-        cs_status st = settle_one(u, i, f, csv, &v, err);
-        if (st != CS_OK)
-            return st;
-        if (v.ok)
-            continue;
+        const cs_units_found *f = pick_text(u, label, &found[i], &warned, &v, &one);
+        if (f) {
+            cs_status st = settle_one(u, i, f, csv, &v, err);
+            if (st != CS_OK)
+                return st;
+            if (v.ok && found[i].n > 0)
+                other_values(u, label, found[i].options, &warned);
+            if (v.ok)
+                continue;
+        }
         pending_add(m->chars[i].required ? &skipped : &incomplete, &v);
         u->complete = false;
     }

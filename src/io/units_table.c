@@ -113,7 +113,7 @@ cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_
                               : cs_table_set(t, row, c_tail + 3, pct ? "%+g" : "%g", x->plus1);
         if (st == CS_OK)
             st = x->has_ppi
-                     ? cs_table_set(t, row, c_tail + 4, pct ? "%.1f" : "%.4f", x->points_per_inch)
+                     ? cs_table_set(t, row, c_tail + 4, pct ? "%.2f" : "%.4f", x->points_per_inch)
                      : cs_table_set(t, row, c_tail + 4, "%s", none);
         for (int c = 0; st == CS_OK && c < metrics.n; c++) {
             int k = metric_slot(un, metrics.name[c]);
@@ -122,7 +122,7 @@ cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_
                      : cs_table_set(t, row, c_metrics + c, "%s", none);
         }
         for (int c = 0; st == CS_OK && c < nd; c++)
-            st = pct ? cs_table_set(t, row, c_p + c, "%.1f", 100.0 * x->p[c])
+            st = pct ? cs_table_set(t, row, c_p + c, "%.2f", 100.0 * x->p[c])
                      : cs_table_set(t, row, c_p + c, "%.6f", x->p[c]);
     }
     return st;

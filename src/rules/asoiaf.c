@@ -160,35 +160,35 @@ enum {
 };
 _Static_assert(M_COUNT <= CS_MAX_METRICS, "asoiaf has too many metrics");
 static const cs_metric_def metrics[M_COUNT] = {
-    [M_ROLL] = {"roll", "", "the charge distance die (legal charges)", 1, 1, 6},
+    [M_ROLL] = {"roll", "", "the charge distance die (legal charges)", 1, 1, 6, CS_METRIC_DIST},
     [M_DISTANCE_NEEDED] = {"distance_needed", "in",
                            "straight move that touches the target (when nothing stops it first)",
-                           0.1, 0, 30},
+                           0.1, 0, 30, CS_METRIC_DIST},
     [M_MOVED] = {"moved", "in",
                  "distance the charger moved: to contact, to 1\" from a blocker, or speed + D6",
-                 0.1, 0, 30},
+                 0.1, 0, 30, CS_METRIC_DIST},
     [M_HITS] = {"hits", "", "hits of the charge attack (charges that connect)", 1, 0,
-                CS_ASOIAF_MAX_DICE},
+                CS_ASOIAF_MAX_DICE, CS_METRIC_DIST},
     [M_WOUNDS] = {"wounds", "", "unsaved hits of the charge attack (charges that connect)", 1, 0,
-                  CS_ASOIAF_MAX_DICE},
+                  CS_ASOIAF_MAX_DICE, CS_METRIC_DIST},
     [M_HITS_ORDERED] = {"hits_ordered", "", "hits of an ordered charge (misses re-rolled)", 1,
-                        0, CS_ASOIAF_MAX_DICE},
+                        0, CS_ASOIAF_MAX_DICE, CS_METRIC_DIST},
     [M_HITS_DISORDERED] = {"hits_disordered", "",
                            "hits of a disordered charge (as disordered_effect says)", 1, 0,
-                           CS_ASOIAF_MAX_DICE},
+                           CS_ASOIAF_MAX_DICE, CS_METRIC_DIST},
     [M_WOUNDS_ORDERED] = {"wounds_ordered", "", "unsaved hits of an ordered charge", 1, 0,
-                          CS_ASOIAF_MAX_DICE},
+                          CS_ASOIAF_MAX_DICE, CS_METRIC_DIST},
     [M_WOUNDS_DISORDERED] = {"wounds_disordered", "", "unsaved hits of a disordered charge", 1,
-                             0, CS_ASOIAF_MAX_DICE},
+                             0, CS_ASOIAF_MAX_DICE, CS_METRIC_DIST},
     [M_WOUNDS_DELIVERED] = {"wounds_delivered", "",
                             "wounds per trial: 0 when the charge fails or cannot be declared", 1, 0,
-                            CS_ASOIAF_MAX_DICE},
+                            CS_ASOIAF_MAX_DICE, CS_METRIC_DIST},
     [M_ALIGNMENT] = {"alignment", "%",
                      "100 centre to centre, 50 half, 0 neither possible (charges that connect)",
-                     50, 0, 100},
+                     50, 0, 100, CS_METRIC_DIST},
     [M_DEFENDER_SHIFT] = {"defender_shift", "in",
                           "how far the defender slid to align (charges that connect)", 0.1, 0,
-                          10},
+                          10, CS_METRIC_DIST},
 };
 
 /* ---- context and layout ------------------------------------------------ */
@@ -273,34 +273,6 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
 
 /* ---- geometry helpers ---------------------------------------------------- */
 
-/* geom.h has no overlap test for two polygons; this is the separating axis
- * test on both outlines' edge normals, with touching (an overlap thinner
- * than CS_GEOM_EPS) not counted, as cs_geom_rects_overlap does. */
-static bool polys_overlap(const cs_poly *a, const cs_poly *b)
-{
-    const cs_poly *pp[2] = {a, b};
-    for (int s = 0; s < 2; s++) {
-        const cs_poly *p = pp[s];
-        for (int i = 0; i < p->n; i++) {
-            cs_vec2 e0 = p->v[i], e1 = p->v[(i + 1) % p->n];
-            cs_vec2 n = {e1.y - e0.y, e0.x - e1.x};
-            double len = hypot(n.x, n.y);
-            if (len == 0.0)
-                continue;
-            double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-            for (int k = 0; k < 2; k++)
-                for (int j = 0; j < pp[k]->n; j++) {
-                    double d = (pp[k]->v[j].x * n.x + pp[k]->v[j].y * n.y) / len;
-                    lo[k] = fmin(lo[k], d);
-                    hi[k] = fmax(hi[k], d);
-                }
-            if (fmin(hi[0], hi[1]) - fmax(lo[0], lo[1]) <= CS_GEOM_EPS)
-                return false;
-        }
-    }
-    return true;
-}
-
 static bool stops_movement(const cs_terrain *t)
 {
     return t->kind == CS_TERRAIN_IMPASSABLE || t->kind == CS_TERRAIN_SOLID;
@@ -317,7 +289,7 @@ static bool free_spot(const cs_scenario *s, const cs_rect *r, const cs_rect *als
             return false;
     cs_poly rp = cs_geom_rect_poly(r);
     for (int i = 0; i < s->n_terrain; i++)
-        if (stops_movement(&s->terrain[i]) && polys_overlap(&rp, &s->terrain[i].poly))
+        if (stops_movement(&s->terrain[i]) && cs_geom_polys_overlap(&rp, &s->terrain[i].poly))
             return false;
     return true;
 }
@@ -336,7 +308,8 @@ static void drop_impossible(cs_scenario *s)
     cs_poly pc = cs_geom_rect_poly(ch), pt = cs_geom_rect_poly(tg);
     n = 0;
     for (int i = 0; i < s->n_terrain; i++)
-        if (!polys_overlap(&s->terrain[i].poly, &pc) && !polys_overlap(&s->terrain[i].poly, &pt))
+        if (!cs_geom_polys_overlap(&s->terrain[i].poly, &pc) &&
+            !cs_geom_polys_overlap(&s->terrain[i].poly, &pt))
             s->terrain[n++] = s->terrain[i];
     s->n_terrain = n;
 }
@@ -688,6 +661,8 @@ static const char doc[] =
 
 static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
                  const void *vlayout, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d);
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot,
+                            cs_diag *diag);
 
 const cs_ruleset cs_rules_asoiaf = {
     .name = "asoiaf",
@@ -707,6 +682,7 @@ const cs_ruleset cs_rules_asoiaf = {
     .draw_layout = draw_layout,
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
+    .map_place = map_place,
     .draw = draw,
 };
 
@@ -834,4 +810,11 @@ static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
         return;
     }
     draw_move(c, &s, l, tr, d);
+}
+
+/* Threat maps (issue 20): the head-on scenario with offset = x and
+ * distance = y (scenario.h, cs_scenario_map_place). */
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag)
+{
+    return cs_scenario_map_place(p, P_SCN, x, y, spot, diag);
 }

@@ -126,12 +126,16 @@ static const char *const outcomes[N_OUTCOMES] = {
 };
 
 static const cs_metric_def metrics[N_METRICS] = {
-    [M_TESTS] = {"tests_taken", "", "Initiative tests rolled (declared charges)", 1.0, 0.0, 10.0},
+    [M_TESTS] = {"tests_taken", "", "Initiative tests rolled (declared charges)", 1.0, 0.0, 10.0,
+                 CS_METRIC_DIST},
     [M_MOVED] = {"distance_moved", "in", "movement used, climbing included (declared charges)",
-        0.1, 0.0, 30.0},
-    [M_FALL] = {"fall_height", "in", "height fallen (outcome fell)", 0.5, 0.0, 12.0},
-    [M_FALL_HIT] = {"fall_hit", "", "1 if the falling hit struck (outcome fell)", 1.0, 0.0, 1.0},
-    [M_GAP] = {"final_gap", "in", "distance left to the target after a failure", 0.1, 0.0, 30.0},
+        0.1, 0.0, 30.0, CS_METRIC_DIST},
+    [M_FALL] = {"fall_height", "in", "height fallen (outcome fell)", 0.5, 0.0, 12.0,
+                CS_METRIC_DIST},
+    [M_FALL_HIT] = {"fall_hit", "", "1 if the falling hit struck (outcome fell)", 1.0, 0.0, 1.0,
+                    CS_METRIC_DIST},
+    [M_GAP] = {"final_gap", "in", "distance left to the target after a failure", 0.1, 0.0, 30.0,
+               CS_METRIC_DIST},
 };
 
 static const char doc[] =
@@ -542,6 +546,7 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
 
 static void draw(const void *vctx, const double *v, const cs_rng *layout_rng,
                  const void *vlayout, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d);
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag);
 
 const cs_ruleset cs_rules_coreheim = {
     .name = "coreheim",
@@ -563,6 +568,7 @@ const cs_ruleset cs_rules_coreheim = {
     .draw_layout = draw_layout,
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
+    .map_place = map_place,
     .draw = draw,
 };
 
@@ -700,4 +706,33 @@ static void draw(const void *vctx, const double *v, const cs_rng *layout_rng,
     if (tr->outcome == O_FELL)
         cs_drawing_caption(dr, "Fell %.1f\": the hit %s (D12 against the fall, 1.3)",
                            tr->m[M_FALL], tr->m[M_FALL_HIT] > 0.5 ? "landed" : "missed");
+}
+
+/* Threat maps (issue 20). Warriors are single points with no facing and no
+ * arc: any visible enemy may be charged (1.4 Declaring Charges), and
+ * "unless a charge involves climbing, chargers must take the most direct
+ * route to the charge target" (1.4), so a target at (x, y) is charged along
+ * the straight line to it: distance = hypot(x, y), and everything placed
+ * along the route (climb, jump, interceptors) keeps its place on it. The
+ * map is therefore round, and at x = 0 it is `run` at distance y. The
+ * warrior is drawn on a 1" base (a 25 mm round base) for scale. A target
+ * nearer than the experiment's climb or jump landing point cannot stand
+ * there: that route has no room for them (prepare's "must lie on the
+ * route"). */
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag)
+{
+    if (p->drawn[P_DISTANCE]) {
+        *diag = (cs_diag){0, "distance",
+                          "is drawn per trial, but a threat map sets it from the cell "
+                          "(distance = hypot(x, y)): fix it or leave it out"};
+        return CS_EINPUT;
+    }
+    double d = hypot(x, y);
+    const double *v = p->num;
+    p->num[P_DISTANCE] = d;
+    spot->charger_w = 1.0;
+    spot->charger_d = 1.0;
+    spot->placed = !(v[P_CLIMB] > 0.0 && !p->drawn[P_CLIMB_AT] && !cs_reaches(d, v[P_CLIMB_AT])) &&
+                   !(v[P_JUMP] > 0.0 && !p->drawn[P_LAND_GAP] && !cs_reaches(d, v[P_LAND_GAP]));
+    return CS_OK;
 }

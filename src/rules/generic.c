@@ -47,8 +47,8 @@ static const cs_param_def params[P_COUNT] = {
 static const char *const outcomes[O_COUNT] = {"charged", "failed", "illegal"};
 
 static const cs_metric_def metrics[] = {
-    {"roll", "", "the dice total after any re-roll", 1.0, -50.0, 650.0},
-    {"range", "in", "move + roll", 0.5, -50.0, 750.0},
+    {"roll", "", "the dice total after any re-roll", 1.0, -50.0, 650.0, CS_METRIC_DIST},
+    {"range", "in", "move + roll", 0.5, -50.0, 750.0, CS_METRIC_DIST},
 };
 
 typedef struct generic_ctx {

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "chargesim/reach.h"
+
 const char *const cs_scenario_unit_kinds[] = { "enemy", "friend", NULL };
 const char *const cs_scenario_terrain_kinds[] = { "blocking", "impassable", "solid", NULL };
 
@@ -205,4 +207,32 @@ int cs_scenario_sight_blockers(const cs_scenario *s, cs_poly *out)
         if (s->terrain[i].kind != CS_TERRAIN_IMPASSABLE)
             out[n++] = s->terrain[i].poly;
     return n;
+}
+
+cs_status cs_scenario_map_place(cs_params *p, int first, double x, double y, cs_map_spot *spot,
+                                cs_diag *diag)
+{
+    static const char *const keys[2] = { "distance", "offset" };
+    for (int i = 0; i < 2; i++)
+        if (p->drawn[first + CS_SCN_DISTANCE + i]) {
+            *diag = (cs_diag){ 0, keys[i],
+                               "is drawn per trial, but a threat map sets it from the cell "
+                               "(distance = y, offset = x): fix it or leave it out" };
+            return CS_EINPUT;
+        }
+    double *v = p->num + first;
+    v[CS_SCN_DISTANCE] = y;
+    v[CS_SCN_OFFSET] = x;
+    cs_scenario s;
+    cs_diag ignored = { 0, NULL, NULL };
+    cs_scenario_build(p->num, first, &s);
+    spot->charger_w = s.charger.r.width;
+    spot->charger_d = s.charger.r.depth;
+    spot->placed = cs_scenario_check(p->num, first, &ignored) == CS_OK &&
+                   !cs_reaches(0.0, cs_geom_dist_rect_rect(&s.charger.r, &s.target.r));
+    cs_poly t = cs_geom_rect_poly(&s.target.r);
+    for (int i = 0; spot->placed && i < s.n_terrain; i++)
+        if (s.terrain[i].kind != CS_TERRAIN_BLOCKING && cs_geom_polys_overlap(&t, &s.terrain[i].poly))
+            spot->placed = false;
+    return CS_OK;
 }

@@ -104,13 +104,15 @@ static const char *const outcomes[N_OUTCOMES] = {
 };
 
 static const cs_metric_def metrics[N_METRICS] = {
-    [M_ROLL] = {"roll", "", "discipline: the 2D6 total; flight: the distance rolled", 1, 0, 96},
+    [M_ROLL] = {"roll", "", "discipline: the 2D6 total; flight: the distance rolled", 1, 0, 96,
+                CS_METRIC_DIST},
     [M_MARGIN] = {"margin", "",
                   "discipline: target - roll (>= 0 passes); flight: roll - edge distance (>= 0 "
                   "leaves the table)",
-                  1, -100, 100},
-    [M_HITS] = {"hits", "", "ranged: successful hits", 1, 0, MAX_MODELS},
-    [M_WOUNDS] = {"wounds", "", "ranged: failed damage saves, one wound each", 1, 0, MAX_MODELS},
+                  1, -100, 100, CS_METRIC_DIST},
+    [M_HITS] = {"hits", "", "ranged: successful hits", 1, 0, MAX_MODELS, CS_METRIC_DIST},
+    [M_WOUNDS] = {"wounds", "", "ranged: failed damage saves, one wound each", 1, 0, MAX_MODELS,
+                  CS_METRIC_DIST},
 };
 
 typedef struct ctx {

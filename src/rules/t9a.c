@@ -66,17 +66,21 @@ static const cs_param_def params[P_COUNT] = {
 static const char *const outcomes[O_COUNT] = {"charged", "failed", "caught", "fled", "illegal"};
 
 static const cs_metric_def metrics[M_COUNT] = {
-    {"range_rolled", "in", "the Charge Range rolled (charges declared)", 1.0, 0.0, 40.0},
-    {"distance", "in", "closest points of the two units at declaration", 0.1, 0.0, 40.0},
+    {"range_rolled", "in", "the Charge Range rolled (charges declared)", 1.0, 0.0, 40.0,
+     CS_METRIC_DIST},
+    {"distance", "in", "closest points of the two units at declaration", 0.1, 0.0, 40.0,
+     CS_METRIC_DIST},
     {"path_cost", "in",
      "T9A distance of the cheapest snaking path to the Target Facing (forward + w sin(wheel) "
-     "+ forward; charges declared)", 0.1, 0.0, 60.0},
-    {"wheel_angle", "deg", "size of that path's wheel (charges declared)", 1.0, 0.0, 90.0},
+     "+ forward; charges declared)", 0.1, 0.0, 60.0, CS_METRIC_DIST},
+    {"wheel_angle", "deg", "size of that path's wheel (charges declared)", 1.0, 0.0, 90.0,
+     CS_METRIC_DIST},
     {"contact_charger", "", "charger models in contact after the align move (charged)", 1.0, 0.0,
-     40.0},
+     40.0, CS_METRIC_DIST},
     {"contact_target", "", "target models in contact after the align move (charged)", 1.0, 0.0,
-     40.0},
-    {"final_gap", "in", "closest points after the Failed Charge Move (failed)", 0.1, 0.0, 40.0},
+     40.0, CS_METRIC_DIST},
+    {"final_gap", "in", "closest points after the Failed Charge Move (failed)", 0.1, 0.0, 40.0,
+     CS_METRIC_DIST},
 };
 
 typedef struct t9a_ctx {
@@ -524,6 +528,8 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
 
 static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
                  const void *vl, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d);
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot,
+                            cs_diag *diag);
 
 const cs_ruleset cs_rules_t9a = {
     .name = "t9a",
@@ -590,6 +596,7 @@ const cs_ruleset cs_rules_t9a = {
     .draw_layout = draw_layout,
     .resolve = resolve,
     .outcome_probabilities = outcome_probabilities,
+    .map_place = map_place,
     .draw = draw,
 };
 
@@ -722,4 +729,11 @@ static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
         face[i] = cs_rng_die(&r, 6);
     keep_dice(c, face, &high);
     draw_failed(&g, &s, c->edition == ED_3 ? 4.0 : (double)high, d);
+}
+
+/* Threat maps (issue 20): the head-on scenario with offset = x and
+ * distance = y (scenario.h, cs_scenario_map_place). */
+static cs_status map_place(cs_params *p, double x, double y, cs_map_spot *spot, cs_diag *diag)
+{
+    return cs_scenario_map_place(p, P_SCN, x, y, spot, diag);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chargesim/dice.h"
+#include "chargesim/sched_mpi.h"
 #include "chargesim/sim.h"
 
 #define SUB 65536   /* totals outside the window held at once per thread */
@@ -111,6 +112,32 @@ static bool roll_block(const cs_dice *d, uint64_t seed, uint64_t b, uint64_t n, 
     return vlist_merge(out, w->run, k);
 }
 
+static int cmp_count(const void *a, const void *b)
+{
+    return cmp_int(&((const cs_dice_count *)a)->value, &((const cs_dice_count *)b)->value);
+}
+
+/* With several ranks (sched_mpi.h): every rank's list into *acc, sorted by
+ * value, the counts of one value summed (integers: the same list whichever
+ * rank rolled which block); false when out of memory. */
+static bool gather_ranks(const cs_sched_backend *be, vlist *acc)
+{
+    size_t total;
+    cs_dice_count *all = be->gatherv(acc->v, acc->n * sizeof *acc->v, &total);
+    if (!all)
+        return false;
+    size_t n = total / sizeof *all, k = 0;
+    qsort(all, n, sizeof *all, cmp_count);
+    for (size_t i = 0; i < n; i++)
+        if (k && all[k - 1].value == all[i].value)
+            all[k - 1].count += all[i].count;
+        else
+            all[k++] = all[i];
+    free(acc->v);
+    *acc = (vlist){all, k, n};
+    return true;
+}
+
 cs_status cs_sim_dice_counts(const cs_dice *d, uint64_t trials, uint64_t seed, int threads,
                              cs_dice_count **out, size_t *n_out, cs_error *err)
 {
@@ -118,13 +145,19 @@ cs_status cs_sim_dice_counts(const cs_dice *d, uint64_t trials, uint64_t seed, i
     int nt = threads > 0 ? threads : omp_get_max_threads();
     vlist acc = {0};
     int failed = 0;
+    const cs_sched_backend *be = cs_sched_get_backend();
+    bool multi = be && be->size > 1;
+    if (multi && !be->begin())
+        return cs_error_set(err, CS_ERUNTIME, "another MPI rank ended before the rolls");
+    uint64_t lo, hi;
+    cs_sched_share(nb, &lo, &hi);
 #pragma omp parallel num_threads(nt)
     {
         scratch w = {calloc(SPAN, sizeof *w.dense), malloc(SUB * sizeof *w.buf),
                      malloc(SPAN * sizeof *w.run)};
         vlist mine = {0};
 #pragma omp for schedule(dynamic, 1)
-        for (uint64_t b = 0; b < nb; b++) {
+        for (uint64_t b = lo; b < hi; b++) {
             uint64_t n = b + 1 == nb ? trials - b * bs : bs;
             if (!w.dense || !w.buf || !w.run || !roll_block(d, seed, b, n, &w, &mine)) {
 #pragma omp atomic write
@@ -133,13 +166,21 @@ cs_status cs_sim_dice_counts(const cs_dice *d, uint64_t trials, uint64_t seed, i
         }
         /* Integer counts: the order the threads' lists join in cannot
          * matter, and the answer stays sorted by value. */
+        bool merged;
 #pragma omp critical(cs_dice_counts_merge)
-        if (!vlist_merge(&acc, mine.v, mine.n))
+        merged = vlist_merge(&acc, mine.v, mine.n);
+        if (!merged) {
+#pragma omp atomic write
             failed = 1;
+        }
         free(mine.v);
         free(w.dense);
         free(w.buf);
         free(w.run);
+    }
+    if (multi && (failed || !gather_ranks(be, &acc))) {
+        failed = 1;
+        be->fail("out of memory"); /* the other ranks wait in the gather */
     }
     if (failed) {
         free(acc.v);

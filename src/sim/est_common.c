@@ -12,6 +12,8 @@ const cs_estimator *cs_estimator_for(cs_method m)
         return &cs_est_conditional;
     case CS_METHOD_EXACT:
         return &cs_est_exact;
+    case CS_METHOD_RQMC:
+        return &cs_est_rqmc;
     case CS_METHOD_AUTO:
         break;
     }
@@ -35,15 +37,6 @@ void cs_est_hist_add(const cs_est_run *run, uint64_t *h, int m, double v, uint64
     if (!((run->hist_mask >> m) & 1u))
         return;
     h[run->bin_offset[m] + cs_binning_index(&run->bins[m], v)] += mass;
-}
-
-double cs_est_success_of(const cs_est_run *run, const double *p)
-{
-    double s = 0.0;
-    for (int o = 0; o < run->rs->n_outcomes; o++)
-        if (run->success_mask & (1u << o))
-            s += p[o];
-    return s;
 }
 
 void cs_est_run_init(cs_est_run *run, const cs_experiment *e, const cs_estimator *est,

@@ -66,8 +66,8 @@ static bool add_metrics(const cs_est_run *run, const cs_probs *pr, uint64_t *his
 
 /* Adds one layout's exact answer (and, for metrics it leaves open, one
  * sampled value) to the block's tally. */
-static void add_layout(const cs_est_run *run, const cs_est_point *pt, const void *lay,
-                       cs_rng *rng, uint64_t *hist, cs_est_tally *t)
+void cs_est_cond_add_layout(const cs_est_run *run, const cs_est_point *pt, const void *lay,
+                            cs_rng *rng, uint64_t *hist, cs_est_tally *t)
 {
     const cs_ruleset *rs = run->rs;
     cs_probs pr;
@@ -118,12 +118,12 @@ static void cond_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b
             cs_est_draw_params(run, num, &rng);
             run->rs->draw_layout(pt->ctx, num, &rng, layout);
         }
-        add_layout(run, pt, lay, &rng, hist, t);
+        cs_est_cond_add_layout(run, pt, lay, &rng, hist, t);
     }
     t->trials = n;
 }
 
-static void cond_merge(void *into, const void *block)
+void cs_est_cond_merge(void *into, const void *block)
 {
     cs_est_tally *t = into;
     const cs_est_tally *s = block;
@@ -218,7 +218,7 @@ const cs_estimator cs_est_conditional = {
     .tally_size = sizeof(cs_est_tally),
     .first_trials = cond_first_trials,
     .block = cond_block,
-    .merge = cond_merge,
+    .merge = cs_est_cond_merge,
     .halfwidth = cond_halfwidth,
     .report = cond_report,
     .worst_trials = cond_worst_trials,
@@ -234,7 +234,7 @@ const cs_estimator cs_est_exact = {
     .tally_size = sizeof(cs_est_tally),
     .first_trials = exact_first_trials,
     .block = cond_block,
-    .merge = cond_merge,
+    .merge = cs_est_cond_merge,
     .halfwidth = cond_halfwidth,
     .report = cond_report,
     .worst_trials = NULL,

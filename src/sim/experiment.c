@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "chargesim/dice.h"
+#include "chargesim/poly_parse.h"
+#include "chargesim/qmc.h"
 
 #define MAX_SWEEP_VALUES 100000
 
-static const char *const method_names[] = {"auto", "mc", "conditional", "exact"};
+static const char *const method_names[] = {"auto", "mc", "conditional", "exact", "rqmc"};
 
 const char *cs_method_name(cs_method m)
 {
@@ -22,7 +24,7 @@ const char *cs_method_name(cs_method m)
 
 bool cs_method_parse(const char *s, cs_method *out)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < (int)(sizeof method_names / sizeof *method_names); i++)
         if (strcmp(s, method_names[i]) == 0) {
             *out = (cs_method)i;
             return true;
@@ -65,6 +67,7 @@ void cs_experiment_init(cs_experiment *e, const char *origin)
     e->seed = 1;
     e->method = CS_METHOD_AUTO;
     e->confidence = 0.95;
+    e->replicates = CS_EXPERIMENT_REPLICATES;
 }
 
 static void label_clear(cs_label_spec *l)
@@ -184,6 +187,16 @@ static cs_status parse_element(const cs_param_def *def, const char *text, double
     case CS_PARAM_TEXT:
         *num = 0.0;
         return CS_OK;
+    case CS_PARAM_POLYGON: {
+        /* Checked here, once, by the parser prepare reads it with. */
+        cs_poly_list pl;
+        cs_diag diag = {0};
+        *num = 0.0;
+        if (cs_poly_parse(text, strlen(text), def->choices, &pl, &diag) != CS_OK)
+            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': column %d: %s", at, def->key,
+                                text, diag.column, diag.what ? diag.what : "invalid polygon");
+        return CS_OK;
+    }
     }
     return CS_OK;
 }
@@ -236,6 +249,124 @@ static bool parse_draw(const char *s, const char *name, double *a, double *b)
     return parse_double(left, a) && parse_double(right, b);
 }
 
+/* uniform(a,b) or normal(m,s): drawn per trial, checked against the
+ * parameter's range; its centre stands as the point's value. */
+static cs_status parse_draw_value(const cs_param_def *def, const char *raw, cs_value_spec *v,
+                                  const char *at, cs_error *err)
+{
+    bool uni = raw[0] == 'u';
+    if (!(def->flags & CS_PF_LAYOUT))
+        return cs_error_set(err, CS_EINPUT,
+                            "%s: %s = '%s': only layout parameters can be drawn per trial; "
+                            "%s is not one (see `chargesim rules %s`)",
+                            at, def->key, raw, def->key, "RULESET");
+    if (!parse_draw(raw, uni ? "uniform" : "normal", &v->a, &v->b))
+        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected %s", at, def->key, raw,
+                            uni ? "uniform(a,b) with numbers a < b"
+                                : "normal(mean,sd) with numbers, sd >= 0");
+    if (uni ? !(v->a < v->b) : !(v->b >= 0.0))
+        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected %s", at, def->key, raw,
+                            uni ? "a < b in uniform(a,b)" : "sd >= 0 in normal(mean,sd)");
+    if (uni && (v->a < def->min || v->b > def->max))
+        return cs_error_set(err, CS_EINPUT,
+                            "%s: %s = '%s': the range must lie within %g to %g", at,
+                            def->key, raw, def->min, def->max);
+    /* A normal draw is clamped to [min, max]: its mean must lie there and
+     * its spread must not exceed the range, or most draws would be the
+     * clamp's edges rather than the distribution the user wrote. */
+    if (!uni && (v->a < def->min || v->a > def->max || v->b > def->max - def->min))
+        return cs_error_set(err, CS_EINPUT,
+                            "%s: %s = '%s': the mean must lie within %g to %g and the sd be "
+                            "at most %g",
+                            at, def->key, raw, def->min, def->max, def->max - def->min);
+    v->kind = uni ? CS_VAL_UNIFORM : CS_VAL_NORMAL;
+    char centre[64];
+    format_number(centre, sizeof centre, uni ? 0.5 * (v->a + v->b) : v->a);
+    return add_value(v, centre, uni ? 0.5 * (v->a + v->b) : v->a, err);
+}
+
+/* a..b or a..b:step: the values a + i*step. */
+static cs_status parse_range(const cs_param_def *def, const char *raw, const char *dots,
+                             cs_value_spec *v, const char *at, cs_error *err)
+{
+    cs_status st;
+    double num;
+    char left[128], right[128];
+    size_t la = (size_t)(dots - raw);
+    const char *colon = strchr(dots + 2, ':');
+    size_t lb = colon ? (size_t)(colon - dots - 2) : strlen(dots + 2);
+    double a, b, step = 1.0;
+    if (la >= sizeof left || lb >= sizeof right)
+        return cs_error_set(err, CS_EINPUT, "%s: %s: value too long", at, def->key);
+    memcpy(left, raw, la);
+    left[la] = '\0';
+    memcpy(right, dots + 2, lb);
+    right[lb] = '\0';
+    if (!parse_double(left, &a) || !parse_double(right, &b) ||
+        (colon && !parse_double(colon + 1, &step)))
+        return cs_error_set(err, CS_EINPUT,
+                            "%s: %s = '%s': expected a sweep a..b or a..b:step with numbers",
+                            at, def->key, raw);
+    if (!(step > 0.0) || b < a)
+        return cs_error_set(err, CS_EINPUT,
+                            "%s: %s = '%s': a sweep a..b:step needs a <= b and step > 0", at,
+                            def->key, raw);
+    if ((b - a) / step > MAX_SWEEP_VALUES)
+        return cs_error_set(err, CS_ELIMIT, "%s: %s = '%s': more than %d sweep values", at,
+                            def->key, raw, MAX_SWEEP_VALUES);
+    v->kind = CS_VAL_SWEEP;
+    /* Values a + i*step, computed from i to avoid accumulating error. */
+    for (long i = 0;; i++) {
+        double x = a + (double)i * step;
+        if (x > b + 1e-9 * step)
+            break;
+        x = x > b ? b : x; /* the last value is b itself, never past it */
+        char buf[64];
+        format_number(buf, sizeof buf, x);
+        if ((st = parse_element(def, buf, &num, at, err)) != CS_OK)
+            return st;
+        /* The value is a + i*step itself, not its 10-digit text read back
+         * (issue 18.3); the text is what tables show. */
+        if (def->type == CS_PARAM_REAL)
+            num = x;
+        if ((st = add_value(v, buf, num, err)) != CS_OK)
+            return st;
+    }
+    return CS_OK;
+}
+
+/* a,b,c: a list of values of any type but free text. */
+static cs_status parse_list(const cs_param_def *def, const char *raw, cs_value_spec *v,
+                            const char *at, cs_error *err)
+{
+    cs_status st;
+    double num;
+    const char *s = raw;
+    v->kind = CS_VAL_SWEEP;
+    for (;;) {
+        const char *c = strchr(s, ',');
+        size_t len = c ? (size_t)(c - s) : strlen(s);
+        char *item = dup_trimmed(s, len);
+        if (!item)
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+        if (item[0] == '\0') {
+            free(item);
+            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': empty element in a list",
+                                at, def->key, raw);
+        }
+        st = parse_element(def, item, &num, at, err);
+        if (st == CS_OK)
+            st = add_value(v, item, num, err);
+        free(item);
+        if (st != CS_OK)
+            return st;
+        if (!c)
+            break;
+        s = c + 1;
+    }
+    return CS_OK;
+}
+
 static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_value_spec *v,
                                    const char *at, cs_error *err)
 {
@@ -243,112 +374,18 @@ static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_
     double num;
     bool numeric = def->type == CS_PARAM_REAL || def->type == CS_PARAM_INT;
 
-    if (def->type == CS_PARAM_TEXT) {
-        v->kind = CS_VAL_FIXED;
-        return add_value(v, raw, 0.0, err);
+    if (def->type == CS_PARAM_TEXT || def->type == CS_PARAM_POLYGON) {
+        v->kind = CS_VAL_FIXED; /* taken whole: its commas are no sweep */
+        st = parse_element(def, raw, &num, at, err);
+        return st != CS_OK ? st : add_value(v, raw, 0.0, err);
     }
-    if (strncmp(raw, "uniform(", 8) == 0 || strncmp(raw, "normal(", 7) == 0) {
-        bool uni = raw[0] == 'u';
-        if (!(def->flags & CS_PF_LAYOUT))
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: %s = '%s': only layout parameters can be drawn per trial; "
-                                "%s is not one (see `chargesim rules %s`)",
-                                at, def->key, raw, def->key, "RULESET");
-        if (!parse_draw(raw, uni ? "uniform" : "normal", &v->a, &v->b))
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected %s", at, def->key, raw,
-                                uni ? "uniform(a,b) with numbers a < b"
-                                    : "normal(mean,sd) with numbers, sd >= 0");
-        if (uni ? !(v->a < v->b) : !(v->b >= 0.0))
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected %s", at, def->key, raw,
-                                uni ? "a < b in uniform(a,b)" : "sd >= 0 in normal(mean,sd)");
-        if (uni && (v->a < def->min || v->b > def->max))
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: %s = '%s': the range must lie within %g to %g", at,
-                                def->key, raw, def->min, def->max);
-        /* A normal draw is clamped to [min, max]: its mean must lie there and
-         * its spread must not exceed the range, or most draws would be the
-         * clamp's edges rather than the distribution the user wrote. */
-        if (!uni && (v->a < def->min || v->a > def->max || v->b > def->max - def->min))
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: %s = '%s': the mean must lie within %g to %g and the sd be "
-                                "at most %g",
-                                at, def->key, raw, def->min, def->max, def->max - def->min);
-        v->kind = uni ? CS_VAL_UNIFORM : CS_VAL_NORMAL;
-        char centre[64];
-        format_number(centre, sizeof centre, uni ? 0.5 * (v->a + v->b) : v->a);
-        return add_value(v, centre, uni ? 0.5 * (v->a + v->b) : v->a, err);
-    }
+    if (strncmp(raw, "uniform(", 8) == 0 || strncmp(raw, "normal(", 7) == 0)
+        return parse_draw_value(def, raw, v, at, err);
     const char *dots = strstr(raw, "..");
-    if (numeric && dots) {
-        char left[128], right[128];
-        size_t la = (size_t)(dots - raw);
-        const char *colon = strchr(dots + 2, ':');
-        size_t lb = colon ? (size_t)(colon - dots - 2) : strlen(dots + 2);
-        double a, b, step = 1.0;
-        if (la >= sizeof left || lb >= sizeof right)
-            return cs_error_set(err, CS_EINPUT, "%s: %s: value too long", at, def->key);
-        memcpy(left, raw, la);
-        left[la] = '\0';
-        memcpy(right, dots + 2, lb);
-        right[lb] = '\0';
-        if (!parse_double(left, &a) || !parse_double(right, &b) ||
-            (colon && !parse_double(colon + 1, &step)))
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: %s = '%s': expected a sweep a..b or a..b:step with numbers",
-                                at, def->key, raw);
-        if (!(step > 0.0) || b < a)
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: %s = '%s': a sweep a..b:step needs a <= b and step > 0", at,
-                                def->key, raw);
-        if ((b - a) / step > MAX_SWEEP_VALUES)
-            return cs_error_set(err, CS_ELIMIT, "%s: %s = '%s': more than %d sweep values", at,
-                                def->key, raw, MAX_SWEEP_VALUES);
-        v->kind = CS_VAL_SWEEP;
-        /* Values a + i*step, computed from i to avoid accumulating error. */
-        for (long i = 0;; i++) {
-            double x = a + (double)i * step;
-            if (x > b + 1e-9 * step)
-                break;
-            x = x > b ? b : x; /* the last value is b itself, never past it */
-            char buf[64];
-            format_number(buf, sizeof buf, x);
-            if ((st = parse_element(def, buf, &num, at, err)) != CS_OK)
-                return st;
-            /* The value is a + i*step itself, not its 10-digit text read back
-             * (issue 18.3); the text is what tables show. */
-            if (def->type == CS_PARAM_REAL)
-                num = x;
-            if ((st = add_value(v, buf, num, err)) != CS_OK)
-                return st;
-        }
-        return CS_OK;
-    }
-    if (strchr(raw, ',')) {
-        const char *s = raw;
-        v->kind = CS_VAL_SWEEP;
-        for (;;) {
-            const char *c = strchr(s, ',');
-            size_t len = c ? (size_t)(c - s) : strlen(s);
-            char *item = dup_trimmed(s, len);
-            if (!item)
-                return cs_error_set(err, CS_ENOMEM, "out of memory");
-            if (item[0] == '\0') {
-                free(item);
-                return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': empty element in a list",
-                                    at, def->key, raw);
-            }
-            st = parse_element(def, item, &num, at, err);
-            if (st == CS_OK)
-                st = add_value(v, item, num, err);
-            free(item);
-            if (st != CS_OK)
-                return st;
-            if (!c)
-                break;
-            s = c + 1;
-        }
-        return CS_OK;
-    }
+    if (numeric && dots)
+        return parse_range(def, raw, dots, v, at, err);
+    if (strchr(raw, ','))
+        return parse_list(def, raw, v, at, err);
     v->kind = CS_VAL_FIXED;
     if ((st = parse_element(def, raw, &num, at, err)) != CS_OK)
         return st;
@@ -460,7 +497,91 @@ const char *cs_experiment_label(const cs_experiment *e, int i, int j)
 }
 
 static const char *const experiment_keys =
-    "name, description, ruleset, trials, seed, method, confidence, precision";
+    "name, description, ruleset, trials, seed, method, confidence, precision, replicates";
+
+/* [experiment] ruleset = NAME: a known ruleset, chosen before its parameters. */
+static cs_status set_ruleset(cs_experiment *e, const char *v, const char *at, cs_error *err)
+{
+    cs_status st = CS_OK;
+    const cs_ruleset *rs = cs_ruleset_find(v);
+    if (!rs) {
+        char list[512] = "";
+        for (int i = 0; i < cs_ruleset_count(); i++) {
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                     cs_ruleset_at(i)->name);
+        }
+        st = cs_error_set(err, CS_EINPUT, "%s: ruleset = '%s': expected one of: %s", at,
+                          v, list);
+    } else if (e->rs && e->rs != rs) {
+        for (int i = 0; i < CS_MAX_PARAMS; i++)
+            if (e->param[i].raw)
+                st = cs_error_set(err, CS_EINPUT,
+                                  "%s: ruleset = '%s': set the ruleset before its "
+                                  "parameters",
+                                  at, v);
+        if (st == CS_OK)
+            e->rs = rs;
+    } else {
+        e->rs = rs;
+    }
+    return st;
+}
+
+/* The numeric [experiment] keys (v is a trimmed copy the caller owns):
+ * CS_OK, an error, or -1 when key is none of them. */
+static int set_number_key(cs_experiment *e, const char *key, char *v, const char *value,
+                          const char *at, cs_error *err)
+{
+    cs_status st = CS_OK;
+    if (strcmp(key, "trials") == 0) {
+        if (!parse_u64(v, &e->trials) || e->trials < 1 || e->trials > CS_EXPERIMENT_MAX_TRIALS)
+            st = cs_error_set(err, CS_EINPUT,
+                              "%s: trials = '%s': expected a whole number from 1 to 10^12",
+                              at, v);
+    } else if (strcmp(key, "seed") == 0) {
+        if (!parse_u64(v, &e->seed))
+            st = cs_error_set(err, CS_EINPUT,
+                              "%s: seed = '%s': expected a whole number from 0 to 2^64-1", at,
+                              v);
+    } else if (strcmp(key, "method") == 0) {
+        if (!cs_method_parse(v, &e->method))
+            st = cs_error_set(err, CS_EINPUT,
+                              "%s: method = '%s': expected auto, mc, conditional, exact or rqmc",
+                              at, v);
+    } else if (strcmp(key, "confidence") == 0) {
+        if (!parse_double(v, &e->confidence) || !(e->confidence > 0.0) ||
+            !(e->confidence < 1.0))
+            st = cs_error_set(err, CS_EINPUT,
+                              "%s: confidence = '%s': expected a number between 0 and 1 "
+                              "(e.g. 0.95)",
+                              at, v);
+    } else if (strcmp(key, "precision") == 0) {
+        size_t n = strlen(v);
+        bool percent = n > 0 && v[n - 1] == '%';
+        if (percent)
+            v[n - 1] = '\0';
+        if (!parse_double(v, &e->precision) || e->precision < 0.0 ||
+            (percent ? e->precision >= 100.0 : e->precision >= 1.0))
+            st = cs_error_set(err, CS_EINPUT,
+                              "%s: precision = '%s': expected an interval half-width "
+                              "such as 0.001 or 0.1%% (0 = off)",
+                              at, value);
+        else if (percent)
+            e->precision /= 100.0;
+    } else if (strcmp(key, "replicates") == 0) {
+        uint64_t r;
+        if (!parse_u64(v, &r) || r < 2 || r > CS_EXPERIMENT_MAX_REPLICATES)
+            st = cs_error_set(err, CS_EINPUT,
+                              "%s: replicates = '%s': expected a whole number from 2 to %u",
+                              at, v, CS_EXPERIMENT_MAX_REPLICATES);
+        else
+            e->replicates = (unsigned)r;
+    } else {
+        return -1;
+    }
+    return (int)st;
+}
 
 cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *key,
                             const char *value, const char *origin, int line, cs_error *err)
@@ -481,66 +602,13 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
             e->description = v;
             return CS_OK;
         } else if (strcmp(key, "ruleset") == 0) {
-            const cs_ruleset *rs = cs_ruleset_find(v);
-            if (!rs) {
-                char list[512] = "";
-                for (int i = 0; i < cs_ruleset_count(); i++) {
-                    size_t used = strlen(list);
-                    snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
-                             cs_ruleset_at(i)->name);
-                }
-                st = cs_error_set(err, CS_EINPUT, "%s: ruleset = '%s': expected one of: %s", at,
-                                  v, list);
-            } else if (e->rs && e->rs != rs) {
-                for (int i = 0; i < CS_MAX_PARAMS; i++)
-                    if (e->param[i].raw)
-                        st = cs_error_set(err, CS_EINPUT,
-                                          "%s: ruleset = '%s': set the ruleset before its "
-                                          "parameters",
-                                          at, v);
-                if (st == CS_OK)
-                    e->rs = rs;
-            } else {
-                e->rs = rs;
-            }
-        } else if (strcmp(key, "trials") == 0) {
-            if (!parse_u64(v, &e->trials) || e->trials < 1 || e->trials > CS_EXPERIMENT_MAX_TRIALS)
-                st = cs_error_set(err, CS_EINPUT,
-                                  "%s: trials = '%s': expected a whole number from 1 to 10^12",
-                                  at, v);
-        } else if (strcmp(key, "seed") == 0) {
-            if (!parse_u64(v, &e->seed))
-                st = cs_error_set(err, CS_EINPUT,
-                                  "%s: seed = '%s': expected a whole number from 0 to 2^64-1", at,
-                                  v);
-        } else if (strcmp(key, "method") == 0) {
-            if (!cs_method_parse(v, &e->method))
-                st = cs_error_set(err, CS_EINPUT,
-                                  "%s: method = '%s': expected auto, mc, conditional or exact",
-                                  at, v);
-        } else if (strcmp(key, "confidence") == 0) {
-            if (!parse_double(v, &e->confidence) || !(e->confidence > 0.0) ||
-                !(e->confidence < 1.0))
-                st = cs_error_set(err, CS_EINPUT,
-                                  "%s: confidence = '%s': expected a number between 0 and 1 "
-                                  "(e.g. 0.95)",
-                                  at, v);
-        } else if (strcmp(key, "precision") == 0) {
-            size_t n = strlen(v);
-            bool percent = n > 0 && v[n - 1] == '%';
-            if (percent)
-                v[n - 1] = '\0';
-            if (!parse_double(v, &e->precision) || e->precision < 0.0 ||
-                (percent ? e->precision >= 100.0 : e->precision >= 1.0))
-                st = cs_error_set(err, CS_EINPUT,
-                                  "%s: precision = '%s': expected an interval half-width "
-                                  "such as 0.001 or 0.1%% (0 = off)",
-                                  at, value);
-            else if (percent)
-                e->precision /= 100.0;
+            st = set_ruleset(e, v, at, err);
         } else {
-            st = cs_error_set(err, CS_EINPUT, "%s: [experiment] unknown key '%s'; expected one of: %s",
-                              at, key, experiment_keys);
+            int r = set_number_key(e, key, v, value, at, err);
+            st = r >= 0 ? (cs_status)r
+                        : cs_error_set(err, CS_EINPUT,
+                                       "%s: [experiment] unknown key '%s'; expected one of: %s",
+                                       at, key, experiment_keys);
         }
         free(v);
         return st;
@@ -600,7 +668,7 @@ void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out)
         const cs_param_type t = e->rs->params[i].type;
         out->num[i] = v->num[choice[i]];
         out->drawn[i] = v->kind == CS_VAL_UNIFORM || v->kind == CS_VAL_NORMAL;
-        if (t == CS_PARAM_DICE || t == CS_PARAM_TEXT)
+        if (t == CS_PARAM_DICE || t == CS_PARAM_TEXT || t == CS_PARAM_POLYGON)
             out->text[i] = v->text[choice[i]];
     }
 }
@@ -623,15 +691,20 @@ cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error 
     bool exact_ok = e->rs->outcome_probabilities != NULL;
     switch (e->method) {
     case CS_METHOD_AUTO:
-        *out = !exact_ok ? CS_METHOD_MC
-               : e->layout_random ? CS_METHOD_CONDITIONAL
-                                  : CS_METHOD_EXACT;
+        /* RQMC needs layouts made of drawn parameters (its point set's
+         * dimensions); a layout random only through the ruleset's own
+         * draws gains nothing from it (issue 21). */
+        *out = !exact_ok               ? CS_METHOD_MC
+               : !e->layout_random    ? CS_METHOD_EXACT
+               : e->n_drawn >= 1 && e->n_drawn <= CS_QMC_MAX_DIM ? CS_METHOD_RQMC
+                                      : CS_METHOD_CONDITIONAL;
         return CS_OK;
     case CS_METHOD_MC:
         *out = CS_METHOD_MC;
         return CS_OK;
     case CS_METHOD_CONDITIONAL:
     case CS_METHOD_EXACT:
+    case CS_METHOD_RQMC:
         if (!exact_ok)
             return cs_error_set(err, CS_EINPUT,
                                 "method %s: ruleset %s has no exact outcome probabilities; use "

@@ -12,11 +12,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "chargesim/compare.h"
 #include "chargesim/estimator.h"
+#include "chargesim/sched_mpi.h"
 
 typedef struct sched_point {
     cs_est_point pt;
     bool active;          /* still running blocks (--precision) */
+    bool placed;          /* false: a caller's point that cannot exist (cs_sim_points) */
     uint64_t blocks_done;
     void *tally;          /* the merged tally, est->tally_size bytes */
 } sched_point;
@@ -50,6 +53,42 @@ int cs_sim_cores(void)
     return omp_get_num_procs();
 }
 
+/* The backend (sched_mpi.h): NULL in the default build, where one process
+ * computes every item; set once at start by an MPI build. */
+static const cs_sched_backend *backend;
+
+void cs_sched_set_backend(const cs_sched_backend *b)
+{
+    backend = b;
+}
+
+const cs_sched_backend *cs_sched_get_backend(void)
+{
+    return backend;
+}
+
+static bool multi_rank(void)
+{
+    return backend && backend->size > 1;
+}
+
+void cs_sched_share_of(uint64_t n, int rank, int size, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t r = (uint64_t)rank, q = n / (uint64_t)size, rem = n % (uint64_t)size;
+    *lo = r * q + (r < rem ? r : rem);
+    *hi = *lo + q + (r < rem ? 1 : 0);
+}
+
+void cs_sched_share(uint64_t n, uint64_t *lo, uint64_t *hi)
+{
+    if (multi_rank())
+        cs_sched_share_of(n, backend->rank, backend->size, lo, hi);
+    else {
+        *lo = 0;
+        *hi = n;
+    }
+}
+
 static uint64_t block_trials(const cs_est_run *run, uint64_t b)
 {
     /* Blocks past the initial trials (--precision) are all full size. */
@@ -60,19 +99,34 @@ static uint64_t block_trials(const cs_est_run *run, uint64_t b)
     return left < run->block_size ? left : run->block_size;
 }
 
-/* Computes a round's items (point, block) into their slots. This is the
- * backend an MPI build replaces (share the items, gather the slots). */
+/* With several ranks: the other ranks' slots of the round (every slot on
+ * every rank, in item order), and their trials into the progress count. */
+static void gather_round(sched *s, const uint64_t *items, uint64_t n_items, uint64_t lo,
+                         uint64_t hi, unsigned char *slots)
+{
+    if (!multi_rank())
+        return;
+    backend->allgather(slots, s->est->tally_size, n_items);
+    for (uint64_t i = 0; i < n_items; i++)
+        if (i < lo || i >= hi)
+            s->done += block_trials(&s->run, items[2 * i + 1]);
+}
+
+/* Computes this process's share of a round's items (point, block) into
+ * their slots, then gathers the others' (the backend, sched_mpi.h). */
 static void run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigned char *slots)
 {
     const cs_est_run *run = &s->run;
     const cs_estimator *est = s->est;
     const size_t ts = est->tally_size;
+    uint64_t lo, hi;
+    cs_sched_share(n_items, &lo, &hi);
 #pragma omp parallel num_threads(s->threads)
     {
         void *layout = malloc(run->rs->layout_size ? run->rs->layout_size : 1);
         uint64_t *th = s->thread_hist ? s->thread_hist[omp_get_thread_num()] : NULL;
 #pragma omp for schedule(dynamic, 1)
-        for (uint64_t i = 0; i < n_items; i++) {
+        for (uint64_t i = lo; i < hi; i++) {
             uint64_t k = items[2 * i], b = items[2 * i + 1], n = block_trials(run, b);
             void *slot = slots + i * ts;
             memset(slot, 0, ts);
@@ -90,6 +144,7 @@ static void run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
         }
         free(layout);
     }
+    gather_round(s, items, n_items, lo, hi, slots);
 }
 
 /* Adds a round's slots into the points, in item order (point, then block). */
@@ -169,11 +224,15 @@ static cs_status run_pass(sched *s, cs_error *err)
     uint64_t cap_blocks = s->max_trials / run->block_size;
     cs_status st;
     for (;;) {
+        if (s->est->grow && (st = s->est->grow(&s->run, target, err)) != CS_OK)
+            return st;
         if ((st = run_round_items(s, target, err)) != CS_OK)
             return st;
         if (!(s->precision > 0.0))
             return CS_OK;
-        uint64_t next = target * 2 < cap_blocks ? target * 2 : cap_blocks;
+        uint64_t next = s->est->next_blocks ? s->est->next_blocks(run, target, cap_blocks)
+                        : target * 2 < cap_blocks ? target * 2
+                                                  : cap_blocks;
         bool any = false;
         for (uint64_t k = 0; k < s->n_points; k++) {
             sched_point *p = &s->pts[k];
@@ -190,6 +249,22 @@ static cs_status run_pass(sched *s, cs_error *err)
     }
 }
 
+/* Point k's values: the sweep's, or the caller's (cs_sim_points, all on the
+ * streams of point 0). False: the caller's point cannot exist. */
+static bool place_point(sched *s, uint64_t k, cs_est_point *pt)
+{
+    const cs_sim_points *cp = s->opts->points;
+    if (!cp) {
+        cs_experiment_point(s->run.e, k, &pt->params);
+        s->pts[k].placed = true;
+        return true;
+    }
+    cs_experiment_point(s->run.e, 0, &pt->params);
+    pt->index = 0;
+    s->pts[k].placed = cp->place(cp->user, k, &pt->params);
+    return s->pts[k].placed;
+}
+
 static cs_status prepare_points(sched *s, cs_error *err)
 {
     const cs_experiment *e = s->run.e;
@@ -199,7 +274,8 @@ static cs_status prepare_points(sched *s, cs_error *err)
         cs_diag diag = {0};
         pt->index = k;
         s->pts[k].tally = s->tallies + k * s->est->tally_size;
-        cs_experiment_point(e, k, &pt->params);
+        if (!place_point(s, k, pt))
+            continue;
         pt->ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
         pt->layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
         if (!pt->ctx || !pt->layout)
@@ -213,7 +289,7 @@ static cs_status prepare_points(sched *s, cs_error *err)
         if (!pt->random_layout) {
             /* A fixed layout is built once, from a stream of its own. */
             cs_rng rng;
-            cs_rng_stream(&rng, e->seed, k, UINT64_MAX);
+            cs_rng_stream(&rng, e->seed, pt->index, UINT64_MAX);
             rs->draw_layout(pt->ctx, pt->params.num, &rng, pt->layout);
         }
     }
@@ -228,7 +304,7 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
     s->est = est;
     s->opts = opts;
     s->threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
-    s->n_points = e->n_points;
+    s->n_points = opts->points ? opts->points->n : e->n_points;
     s->hist_stride = (uint64_t)run->bin_offset[e->rs->n_metrics];
     s->precision = e->precision;
     s->z = cs_stats_z(e->confidence);
@@ -244,7 +320,13 @@ uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
                                           rs->metrics[m].resolution)
                     .nbins;
     int threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
-    uint64_t b = sizeof(sched_point) + sizeof(cs_est_tally) + sizeof(cs_point_result) +
+    /* The tally of the method that will run (rqmc's holds every replicate). */
+    cs_method method;
+    cs_error ignored;
+    size_t tally = sizeof(cs_est_tally);
+    if (cs_experiment_method(e, &method, &ignored) == CS_OK && method != CS_METHOD_AUTO)
+        tally = cs_estimator_for(method)->tally_size;
+    uint64_t b = sizeof(sched_point) + tally + sizeof(cs_point_result) +
                  rs->ctx_size + rs->layout_size;
     if (opts->want_dist)
         b += bins * sizeof(uint64_t) * ((uint64_t)threads + 1);
@@ -257,16 +339,14 @@ uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
 static cs_status check_bounds(const sched *s, const cs_experiment *e, cs_error *err)
 {
     uint64_t per = cs_sim_point_bytes(e, s->opts);
-    if (e->n_points > CS_SIM_MAX_RUN_BYTES / per)
+    if (s->n_points > CS_SIM_MAX_RUN_BYTES / per)
         return cs_error_set(err, CS_EINPUT,
-                            "%llu sweep points need about %llu MB (%llu bytes per point: the "
+                            "%llu sweep points need about %.0f MB (%llu bytes per point: the "
                             "ruleset's context, layout, tallies and results); one run takes "
                             "at most %llu MB: split the sweep into several runs",
-                            (unsigned long long)e->n_points,
-                            (unsigned long long)(e->n_points / 1000000u * per +
-                                                 e->n_points % 1000000u * per / 1000000u),
+                            (unsigned long long)s->n_points, (double)s->n_points * (double)per / 1e6,
                             (unsigned long long)per,
-                            (unsigned long long)(CS_SIM_MAX_RUN_BYTES >> 20));
+                            (unsigned long long)(CS_SIM_MAX_RUN_BYTES / 1000000u));
     if (s->opts->max_trials > CS_SIM_MAX_TRIALS)
         return cs_error_set(err, CS_EINPUT, "--max-trials %llu: at most %llu",
                             (unsigned long long)s->opts->max_trials,
@@ -310,6 +390,8 @@ static cs_status alloc_state(sched *s, cs_run_result *out, cs_error *err)
 
 static void free_state(sched *s)
 {
+    if (s->est && s->est->release)
+        s->est->release(&s->run);
     if (s->thread_hist) {
         for (int t = 0; t < s->threads; t++)
             free(s->thread_hist[t]);
@@ -335,7 +417,7 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
     unsigned any = 0;
     for (uint64_t k = 0; k < s->n_points; k++)
         any |= ((const cs_est_tally *)s->pts[k].tally)->sampled_mask;
-    if (!re || !any)
+    if (!re || !any || s->opts->points)
         return CS_OK;
     sched r = *s;
     r.est = re;
@@ -352,7 +434,8 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     }
     for (uint64_t k = 0; k < s->n_points; k++) {
-        r.pts[k] = (sched_point){s->pts[k].pt, true, 0, r.tallies + k * re->tally_size};
+        r.pts[k] = (sched_point){s->pts[k].pt, s->pts[k].placed, s->pts[k].placed, 0,
+                                 r.tallies + k * re->tally_size};
         for (int t = 0; s->thread_hist && t < s->threads; t++)
             for (int m = 0; m < s->run.rs->n_metrics; m++)
                 if ((any >> m) & 1u)
@@ -377,9 +460,25 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
     return st;
 }
 
+/* With several ranks each holds the bins of its own blocks: the threads'
+ * bins into the first thread's, then summed over ranks (integers). */
+static void combine_rank_hists(const sched *s)
+{
+    if (!multi_rank() || !s->thread_hist)
+        return;
+    uint64_t hb = s->hist_stride * s->n_points;
+    for (int t = 1; t < s->threads; t++)
+        for (uint64_t i = 0; i < hb; i++) {
+            s->thread_hist[0][i] += s->thread_hist[t][i];
+            s->thread_hist[t][i] = 0;
+        }
+    backend->sum_u64(s->thread_hist[0], hb);
+}
+
 /* Each point's histograms: the threads' bins summed (integers, any order). */
 static cs_status collect_hists(const sched *s, cs_run_result *out, cs_error *err)
 {
+    combine_rank_hists(s);
     for (uint64_t k = 0; s->thread_hist && k < s->n_points; k++)
         for (int m = 0; m < s->run.rs->n_metrics; m++) {
             int nb = s->run.bins[m].nbins;
@@ -399,6 +498,18 @@ static cs_status collect_hists(const sched *s, cs_run_result *out, cs_error *err
     return CS_OK;
 }
 
+/* The result of a caller's point that cannot exist: no trials, no numbers. */
+static void unplaced_result(const cs_ruleset *rs, const cs_est_point *pt, cs_point_result *r)
+{
+    r->params = pt->params;
+    r->trials = 0;
+    r->p_success = r->ci_low = r->ci_high = (double)NAN;
+    for (int o = 0; o < rs->n_outcomes; o++)
+        r->p_outcome[o] = r->outcome_low[o] = r->outcome_high[o] = (double)NAN;
+    for (int m = 0; m < rs->n_metrics; m++)
+        r->mean[m] = (double)NAN;
+}
+
 static void fill_results(sched *s, cs_run_result *out)
 {
     out->exp = s->run.e;
@@ -411,6 +522,10 @@ static void fill_results(sched *s, cs_run_result *out)
     out->precision_met = true;
     for (uint64_t k = 0; k < s->n_points; k++) {
         sched_point *p = &s->pts[k];
+        if (!p->placed) {
+            unplaced_result(s->run.rs, &p->pt, &out->point[k]);
+            continue;
+        }
         s->est->report(&s->run, &p->pt, p->tally, s->z, &out->point[k]);
         if (s->precision > 0.0 && s->est->halfwidth(&s->run, &p->pt, p->tally, s->z) > s->precision)
             out->precision_met = false;
@@ -429,11 +544,21 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
+    if (multi_rank() && !backend->begin())
+        return cs_error_set(err, CS_ERUNTIME,
+                            "another MPI rank ended before the run (a bad input or a file it "
+                            "could not read there)");
     if ((st = cs_experiment_method(e, &method, err)) != CS_OK)
         return st;
     run_setup(&s, e, cs_estimator_for(method), opts);
-    if ((st = check_bounds(&s, e, err)) != CS_OK)
+    if (s.est->setup && (st = s.est->setup(&s.run, err)) != CS_OK) {
+        free_state(&s);
         return st;
+    }
+    if ((st = check_bounds(&s, e, err)) != CS_OK) {
+        free_state(&s);
+        return st;
+    }
     if ((st = alloc_state(&s, out, err)) == CS_OK && (st = prepare_points(&s, err)) == CS_OK &&
         (st = run_pass(&s, err)) == CS_OK) {
         fill_results(&s, out);
@@ -441,6 +566,8 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
             st = collect_hists(&s, out, err);
     }
     free_state(&s);
+    if (st == CS_ENOMEM && multi_rank())
+        backend->fail(err->msg); /* the other ranks wait in a gather */
     if (st != CS_OK) {
         cs_run_result_free(out);
         return st;
@@ -448,6 +575,35 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     return CS_OK;
+}
+
+/* The same scheduler with a caller's estimator (compare, include/chargesim/
+ * compare.h): its merged tallies instead of a result. */
+cs_status cs_sim_run_tallies(const cs_experiment *e, const cs_estimator *est,
+                             const cs_run_opts *opts, void *tallies, bool *met, cs_error *err)
+{
+    sched s;
+    cs_run_result out;
+    cs_status st;
+    memset(&s, 0, sizeof s);
+    memset(&out, 0, sizeof out);
+    run_setup(&s, e, est, opts);
+    if ((st = check_bounds(&s, e, err)) != CS_OK)
+        return st;
+    if ((st = alloc_state(&s, &out, err)) == CS_OK && (st = prepare_points(&s, err)) == CS_OK &&
+        (st = run_pass(&s, err)) == CS_OK) {
+        *met = true;
+        for (uint64_t k = 0; k < s.n_points; k++) {
+            memcpy((unsigned char *)tallies + k * est->tally_size, s.pts[k].tally,
+                   est->tally_size);
+            if (s.precision > 0.0 && est->halfwidth(&s.run, &s.pts[k].pt, s.pts[k].tally, s.z) >
+                                         s.precision)
+                *met = false;
+        }
+    }
+    free_state(&s);
+    cs_run_result_free(&out);
+    return st;
 }
 
 void cs_run_result_free(cs_run_result *r)

@@ -11,6 +11,8 @@
 #include "chargesim/reach.h"
 #include "chargesim/units.h"
 
+#include "chargesim/sim.h"
+
 const double cs_units_reach_levels[CS_UNITS_N_REACH] = {0.50, 0.75, 0.90};
 
 void cs_units_free(cs_units *u)
@@ -205,33 +207,30 @@ static cs_status evaluate(evaluator *e, double d, double *p, cs_error *err)
     cs_rng rng;
     cs_rng_seed(&rng, 0u, 0u);
     rs->draw_layout(e->ctx, e->params.num, &rng, e->layout);
-    memset(&e->probs, 0, sizeof e->probs);
-    for (int i = 0; i < CS_MAX_METRICS; i++)
-        e->probs.mean[i] = NAN;
-    rs->outcome_probabilities(e->ctx, e->layout, &e->probs);
-    double sum = 0.0;
-    for (int i = 0; i < rs->n_outcomes; i++)
-        if (rs->success_mask & (1u << i))
-            sum += e->probs.p[i];
-    *p = sum;
+    *p = cs_sim_eval_layout(rs, e->ctx, e->layout, rs->success_mask, &e->probs);
     return CS_OK;
 }
 
-/* E[metric | defined] from what outcome_probabilities gave; false if nothing. */
+/* E[metric | defined] from what the exact evaluation gave: its listed
+ * distribution when there is one, else its mean and P(defined); false if
+ * nothing (cs_sim_eval_layout leaves mean and pdef NAN where the ruleset
+ * gives nothing). */
 static bool metric_mean(const cs_probs *pr, int i, double *out)
 {
-    if (!(pr->pdef[i] > 0.0))
-        return false;
-    if (!isnan(pr->mean[i])) {
-        *out = pr->mean[i] / pr->pdef[i];
+    if (pr->n[i] > 0) {
+        double s = 0.0, def = 0.0;
+        for (int k = 0; k < pr->n[i]; k++) {
+            s += pr->value[i][k] * pr->prob[i][k];
+            def += pr->prob[i][k];
+        }
+        if (!(def > 0.0))
+            return false;
+        *out = s / def;
         return true;
     }
-    if (pr->n[i] <= 0)
+    if (isnan(pr->mean[i]) || !(pr->pdef[i] > 0.0))
         return false;
-    double s = 0.0;
-    for (int k = 0; k < pr->n[i]; k++)
-        s += pr->value[i][k] * pr->prob[i][k];
-    *out = s / pr->pdef[i];
+    *out = pr->mean[i] / pr->pdef[i];
     return true;
 }
 

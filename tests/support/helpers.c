@@ -191,7 +191,7 @@ void th_defaults(const cs_ruleset *rs, cs_params *p)
     for (int i = 0; i < rs->n_params; i++) {
         const cs_param_def *d = &rs->params[i];
         p->num[i] = th_param_value(d, d->def);
-        if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT)
+        if (d->type == CS_PARAM_DICE || d->type == CS_PARAM_TEXT || d->type == CS_PARAM_POLYGON)
             p->text[i] = d->def;
     }
 }

@@ -25,7 +25,7 @@ int th_cli(const char *args, char **out, char **err);
  * it: a number, true/false (1/0), or a choice's index (a test failure when
  * the choice does not exist). */
 double th_param_value(const cs_param_def *d, const char *text);
-/* p holds every parameter's default; DICE and TEXT values point at it. */
+/* p holds every parameter's default; DICE, TEXT and POLYGON values point at it. */
 void th_defaults(const cs_ruleset *rs, cs_params *p);
 
 /* The whole file at path as a malloc'd, NUL-terminated string (its length

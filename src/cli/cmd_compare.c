@@ -1,0 +1,298 @@
+/* `chargesim compare`: what a change does to the odds, with paired
+ * intervals (issue 19; include/chargesim/compare.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/cli.h"
+#include "chargesim/csvw.h"
+#include "chargesim/cmpreport.h"
+#include "chargesim/compare.h"
+#include "chargesim/expfile.h"
+#include "chargesim/sim.h"
+
+static const char usage[] =
+    "usage: chargesim compare EXPERIMENT.ini --b K=V [--b K=V ...] [options]\n"
+    "\n"
+    "Runs two variants of the experiment on common random numbers: A is the\n"
+    "experiment with its --set overrides, B is A with the --b overrides on top.\n"
+    "Trial t of each sweep point draws the same layout and dice in both (each\n"
+    "trial its own stream), so the difference B - A is far less noisy than that of\n"
+    "two independent runs. One row per sweep point: the swept keys, trials,\n"
+    "p_success_a, p_success_b, delta (B - A), delta_lo, delta_hi (the paired\n"
+    "interval), p_<outcome>_a, _b, _delta, _delta_lo, _delta_hi, method.\n"
+    "\n"
+    "options:\n"
+    "  --b K=V            variant B's override, the syntax of --set (repeatable; at\n"
+    "                     least one; it must change something and keep the sweep)\n"
+    "  --set K=V          override a key in both variants\n"
+    "  --trials N         trials (or sampled layouts) per sweep point\n"
+    "  --seed S           the seed; the same seed gives the same bytes on any thread count\n"
+    "  --threads T        worker threads (default: all cores)\n"
+    "  --method M         auto (default), mc, conditional or exact: paired Wald interval\n"
+    "                     on per-trial differences (mc), CLT on per-layout differences of\n"
+    "                     the exact probabilities (conditional), exact on both sides\n"
+    "  --confidence C     interval confidence, default 0.95\n"
+    "  --precision H      add blocks until every delta's half-width is at most H\n"
+    "  --max-trials N     allow --precision up to N trials per point\n"
+    "  --success LIST     outcomes p_success counts, in both variants\n"
+    "  --format F         csv (default), md or tex (delta in percentage points)\n"
+    "  --pivot ROW:COL    a table of delta (p_success; md/tex in percentage points): rows\n"
+    "                     one swept key, columns the other (the experiment sweeps two)\n"
+    "  -o FILE            write to FILE (default: standard output)\n"
+    "  --quiet            no progress bar\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "Exit status: 0 done, 2 bad input or usage, 1 runtime failure.\n";
+
+#define MAX_SETS 256
+
+typedef struct cmp_args {
+    const char *path, *out, *success, *pivot;
+    const char *sets[2 * MAX_SETS]; /* A's overrides, then B's */
+    const char *bsets[MAX_SETS];
+    char *owned[MAX_SETS];
+    int n_sets, n_b, n_owned, threads;
+    uint64_t max_trials;
+    bool quiet;
+    cs_format fmt;
+    int argc;    /* the command line, for the metadata */
+    char **argv;
+} cmp_args;
+
+static int fail(const char *fmt, const char *v)
+{
+    return cs_cli_fail("compare", CS_EINPUT, fmt, v ? v : "");
+}
+
+/* --trials ... as --set experiment.KEY=VALUE, as run does. */
+static int exp_option(cmp_args *a, int argc, char **argv, int *i, bool *matched)
+{
+    static const char *const opts[] = {"--trials", "--seed", "--method", "--confidence",
+                                       "--precision"};
+    const char *v;
+    for (int k = 0; k < 5; k++) {
+        if (!cs_cli_opt(argc, argv, i, opts[k], &v))
+            continue;
+        *matched = true;
+        if (!v)
+            return fail("%s needs a value", opts[k]);
+        if (a->n_sets >= MAX_SETS)
+            return fail("too many overrides%s", "");
+        size_t len = strlen(v) + 32;
+        char *s = malloc(len);
+        if (!s)
+            return cs_cli_fail("compare", CS_ENOMEM, "out of memory");
+        snprintf(s, len, "experiment.%s=%s", opts[k] + 2, v);
+        a->owned[a->n_owned++] = s;
+        a->sets[a->n_sets++] = s;
+    }
+    return 0;
+}
+
+static int value_option(cmp_args *a, int argc, char **argv, int *i, bool *matched)
+{
+    const char *v;
+    *matched = true;
+    bool b = false;
+    if (cs_cli_opt(argc, argv, i, "--set", &v) || (b = cs_cli_opt(argc, argv, i, "--b", &v))) {
+        if (!v)
+            return fail("%s needs K=V", b ? "--b" : "--set");
+        if ((b ? a->n_b : a->n_sets) >= MAX_SETS)
+            return fail("too many overrides%s", "");
+        if (b)
+            a->bsets[a->n_b++] = v;
+        else
+            a->sets[a->n_sets++] = v;
+        return 0;
+    }
+    if (cs_cli_opt(argc, argv, i, "--threads", &v))
+        return cs_cli_threads("compare", v, &a->threads);
+    if (cs_cli_opt(argc, argv, i, "--max-trials", &v))
+        return cs_cli_uint("compare", "--max-trials", v, 1, CS_SIM_MAX_TRIALS, &a->max_trials);
+    if (cs_cli_opt(argc, argv, i, "--format", &v))
+        return !v || !cs_format_parse(v, &a->fmt) ? fail("--format '%s': expected csv, md or tex", v)
+                                                   : 0;
+    if (cs_cli_opt(argc, argv, i, "--pivot", &v))
+        return (a->pivot = v) && strchr(v, ':') ? 0 : fail("--pivot '%s': expected ROW:COL", v);
+    if (cs_cli_opt(argc, argv, i, "-o", &v))
+        return (a->out = v) ? 0 : fail("-o needs a file name%s", "");
+    if (cs_cli_opt(argc, argv, i, "--success", &v))
+        return (a->success = v) ? 0 : fail("--success needs a list of outcomes%s", "");
+    *matched = false;
+    return 0;
+}
+
+static int parse_args(cmp_args *a, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        bool matched = false;
+        int rc;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            fputs(usage, stdout);
+            return -1;
+        }
+        if ((rc = exp_option(a, argc, argv, &i, &matched)) != 0)
+            return rc;
+        if (!matched && (rc = value_option(a, argc, argv, &i, &matched)) != 0)
+            return rc;
+        if (matched)
+            continue;
+        if (strcmp(s, "--quiet") == 0)
+            a->quiet = true;
+        else if (s[0] == '-' && s[1] != '\0')
+            return fail("unknown option '%s' (see chargesim compare --help)", s);
+        else if (a->path)
+            return fail("one experiment file at a time ('%s')", s);
+        else
+            a->path = s;
+    }
+    if (!a->path) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (a->n_b == 0)
+        return fail("no --b override: say what variant B changes, e.g. --b charge_speed=9%s",
+                    "");
+    return 0;
+}
+
+/* Why B cannot pair with A, or NULL: rows pair by sweep point, so B must
+ * keep the sweep; the same trials and seed are what makes the pairing. */
+static const char *b_problem(const cs_experiment *a, const cs_experiment *b, char *buf,
+                             size_t cap)
+{
+    if (a->trials != b->trials || a->seed != b->seed)
+        return "--b changes trials or seed: both variants run the same trials on the same "
+               "seed (set them with --trials and --seed)";
+    bool same_sweep = a->n_sweep == b->n_sweep && a->n_points == b->n_points;
+    for (int s = 0; same_sweep && s < a->n_sweep; s++)
+        same_sweep = a->sweep[s] == b->sweep[s] &&
+                     a->param[a->sweep[s]].n == b->param[b->sweep[s]].n;
+    if (!same_sweep) {
+        snprintf(buf, cap,
+                 "--b changes the sweep shape (A has %llu sweep points, B %llu): rows pair "
+                 "point by point, so sweep a key with --set (both variants) and give B fixed "
+                 "values",
+                 (unsigned long long)a->n_points, (unsigned long long)b->n_points);
+        return buf;
+    }
+    bool same = a->method == b->method && a->confidence == b->confidence &&
+                a->precision == b->precision;
+    for (int i = 0; same && i < a->rs->n_params; i++)
+        same = strcmp(a->param[i].raw ? a->param[i].raw : "",
+                      b->param[i].raw ? b->param[i].raw : "") == 0;
+    return same ? "--b changes nothing: variant B equals A" : NULL;
+}
+
+static char *b_description(const cmp_args *a)
+{
+    size_t len = 1;
+    for (int i = 0; i < a->n_b; i++)
+        len += strlen(a->bsets[i]) + 2;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (int i = 0; i < a->n_b; i++) {
+        if (i)
+            strcat(s, ", ");
+        strcat(s, a->bsets[i]);
+    }
+    return s;
+}
+
+/* The one place compare writes its output (the output module). */
+static int write_table(const cmp_args *a, const cs_cmp_result *res, cs_table *t)
+{
+    cs_run_result made = {.exp = res->a, .method = res->method};
+    cs_csvw_source meta = {.kind = CS_CSVW_COMPARE, .command = "compare", .argc = a->argc,
+                           .argv = a->argv, .csv_path = a->out, .input = a->path, .run = &made,
+                           .pivot = a->pivot};
+    return cs_cli_write_tables_meta("compare", a->out, t, 1, a->fmt, &meta);
+}
+
+/* --pivot ROW:COL: 0, or the exit status after the message. */
+static int make_pivot(const cmp_args *a, const cs_cmp_result *res, const char *bd, cs_table *t)
+{
+    char row[256];
+    cs_error err;
+    const char *colon = strchr(a->pivot, ':');
+    snprintf(row, sizeof row, "%.*s", (int)(colon - a->pivot), a->pivot);
+    if (cs_report_compare_pivot(res, row, colon + 1, bd, a->fmt, t, &err) != CS_OK)
+        return cs_cli_fail_err("compare", &err);
+    return 0;
+}
+
+static int run_compare(cmp_args *a)
+{
+    cs_experiment ea, eb;
+    cs_error err;
+    char why[512];
+    cs_run_opts opts = {.threads = a->threads, .max_trials = a->max_trials};
+    if (cs_expfile_load(a->path, a->sets, a->n_sets, &ea, &err) != CS_OK)
+        return cs_cli_fail_err("compare", &err);
+    memcpy(a->sets + a->n_sets, a->bsets, (size_t)a->n_b * sizeof *a->bsets);
+    if (cs_expfile_load(a->path, a->sets, a->n_sets + a->n_b, &eb, &err) != CS_OK) {
+        cs_experiment_free(&ea);
+        return cs_cli_fail_err("compare", &err);
+    }
+    int rc = 0;
+    const char *prob = b_problem(&ea, &eb, why, sizeof why);
+    if (prob)
+        rc = cs_cli_fail("compare", CS_EINPUT, "%s", prob);
+    else if (a->success &&
+             cs_sim_parse_success(ea.rs, a->success, &opts.success_mask, &err) != CS_OK)
+        rc = cs_cli_fail_err("compare", &err);
+    else if (a->max_trials && !(ea.precision > 0.0))
+        rc = cs_cli_fail("compare", CS_EINPUT, "--max-trials applies only with --precision");
+    cs_cmp_result res;
+    memset(&res, 0, sizeof res);
+    cs_progress prog;
+    cs_progress_init(&prog, a->quiet);
+    opts.progress = cs_progress_update;
+    opts.progress_user = &prog;
+    if (!rc && cs_sim_compare(&ea, &eb, &opts, &res, &err) != CS_OK)
+        rc = cs_cli_fail_err("compare", &err);
+    cs_progress_finish(&prog);
+    if (!rc) {
+        cs_table t;
+        char *bd = b_description(a);
+        memset(&t, 0, sizeof t);
+        if (!bd)
+            rc = cs_cli_fail("compare", CS_ENOMEM, "out of memory");
+        else if (a->pivot)
+            rc = make_pivot(a, &res, bd, &t);
+        else if (cs_report_compare(&res, bd, a->fmt, &t) != CS_OK)
+            rc = cs_cli_fail("compare", CS_ENOMEM, "out of memory");
+        if (!rc)
+            rc = write_table(a, &res, &t);
+        if (!rc && ea.precision > 0.0 && !res.precision_met)
+            fprintf(stderr, "chargesim compare: warning: some points stopped before reaching "
+                            "the requested precision\n");
+        cs_table_free(&t);
+        free(bd);
+    }
+    cs_cmp_result_free(&res);
+    cs_experiment_free(&eb);
+    cs_experiment_free(&ea);
+    return rc;
+}
+
+int cs_cli_compare(int argc, char **argv)
+{
+    cmp_args a;
+    memset(&a, 0, sizeof a);
+    a.fmt = CS_FORMAT_CSV;
+    a.argc = argc;
+    a.argv = argv;
+    int rc = parse_args(&a, argc, argv);
+    if (rc == 0)
+        rc = run_compare(&a);
+    else if (rc < 0)
+        rc = 0;
+    for (int k = 0; k < a.n_owned; k++)
+        free(a.owned[k]);
+    return rc;
+}

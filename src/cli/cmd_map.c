@@ -1,0 +1,429 @@
+/* `chargesim map`: a threat map of an experiment, CSV and picture (issue 20). */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/canvas.h"
+#include "chargesim/cli.h"
+#include "chargesim/csvw.h"
+#include "chargesim/expfile.h"
+#include "chargesim/heatmap.h"
+#include "chargesim/map.h"
+#include "chargesim/output.h"
+#include "chargesim/sim.h"
+#include "chargesim/table.h"
+
+static const char usage[] =
+    "usage: chargesim map EXPERIMENT.ini [options]\n"
+    "\n"
+    "A threat map: p_success of the experiment for every target position on a grid\n"
+    "around the charger. Inches on the table: the charger's front-edge centre at\n"
+    "(0, 0), facing +y; cell (x, y) puts the target's front-edge centre at (x, y),\n"
+    "facing the charger unless the experiment sets its angle (at x = 0 the gap is y).\n"
+    "How a game places it: t9a, asoiaf offset = x, distance = y; sovl b1 head-on;\n"
+    "coreheim (warriors are points) distance = hypot(x, y). generic and sovl_dice\n"
+    "place no units and have no map. Every other value comes from the experiment\n"
+    "and --set, drawn ones included (each cell is then estimated like a run; a fixed\n"
+    "layout is exact); a swept key is an error. Every cell draws from the same\n"
+    "streams (common random numbers), so the cell at x = 0 equals chargesim run at\n"
+    "distance y, and the same seed gives the same bytes on any thread count.\n"
+    "\n"
+    "Output: one CSV row per cell, y outer, x inner: x, y, trials, p_success,\n"
+    "ci_low, ci_high, p_<outcome> for each outcome, method. A cell where the target\n"
+    "cannot stand (touching or overlapping the charger, on another unit or on\n"
+    "impassable terrain) has trials 0, empty probabilities and method none.\n"
+    "\n"
+    "options:\n"
+    "  --x LO..HI:STEP    target positions across, inches (default -24..24:0.5)\n"
+    "  --y LO..HI:STEP    target positions ahead, inches (default 0..24:0.5)\n"
+    "  --set K=V          override a key: section.key=value, or key=value for [params]\n"
+    "  --trials N         trials (or sampled layouts) per cell when the layout is random\n"
+    "  --seed S           the seed; the same seed gives the same bytes on any thread count\n"
+    "  --threads T        worker threads (default: all cores; more are capped at them)\n"
+    "  --method M         auto (default), mc, conditional, exact or rqmc (as for run)\n"
+    "  --replicates R     rqmc: independent scrambles, 2 to 64 (default 16)\n"
+    "  --confidence C     interval confidence, default 0.95\n"
+    "  --precision H      add blocks until every probability's interval half-width is at\n"
+    "                     most H in each cell (as chargesim run --precision)\n"
+    "  --max-trials N     allow --precision up to N trials per cell (at most 4e12)\n"
+    "  --success LIST     outcomes p_success counts (default: the ruleset's)\n"
+    "  -o FILE            write the CSV to FILE (default: standard output, unless --plot\n"
+    "                     is given)\n"
+    "  --plot FILE        the picture: .svg, .png or .pdf by the extension; heatmap with\n"
+    "                     the 50/75/90%% contours, the charger to scale, colour bar,\n"
+    "                     cells where the target cannot stand hatched grey\n"
+    "  --quiet            no progress bar (it shows only on a terminal, after 1 s)\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "Exit status: 0 done, 2 bad input or usage, 1 runtime failure. Output files are\n"
+    "written under a temporary name and renamed, never left half-written.\n";
+
+#define MAX_SETS 256
+#define CMD "map"
+
+typedef struct map_args {
+    const char *path, *out, *plot, *success, *x, *y;
+    const char *sets[MAX_SETS];
+    char *owned[MAX_SETS];
+    int n_sets, n_owned, threads;
+    uint64_t max_trials;
+    bool quiet;
+    int argc;    /* the command line, for the metadata */
+    char **argv;
+} map_args;
+
+/* --trials, --seed, --method, --confidence, --precision, --replicates as --set
+ * experiment.KEY=VALUE, so one parser reads them (as chargesim run does). */
+static int exp_option(map_args *a, int argc, char **argv, int *i, bool *matched)
+{
+    static const char *const opts[] = {"--trials", "--seed", "--method", "--confidence",
+                                       "--precision", "--replicates"};
+    const char *v;
+    for (int k = 0; k < 6; k++) {
+        if (!cs_cli_opt(argc, argv, i, opts[k], &v))
+            continue;
+        *matched = true;
+        if (!v)
+            return cs_cli_fail(CMD, CS_EINPUT, "%s needs a value", opts[k]);
+        if (a->n_sets >= MAX_SETS)
+            return cs_cli_fail(CMD, CS_EINPUT, "too many overrides");
+        size_t len = strlen(v) + 32;
+        char *s = malloc(len);
+        if (!s)
+            return cs_cli_fail(CMD, CS_ENOMEM, "out of memory");
+        snprintf(s, len, "experiment.%s=%s", opts[k] + 2, v);
+        a->owned[a->n_owned++] = s;
+        a->sets[a->n_sets++] = s;
+        return 0;
+    }
+    return 0;
+}
+
+/* Options whose value is kept as text. */
+static int text_option(map_args *a, int argc, char **argv, int *i, bool *matched)
+{
+    static const struct {
+        const char *name, *what;
+        size_t off;
+    } opts[] = {
+        {"-o", "a file name", offsetof(map_args, out)},
+        {"--plot", "a file name (.svg, .png or .pdf)", offsetof(map_args, plot)},
+        {"--success", "a list of outcomes", offsetof(map_args, success)},
+        {"--x", "LO..HI:STEP", offsetof(map_args, x)},
+        {"--y", "LO..HI:STEP", offsetof(map_args, y)},
+    };
+    const char *v;
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+        if (!cs_cli_opt(argc, argv, i, opts[k].name, &v))
+            continue;
+        *matched = true;
+        if (!v)
+            return cs_cli_fail(CMD, CS_EINPUT, "%s needs %s", opts[k].name, opts[k].what);
+        *(const char **)((char *)a + opts[k].off) = v;
+        return 0;
+    }
+    return 0;
+}
+
+static int value_option(map_args *a, int argc, char **argv, int *i, bool *matched)
+{
+    const char *v;
+    if (cs_cli_opt(argc, argv, i, "--set", &v)) {
+        *matched = true;
+        if (!v)
+            return cs_cli_fail(CMD, CS_EINPUT, "--set needs K=V");
+        if (a->n_sets >= MAX_SETS)
+            return cs_cli_fail(CMD, CS_EINPUT, "too many overrides");
+        a->sets[a->n_sets++] = v;
+        return 0;
+    }
+    if (cs_cli_opt(argc, argv, i, "--threads", &v)) {
+        *matched = true;
+        return cs_cli_threads(CMD, v, &a->threads);
+    }
+    if (cs_cli_opt(argc, argv, i, "--max-trials", &v)) {
+        *matched = true;
+        return cs_cli_uint(CMD, "--max-trials", v, 1, CS_SIM_MAX_TRIALS, &a->max_trials);
+    }
+    return text_option(a, argc, argv, i, matched);
+}
+
+/* Fills *a from argv: 0, -1 after --help, or the exit status of an error. */
+static int parse_args(map_args *a, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        bool matched = false;
+        int rc;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            fputs(usage, stdout);
+            return -1;
+        }
+        if ((rc = exp_option(a, argc, argv, &i, &matched)) != 0)
+            return rc;
+        if (!matched && (rc = value_option(a, argc, argv, &i, &matched)) != 0)
+            return rc;
+        if (matched)
+            continue;
+        if (strcmp(s, "--quiet") == 0)
+            a->quiet = true;
+        else if (s[0] == '-' && s[1] != '\0')
+            return cs_cli_fail(CMD, CS_EINPUT, "unknown option '%s' (see chargesim map --help)",
+                               s);
+        else if (a->path)
+            return cs_cli_fail(CMD, CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
+                               a->path, s);
+        else
+            a->path = s;
+    }
+    if (!a->path) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    cs_canvas_format f;
+    if (a->plot && !cs_canvas_format_of(a->plot, &f))
+        return cs_cli_fail(CMD, CS_EINPUT, "--plot '%s': expected a .svg, .png or .pdf file",
+                           a->plot);
+    /* Neither output may overwrite the experiment or the other output. */
+    cs_error err;
+    const char *in[2] = {a->path, a->plot};
+    if ((a->out && strcmp(a->out, "-") != 0 &&
+         cs_output_check_inputs(a->out, "-o", in, a->plot ? 2 : 1, &err) != CS_OK) ||
+        (a->plot && cs_output_check_inputs(a->plot, "--plot", in, 1, &err) != CS_OK))
+        return cs_cli_fail_err(CMD, &err);
+    return 0;
+}
+
+/* The CSV of a map as a table: one row per cell, y outer. */
+static cs_status map_table(const cs_map_result *m, cs_table *t)
+{
+    const cs_ruleset *rs = m->exp->rs;
+    int nc = 7 + rs->n_outcomes, c = 0;
+    cs_status st = cs_table_init(t, nc);
+    static const char *const head[] = {"x", "y", "trials", "p_success", "ci_low", "ci_high"};
+    for (int k = 0; k < 6; k++)
+        st |= cs_table_set_header(t, c++, head[k], true);
+    for (int o = 0; o < rs->n_outcomes; o++) {
+        char name[96];
+        snprintf(name, sizeof name, "p_%s", rs->outcomes[o]);
+        st |= cs_table_set_header(t, c++, name, true);
+    }
+    st |= cs_table_set_header(t, c, "method", false);
+    for (int j = 0; st == CS_OK && j < m->y.n; j++)
+        for (int i = 0; st == CS_OK && i < m->x.n; i++) {
+            const cs_map_cell *cell = &m->cell[(size_t)j * (size_t)m->x.n + (size_t)i];
+            int row = cs_table_add_row(t);
+            if (row < 0)
+                return CS_ENOMEM;
+            c = 0;
+            st |= cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->x, i));
+            st |= cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->y, j));
+            st |= cs_table_set(t, row, c++, "%llu", (unsigned long long)cell->trials);
+            if (!cell->placed) {
+                st |= cs_table_set(t, row, nc - 1, "none");
+                continue;
+            }
+            st |= cs_table_set(t, row, c++, "%.6f", cell->p_success);
+            st |= cs_table_set(t, row, c++, "%.6f", cell->ci_low);
+            st |= cs_table_set(t, row, c++, "%.6f", cell->ci_high);
+            for (int o = 0; o < rs->n_outcomes; o++)
+                st |= cs_table_set(t, row, c++, "%.6f", cell->p_outcome[o]);
+            st |= cs_table_set(t, row, c, "%s", cs_method_name(m->method));
+        }
+    return st == CS_OK ? CS_OK : CS_ENOMEM;
+}
+
+/* The picture's second line: ruleset, what p_success counts, method,
+ * seed, then the values the experiment set (not the defaults, not the
+ * map's own), cut with "..." where the line would outgrow the picture. */
+#define CAPTION_CHARS 140
+
+static void caption(const cs_map_result *m, char *buf, size_t cap)
+{
+    const cs_experiment *e = m->exp;
+    char succ[256];
+    cs_sim_success_names(e->rs, m->success_mask, succ, sizeof succ);
+    size_t u = (size_t)snprintf(buf, cap, "%s; p_success = %s; %s, seed %llu", e->rs->name, succ,
+                                cs_method_name(m->method), (unsigned long long)e->seed);
+    bool first = true;
+    for (int i = 0; i < e->rs->n_params && u < cap; i++) {
+        const cs_value_spec *v = &e->param[i];
+        const char *key = e->rs->params[i].key;
+        if (!v->raw || strcmp(v->origin, "default") == 0 || strcmp(key, "distance") == 0 ||
+            strcmp(key, "offset") == 0)
+            continue;
+        size_t need = strlen(key) + strlen(v->raw) + 3;
+        if (u + need > CAPTION_CHARS) {
+            snprintf(buf + u, cap - u, "%s", first ? "; ..." : ", ...");
+            return;
+        }
+        u += (size_t)snprintf(buf + u, cap - u, "%s %s=%s", first ? ";" : ",", key, v->raw);
+        first = false;
+    }
+}
+
+static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err)
+{
+    size_t n = (size_t)m->x.n * (size_t)m->y.n;
+    double *p = malloc(n * sizeof *p);
+    if (!p)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    for (size_t k = 0; k < n; k++)
+        p[k] = m->cell[k].placed ? m->cell[k].p_success : (double)NAN;
+    char title[512], cap[1024];
+    if (m->exp->description && m->exp->description[0])
+        snprintf(title, sizeof title, "%s", m->exp->description);
+    else
+        snprintf(title, sizeof title, "%s: threat map (p_success by the target's position)",
+                 m->exp->name);
+    caption(m, cap, sizeof cap);
+    cs_heatmap h = {m->x.n, m->y.n, cs_map_axis_value(&m->x, 0), m->x.step,
+                    cs_map_axis_value(&m->y, 0), m->y.step, p, m->charger_w, m->charger_d,
+                    title, cap};
+    cs_canvas_format f = CS_CANVAS_SVG;
+    cs_canvas_format_of(o->path, &f);
+    cs_status st = cs_heatmap_draw(&h, f, o->f, err);
+    free(p);
+    return st;
+}
+
+/* Every file this command writes goes through here: the CSV to csv (if
+ * open), the picture to pic (if open); both committed, or both aborted. */
+static cs_status write_outputs(const map_args *a, const cs_map_result *m, cs_outfile *csv,
+                               cs_outfile *meta, cs_outfile *pic, cs_error *err)
+{
+    cs_status st = CS_OK;
+    if (csv->f) {
+        cs_table t;
+        st = map_table(m, &t);
+        if (st != CS_OK)
+            cs_error_set(err, st, "out of memory");
+        else if (cs_table_write(&t, CS_FORMAT_CSV, csv->f) != CS_OK)
+            st = cs_outfile_write_error(csv, err);
+        /* The CSV's provenance (CSVW) beside a CSV file, committed with it. */
+        cs_run_result made = {.exp = m->exp, .method = m->method};
+        cs_csvw_source src = {.kind = CS_CSVW_MAP, .command = "map", .argc = a->argc,
+                              .argv = a->argv, .csv_path = a->out, .input = a->path,
+                              .run = &made};
+        if (st == CS_OK && meta->f)
+            st = cs_csvw_write(meta->f, &src, &t, err);
+        cs_table_free(&t);
+    }
+    if (st == CS_OK && pic->f)
+        st = write_plot(pic, m, err);
+    cs_outfile *files[3];
+    int n = 0;
+    if (csv->f)
+        files[n++] = csv;
+    if (meta->f)
+        files[n++] = meta;
+    if (pic->f)
+        files[n++] = pic;
+    if (st == CS_OK)
+        st = cs_outfile_commit_all(files, n, err);
+    if (st != CS_OK) {
+        cs_outfile_abort(csv);
+        cs_outfile_abort(meta);
+        cs_outfile_abort(pic);
+    }
+    return st;
+}
+
+/* Opens the outputs before the run, so an unwritable path fails at once:
+ * the CSV (and its metadata beside a CSV file) and the picture. */
+static cs_status open_outputs(const map_args *a, cs_outfile *csv, cs_outfile *meta,
+                              cs_outfile *pic, cs_error *err)
+{
+    cs_status st = CS_OK;
+    if (a->out || !a->plot)
+        st = cs_outfile_open(csv, a->out, err);
+    if (st == CS_OK && csv->f && cs_outfile_is_regular(csv)) {
+        char *mpath = cs_csvw_path(a->out);
+        st = mpath ? cs_outfile_open(meta, mpath, err)
+                   : cs_error_set(err, CS_ENOMEM, "out of memory");
+        free(mpath);
+    }
+    if (st == CS_OK && a->plot)
+        st = cs_outfile_open(pic, a->plot, err);
+    if (st != CS_OK) {
+        cs_outfile_abort(csv);
+        cs_outfile_abort(meta);
+        cs_outfile_abort(pic);
+    }
+    return st;
+}
+
+/* The axes, the success outcomes and the option checks: 0 or the status. */
+static int setup(const map_args *a, const cs_experiment *e, cs_map_axis *x, cs_map_axis *y,
+                 cs_run_opts *opts)
+{
+    cs_error err;
+    if (cs_map_axis_parse(a->x ? a->x : "-24..24:0.5", "--x", x, &err) != CS_OK ||
+        cs_map_axis_parse(a->y ? a->y : "0..24:0.5", "--y", y, &err) != CS_OK ||
+        (a->success && cs_sim_parse_success(e->rs, a->success, &opts->success_mask, &err) != CS_OK))
+        return cs_cli_fail_err(CMD, &err);
+    if (a->max_trials && !(e->precision > 0.0))
+        return cs_cli_fail(CMD, CS_EINPUT, "--max-trials applies only with --precision");
+    return 0;
+}
+
+static int run_map(const map_args *a)
+{
+    cs_experiment e;
+    cs_error err;
+    cs_map_axis x, y;
+    cs_run_opts opts = {.threads = a->threads, .max_trials = a->max_trials};
+    if (cs_expfile_load(a->path, a->sets, a->n_sets, &e, &err) != CS_OK)
+        return cs_cli_fail_err(CMD, &err);
+    int rc = setup(a, &e, &x, &y, &opts);
+    cs_outfile csv = {0}, meta = {0}, pic = {0};
+    if (!rc && open_outputs(a, &csv, &meta, &pic, &err) != CS_OK)
+        rc = cs_cli_fail_err(CMD, &err);
+    if (rc) {
+        cs_experiment_free(&e);
+        return rc;
+    }
+    cs_progress prog;
+    cs_progress_init(&prog, a->quiet);
+    opts.progress = cs_progress_update;
+    opts.progress_user = &prog;
+    cs_map_result m;
+    cs_status st = cs_map_run(&e, &x, &y, &opts, &m, &err);
+    cs_progress_finish(&prog);
+    if (st == CS_OK)
+        st = write_outputs(a, &m, &csv, &meta, &pic, &err);
+    else {
+        cs_outfile_abort(&csv);
+        cs_outfile_abort(&meta);
+        cs_outfile_abort(&pic);
+    }
+    if (st != CS_OK)
+        rc = cs_cli_fail_err(CMD, &err);
+    else if (e.precision > 0.0 && !m.precision_met)
+        fprintf(stderr,
+                "chargesim map: warning: some cells stopped at %llu trials before reaching "
+                "the requested precision\n",
+                (unsigned long long)m.max_trials);
+    if (st == CS_OK)
+        cs_map_result_free(&m);
+    cs_experiment_free(&e);
+    return rc;
+}
+
+int cs_cli_map(int argc, char **argv)
+{
+    map_args a;
+    memset(&a, 0, sizeof a);
+    a.argc = argc;
+    a.argv = argv;
+    int rc = parse_args(&a, argc, argv);
+    if (rc == 0)
+        rc = run_map(&a);
+    else if (rc < 0)
+        rc = 0;
+    for (int k = 0; k < a.n_owned; k++)
+        free(a.owned[k]);
+    return rc;
+}

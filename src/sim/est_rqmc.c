@@ -1,0 +1,239 @@
+/* The rqmc estimator (issue 21): the conditional estimator's exact dice on
+ * layouts from a randomised Sobol point set (qmc.h) instead of the rng.
+ *
+ * R replicates (experiment key `replicates`) each scramble the same first
+ * P points independently; a replicate's mean over its P layouts is an
+ * unbiased estimate, and the interval is the Student t on R - 1 degrees of
+ * freedom over the R replicate means (Owen, ACM TOMACS 13 (2003) 363; L'Ecuyer
+ * and Lemieux, "Recent advances in randomized quasi-Monte Carlo methods",
+ * 2002). Block b is replicate b mod R, points [b div R * size, + size) of it,
+ * so a round of blocks [0, B) (B a multiple of R) gives every replicate its
+ * first B / R * size points: --precision's doubling rounds double P, and P
+ * stays a power of two (a whole net). Randomness that is not a drawn
+ * parameter (a ruleset's own draw_layout use of the rng, sampled metrics)
+ * keeps the block's PCG stream (seed, point, b). See estimator.h. */
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/estimator.h"
+#include "chargesim/qmc.h"
+
+/* Points per block at most: blocks stay a few thousand layouts long. */
+#define RQMC_BLOCK 4096u
+/* Digits of the shared point set at most (points per replicate times the
+ * drawn parameters, 4 bytes each): 256 MiB, whatever the dimension. */
+#define RQMC_MAX_DIGITS ((uint64_t)1 << 26)
+
+/* The points per replicate the point set may hold for dim dimensions. */
+static uint64_t max_points(int dim)
+{
+    uint64_t by_memory = dim > 0 ? RQMC_MAX_DIGITS / (uint64_t)dim : CS_QMC_MAX_POINTS;
+    return by_memory < CS_QMC_MAX_POINTS ? by_memory : CS_QMC_MAX_POINTS;
+}
+
+typedef struct rqmc_state {
+    uint64_t replicates;
+    double t;        /* the Student t quantile on R - 1 degrees of freedom */
+    cs_qmc_set set;  /* dim = the drawn parameters; empty if none */
+    cs_qmc_scramble scramble[CS_EXPERIMENT_MAX_REPLICATES];
+} rqmc_state;
+
+/* Column 0 is p_success, column 1 + o outcome o. */
+typedef struct rqmc_tally {
+    cs_est_tally all; /* as conditional: trials, every layout's sums, metrics */
+    double rep[CS_EXPERIMENT_MAX_REPLICATES][1 + CS_MAX_OUTCOMES]; /* per replicate */
+} rqmc_tally;
+
+/* The least power of two at least n, or the greatest up to cap. */
+static uint64_t pow2_at_least(uint64_t n, uint64_t cap)
+{
+    uint64_t p = 1;
+    while (p < n && p * 2 <= cap)
+        p <<= 1;
+    return p;
+}
+
+/* R times the points per replicate: at least `trials` in all (within the
+ * point set's limit), the points per replicate a power of two (a whole
+ * net). */
+static uint64_t rqmc_first_trials(const cs_experiment *e)
+{
+    uint64_t r = e->replicates;
+    return r * pow2_at_least((e->trials + r - 1) / r, max_points(e->n_drawn));
+}
+
+static cs_status rqmc_setup(cs_est_run *run, cs_error *err)
+{
+    rqmc_state *st = calloc(1, sizeof *st);
+    if (!st)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    run->state = st;
+    st->replicates = run->e->replicates;
+    st->t = cs_qmc_t_quantile((double)(st->replicates - 1), run->e->confidence);
+    uint64_t per = run->trials / st->replicates;
+    run->block_size = per < RQMC_BLOCK ? per : RQMC_BLOCK;
+    for (uint64_t r = 0; r < st->replicates; r++)
+        cs_qmc_scramble_init(&st->scramble[r], run->n_draw, run->e->seed, r);
+    if (run->n_draw == 0)
+        return CS_OK;
+    return cs_qmc_set_init(&st->set, run->n_draw, 1, err);
+}
+
+static cs_status rqmc_grow(cs_est_run *run, uint64_t blocks, cs_error *err)
+{
+    rqmc_state *st = run->state;
+    if (run->n_draw == 0)
+        return CS_OK;
+    return cs_qmc_set_grow(&st->set, blocks / st->replicates * run->block_size, err);
+}
+
+/* Whole doublings only, so every replicate keeps as many points as the
+ * others (the replicate means are then equally weighted) within the
+ * sequence's limit. */
+static uint64_t rqmc_next_blocks(const cs_est_run *run, uint64_t blocks, uint64_t cap_blocks)
+{
+    const rqmc_state *st = run->state;
+    uint64_t next = blocks * 2;
+    if (next > cap_blocks)
+        return blocks;
+    if (next / st->replicates * run->block_size > max_points(run->n_draw))
+        return blocks;
+    return next;
+}
+
+static void rqmc_release(cs_est_run *run)
+{
+    rqmc_state *st = run->state;
+    if (!st)
+        return;
+    if (st->set.gen)
+        cs_qmc_set_free(&st->set);
+    free(st);
+    run->state = NULL;
+}
+
+/* The drawn parameters of point i of replicate r, each through its inverse
+ * CDF and clamped as cs_est_draw_params clamps a sampled draw. */
+static void qmc_params(const cs_est_run *run, const rqmc_state *st, uint64_t r, uint64_t i,
+                       double *num)
+{
+    for (int j = 0; j < run->n_draw; j++) {
+        const cs_est_draw *d = &run->draw[j];
+        double u = cs_qmc_coord(&st->scramble[r], &st->set, i, j);
+        double x = d->uniform ? d->a + (d->b - d->a) * u : d->a + d->b * gsl_cdf_ugaussian_Pinv(u);
+        num[d->index] = x < d->min ? d->min : x > d->max ? d->max : x;
+    }
+}
+
+static void rqmc_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b, uint64_t n,
+                       void *layout, uint64_t *hist, void *tally)
+{
+    rqmc_tally *t = tally;
+    const rqmc_state *st = run->state;
+    uint64_t r = b % st->replicates, start = b / st->replicates * run->block_size;
+    double num[CS_MAX_PARAMS];
+    cs_rng rng;
+    const void *lay = pt->random_layout ? layout : pt->layout;
+
+    cs_rng_stream(&rng, run->e->seed, pt->index, b);
+    memcpy(num, pt->params.num, sizeof num);
+    for (uint64_t i = 0; i < n; i++) {
+        if (pt->random_layout) {
+            if (run->n_draw > 0)
+                qmc_params(run, st, r, start + i, num);
+            run->rs->draw_layout(pt->ctx, num, &rng, layout);
+        }
+        cs_est_cond_add_layout(run, pt, lay, &rng, hist, &t->all);
+    }
+    t->all.trials = n;
+    t->rep[r][0] = t->all.sum_ps + t->all.comp_ps;
+    for (int o = 0; o < run->rs->n_outcomes; o++)
+        t->rep[r][1 + o] = t->all.sum_p[o] + t->all.comp_p[o];
+}
+
+static void rqmc_merge(void *into, const void *block)
+{
+    rqmc_tally *t = into;
+    const rqmc_tally *s = block;
+    cs_est_cond_merge(&t->all, &s->all);
+    for (int r = 0; r < (int)CS_EXPERIMENT_MAX_REPLICATES; r++)
+        for (int c = 0; c < 1 + CS_MAX_OUTCOMES; c++)
+            t->rep[r][c] += s->rep[r][c];
+}
+
+/* Column c's estimate: the mean of the R replicate means, and the Student
+ * t interval on their spread. As for conditional, a random layout may hide
+ * a region no point fell in: the interval is never narrower than the
+ * Wilson bound for none seen among all n layouts. */
+static void rqmc_interval(const cs_est_run *run, const cs_est_point *pt, const rqmc_tally *t,
+                          int c, double z, double *p, double *lo, double *hi)
+{
+    const rqmc_state *st = run->state;
+    uint64_t n = t->all.trials, per = n / st->replicates;
+    double rr = (double)st->replicates, mean = 0.0, ss = 0.0;
+    for (uint64_t r = 0; r < st->replicates; r++)
+        mean += t->rep[r][c] / (double)per;
+    mean /= rr;
+    for (uint64_t r = 0; r < st->replicates; r++) {
+        double d = t->rep[r][c] / (double)per - mean;
+        ss += d * d;
+    }
+    double half = st->t * sqrt(ss / (rr - 1.0) / rr);
+    *p = fmin(1.0, fmax(0.0, mean));
+    *lo = fmax(0.0, *p - half);
+    *hi = fmin(1.0, *p + half);
+    if (pt->random_layout) {
+        double w = z * z / ((double)n + z * z);
+        *lo = fmin(*lo, *p - *p * w);
+        *hi = fmax(*hi, *p + (1.0 - *p) * w);
+    }
+}
+
+static double rqmc_halfwidth(const cs_est_run *run, const cs_est_point *pt, const void *tally,
+                             double z)
+{
+    double w = 0.0, p, lo, hi;
+    for (int c = 0; c <= run->rs->n_outcomes; c++) {
+        rqmc_interval(run, pt, tally, c, z, &p, &lo, &hi);
+        w = fmax(w, 0.5 * (hi - lo));
+    }
+    return w;
+}
+
+static void rqmc_report(const cs_est_run *run, const cs_est_point *pt, const void *tally,
+                        double z, cs_point_result *r)
+{
+    const rqmc_tally *t = tally;
+    r->params = pt->params;
+    r->trials = t->all.trials;
+    rqmc_interval(run, pt, t, 0, z, &r->p_success, &r->ci_low, &r->ci_high);
+    for (int o = 0; o < run->rs->n_outcomes; o++)
+        rqmc_interval(run, pt, t, 1 + o, z, &r->p_outcome[o], &r->outcome_low[o],
+                      &r->outcome_high[o]);
+    for (int m = 0; m < run->rs->n_metrics; m++) {
+        r->mean[m] = t->all.mpdef[m] > 0.0 ? t->all.msum[m] / t->all.mpdef[m] : (double)NAN;
+        r->mean_sampled[m] = (t->all.sampled_mask >> m) & 1u;
+    }
+}
+
+/* No worst case: the replicate means of a discontinuous integrand need not
+ * shrink with the points, so --precision is bounded by the trial cap and
+ * the sequence's CS_QMC_MAX_POINTS per replicate, not refused up front. */
+const cs_estimator cs_est_rqmc = {
+    .name = "rqmc",
+    .method = CS_METHOD_RQMC,
+    .tally_size = sizeof(rqmc_tally),
+    .first_trials = rqmc_first_trials,
+    .block = rqmc_block,
+    .merge = rqmc_merge,
+    .halfwidth = rqmc_halfwidth,
+    .report = rqmc_report,
+    .worst_trials = NULL,
+    .resample = NULL,
+    .setup = rqmc_setup,
+    .grow = rqmc_grow,
+    .next_blocks = rqmc_next_blocks,
+    .release = rqmc_release,
+};

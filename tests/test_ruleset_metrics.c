@@ -1,0 +1,69 @@
+/* The ruleset interface states its metric kinds (ruleset.h, cs_metric_kind):
+ * every ruleset declares one for every metric, and its exact answer keeps
+ * the declaration on the default layout: a DIST metric measured with
+ * positive probability lists its values, a MEAN one gives its mean only. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "chargesim/rng.h"
+#include "chargesim/rules.h"
+#include "support/helpers.h"
+
+Test(ruleset_metrics, every_metric_declares_its_kind)
+{
+    cr_assert_gt(cs_ruleset_count(), 0);
+    for (int i = 0; i < cs_ruleset_count(); i++) {
+        const cs_ruleset *rs = cs_ruleset_at(i);
+        for (int m = 0; m < rs->n_metrics; m++) {
+            cs_metric_kind k = rs->metrics[m].kind;
+            cr_expect(k == CS_METRIC_MEAN || k == CS_METRIC_DIST,
+                      "%s: metric %s declares no kind (CS_METRIC_MEAN or CS_METRIC_DIST)",
+                      rs->name, rs->metrics[m].name);
+        }
+    }
+}
+
+Test(ruleset_metrics, exact_answers_keep_the_declared_kinds)
+{
+    for (int i = 0; i < cs_ruleset_count(); i++) {
+        const cs_ruleset *rs = cs_ruleset_at(i);
+        if (!rs->outcome_probabilities)
+            continue;
+        cs_params p;
+        th_defaults(rs, &p);
+        void *ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
+        void *lay = calloc(1, rs->layout_size ? rs->layout_size : 1);
+        cr_assert(ctx && lay);
+        cs_diag diag = {0};
+        cr_assert_eq(rs->prepare(&p, ctx, &diag), CS_OK, "%s: %s", rs->name,
+                     diag.what ? diag.what : "");
+        cs_rng rng;
+        cs_rng_stream(&rng, 1, 0, 0);
+        rs->draw_layout(ctx, p.num, &rng, lay);
+        /* cleared as the driver clears it */
+        cs_probs pr;
+        for (int o = 0; o < rs->n_outcomes; o++)
+            pr.p[o] = 0.0;
+        for (int m = 0; m < rs->n_metrics; m++) {
+            pr.n[m] = 0;
+            pr.mean[m] = (double)NAN;
+            pr.pdef[m] = (double)NAN;
+        }
+        rs->outcome_probabilities(ctx, lay, &pr);
+        int listed = 0;
+        for (int m = 0; m < rs->n_metrics; m++) {
+            const cs_metric_def *md = &rs->metrics[m];
+            if (md->kind == CS_METRIC_MEAN)
+                cr_expect_eq(pr.n[m], 0, "%s: %s is a mean only but lists values", rs->name,
+                             md->name);
+            else if (pr.pdef[m] > 0.0)
+                cr_expect_neq(pr.n[m], 0, "%s: %s is a distribution but gives no values",
+                              rs->name, md->name);
+            listed += pr.n[m] > 0;
+        }
+        cr_expect_gt(listed, 0, "%s: no metric measured on the default layout", rs->name);
+        free(ctx);
+        free(lay);
+    }
+}
