@@ -312,12 +312,12 @@ Test(errors, battlescribe)
 #define P4 "solid: 0,0 1,0 1,1; "
 static const row text_rows[] = {
     {SOVL, "$B run e.ini --set 'terrain=lava: 0,0 1,0 1,1'", 2,
-     "expected solid:, blocking: or impassable:"},
+     "column 1: expected one of the parameter's kinds"},
     {SOVL, "$B run e.ini --set 'terrain=solid: 0,0 1,0 x'", 2, "expected a vertex x,y"},
     {SOVL, "$B run e.ini --set 'terrain=solid: 0,0 1 1'", 2, "expected ',' between x and y"},
     {SOVL, "$B run e.ini --set 'terrain=solid: 0,0 1,'", 2, "expected the vertex's y"},
     {SOVL, "$B run e.ini --set 'terrain=" P4 P4 P4 P4 "solid: 0,0 1,0 1,1'", 2,
-     "at most 4 terrain pieces"},
+     "column 81: at most 4 pieces"},
     {SOVL,
      "$B run e.ini --set "
      "'terrain=solid: 0,0 1,0 2,0 3,0 4,0 5,0 6,0 7,0 8,0 9,0 10,0 11,0 12,0'",
@@ -337,7 +337,7 @@ static const row rerun_rows[] = {
     {NULL, "$B rerun nothing.json", 2, "nothing.json"},
     {META("{}"), "$B rerun m.json", 2, "no chargesim:table"},
     {META("{\"chargesim:table\":\"tally\"}"), "$B rerun m.json", 2,
-     "chargesim:table 'tally': expected summary, pivot, dist or dice"},
+     "chargesim:table 'tally': rerun makes summary, pivot, dist and dice tables again"},
     {META("{\"chargesim:table\":\"dice\"}"), "$B rerun m.json", 2,
      "no chargesim:dice expression and method"},
     {META("{\"chargesim:table\":\"dice\",\"chargesim:dice\":{\"expression\":\"2d6\","
