@@ -128,6 +128,22 @@ static int parse_args(dice_args *a, int argc, char **argv)
     return 0;
 }
 
+/* Whether every header, cell, title and note of a table of `rows` rows got
+ * its memory: the cs_table calls report running out one by one, and a table
+ * with a hole must not be written as if it were whole. */
+static bool table_complete(const cs_table *t, long rows)
+{
+    if (!t->header || !t->right || t->nrows != rows || !t->title || !t->note)
+        return false;
+    for (int c = 0; c < t->ncols; c++)
+        if (!t->header[c])
+            return false;
+    for (long i = 0; i < rows * t->ncols; i++)
+        if (!t->cell[i])
+            return false;
+    return true;
+}
+
 /* The exact distribution as a table: 0, or the exit status of an error. */
 static int exact_table(const dice_args *a, const cs_dice *d, cs_table *tab)
 {
@@ -142,6 +158,7 @@ static int exact_table(const dice_args *a, const cs_dice *d, cs_table *tab)
                            diag.what);
     }
     bool pct = a->fmt != CS_FORMAT_CSV;
+    long rows = 0;
     cs_table_init(tab, 4);
     cs_table_set_header(tab, 0, "value", true);
     cs_table_set_header(tab, 1, pct ? "p %" : "p", true);
@@ -152,6 +169,7 @@ static int exact_table(const dice_args *a, const cs_dice *d, cs_table *tab)
         if (p == 0.0)
             continue;
         int r = cs_table_add_row(tab);
+        rows++;
         double s = pct ? 100.0 : 1.0;
         const char *f = pct ? "%.4f" : "%.12g";
         cs_table_set(tab, r, 0, "%d", x);
@@ -164,6 +182,10 @@ static int exact_table(const dice_args *a, const cs_dice *d, cs_table *tab)
     cs_table_set_title(tab, "%s", canon);
     cs_table_set_note(tab, "Exact probabilities (every outcome enumerated), in percent.");
     free(dist);
+    if (!table_complete(tab, rows)) {
+        cs_table_free(tab);
+        return cs_cli_fail("dice", CS_ENOMEM, "out of memory");
+    }
     return 0;
 }
 
@@ -218,6 +240,10 @@ static int sampled_table(const dice_args *a, const cs_dice *d, cs_table *tab)
     cs_table_set_note(tab, "Monte Carlo: %llu rolls, seed %llu; %g%% Wilson intervals, in percent.",
                       (unsigned long long)a->trials, (unsigned long long)a->seed,
                       100.0 * a->confidence);
+    if (!table_complete(tab, (long)n_cnt)) {
+        cs_table_free(tab);
+        return cs_cli_fail("dice", CS_ENOMEM, "out of memory");
+    }
     return 0;
 }
 

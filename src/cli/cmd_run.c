@@ -215,7 +215,7 @@ static cs_status make_tables(const run_args *a, const cs_run_result *res, cs_tab
                                       tables, n_tables, err);
     }
     *tables = calloc(1, sizeof **tables);
-    *n_tables = 1;
+    *n_tables = *tables ? 1 : 0;
     cs_status st = *tables ? cs_report_summary(res, a->fmt, *tables) : CS_ENOMEM;
     if (st != CS_OK)
         cs_error_set(err, st, "out of memory");

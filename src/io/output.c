@@ -156,6 +156,8 @@ static mode_t default_mode(void)
  * directory or file system that refuses it a runtime failure (1). */
 static cs_status open_status(int e)
 {
+    if (e == ENOMEM) /* the temporary name, or the path resolved */
+        return CS_ENOMEM;
     return e == EACCES || e == EPERM || e == EROFS || e == ENOSPC || e == EDQUOT || e == EIO ||
                    e == EMFILE || e == ENFILE
                ? CS_ERUNTIME

@@ -56,6 +56,8 @@ static char *vformat(const char *fmt, va_list ap)
 
 cs_status cs_table_set_header(cs_table *t, int col, const char *name, bool right)
 {
+    if (!t->header || !t->right) /* cs_table_init ran out of memory */
+        return CS_ENOMEM;
     free(t->header[col]);
     size_t n = strlen(name) + 1;
     t->header[col] = malloc(n);
@@ -97,6 +99,8 @@ static void drop_negative_zero(char *s)
 
 cs_status cs_table_set(cs_table *t, int row, int col, const char *fmt, ...)
 {
+    if (row < 0 || row >= t->nrows) /* cs_table_add_row ran out of memory */
+        return CS_ENOMEM;
     va_list ap;
     va_start(ap, fmt);
     char *s = vformat(fmt, ap);

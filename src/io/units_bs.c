@@ -120,7 +120,7 @@ static const xmlNode *lookup(const bs_doc *d, const char *id)
 
 static void close_doc(bs_doc *d)
 {
-    for (size_t i = 0; i < d->cap; i++)
+    for (size_t i = 0; d->ids && i < d->cap; i++)
         free(d->ids[i].id);
     free(d->ids);
     if (d->doc)
@@ -793,15 +793,21 @@ static cs_status find_gst(const char *cat_path, const char *system_id, char *out
     st = CS_EINPUT;
     for (int i = 0; i < n; i++) {
         char id[CS_UNITS_TEXT];
-        if (cs_units_bs_system(files[i], id, sizeof id, err) == CS_OK &&
-            strcmp(id, system_id) == 0) {
+        cs_status sys = cs_units_bs_system(files[i], id, sizeof id, err);
+        /* A file that is not this system's is skipped; running out of
+         * memory while reading one is not "no such file". */
+        if (sys == CS_ENOMEM) {
+            st = sys;
+            break;
+        }
+        if (sys == CS_OK && strcmp(id, system_id) == 0) {
             snprintf(out, cap, "%s", files[i]);
             st = CS_OK;
             break;
         }
     }
     free(files);
-    if (st != CS_OK)
+    if (st == CS_EINPUT)
         cs_error_set(err, CS_EINPUT, "%s: no game system file (.gst) with id %s in %s", cat_path,
                      system_id, dir);
     return st;

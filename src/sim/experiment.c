@@ -723,6 +723,9 @@ cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error 
 cs_status cs_experiment_finish(cs_experiment *e, cs_error *err)
 {
     char at[512];
+    /* cs_experiment_init cannot report its strdup failing: it shows here. */
+    if (!e->origin)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
     where(at, sizeof at, e->origin, 0);
     if (!e->rs)
         return cs_error_set(err, CS_EINPUT, "%s: no ruleset: add `ruleset = NAME` under [experiment]",

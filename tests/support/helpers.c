@@ -154,6 +154,13 @@ int th_cli(const char *args, char **out, char **err)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+double th_time_limit(double seconds)
+{
+    const char *s = getenv("CS_TEST_TIME_SCALE");
+    double scale = s ? atof(s) : 1.0;
+    return seconds * (scale >= 1.0 ? scale : 1.0);
+}
+
 double th_5sigma(double p, uint64_t n)
 {
     return 5.0 * sqrt(p * (1.0 - p) / (double)n);

@@ -36,6 +36,10 @@ const char *th_root(void);
 /* A fresh temporary directory for one test, removed with its contents
  * when the test's process exits. */
 const char *th_tmpdir(void);
+/* A wall-clock bound of `seconds` for a test that guards against a blow-up
+ * (seconds against hours), times $CS_TEST_TIME_SCALE when set: the
+ * instrumented builds (make coverage, asan) run several times slower. */
+double th_time_limit(double seconds);
 /* 5 binomial standard errors around an exact p. */
 double th_5sigma(double p, uint64_t n);
 

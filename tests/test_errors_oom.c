@@ -1,0 +1,184 @@
+/* Out of memory is an error like any other (issue 18, section 4): every
+ * allocation of a command, one at a time, is made to fail, and the command
+ * must then stop with exit status 1 (or finish, where the allocation was
+ * optional) without crashing. The test binary is linked with
+ * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup (Makefile),
+ * so the library's own calls come here; the product binary is not. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/cli.h"
+#include "chargesim/status.h"
+#include "support/helpers.h"
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+char *__real_strdup(const char *s);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+char *__wrap_strdup(const char *s);
+
+/* The allocation to fail, counting down from the first after arming; 0 is
+ * off. The commands run with --threads 1, so no two threads count. */
+static long countdown;
+
+static bool fail_now(void)
+{
+    if (countdown > 0 && --countdown == 0) {
+        errno = ENOMEM; /* as malloc(3) does */
+        return true;
+    }
+    return false;
+}
+
+void *__wrap_malloc(size_t n)
+{
+    return fail_now() ? NULL : __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    return fail_now() ? NULL : __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+    return fail_now() ? NULL : __real_realloc(p, n);
+}
+
+char *__wrap_strdup(const char *s)
+{
+    return fail_now() ? NULL : __real_strdup(s);
+}
+
+typedef int (*command_fn)(int, char **);
+
+
+/* The test's directory (th_tmpdir gives a new one at each call). */
+static const char *tmp(void)
+{
+    static const char *dir;
+    if (!dir)
+        dir = th_tmpdir();
+    cr_assert(dir);
+    return dir;
+}
+
+/* Runs cmd with the words of `args` (split at spaces; @ is the test's
+ * directory) once per allocation it makes, failing that allocation; stops
+ * when a run makes no more allocations than were counted, which must then
+ * succeed. */
+static void each_allocation_fails(command_fn cmd, const char *args)
+{
+    const char *dir = tmp();
+    /* Hundreds of "out of memory" messages are expected, and not shown. */
+    cr_assert(freopen("/dev/null", "w", stderr));
+    for (long k = 1; k < 100000; k++) {
+        char buf[4096], *argv[64];
+        int argc = 0;
+        size_t n = 0;
+        for (const char *s = args; *s && n + 512 < sizeof buf; s++)
+            n += (size_t)(*s == '@' ? snprintf(buf + n, sizeof buf - n, "%s", dir)
+                                    : snprintf(buf + n, sizeof buf - n, "%c", *s));
+        for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
+            argv[argc++] = t;
+        argv[argc] = NULL;
+        countdown = k;
+        int rc = cmd(argc, argv);
+        bool injected = countdown == 0;
+        countdown = 0;
+        if (!injected) {
+            cr_expect_eq(rc, 0, "%s: exit %d with no allocation failing", args, rc);
+            return;
+        }
+        cr_expect(rc == 0 || rc == 1, "%s: allocation %ld failed: exit %d, expected 1", args, k,
+                  rc);
+    }
+    cr_expect(false, "%s: more than 100000 allocations", args);
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", tmp(), name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "%s", path);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+TestSuite(oom);
+
+Test(oom, run_with_dist_and_metadata)
+{
+    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\n[params]\nmove = 4..5\n"
+                        "distance = 6,8\n");
+    each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet -o @/o.csv --dist @/d.csv");
+}
+
+Test(oom, run_pivot_and_precision)
+{
+    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\nmethod = conditional\n"
+                        "[params]\nmove = 4..5\ndistance = 6,8\n");
+    each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet --format md --pivot "
+                                      "move:distance --precision 0.05 -o @/o.md");
+}
+
+Test(oom, run_mc_drawn_layout)
+{
+    write_file("e.ini", "[experiment]\nruleset = t9a\ntrials = 32\n[params]\n"
+                        "distance = uniform(6,10)\n");
+    each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet -o @/o.csv");
+}
+
+Test(oom, dice_sampled_and_exact)
+{
+    each_allocation_fails(cs_cli_dice, "2d6+d3 --trials 200 --threads 1 -o @/d.csv");
+    each_allocation_fails(cs_cli_dice, "3d6kh2 -o @/e.csv");
+}
+
+Test(oom, units_csv_and_catalogue)
+{
+    char args[2048];
+    write_file("u.csv", "name,ruleset,move\nFootmen,generic,4\nKnights,generic,7\n");
+    snprintf(args, sizeof args, "@/u.csv --mapping %s/experiments/mappings/generic.ini "
+             "--distance 1..12 --quiet -o @/u.out.csv", th_root());
+    each_allocation_fails(cs_cli_units, args);
+    snprintf(args, sizeof args,
+             "%s/tests/data/units/new.cat --mapping %s/tests/data/units/mappings "
+             "--quiet -o @/c.csv", th_root(), th_root());
+    each_allocation_fails(cs_cli_units, args);
+}
+
+Test(oom, draw_and_rerun)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "%s/experiments/t9a-head-on-ed2.ini --trial 3 -o @/p.svg",
+             th_root());
+    each_allocation_fails(cs_cli_draw, args);
+    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\n[params]\nmove = 4..5\n");
+    char a1[1024], a2[] = "--quiet", a3[] = "-o", a4[1024];
+    snprintf(a1, sizeof a1, "%s/e.ini", tmp());
+    snprintf(a4, sizeof a4, "%s/o.csv", tmp());
+    char *argv[] = {a1, a2, a3, a4, NULL};
+    cr_assert_eq(cs_cli_run(4, argv), 0);
+    each_allocation_fails(cs_cli_rerun, "@/o.csv-metadata.json -o @/again.csv");
+}
+
+/* Every status has a name and an exit code (status.h). */
+Test(oom, every_status_has_a_name_and_exit_code)
+{
+    const cs_status all[] = {CS_OK, CS_EINPUT, CS_ERUNTIME, CS_ENOMEM, CS_ELIMIT};
+    const int code[] = {0, 2, 1, 1, 2};
+    for (int i = 0; i < 5; i++) {
+        cr_expect(strcmp(cs_strerror(all[i]), "unknown status") != 0);
+        cr_expect_eq(cs_status_exit_code(all[i]), code[i]);
+    }
+    cr_expect_str_eq(cs_strerror((cs_status)99), "unknown status");
+    cr_expect_eq(cs_status_exit_code((cs_status)99), 1);
+}
