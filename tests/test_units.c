@@ -16,6 +16,15 @@
 
 #define EXACT 1e-12
 
+/* Removes a units CSV written by a test and the CSVW metadata beside it. */
+static void unlink_output(const char *out)
+{
+    char meta[1100];
+    snprintf(meta, sizeof meta, "%s-metadata.json", out);
+    unlink(out);
+    unlink(meta);
+}
+
 /* ---- reading characteristic values ------------------------------------- */
 
 Test(units, values_in_every_written_form)
@@ -491,7 +500,7 @@ Test(units, command)
     char maps[1200], out[] = "/tmp/chargesim-units-out-XXXXXX";
     snprintf(maps, sizeof maps, "%s", th_units_data("mappings"));
     close(mkstemp(out));
-    unlink(out);
+    unlink_output(out);
     cr_expect_eq(th_units_run((const char *const[]){"--help", NULL}), 0);
     const char *good[] = {th_units_data("new.cat"), "--mapping", maps, "-o", out, "--quiet", NULL};
     cr_assert_eq(th_units_run(good), 0);
@@ -504,7 +513,7 @@ Test(units, command)
     for (char *c = text; *c; c++)
         lines += *c == '\n';
     cr_expect_eq(lines, 8, "header and seven units");
-    unlink(out);
+    unlink_output(out);
 
     /* Malformed input: status 2 and no output file at all. */
     const char *broken[] = {th_units_data("broken.cat"), "--mapping", maps, "-o", out, NULL};
@@ -535,7 +544,7 @@ Test(units, command)
     /* percentages with two decimals, as chargesim run writes them (issue 17.3) */
     cr_expect(strstr(text, "| 100.00 | 83.33 | 66.67 |"), "%s", text);
     free(text);
-    unlink(out);
+    unlink_output(out);
 }
 
 Test(units, mapping_file_read_errors_name_the_file_and_line)
@@ -655,7 +664,7 @@ Test(units, reach_is_the_inverted_range_distribution, .timeout = 30)
     cr_expect(text && strstr(text, "\nbig.csv,Huge,generic,,,0,22d162,1000,1000,1000,0,,1.000000\n"),
               "%s", text ? text : "");
     free(text);
-    unlink(out);
+    unlink_output(out);
     unlink(path);
     cr_expect_eq(rmdir(dir), 0);
 }
@@ -672,7 +681,7 @@ Test(units, t9a_edition_3_without_charge_speed_is_refused)
     char dir[] = "/tmp/chargesim-ed3-XXXXXX", path[300], out[] = "/tmp/chargesim-ed3-out-XXXXXX";
     write_in_tmpdir(dir, "elves.csv", "name,ruleset,advance_rate\nElf,t9a,5\n", path, sizeof path);
     close(mkstemp(out));
-    unlink(out);
+    unlink_output(out);
     const char *ed3[] = {path, "--mapping", map, "--set", "edition=3", "-o", out, "--quiet", NULL};
     cr_expect_eq(th_units_run(ed3), 2);
     cr_expect_neq(access(out, F_OK), 0, "no table under an edition-3 heading");
@@ -694,7 +703,7 @@ Test(units, t9a_edition_3_without_charge_speed_is_refused)
     cs_units_free(&u);
     const char *ed2[] = {path, "--mapping", map, "--set", "edition=2", "-o", out, "--quiet", NULL};
     cr_expect_eq(th_units_run(ed2), 0);
-    unlink(out);
+    unlink_output(out);
 
     /* A unit's own edition column is refused the same way. */
     FILE *f = fopen(path, "w");
