@@ -362,3 +362,38 @@ Test(errors, rerun)
 {
     check_rows(rerun_rows, sizeof rerun_rows / sizeof rerun_rows[0]);
 }
+
+/* compare and map: their own options and refusals (issues 19, 20). */
+#define T9M "\"$R/experiments/map-t9a.ini\""
+static const row command_rows[] = {
+    {GEN, "$B compare e.ini", 2, "no --b override"},
+    {GEN, "$B compare e.ini --set move=4 --b move=4", 2, "--b changes nothing"},
+    {GEN, "$B compare e.ini --b", 2, "--b needs K=V"},
+    {GEN, "$B compare e.ini --b move=6 --format x", 2, "--format 'x': expected csv, md or tex"},
+    {GEN, "$B compare e.ini --b move=6 --pivot x", 2, "--pivot 'x': expected ROW:COL"},
+    {GEN, "$B compare e.ini --b move=6 --max-trials 5", 2, "--max-trials applies only with"},
+    {GEN, "$B compare e.ini --b move=6 --method rqmc", 2, "method rqmc has no paired estimator"},
+    {GEN, "$B compare e.ini --b move=6 --bogus", 2, "unknown option '--bogus'"},
+    {GEN, "$B compare e.ini e.ini --b move=6", 2, "one experiment file at a time"},
+    {GEN, "$B compare e.ini --set distance=1..3 --b distance=1..4", 2,
+     "--b changes the sweep shape"},
+    {GEN, "$B compare e.ini --b experiment.seed=9", 2, "--b changes trials or seed"},
+    {GEN, "$B map e.ini", 2, "has no threat map; maps exist for"},
+    {NULL, "$B map " T9M " --x 5..1", 2, "--x '5..1': needs LO <= HI and STEP > 0"},
+    {NULL, "$B map " T9M " --y a..b", 2, "--y 'a..b': expected LO..HI:STEP with numbers"},
+    {NULL, "$B map " T9M " --x 1", 2, "--x '1': expected LO..HI:STEP"},
+    {NULL, "$B map " T9M " --x -1000..1000:0.0001", 2, "more than"},
+    {NULL, "$B map " T9M " --plot x.jpg", 2, "--plot 'x.jpg': expected a .svg, .png or .pdf"},
+    {NULL, "$B map " T9M " --set distance=1..3", 2, "is swept"},
+    {NULL, "$B map " T9M " --max-trials 9", 2, "--max-trials applies only with --precision"},
+    {NULL, "$B map " T9M " --bogus", 2, "unknown option '--bogus'"},
+    {NULL, "$B map " T9M " " T9M, 2, "one experiment file at a time"},
+    {NULL, "$B map " T9M " --set", 2, "--set needs K=V"},
+    {NULL, "$B map " T9M " --trials", 2, "--trials needs a value"},
+    {NULL, "$B map " T9M " --x", 2, "--x needs LO..HI:STEP"},
+};
+
+Test(errors, compare_and_map)
+{
+    check_rows(command_rows, sizeof command_rows / sizeof command_rows[0]);
+}
