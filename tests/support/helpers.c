@@ -195,3 +195,45 @@ void th_defaults(const cs_ruleset *rs, cs_params *p)
             p->text[i] = d->def;
     }
 }
+
+/* make(format) run in a child; its bytes through a pipe. */
+static char *made_in_child(char *(*make)(int, size_t *), int format, size_t *len)
+{
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        size_t n;
+        char *b = make(format, &n);
+        _exit(write(fds[1], b, n) == (ssize_t)n ? 0 : 1);
+    }
+    close(fds[1]);
+    char *buf = NULL;
+    FILE *out = open_memstream(&buf, len);
+    char chunk[4096];
+    ssize_t r;
+    while ((r = read(fds[0], chunk, sizeof chunk)) > 0)
+        fwrite(chunk, 1, (size_t)r, out);
+    fclose(out);
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return buf;
+}
+
+void th_check_renders_identical(char *(*make)(int format, size_t *len))
+{
+    const char *magic[3] = {"<?xml", "\x89PNG", "%PDF"};
+    for (int k = 0; k < 3; k++) {
+        size_t la, lb;
+        char *a = made_in_child(make, k, &la), *b = made_in_child(make, k, &lb);
+        cr_assert_eq(memcmp(a, magic[k], strlen(magic[k])), 0, "format %d", k);
+        cr_assert_eq(la, lb, "format %d: %zu and %zu bytes", k, la, lb);
+        cr_assert_eq(memcmp(a, b, la), 0, "format %d differs", k);
+        free(a);
+        free(b);
+    }
+}

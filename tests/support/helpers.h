@@ -40,6 +40,11 @@ const char *th_tmpdir(void);
  * (seconds against hours), times $CS_TEST_TIME_SCALE when set: the
  * instrumented builds (make coverage, asan) run several times slower. */
 double th_time_limit(double seconds);
+/* A picture made by make(format, &len) in two child processes, as two runs
+ * of the program would make it (cairo numbers its SVG surfaces per
+ * process), for each of SVG, PNG and PDF (formats 0, 1, 2 of canvas.h):
+ * each starts with its format's magic bytes and the two are identical. */
+void th_check_renders_identical(char *(*make)(int format, size_t *len));
 /* 5 binomial standard errors around an exact p. */
 double th_5sigma(double p, uint64_t n);
 
