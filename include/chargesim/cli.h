@@ -29,6 +29,13 @@ bool cs_cli_opt(int argc, char **argv, int *i, const char *name, const char **va
 int cs_cli_fail(const char *cmd, cs_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int cs_cli_fail_err(const char *cmd, const cs_error *err);
+/* --trials, --seed, --method, --confidence, --precision and, where the
+ * command takes it (replicates), --replicates: the experiment's own keys. On
+ * a match sets *matched and, with a value, *set to the malloc'd override
+ * "experiment.KEY=VALUE" the caller owns, so one parser reads them as --set
+ * does. 0, or the exit status after the message. */
+int cs_cli_exp_option(const char *cmd, int argc, char **argv, int *i, bool replicates,
+                      char **set, bool *matched);
 /* Parses option `opt`'s value v (chargesim/parse.h) into *out within
  * [lo, hi]: 0, or the exit status after printing why it was refused. */
 int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,

@@ -65,28 +65,20 @@ static int fail(const char *fmt, const char *v)
     return cs_cli_fail("compare", CS_EINPUT, fmt, v ? v : "");
 }
 
-/* --trials ... as --set experiment.KEY=VALUE, as run does. */
+/* An experiment key given as an option (cs_cli_exp_option), kept with the
+ * --set overrides. */
 static int exp_option(cmp_args *a, int argc, char **argv, int *i, bool *matched)
 {
-    static const char *const opts[] = {"--trials", "--seed", "--method", "--confidence",
-                                       "--precision"};
-    const char *v;
-    for (int k = 0; k < 5; k++) {
-        if (!cs_cli_opt(argc, argv, i, opts[k], &v))
-            continue;
-        *matched = true;
-        if (!v)
-            return fail("%s needs a value", opts[k]);
-        if (a->n_sets >= MAX_SETS)
-            return fail("too many overrides%s", "");
-        size_t len = strlen(v) + 32;
-        char *s = malloc(len);
-        if (!s)
-            return cs_cli_fail("compare", CS_ENOMEM, "out of memory");
-        snprintf(s, len, "experiment.%s=%s", opts[k] + 2, v);
-        a->owned[a->n_owned++] = s;
-        a->sets[a->n_sets++] = s;
+    char *set;
+    int rc = cs_cli_exp_option("compare", argc, argv, i, false, &set, matched);
+    if (rc || !set)
+        return rc;
+    if (a->n_sets >= MAX_SETS) {
+        free(set);
+        return cs_cli_fail("compare", CS_EINPUT, "too many overrides");
     }
+    a->owned[a->n_owned++] = set;
+    a->sets[a->n_sets++] = set;
     return 0;
 }
 

@@ -80,30 +80,20 @@ typedef struct run_args {
     char **argv;
 } run_args;
 
-/* --trials, --seed, --method, --confidence, --precision, --replicates: the experiment's
- * own keys, applied as --set experiment.KEY=VALUE so one parser reads them. */
+/* An experiment key given as an option (cs_cli_exp_option), kept with the
+ * --set overrides. */
 static int exp_option(run_args *a, int argc, char **argv, int *i, bool *matched)
 {
-    static const char *const exp_opts[] = {"--trials", "--seed", "--method", "--confidence",
-                                           "--precision", "--replicates"};
-    const char *v;
-    for (int k = 0; k < 6; k++) {
-        if (!cs_cli_opt(argc, argv, i, exp_opts[k], &v))
-            continue;
-        *matched = true;
-        if (!v)
-            return cs_cli_fail("run", CS_EINPUT, "%s needs a value", exp_opts[k]);
-        if (a->n_sets >= MAX_SETS)
-            return cs_cli_fail("run", CS_EINPUT, "too many overrides");
-        size_t len = strlen(v) + 32;
-        char *s = malloc(len);
-        if (!s)
-            return cs_cli_fail("run", CS_ENOMEM, "out of memory");
-        snprintf(s, len, "experiment.%s=%s", exp_opts[k] + 2, v);
-        a->owned[a->n_owned++] = s;
-        a->sets[a->n_sets++] = s;
-        return 0;
+    char *set;
+    int rc = cs_cli_exp_option("run", argc, argv, i, true, &set, matched);
+    if (rc || !set)
+        return rc;
+    if (a->n_sets >= MAX_SETS) {
+        free(set);
+        return cs_cli_fail("run", CS_EINPUT, "too many overrides");
     }
+    a->owned[a->n_owned++] = set;
+    a->sets[a->n_sets++] = set;
     return 0;
 }
 

@@ -168,3 +168,25 @@ void cs_progress_finish(cs_progress *p)
     if (p->shown)
         fprintf(stderr, "\r%60s\r", "");
 }
+
+int cs_cli_exp_option(const char *cmd, int argc, char **argv, int *i, bool replicates,
+                      char **set, bool *matched)
+{
+    static const char *const opts[] = {"--trials",    "--seed",     "--method",
+                                       "--confidence", "--precision", "--replicates"};
+    const char *v;
+    *set = NULL;
+    for (int k = 0; k < (replicates ? 6 : 5); k++) {
+        if (!cs_cli_opt(argc, argv, i, opts[k], &v))
+            continue;
+        *matched = true;
+        if (!v)
+            return cs_cli_fail(cmd, CS_EINPUT, "%s needs a value", opts[k]);
+        size_t len = strlen(v) + 32;
+        if (!(*set = malloc(len)))
+            return cs_cli_fail(cmd, CS_ENOMEM, "out of memory");
+        snprintf(*set, len, "experiment.%s=%s", opts[k] + 2, v);
+        return 0;
+    }
+    return 0;
+}
