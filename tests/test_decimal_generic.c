@@ -307,17 +307,20 @@ Test(decimal_generic, sampled_agrees_with_exact, .timeout = 30)
         cr_assert_eq(open_case(&c, &s, &diag), CS_OK, "%s", what);
         cs_probs pr = exact_case(&s);
         uint64_t count[CS_MAX_OUTCOMES] = {0};
-        cs_rng r1, r2;
-        cs_rng_seed(&r1, 777u + (uint64_t)t, 2u);
-        cs_rng_seed(&r2, 777u + (uint64_t)t, 2u);
+        cs_rng r1, block;
+        cs_rng_seed(&block, 777u + (uint64_t)t, 2u);
+        cs_rng_trials t1, t2;
+        cs_rng_trials_init(&t1, &block);
+        cs_rng_trials_init(&t2, &block);
         for (int i = 0; i < n; i++) {
             cs_trial tr;
+            cs_rng_trials_next(&t1, &r1);
             rs->resolve(s.ctx, s.layout, &r1, &tr);
             count[tr.outcome]++;
         }
         cs_tally b;
         memset(&b, 0, sizeof b);
-        rs->resolve_batch(s.ctx, s.layout, &r2, (uint64_t)n, &b);
+        rs->resolve_batch(s.ctx, s.layout, &t2, (uint64_t)n, &b);
         for (int o = 0; o < rs->n_outcomes; o++) {
             double ph = (double)count[o] / (double)n;
             cr_expect_leq(fabs(ph - pr.p[o]), th_5sigma(pr.p[o], (uint64_t)n) + 1e-12,

@@ -377,7 +377,8 @@ Test(driver, sweeps_are_cartesian_in_file_order)
 
 Test(driver, trial_params_replay_the_draws_of_that_trial)
 {
-    /* Trial 0 of point 1 draws distance first from stream (seed, 1, 0). */
+    /* Trial 0 of point 1 draws distance first, from the first trial
+     * generator of stream (seed, 1, 0). */
     static const char *const ini = "[experiment]\nruleset = generic\ntrials = 10000\nseed = 5\n"
                                    "[params]\nmove = 3,4\ndistance = uniform(2,14)\n";
     cs_experiment e;
@@ -388,8 +389,11 @@ Test(driver, trial_params_replay_the_draws_of_that_trial)
     double num[CS_MAX_PARAMS];
     memcpy(num, rp.num, sizeof num);
     cs_replay_free(&rp);
-    cs_rng r;
-    cs_rng_stream(&r, 5, 1, 0);
+    cs_rng block, r;
+    cs_rng_stream(&block, 5, 1, 0);
+    cs_rng_trials ts;
+    cs_rng_trials_init(&ts, &block);
+    cs_rng_trials_next(&ts, &r);
     double want = 2.0 + 12.0 * cs_rng_uniform(&r);
     int d = cs_ruleset_param_index(e.rs, "distance"), m = cs_ruleset_param_index(e.rs, "move");
     cr_expect_eq(num[d], want);

@@ -4,22 +4,14 @@
  * `chargesim draw`: its values, its layout, the streams as its layout and
  * its dice started, and the trial resolve gave.
  *
- * Block b of point k draws from the PCG stream (seed, k, b) and a trial
- * takes as many outputs as its layout and dice need (rejection sampling,
- * rerolls, a varying number of dice), so where trial K starts in its stream
- * is known only by replaying the trials before it in its block. A seek would
- * need a fixed number of outputs per trial, which changes every result.
- * Replay is bounded instead: at most CS_REPLAY_MAX trials before K in its
- * block (about 0.7 s for t9a with a drawn layout, the slowest shipped); a
- * trial further in is refused, naming the trials that can be drawn. Runs of
- * up to CS_SIM_MAX_BLOCKS * CS_REPLAY_MAX = 12.8 million trials per point
- * can draw any trial. */
+ * Block b of point k draws from the PCG stream (seed, k, b), and each trial
+ * of the block from a generator seeded from it and the trial's index (rng.h,
+ * cs_rng_trials), so trial K is found at once, whatever the trials before
+ * it drew (issue 18): any trial of any run can be drawn. */
 #include <stdint.h>
 
 #include "chargesim/experiment.h"
 #include "chargesim/ruleset.h"
-
-#define CS_REPLAY_MAX 50000u /* trials replayed before the one drawn, at most */
 
 typedef struct cs_replay {
     const cs_ruleset *rs;
@@ -32,8 +24,7 @@ typedef struct cs_replay {
 } cs_replay;
 
 /* Replays trial `trial` of sweep point `point`. CS_EINPUT for a point or
- * trial out of range or one past the replay bound (the message names the
- * bound and the nearest trial that can be drawn). Free with
+ * trial out of range. Free with
  * cs_replay_free, also after a failure. */
 cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial, cs_replay *out,
                           cs_error *err);

@@ -23,7 +23,52 @@ void cs_rng_stream(cs_rng *rng, uint64_t seed, uint64_t point, uint64_t block);
 void cs_rng_advance(cs_rng *rng, int64_t delta);
 
 /* splitmix64 finaliser (Steele, Lea, Flood 2014), used to derive streams. */
-uint64_t cs_rng_mix64(uint64_t x);
+static inline uint64_t cs_rng_mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* The trials of one block, each on a generator of its own: trial k of the
+ * block starts the block's LCG (the same stream selector) at the state
+ * cs_rng_mix64(key + k * 0x9e3779b97f4a7c15), key the block's first state:
+ * SplitMix64's k-th output (Steele, Lea, Flood 2014). A trial's first draw
+ * is therefore known without drawing the ones before it, whatever they used
+ * (rejection, rerolls, a varying number of dice): `chargesim draw --trial
+ * K` seeks trial K at once (issue 18). Not a fixed stride of the block's
+ * stream: trials 2^32 outputs apart share the low 32 bits of every state,
+ * and their dice came out visibly correlated (tests/test_rng.c keeps a
+ * test that sees it). Starting points spread at random over the period
+ * 2^64 overlap with odds of about n^2 d / 2^64 for n trials of d draws. */
+typedef struct cs_rng_trials {
+    uint64_t key;  /* the block's state before its first output */
+    uint64_t inc;  /* the block's stream selector */
+    uint64_t next; /* the index of the next trial */
+} cs_rng_trials;
+
+/* The trials of the block whose stream is `block`, from trial 0. */
+static inline void cs_rng_trials_init(cs_rng_trials *ts, const cs_rng *block)
+{
+    ts->key = block->state;
+    ts->inc = block->inc;
+    ts->next = 0;
+}
+
+/* The next trial to come is trial k of the block. */
+static inline void cs_rng_trials_seek(cs_rng_trials *ts, uint64_t k)
+{
+    ts->next = k;
+}
+
+/* The generator of the next trial, into rng; the one after becomes next. */
+static inline void cs_rng_trials_next(cs_rng_trials *ts, cs_rng *rng)
+{
+    rng->state = cs_rng_mix64(ts->key + ts->next * 0x9e3779b97f4a7c15ULL);
+    rng->inc = ts->inc;
+    ts->next++;
+}
 
 static inline uint32_t cs_rng_next(cs_rng *rng)
 {

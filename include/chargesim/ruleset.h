@@ -153,12 +153,14 @@ typedef struct cs_ruleset {
     /* Exact outcome probabilities given the layout; NULL if only sampling. */
     void (*outcome_probabilities)(const void *ctx, const void *layout, cs_probs *out);
 
-    /* Optional fast path for a fixed layout: n trials tallied into t. It
-     * must draw from rng exactly as n calls of resolve would and add each
-     * trial's metric values in trial order, so no number depends on which
-     * path ran. NULL: the driver calls resolve per trial. */
-    void (*resolve_batch)(const void *ctx, const void *layout, cs_rng *rng, uint64_t n,
-                          cs_tally *t);
+    /* Optional fast path for a fixed layout: n trials tallied into t. Each
+     * trial draws from the stream cs_rng_trials_next(trials) gives it (one
+     * per trial, in order, as the driver's loop takes them), exactly as
+     * resolve would, and adds its metric values in trial order, so no
+     * number depends on which path ran. NULL: the driver calls resolve per
+     * trial. */
+    void (*resolve_batch)(const void *ctx, const void *layout, cs_rng_trials *trials,
+                          uint64_t n, cs_tally *t);
 
     /* The picture of one trial for `chargesim draw` (chargesim/drawing.h):
      * num and layout as draw_layout got and built them; layout_rng and

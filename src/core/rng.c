@@ -16,14 +16,6 @@ void cs_rng_seed(cs_rng *rng, uint64_t initstate, uint64_t initseq)
     (void)cs_rng_next(rng);
 }
 
-uint64_t cs_rng_mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 void cs_rng_stream(cs_rng *rng, uint64_t seed, uint64_t point, uint64_t block)
 {
     /* Chained mixing keeps (seed, point, block) triples apart even when

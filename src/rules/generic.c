@@ -235,7 +235,7 @@ static void resolve(const void *vctx, const void *vl, cs_rng *rng, cs_trial *out
     out->m[M_RANGE] = c->move + (double)roll;
 }
 
-static void resolve_batch(const void *vctx, const void *vl, cs_rng *rng, uint64_t n,
+static void resolve_batch(const void *vctx, const void *vl, cs_rng_trials *trials, uint64_t n,
                           cs_tally *t)
 {
     const generic_ctx *c = vctx;
@@ -254,16 +254,20 @@ static void resolve_batch(const void *vctx, const void *vl, cs_rng *rng, uint64_
         const uint32_t sides = (uint32_t)d->sides;
         const int count = d->count;
         for (uint64_t i = 0; i < n; i++) {
+            cs_rng rng;
+            cs_rng_trials_next(trials, &rng);
             int roll = count;
             for (int k = 0; k < count; k++)
-                roll += (int)cs_rng_bounded(rng, sides);
+                roll += (int)cs_rng_bounded(&rng, sides);
             ok += (double)roll >= need;
             sum_roll += (double)roll;
             sum_range += c->move + (double)roll;
         }
     } else {
         for (uint64_t i = 0; i < n; i++) {
-            int roll = roll_once(c, need, rng);
+            cs_rng rng;
+            cs_rng_trials_next(trials, &rng);
+            int roll = roll_once(c, need, &rng);
             ok += (double)roll >= need;
             sum_roll += (double)roll;
             sum_range += c->move + (double)roll;

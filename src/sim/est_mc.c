@@ -18,18 +18,24 @@ static void mc_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b, 
     cs_tally tl;
     double num[CS_MAX_PARAMS];
     cs_rng rng;
+    cs_rng_trials trials;
     cs_trial tr;
     const void *lay = pt->random_layout ? layout : pt->layout;
     const int nm = rs->n_metrics;
 
     memset(&tl, 0, sizeof tl);
+    /* Each trial draws from a generator of its own, seeded from the block's
+     * stream and its index (rng.h), so `chargesim draw --trial K` finds
+     * trial K without replaying the trials before it. */
     cs_rng_stream(&rng, run->e->seed, pt->index, b);
+    cs_rng_trials_init(&trials, &rng);
     if (!pt->random_layout && !hist && rs->resolve_batch) {
         /* The same draws and sums as the loop below, without a call per trial. */
-        rs->resolve_batch(pt->ctx, lay, &rng, n, &tl);
+        rs->resolve_batch(pt->ctx, lay, &trials, n, &tl);
     } else {
         memcpy(num, pt->params.num, sizeof num);
         for (uint64_t t = 0; t < n; t++) {
+            cs_rng_trials_next(&trials, &rng);
             if (pt->random_layout) {
                 cs_est_draw_params(run, num, &rng);
                 rs->draw_layout(pt->ctx, num, &rng, layout);

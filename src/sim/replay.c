@@ -1,9 +1,10 @@
 /* One trial replayed as --method mc runs it; see include/chargesim/replay.h.
  * The streams and the order of draws follow the scheduler (src/sim/sched.c,
- * prepare_points) and the mc estimator (est_mc.c): a fixed layout is built from the stream (seed, k,
- * UINT64_MAX) and the block's stream holds only dice; a random layout takes
- * the drawn values, the layout and the dice of each trial in turn from the
- * block's stream. */
+ * prepare_points) and the mc estimator (est_mc.c): a fixed layout is built
+ * from the stream (seed, k, UINT64_MAX); trial K of block b has a generator
+ * of its own seeded from the block's stream (seed, k, b) and K (rng.h,
+ * cs_rng_trials), from which a random layout takes its drawn values and
+ * layout, then the dice. */
 #include "chargesim/replay.h"
 
 #include <stdlib.h>
@@ -11,23 +12,6 @@
 
 #include "chargesim/estimator.h"
 #include "chargesim/sim.h"
-
-static cs_status check_bound(uint64_t trial, uint64_t block_size, cs_error *err)
-{
-    uint64_t start = trial / block_size * block_size, k = trial - start;
-    if (k <= CS_REPLAY_MAX)
-        return CS_OK;
-    return cs_error_set(err, CS_EINPUT,
-                        "--trial %llu: that is trial %llu of its block of %llu, and draw "
-                        "replays at most %u trials of a block (a trial's place in its random "
-                        "stream is known only by replaying the ones before it); draw a trial "
-                        "at most %u after the start of a block, a multiple of %llu, e.g. "
-                        "%llu..%llu",
-                        (unsigned long long)trial, (unsigned long long)k,
-                        (unsigned long long)block_size, CS_REPLAY_MAX, CS_REPLAY_MAX,
-                        (unsigned long long)block_size, (unsigned long long)start,
-                        (unsigned long long)(start + CS_REPLAY_MAX));
-}
 
 cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial, cs_replay *out,
                           cs_error *err)
@@ -44,9 +28,6 @@ cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial
     cs_est_run run;
     cs_est_run_init(&run, e, &cs_est_mc, 0);
     uint64_t block_size = run.block_size;
-    cs_status st = check_bound(trial, block_size, err);
-    if (st != CS_OK)
-        return st;
     cs_params p;
     cs_diag diag = {0};
     cs_experiment_point(e, point, &p);
@@ -61,24 +42,25 @@ cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial
     bool random = run.n_draw > 0 || (rs->layout_is_random && rs->layout_is_random(out->ctx));
     uint64_t b = trial / block_size;
     cs_rng rng;
+    cs_rng_trials trials;
     cs_rng_stream(&rng, e->seed, point, b);
+    cs_rng_trials_init(&trials, &rng);
     if (!random) {
         /* the driver's fixed layout, from a stream of its own */
         cs_rng_stream(&out->layout_rng, e->seed, point, UINT64_MAX);
         cs_rng lr = out->layout_rng;
         rs->draw_layout(out->ctx, out->num, &lr, out->layout);
     }
-    for (uint64_t t = b * block_size;; t++) {
-        if (random) {
-            cs_est_draw_params(&run, out->num, &rng);
-            out->layout_rng = rng;
-            rs->draw_layout(out->ctx, out->num, &rng, out->layout);
-        }
-        out->dice_rng = rng;
-        rs->resolve(out->ctx, out->layout, &rng, &out->trial);
-        if (t == trial)
-            return CS_OK;
+    cs_rng_trials_seek(&trials, trial - b * block_size);
+    cs_rng_trials_next(&trials, &rng);
+    if (random) {
+        cs_est_draw_params(&run, out->num, &rng);
+        out->layout_rng = rng;
+        rs->draw_layout(out->ctx, out->num, &rng, out->layout);
     }
+    out->dice_rng = rng;
+    rs->resolve(out->ctx, out->layout, &rng, &out->trial);
+    return CS_OK;
 }
 
 void cs_replay_free(cs_replay *r)
