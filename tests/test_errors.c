@@ -94,6 +94,8 @@ static const row usage_rows[] = {
     {GEN, "$B run e.ini --set nokey", 2, "--set 'nokey': expected section.key=value or key=value"},
     {GEN, "$B run e.ini --set params." A300 "=1", 2, "key too long"},
     {GEN, "$B run e.ini --max-trials 1000", 2, "--max-trials applies only with --precision"},
+    {GEN, "$B run e.ini -o y.csv --dist ./y.csv", 2,
+     "chargesim run: -o and --dist name the same file './y.csv'"},
     {GEN, "$B run e.ini --precision 0.1 --max-trials 1000000000000000", 2, "--max-trials"},
 };
 
