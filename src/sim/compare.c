@@ -252,10 +252,10 @@ static cs_status pair_method(const cs_experiment *a, const cs_experiment *b, cs_
         return st;
     ma = ma == CS_METHOD_RQMC ? CS_METHOD_CONDITIONAL : ma;
     mb = mb == CS_METHOD_RQMC ? CS_METHOD_CONDITIONAL : mb;
-    /* MC < CONDITIONAL < EXACT in the enum: the smaller is the less exact. */
+    /* MC < CONDITIONAL < EXACT in the enum: the smaller is the less exact.
+     * EXACT only when both are (neither layout is then random: see
+     * cs_experiment_method). */
     *m = ma < mb ? ma : mb;
-    if (*m == CS_METHOD_EXACT && (a->layout_random || b->layout_random))
-        *m = CS_METHOD_CONDITIONAL;
     return CS_OK;
 }
 
