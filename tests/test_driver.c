@@ -484,6 +484,33 @@ Test(driver, precision_cap_and_max_trials)
     cr_expect(r.precision_met);
     cr_expect_leq(r.point[0].trials, 300000u);
     cs_run_result_free(&r);
+    /* The cap itself is the library's too, not only the command line's. */
+    cs_run_opts over = {.threads = 1, .max_trials = CS_SIM_MAX_TRIALS + 1};
+    cr_expect_eq(cs_sim_run(&e, &over, &r, &err), CS_EINPUT);
+    cr_expect_str_eq(err.msg, "--max-trials 4000000000001: at most 4000000000000");
+    cs_experiment_free(&e);
+}
+
+/* The ruleset decides what the parameters are: it may change while none is
+ * set (an override of the file's), not after. */
+Test(driver, ruleset_changes_only_before_its_parameters)
+{
+    cs_experiment e;
+    cs_error err;
+    const char *sets[] = {"experiment.ruleset=t9a"};
+    cr_assert_eq(th_load("[experiment]\nruleset = generic\n", sets, 1, &e, &err), CS_OK,
+                 "%s", err.msg);
+    cr_expect_str_eq(e.rs->name, "t9a");
+    cs_experiment_free(&e);
+    cs_experiment_init(&e, "here");
+    cr_assert_eq(cs_experiment_set(&e, "experiment", "ruleset", "generic", "here", 1, &err),
+                 CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_experiment_set(&e, "params", "move", "5", "here", 2, &err), CS_OK, "%s",
+                 err.msg);
+    cr_expect_eq(cs_experiment_set(&e, "experiment", "ruleset", "t9a", "here", 3, &err),
+                 CS_EINPUT);
+    cr_expect_str_eq(err.msg, "here:3: ruleset = 't9a': set the ruleset before its parameters");
+    cr_expect_str_eq(e.rs->name, "generic");
     cs_experiment_free(&e);
 }
 

@@ -447,6 +447,8 @@ static const row command_input_rows[] = {
      "chargesim map: placement = fixed: a threat map places b1 head-on against a1: set "
      "placement = head_on"},
     {NULL, "$B rerun", 2, "usage: chargesim rerun FILE.csv-metadata.json [-o FILE]"},
+    {NULL, "$B map " T9M " --x -50..50:0.01 --y 0..100:0.01", 2,
+     "chargesim map: 100020001 cells: a map takes 1 to 4000000"},
 };
 
 Test(errors, command_inputs)
