@@ -587,3 +587,57 @@ Test(driver, dice_counts_are_bounded_and_thread_free, .timeout = 30)
     }
     free(c1);
 }
+
+/* A ruleset may come without exact outcome probabilities (ruleset.h: the
+ * hook is optional; every built-in one has it): auto then runs mc, and the
+ * methods that need them are refused by name. A copy of generic without
+ * the hook stands in for one. */
+Test(driver, a_ruleset_without_exact_probabilities_runs_mc)
+{
+    cs_ruleset bare = *cs_ruleset_find("generic");
+    bare.outcome_probabilities = NULL;
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load("[experiment]\nruleset = generic\ntrials = 40000\nseed = 3\n"
+                         "[params]\ndistance = 8\n",
+                         NULL, 0, &e, &err),
+                 CS_OK, "%s", err.msg);
+    e.rs = &bare;
+    cs_method m;
+    cr_assert_eq(cs_experiment_method(&e, &m, &err), CS_OK);
+    cr_expect_eq(m, CS_METHOD_MC);
+    cs_run_result r;
+    cr_assert_eq(th_run(&e, 2, &r), CS_OK);
+    cr_expect_eq(r.method, CS_METHOD_MC);
+    cr_expect_leq(fabs(r.point[0].p_success - 15.0 / 36.0), th_5sigma(15.0 / 36.0, 40000),
+                  "%.6f", r.point[0].p_success);
+    cs_run_result_free(&r);
+    static const cs_method exact_ones[] = {CS_METHOD_CONDITIONAL, CS_METHOD_EXACT,
+                                           CS_METHOD_RQMC};
+    for (int i = 0; i < 3; i++) {
+        e.method = exact_ones[i];
+        cr_expect_eq(cs_experiment_method(&e, &m, &err), CS_EINPUT);
+        char want[256];
+        snprintf(want, sizeof want, "method %s: ruleset generic has no exact outcome "
+                 "probabilities; use --method mc", cs_method_name(exact_ones[i]));
+        cr_expect_str_eq(err.msg, want);
+    }
+    cs_experiment_free(&e);
+}
+
+/* precision = H% is H / 100. */
+Test(driver, precision_in_percent)
+{
+    cs_experiment e;
+    cs_error err;
+    const char *sets[] = {"experiment.precision=0.5%"};
+    cr_assert_eq(th_load("[experiment]\nruleset = generic\n", sets, 1, &e, &err), CS_OK, "%s",
+                 err.msg);
+    cr_expect_eq(e.precision, 0.005);
+    cs_experiment_free(&e);
+    sets[0] = "experiment.precision=150%";
+    cr_expect_eq(th_load("[experiment]\nruleset = generic\n", sets, 1, &e, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, "precision = '150%': expected an interval half-width such as "
+                              "0.001 or 0.1% (0 = off)"),
+              "%s", err.msg);
+}

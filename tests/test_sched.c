@@ -120,8 +120,11 @@ static const char *const cases[] = {
     /* mc under --precision: several rounds, points dropping out. */
     "[experiment]\nruleset = generic\ntrials = 8192\nseed = 3\nmethod = mc\nprecision = 0.01\n"
     "[params]\nmove = 3..5\ndistance = uniform(4,12)\n",
-    /* exact on fixed layouts, its open metrics resampled, histograms. */
+    /* exact on fixed layouts, histograms; asoiaf's metrics without an
+     * exact form resampled (their histograms rebuilt from the samples). */
     "[experiment]\nruleset = t9a\ntrials = 6000\nseed = 5\n[params]\ndistance = 6..9\n",
+    "[experiment]\nruleset = asoiaf\ntrials = 3000\nseed = 5\n[params]\nspeed = 5\n"
+    "distance = 6..8\n",
     /* conditional on drawn layouts, histograms. */
     "[experiment]\nruleset = t9a\ntrials = 3000\nseed = 7\nmethod = conditional\n[params]\n"
     "distance = 7\noffset = uniform(-6,6)\nangle = uniform(-30,30)\n",
