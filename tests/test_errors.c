@@ -569,6 +569,17 @@ Test(errors, mapping_limits)
     "id=\\\"l$i\\\" name=\\\"L\\\" targetId=\\\"g$((i+1))\\\" type=\\\"selectionEntryGroup\\\"/>" \
     "</entryLinks></selectionEntryGroup>\"; done; "                                               \
     "echo '</sharedSelectionEntryGroups></catalogue>'; } >" name
+/* The same chain of info groups linked by infoLinks, from inside a unit
+ * (followed for the unit's options only). */
+#define INFO_CHAIN(name)                                                                           \
+    "cp \"$R/tests/data/units/new.gst\" .; { echo '<?xml version=\"1.0\"?>'; "                   \
+    "echo '<catalogue id=\"c\" name=\"n\" gameSystemId=\"gs-new\">'; "                           \
+    "echo '<selectionEntries><selectionEntry id=\"u\" name=\"U\" type=\"unit\"><infoLinks>"     \
+    "<infoLink id=\"l0\" name=\"A\" targetId=\"g1\" type=\"infoGroup\"/></infoLinks>"          \
+    "</selectionEntry></selectionEntries>'; echo '<sharedInfoGroups>'; for i in $(seq 300); do "  \
+    "echo \"<infoGroup id=\\\"g$i\\\" name=\\\"G\\\"><infoLinks><infoLink id=\\\"l$i\\\" "            \
+    "name=\\\"L\\\" targetId=\\\"g$((i+1))\\\" type=\\\"infoGroup\\\"/></infoLinks></infoGroup>\"; "  \
+    "done; echo '</sharedInfoGroups></catalogue>'; } >" name
 #define LINK0 "<entryLinks><entryLink id=\"l0\" name=\"A\" targetId=\"g1\" type=\"selectionEntryGroup\"/></entryLinks>"
 static const row bs_link_rows[] = {
     {BS("i.cat", "<catalogue id=\"c\" name=\"n\" gameSystemId=\"gs-new\">\\n"
@@ -581,9 +592,38 @@ static const row bs_link_rows[] = {
     {CHAIN("unit.cat", "<selectionEntries><selectionEntry id=\"u\" name=\"U\" type=\"unit\">" LINK0
                        "</selectionEntry></selectionEntries>"),
      BSUNITS("unit.cat"), 2, "unit.cat:261: entries and links nested deeper than 256"},
+    {INFO_CHAIN("info.cat"), BSUNITS("info.cat"), 2,
+     "info.cat:261: entries and links nested deeper than 256"},
 };
 
 Test(errors, battlescribe_links)
 {
     check_rows(bs_link_rows, sizeof bs_link_rows / sizeof bs_link_rows[0]);
+}
+
+/* Units CSVs at their limits, and a unit the ruleset refuses at a distance
+ * the reach search tries (coreheim's climb must lie on the route). */
+#define T9A_MAP "\"$R/experiments/mappings/t9a-2nd.ini\""
+#define COREHEIM_MAP                                                                               \
+    "printf '[units]\\nruleset = coreheim\\nspeed = move\\ndistance = distance\\n"                \
+    "range = 9..12\\n[characteristic Move]\\nparam = move\\n' >m.ini"
+static const row units_limit_rows[] = {
+    {"h=name,ruleset,move; r=A,generic,4; for i in $(seq 63); do h=$h,c$i; r=$r,1; done; "
+     "printf '%s\\n%s\\n' \"$h\" \"$r\" >u.csv",
+     UNITS, 2, "chargesim units: u.csv:1: more than 64 columns"},
+    {UCSV("advance_rate,maximised,minimised,reaction,units_block_sight,failed_die,offset,angle,"
+          "charger_width,charger_depth,charger_base_width,charger_base_depth,charger_models,"
+          "target_width,target_depth,target_base_width,target_base_depth,target_models,"
+          "other1_kind,other1_x,other1_y,other1_angle,other1_width,other1_depth,other2_kind,"
+          "other2_x",
+          "t9a,4,0,0,hold,true,kept,0,0,5,4,1,1,0,5,4,1,1,0,enemy,0,0,180,0,2,enemy,0"),
+     "$B units u.csv --mapping " T9A_MAP, 2, "chargesim units: u.csv:2: more than 24 parameters"},
+    {UCSV("move", "coreheim,5") "; " COREHEIM_MAP,
+     "$B units u.csv --mapping m.ini --set climb=1 --set climb_at=8", 2,
+     "chargesim units: unit `A` (u.csv:2) at distance = 2e-06: climb_at: must lie on the route"},
+};
+
+Test(errors, units_limits)
+{
+    check_rows(units_limit_rows, sizeof units_limit_rows / sizeof units_limit_rows[0]);
 }
