@@ -109,12 +109,6 @@ int cs_cli_threads(const char *cmd, const char *v, int *threads)
     return 0;
 }
 
-int cs_cli_write_tables(const char *cmd, const char *path, const cs_table *t, int n,
-                        cs_format fmt)
-{
-    return cs_cli_write_tables_meta(cmd, path, (cs_table *)t, n, fmt, NULL);
-}
-
 int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int n,
                              cs_format fmt, const cs_csvw_source *meta)
 {
