@@ -746,3 +746,32 @@ Test(units, csv_file_gets_its_metadata)
     free(so);
     free(se);
 }
+
+/* A directory holding a catalogue and its game system: the catalogue is
+ * the source (the .gst only its game system), so the table is the
+ * catalogue's own; a directory of a game system alone reads that. */
+Test(units, directory_prefers_its_catalogues)
+{
+    const char *dir = th_tmpdir();
+    char cmd[2048], args[2048], *from_dir = NULL, *from_cat = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "mkdir %s/both %s/gst && cp %s %s %s/both && cp %s %s/gst", dir,
+             dir, th_units_data("new.cat"), th_units_data("new.gst"), dir,
+             th_units_data("new.gst"), dir);
+    cr_assert_eq(system(cmd), 0);
+    const char *maps = th_units_data("mappings/new.ini");
+    snprintf(args, sizeof args, "units %s/both --mapping %s --quiet", dir, maps);
+    cr_assert_eq(th_cli(args, &from_dir, &err), 0, "%s", err);
+    free(err);
+    snprintf(args, sizeof args, "units %s/both/new.cat --mapping %s --quiet", dir, maps);
+    cr_assert_eq(th_cli(args, &from_cat, &err), 0, "%s", err);
+    free(err);
+    cr_expect_str_eq(from_dir, from_cat);
+    cr_expect(!strstr(from_dir, "Test System"), "%s", from_dir);
+    free(from_dir);
+    snprintf(args, sizeof args, "units %s/gst --mapping %s --quiet", dir, maps);
+    cr_assert_eq(th_cli(args, &from_dir, &err), 0, "%s", err);
+    cr_expect(strstr(from_dir, "\nTest System 2.03,Linked Hero,generic,120,"), "%s", from_dir);
+    free(from_dir);
+    free(from_cat);
+    free(err);
+}
