@@ -171,6 +171,15 @@ Test(oom, run_pivot_and_precision)
                                       "move:distance --precision 0.05 -o @/o.md");
 }
 
+/* Labels of a sweep, and asoiaf exact: its metrics without an exact form
+ * are resampled (a second pass with its own allocations). */
+Test(oom, run_labels_and_resampled_metrics)
+{
+    write_file("e.ini", "[experiment]\nruleset = asoiaf\ntrials = 64\n[params]\nspeed = 5\n"
+                        "distance = 6,8\n[labels]\ndistance = near, far\n");
+    each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet -o @/o.csv --dist @/d.csv");
+}
+
 Test(oom, run_mc_drawn_layout)
 {
     write_file("e.ini", "[experiment]\nruleset = t9a\ntrials = 32\n[params]\n"

@@ -775,3 +775,29 @@ Test(units, directory_prefers_its_catalogues)
     free(from_cat);
     free(err);
 }
+
+/* The unit table is built from exact probabilities: a ruleset without
+ * them (the hook is optional; a copy of generic without it stands in) is
+ * refused by name. */
+Test(units, a_ruleset_without_exact_probabilities_is_refused)
+{
+    cs_units_mapping m;
+    th_units_load_bound("mappings/old.ini", &m);
+    cs_units u = {0};
+    cs_error err = {0};
+    cr_assert_eq(cs_units_read_bs(th_units_data("old.cat"), &m, &u, &err), CS_OK, "%s", err.msg);
+    cr_assert_gt(u.n, 0);
+    cr_assert_eq(u.unit[0].map, &m);
+    cs_ruleset bare = *m.rs;
+    bare.outcome_probabilities = NULL;
+    m.rs = &bare;
+    double p[CS_UNITS_MAX_GRID];
+    cs_units_grid g = {1, 6, 1};
+    cs_units_sets none = {0};
+    cs_unit_result r = {.p = p};
+    cr_expect_eq(cs_units_analyse(&u.unit[0], &none, &g, &r, &err), CS_EINPUT);
+    char want[128];
+    snprintf(want, sizeof want, "ruleset %s has no exact outcome probabilities", bare.name);
+    cr_expect_str_eq(err.msg, want);
+    cs_units_free(&u);
+}
