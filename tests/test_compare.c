@@ -286,8 +286,8 @@ Test(compare, precision_conditional)
     cs_experiment_free(&b);
 }
 
-/* B that does not pair with A (a caller that skipped the checks of the
- * command): refused, nothing run. */
+/* B that does not pair with A, or whose method cannot run (a caller that
+ * skipped the checks of the command): refused, nothing run. */
 Test(compare, unpaired_variant_refused)
 {
     const char *sa[] = {"distance=8"}, *sb[] = {"experiment.trials=999"};
@@ -299,6 +299,16 @@ Test(compare, unpaired_variant_refused)
     cr_assert_eq(cs_sim_compare(&a, &b, &o, &r, &err), CS_EINPUT);
     cr_assert_str_eq(err.msg, "variant B must keep A's ruleset, sweep shape, trials and seed");
     cr_assert_null(r.point);
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
+    /* A B whose method cannot run on its layouts is refused by name. */
+    const char *da[] = {"distance=uniform(2,12)"}, *db[] = {"move=1"};
+    load_pair(generic, da, 1, db, 1, &a, &b);
+    b.method = CS_METHOD_EXACT;
+    cr_assert_eq(cs_sim_compare(&a, &b, &o, &r, &err), CS_EINPUT);
+    cr_assert_str_eq(err.msg, "variant B: method exact: the layout is drawn at random each "
+                              "trial; use --method conditional (exact dice, sampled layouts) or "
+                              "mc");
     cs_experiment_free(&a);
     cs_experiment_free(&b);
 }
