@@ -1,11 +1,15 @@
 /* bin/chargesim as a user runs it: outputs, exit statuses, error messages,
  * and no partial output files. */
+#define _DEFAULT_SOURCE
+#define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "chargesim/cli.h"
 #include "chargesim/parse.h"
 #include "support/helpers.h"
 
@@ -453,4 +457,95 @@ Test(cli, precision_beyond_the_trial_cap_is_refused_at_once, .timeout = 10)
     snprintf(args, sizeof args, "run %s/%s --precision 0.01 --max-trials 5e6", th_root(), ini);
     cr_expect_eq(th_cli(args, &out, &err), 2);
     cr_expect(strstr(err, "--max-trials '5e6'"), "%s", err);
+}
+
+/* A picture the output refuses (/dev/full takes nothing) is a runtime
+ * failure, exit 1, whether it goes to standard output or through a link
+ * to /dev/stdout: draw's SVG and PNG, map's --plot. The shell opens
+ * /dev/full; the program only writes to its standard output. */
+Test(cli, a_picture_that_cannot_be_written_exits_1)
+{
+    const char *bin = getenv("CS_BIN");
+    const char *dir = th_tmpdir();
+    char exp[512], map[512];
+    snprintf(exp, sizeof exp, "%s/experiments/t9a-head-on-ed2.ini", th_root());
+    snprintf(map, sizeof map, "%s/experiments/map-t9a.ini --x 0..2:1 --y 6..7:1 --quiet",
+             th_root());
+    const char *const cases[][2] = {{"draw", exp}, {"draw -o p.png", exp},
+                                    {"map --plot p.svg", map}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[4096], line[512] = "";
+        snprintf(cmd, sizeof cmd,
+                 "cd %s && rm -f p.png p.svg && ln -s /dev/stdout p.png && ln -s /dev/stdout p.svg"
+                 " && %s %s %s >/dev/full 2>err; echo $?; cat err",
+                 dir, bin ? bin : "bin/chargesim", cases[i][0], cases[i][1]);
+        FILE *p = popen(cmd, "r");
+        cr_assert(p);
+        cr_assert(fgets(line, sizeof line, p));
+        cr_expect_str_eq(line, "1\n", "%s", cases[i][0]);
+        cr_expect(fgets(line, sizeof line, p) &&
+                      strstr(line, ": cannot write the picture: error while writing to output "
+                                   "stream"),
+                  "%s: %s", cases[i][0], line);
+        pclose(p);
+    }
+}
+
+/* /dev/fd/N and /proc/self/fd/N are that descriptor: the table goes to
+ * standard output, no file is made. */
+Test(cli, output_to_a_descriptor_name)
+{
+    static const char *const names[] = {"/dev/fd/1", "/proc/self/fd/1"};
+    for (size_t i = 0; i < 2; i++) {
+        char args[1024];
+        snprintf(args, sizeof args, "run %s/experiments/generic-w40k.ini --set distance=8 "
+                 "--set reroll=none --quiet -o %s", th_root(), names[i]);
+        cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+        cr_expect(strncmp(out, "trials,", 7) == 0, "%s: %s", names[i], out);
+        cr_expect(strstr(out, "\n1,,0.583333,"), "%s: P(2D6 >= 7) = 21/36: %s", names[i], out);
+        release();
+    }
+}
+
+/* The progress bar, on a terminal (a pseudo-terminal as stderr): nothing
+ * in the first second nor more often than every 0.1 s, then the bar, the
+ * per cent and the ETA, capped at 100 %; erased at the end. Not shown with
+ * --quiet. The run's start is moved 10 s back rather than waited for. */
+Test(cli, progress_bar_on_a_terminal)
+{
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    cr_assert(master >= 0);
+    cr_assert(grantpt(master) == 0 && unlockpt(master) == 0);
+    int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+    cr_assert(slave >= 0);
+    int saved = dup(STDERR_FILENO);
+    cr_assert(dup2(slave, STDERR_FILENO) == STDERR_FILENO);
+    cs_progress q, p;
+    cs_progress_init(&q, true);
+    cs_progress_update(&q, 1, 2);
+    cs_progress_finish(&q);
+    cs_progress_init(&p, false);
+    cs_progress_update(&p, 1, 2); /* within the first second: nothing */
+    p.start -= 10.0;
+    cs_progress_update(&p, 1, 4);
+    cs_progress_update(&p, 3, 4); /* within 0.1 s of the last: nothing */
+    p.last -= 1.0;
+    cs_progress_update(&p, 9, 4);
+    cs_progress_finish(&p);
+    fflush(stderr);
+    cr_assert(dup2(saved, STDERR_FILENO) == STDERR_FILENO);
+    close(saved);
+    close(slave);
+    char buf[512] = "";
+    ssize_t n = read(master, buf, sizeof buf - 1);
+    close(master);
+    cr_assert(n > 0);
+    buf[n] = '\0';
+    const char *want = "\r[#######                       ]  25%  ETA 30s "
+                       "\r[##############################] 100%  ETA 0s ";
+    cr_expect(strncmp(buf, want, strlen(want)) == 0, "%s", buf);
+    char erase[64];
+    snprintf(erase, sizeof erase, "\r%60s\r", "");
+    cr_expect_str_eq(buf + strlen(want), erase);
+    cr_expect(!q.shown);
 }

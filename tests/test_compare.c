@@ -259,3 +259,136 @@ Test(compare, precision_every_delta)
     cs_experiment_free(&a);
     cs_experiment_free(&b);
 }
+
+/* --precision under the conditional pair: the half-width of every delta at
+ * most H when met, the paired delta within 5 standard errors of the exact
+ * one (the statistical check at a fixed seed). */
+Test(compare, precision_conditional)
+{
+    const char *sa[] = {"distance=uniform(2,12)", "experiment.method=conditional",
+                        "experiment.trials=500", "experiment.precision=0.003"};
+    const char *sb[] = {"move=1"};
+    cs_experiment a, b;
+    cs_cmp_result r;
+    load_pair(generic, sa, 4, sb, 1, &a, &b);
+    compare(&a, &b, 2, &r);
+    cr_assert_eq(r.method, CS_METHOD_CONDITIONAL);
+    cr_assert(r.precision_met);
+    cr_assert_gt(r.point[0].trials, 500);
+    for (int c = 0; c <= a.rs->n_outcomes; c++)
+        cr_assert_leq(0.5 * (r.point[0].hi[c] - r.point[0].lo[c]), 0.003, "cell %d", c);
+    double want = uniform_p(2.0, 12.0, 1.0) - uniform_p(2.0, 12.0, 0.0);
+    double se = (r.point[0].hi[0] - r.point[0].lo[0]) / (2.0 * r.z);
+    cr_assert(fabs(r.point[0].d[0] - want) <= 5.0 * se, "delta %.6f, exact %.6f, se %.2g",
+              r.point[0].d[0], want, se);
+    cs_cmp_result_free(&r);
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
+}
+
+/* B that does not pair with A, or whose method cannot run (a caller that
+ * skipped the checks of the command): refused, nothing run. */
+Test(compare, unpaired_variant_refused)
+{
+    const char *sa[] = {"distance=8"}, *sb[] = {"experiment.trials=999"};
+    cs_experiment a, b;
+    cs_cmp_result r;
+    cs_error err;
+    cs_run_opts o = {.threads = 1};
+    load_pair(generic, sa, 1, sb, 1, &a, &b);
+    cr_assert_eq(cs_sim_compare(&a, &b, &o, &r, &err), CS_EINPUT);
+    cr_assert_str_eq(err.msg, "variant B must keep A's ruleset, sweep shape, trials and seed");
+    cr_assert_null(r.point);
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
+    /* A B whose method cannot run on its layouts is refused by name. */
+    const char *da[] = {"distance=uniform(2,12)"}, *db[] = {"move=1"};
+    load_pair(generic, da, 1, db, 1, &a, &b);
+    b.method = CS_METHOD_EXACT;
+    cr_assert_eq(cs_sim_compare(&a, &b, &o, &r, &err), CS_EINPUT);
+    cr_assert_str_eq(err.msg, "variant B: method exact: the layout is drawn at random each "
+                              "trial; use --method conditional (exact dice, sampled layouts) or "
+                              "mc");
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
+}
+
+/* The command's tables on fixed layouts, where every number is exact:
+ * B = A + 1 move at distances 7 and 8, then B = A + a re-roll of the
+ * failed roll on a move x distance pivot. CSV with the swept key, md and
+ * tex in percentage points, and the pivot's CSV of deltas. */
+Test(compare, cli_exact_tables)
+{
+    const char *dir = th_tmpdir();
+    char path[512], args[1024], *out = NULL, *err = NULL, want[512];
+    snprintf(path, sizeof path, "%s/g.ini", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("[experiment]\nruleset = generic\ntrials = 200\n[params]\ndistance = 7,8\n", f);
+    cr_assert_eq(fclose(f), 0);
+    double a7 = p2d6_at_least(7), b7 = p2d6_at_least(6), a8 = p2d6_at_least(8);
+    snprintf(args, sizeof args, "compare %s --b move=1 --quiet", path);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_assert(strncmp(out, "distance,trials,p_success_a,p_success_b,delta,delta_lo,delta_hi,",
+                      64) == 0, "%s", out);
+    snprintf(want, sizeof want, "\n7,1,%.6f,%.6f,%.6f,%.6f,%.6f,", a7, b7, b7 - a7, b7 - a7,
+             b7 - a7);
+    cr_expect(strstr(out, want), "%s in %s", want, out);
+    snprintf(want, sizeof want, "\n8,1,%.6f,%.6f,%.6f,", a8, a7, a7 - a8);
+    cr_expect(strstr(out, want), "%s in %s", want, out);
+    free(out);
+    free(err);
+    static const char *const fmts[] = {"md", "tex"};
+    static const char *const rows[] = {"| 7 | 1 | %.2f | %.2f | %+.2f | [%+.2f, %+.2f] |",
+                                       "7 & 1 & %.2f & %.2f & %+.2f & [%+.2f, %+.2f] \\\\"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "compare %s --b move=1 --format %s --quiet", path, fmts[i]);
+        cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+        snprintf(want, sizeof want, rows[i], 100.0 * a7, 100.0 * b7, 100.0 * (b7 - a7),
+                 100.0 * (b7 - a7), 100.0 * (b7 - a7));
+        cr_expect(strstr(out, want), "%s in %s", want, out);
+        cr_expect(strstr(out, "B: A with move=1") &&
+                      strstr(out, "exact on both sides (one fixed layout per point)"),
+                  "%s", out);
+        free(out);
+        free(err);
+    }
+    snprintf(args, sizeof args, "compare %s --set move=0,1 --b reroll=failed --pivot "
+             "move:distance --quiet", path);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    /* A re-roll of a failed roll: 1 - (1 - p)^2 - p. */
+    double r70 = (1.0 - (1.0 - a7) * (1.0 - a7)) - a7, r71 = (1.0 - (1.0 - b7) * (1.0 - b7)) - b7,
+           r80 = (1.0 - (1.0 - a8) * (1.0 - a8)) - a8;
+    snprintf(want, sizeof want, "move,7,8\n0,%.6f,%.6f\n1,%.6f,%.6f\n", r70, r80, r71, r70);
+    cr_expect_str_eq(out, want);
+    free(out);
+    free(err);
+}
+
+/* The md table of sampled layouts says how many per point, by method. */
+Test(compare, cli_md_sampled)
+{
+    const char *dir = th_tmpdir();
+    char path[512], args[1024], *out = NULL, *err = NULL;
+    snprintf(path, sizeof path, "%s/g.ini", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("[experiment]\nruleset = generic\ntrials = 2000\n[params]\n"
+          "distance = uniform(2,12)\n", f);
+    cr_assert_eq(fclose(f), 0);
+    static const char *const methods[] = {"mc", "conditional"};
+    static const char *const how[] = {"mc, 2000 trials per point, seed 1, 95% confidence",
+                                      "conditional, 2000 layouts per point, seed 1, 95% "
+                                      "confidence"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "compare %s --b move=1 --method %s --format md --quiet",
+                 path, methods[i]);
+        cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+        cr_expect(strstr(out, "| trials | A % | B % | delta (pp) | interval (pp) |\n"), "%s",
+                  out);
+        cr_expect(strstr(out, "\n| 2000 | "), "%s", out);
+        cr_expect(strstr(out, how[i]), "%s", out);
+        free(out);
+        free(err);
+    }
+}

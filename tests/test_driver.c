@@ -488,6 +488,33 @@ Test(driver, precision_cap_and_max_trials)
     cr_expect(r.precision_met);
     cr_expect_leq(r.point[0].trials, 300000u);
     cs_run_result_free(&r);
+    /* The cap itself is the library's too, not only the command line's. */
+    cs_run_opts over = {.threads = 1, .max_trials = CS_SIM_MAX_TRIALS + 1};
+    cr_expect_eq(cs_sim_run(&e, &over, &r, &err), CS_EINPUT);
+    cr_expect_str_eq(err.msg, "--max-trials 4000000000001: at most 4000000000000");
+    cs_experiment_free(&e);
+}
+
+/* The ruleset decides what the parameters are: it may change while none is
+ * set (an override of the file's), not after. */
+Test(driver, ruleset_changes_only_before_its_parameters)
+{
+    cs_experiment e;
+    cs_error err;
+    const char *sets[] = {"experiment.ruleset=t9a"};
+    cr_assert_eq(th_load("[experiment]\nruleset = generic\n", sets, 1, &e, &err), CS_OK,
+                 "%s", err.msg);
+    cr_expect_str_eq(e.rs->name, "t9a");
+    cs_experiment_free(&e);
+    cs_experiment_init(&e, "here");
+    cr_assert_eq(cs_experiment_set(&e, "experiment", "ruleset", "generic", "here", 1, &err),
+                 CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_experiment_set(&e, "params", "move", "5", "here", 2, &err), CS_OK, "%s",
+                 err.msg);
+    cr_expect_eq(cs_experiment_set(&e, "experiment", "ruleset", "t9a", "here", 3, &err),
+                 CS_EINPUT);
+    cr_expect_str_eq(err.msg, "here:3: ruleset = 't9a': set the ruleset before its parameters");
+    cr_expect_str_eq(e.rs->name, "generic");
     cs_experiment_free(&e);
 }
 
@@ -563,4 +590,58 @@ Test(driver, dice_counts_are_bounded_and_thread_free, .timeout = 30)
                       c1[i].value);
     }
     free(c1);
+}
+
+/* A ruleset may come without exact outcome probabilities (ruleset.h: the
+ * hook is optional; every built-in one has it): auto then runs mc, and the
+ * methods that need them are refused by name. A copy of generic without
+ * the hook stands in for one. */
+Test(driver, a_ruleset_without_exact_probabilities_runs_mc)
+{
+    cs_ruleset bare = *cs_ruleset_find("generic");
+    bare.outcome_probabilities = NULL;
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load("[experiment]\nruleset = generic\ntrials = 40000\nseed = 3\n"
+                         "[params]\ndistance = 8\n",
+                         NULL, 0, &e, &err),
+                 CS_OK, "%s", err.msg);
+    e.rs = &bare;
+    cs_method m;
+    cr_assert_eq(cs_experiment_method(&e, &m, &err), CS_OK);
+    cr_expect_eq(m, CS_METHOD_MC);
+    cs_run_result r;
+    cr_assert_eq(th_run(&e, 2, &r), CS_OK);
+    cr_expect_eq(r.method, CS_METHOD_MC);
+    cr_expect_leq(fabs(r.point[0].p_success - 15.0 / 36.0), th_5sigma(15.0 / 36.0, 40000),
+                  "%.6f", r.point[0].p_success);
+    cs_run_result_free(&r);
+    static const cs_method exact_ones[] = {CS_METHOD_CONDITIONAL, CS_METHOD_EXACT,
+                                           CS_METHOD_RQMC};
+    for (int i = 0; i < 3; i++) {
+        e.method = exact_ones[i];
+        cr_expect_eq(cs_experiment_method(&e, &m, &err), CS_EINPUT);
+        char want[256];
+        snprintf(want, sizeof want, "method %s: ruleset generic has no exact outcome "
+                 "probabilities; use --method mc", cs_method_name(exact_ones[i]));
+        cr_expect_str_eq(err.msg, want);
+    }
+    cs_experiment_free(&e);
+}
+
+/* precision = H% is H / 100. */
+Test(driver, precision_in_percent)
+{
+    cs_experiment e;
+    cs_error err;
+    const char *sets[] = {"experiment.precision=0.5%"};
+    cr_assert_eq(th_load("[experiment]\nruleset = generic\n", sets, 1, &e, &err), CS_OK, "%s",
+                 err.msg);
+    cr_expect_eq(e.precision, 0.005);
+    cs_experiment_free(&e);
+    sets[0] = "experiment.precision=150%";
+    cr_expect_eq(th_load("[experiment]\nruleset = generic\n", sets, 1, &e, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, "precision = '150%': expected an interval half-width such as "
+                              "0.001 or 0.1% (0 = off)"),
+              "%s", err.msg);
 }

@@ -30,6 +30,8 @@ typedef struct row {
 /* A key of 300 characters. */
 #define A30 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 #define A300 A30 A30 A30 A30 A30 A30 A30 A30 A30 A30
+/* The T9A threat map experiment. */
+#define T9M "\"$R/experiments/map-t9a.ini\""
 /* A metadata file for `rerun` holding the JSON j. */
 #define META(j) "printf '%s' '" j "' >m.json"
 /* A complete chargesim:experiment object but for the fields given. */
@@ -94,6 +96,8 @@ static const row usage_rows[] = {
     {GEN, "$B run e.ini --set nokey", 2, "--set 'nokey': expected section.key=value or key=value"},
     {GEN, "$B run e.ini --set params." A300 "=1", 2, "key too long"},
     {GEN, "$B run e.ini --max-trials 1000", 2, "--max-trials applies only with --precision"},
+    {GEN, "$B run e.ini -o y.csv --dist ./y.csv", 2,
+     "chargesim run: -o and --dist name the same file './y.csv'"},
     {GEN, "$B run e.ini --precision 0.1 --max-trials 1000000000000000", 2, "--max-trials"},
 };
 
@@ -112,14 +116,27 @@ Test(errors, too_many_overrides)
         strcat(opts, " --trials 100");
     for (int i = 0; i < 33; i++)
         strcat(units, " --set move=5");
-    char c1[8300], c2[8300], c3[2200];
+    char bsets[8192] = "";
+    for (int i = 0; i < 257; i++)
+        strcat(bsets, " --b move=5");
+    char c1[8300], c2[8300], c3[2200], c4[8300], c5[8300], c6[8300], c7[8300], c8[8300];
     snprintf(c1, sizeof c1, "$B run e.ini%s", sets);
     snprintf(c2, sizeof c2, "$B run e.ini%s", opts);
     snprintf(c3, sizeof c3, "$B units units.csv%s", units);
+    snprintf(c4, sizeof c4, "$B compare e.ini --b move=6%s", sets);
+    snprintf(c5, sizeof c5, "$B compare e.ini%s", bsets);
+    snprintf(c6, sizeof c6, "$B compare e.ini --b move=6%s", opts);
+    snprintf(c7, sizeof c7, "$B map " T9M "%s", sets);
+    snprintf(c8, sizeof c8, "$B map " T9M "%s", opts);
     const row rows[] = {
         {GEN, c1, 2, "chargesim run: too many overrides"},
         {GEN, c2, 2, "chargesim run: too many overrides"},
         {CAT, c3, 2, "chargesim units: more than 32 --set options"},
+        {GEN, c4, 2, "chargesim compare: too many overrides"},
+        {GEN, c5, 2, "chargesim compare: too many overrides"},
+        {GEN, c6, 2, "chargesim compare: too many overrides"},
+        {NULL, c7, 2, "chargesim map: too many overrides"},
+        {NULL, c8, 2, "chargesim map: too many overrides"},
     };
     check_rows(rows, sizeof rows / sizeof rows[0]);
 }
@@ -364,7 +381,6 @@ Test(errors, rerun)
 }
 
 /* compare and map: their own options and refusals (issues 19, 20). */
-#define T9M "\"$R/experiments/map-t9a.ini\""
 static const row command_rows[] = {
     {GEN, "$B compare e.ini", 2, "no --b override"},
     {GEN, "$B compare e.ini --set move=4 --b move=4", 2, "--b changes nothing"},
@@ -396,4 +412,218 @@ static const row command_rows[] = {
 Test(errors, compare_and_map)
 {
     check_rows(command_rows, sizeof command_rows / sizeof command_rows[0]);
+}
+
+/* compare and map: inputs they cannot read, outputs they cannot write, and
+ * the checks a threat map makes of the ruleset's own parameters. */
+#define SOVLM "\"$R/experiments/map-sovl.ini\""
+static const row command_input_rows[] = {
+    {GEN, "$B compare nothing.ini --b move=6", 2,
+     "chargesim compare: nothing.ini: cannot open: No such file or directory"},
+    {GEN, "$B compare e.ini --b move=abc", 2,
+     "chargesim compare: command line: move = 'abc': expected a number or a sweep"},
+    {GEN, "$B compare e.ini --b move=6 --success nothing", 2,
+     "chargesim compare: --success 'nothing': unknown outcome 'nothing' of generic"},
+    {GEN, "$B compare e.ini --b move=6 --pivot move:distance", 2,
+     "chargesim compare: --pivot move:distance: compare pivots delta on the two swept keys of "
+     "an experiment that sweeps exactly two"},
+    {GEN, "$B compare e.ini --b move=6 -o", 2, "chargesim compare: -o needs a file name"},
+    {GEN, "$B compare e.ini --b move=6 --success", 2,
+     "chargesim compare: --success needs a list of outcomes"},
+    {GEN, "$B compare --b move=6", 2, "usage: chargesim compare EXPERIMENT.ini --b K=V"},
+    {NULL, "$B map nothing.ini", 2, "chargesim map: nothing.ini: cannot open: No such file"},
+    {NULL, "$B map --x 0..1:1", 2, "usage: chargesim map EXPERIMENT.ini [options]"},
+    {NULL, "$B map " T9M " -o /nonexistent/dir/m.csv", 2,
+     "chargesim map: /nonexistent/dir/m.csv: cannot write: No such file or directory"},
+    {"cp " T9M " m.ini", "$B map m.ini -o m.ini", 2,
+     "chargesim map: -o m.ini: that is an input of this run (m.ini); refusing to overwrite it"},
+    {NULL, "$B map \"$R/experiments/map-coreheim.ini\" --set 'distance=uniform(2,8)'", 2,
+     "chargesim map: distance = uniform(2,8): is drawn per trial, but a threat map sets it "
+     "from the cell (distance = hypot(x, y)): fix it or leave it out"},
+    {NULL, "$B map " SOVLM " --set 'offset=uniform(-2,2)'", 2,
+     "chargesim map: offset = uniform(-2,2): is drawn per trial, but a threat map places b1's "
+     "front-edge centre at the cell: fix it or leave it out"},
+    {NULL, "$B map " SOVLM " --set placement=fixed --x 0..1:1 --y 5..5:1", 2,
+     "chargesim map: placement = fixed: a threat map places b1 head-on against a1: set "
+     "placement = head_on"},
+    {NULL, "$B rerun", 2, "usage: chargesim rerun FILE.csv-metadata.json [-o FILE]"},
+    {NULL, "$B map " T9M " --x -50..50:0.01 --y 0..100:0.01", 2,
+     "chargesim map: 100020001 cells: a map takes 1 to 4000000"},
+};
+
+Test(errors, command_inputs)
+{
+    check_rows(command_input_rows, sizeof command_input_rows / sizeof command_input_rows[0]);
+}
+
+/* A run that stops at --max-trials before its --precision: the table is
+ * written (exit 0) with a warning. rqmc has no worst case to refuse the
+ * precision with beforehand. */
+static const row warning_rows[] = {
+    {GEN,
+     "$B run e.ini --set 'distance=uniform(2,12)' --method rqmc --trials 1000 "
+     "--precision 0.00001 --max-trials 8000 --quiet",
+     0,
+     "chargesim run: warning: some points stopped at 8000 trials before reaching the requested "
+     "precision"},
+    {NULL,
+     "$B map " T9M " --x 0..1:1 --y 6..6:1 --set 'angle=uniform(-10,10)' --method rqmc "
+     "--trials 500 --precision 0.00001 --max-trials 4000 --quiet",
+     0,
+     "chargesim map: warning: some cells stopped at 4000 trials before reaching the requested "
+     "precision"},
+};
+
+Test(errors, precision_not_reached)
+{
+    check_rows(warning_rows, sizeof warning_rows / sizeof warning_rows[0]);
+}
+
+/* Sweeps at their limits: values in one sweep, and points whose count
+ * would not even fit 64 bits. */
+#define T9 "printf '[experiment]\\nruleset = t9a\\ntrials = 100\\n[params]\\n' >e.ini"
+static const row sweep_rows[] = {
+    {GEN, "$B run e.ini --set distance=0..1000:0.01", 2,
+     "chargesim run: a sweep may have at most 100000 values"},
+    {T9,
+     "$B run e.ini --set charger_models=0..10000 --set target_models=0..10000 "
+     "--set other1_x=-200..200:0.005 --set other1_y=-200..200:0.005 "
+     "--set other2_x=-200..200:0.005",
+     2, "chargesim run: e.ini: too many sweep points"},
+};
+
+Test(errors, sweep_limits)
+{
+    check_rows(sweep_rows, sizeof sweep_rows / sizeof sweep_rows[0]);
+}
+
+/* Outputs through descriptors and links that cannot be written. */
+static const row output_rows[] = {
+    {GEN, "$B run e.ini -o /dev/fd/1000", 2, "chargesim run: /dev/fd/1000: cannot write: Bad file "
+                                          "descriptor"},
+    {GEN "; ln -s a b; ln -s b a", "$B run e.ini -o a", 2,
+     "chargesim run: a: cannot write: Too many levels of symbolic links"},
+    {CAT, "$B units units.csv -o units.csv", 2,
+     "chargesim units: -o units.csv: that is an input of this run (units.csv); refusing to "
+     "overwrite it"},
+};
+
+Test(errors, outputs)
+{
+    check_rows(output_rows, sizeof output_rows / sizeof output_rows[0]);
+}
+
+/* A mapping at its limits, and a characteristic's value against its
+ * parameter's type (a units CSV row, u.csv, read with m.ini). */
+#define UCSV(header, row) "printf 'name,ruleset," header "\\nA," row "\\n' >u.csv"
+#define ASOIAF_MAP "\"$R/experiments/mappings/asoiaf.ini\""
+#define LONG_DIR "$(printf './%.0s' $(seq 260))"
+/* The generic mapping as m.ini and a one-unit CSV u.csv. */
+#define MAPCOPY                                                                                    \
+    CSV("name,ruleset,move\\nA,generic,4\\n") "; cp \"$R/experiments/mappings/generic.ini\" m.ini"
+static const row mapping_limit_rows[] = {
+    {MAPADD("-e '/^range/a metrics = reach_50,reach_75,reach_90,plus1_speed,points_per_inch_75'"),
+     MAPUNITS, 2, "chargesim units: m.ini:11: more than 4 metrics"},
+    {MAPADD("-e '$a [fixed]'") "; for i in $(seq 17); do echo \"k$i = 1\" >>m.ini; done",
+     MAPUNITS, 2, "chargesim units: m.ini:33: more than 16 fixed parameters"},
+    {MAPCOPY "; for i in $(seq 17); do printf '[characteristic C%s]\\nparam = move\\n' $i "
+                ">>m.ini; done",
+     MAPUNITS, 2, "chargesim units: m.ini:47: more than 16 characteristics"},
+    {MAPADD("-e '$a [characteristic D]' -e '$a param = distance'"), MAPUNITS, 2,
+     "m.ini: [characteristic D] feeds the table's distance `distance`"},
+    {MAPCOPY, "$B units u.csv --mapping " LONG_DIR "m.ini", 2, "/./m.ini: path too long"},
+    {CSV("name,ruleset,move\\nA,generic,4\\n") "; mkdir maps; "
+                                               "cp \"$R/experiments/mappings/generic.ini\" maps",
+     "$B units u.csv --mapping " LONG_DIR "maps", 2, "/./maps/generic.ini: path too long"},
+    {UCSV("move,swiftstride", "generic,4,2") "; " MAP("-e '$a [characteristic S]' "
+                                                      "-e '$a param = swiftstride' "
+                                                      "-e '$a format = number'"),
+     MAPUNITS, 2, "u.csv:2: column `swiftstride`: `2` is not 0 or 1"},
+    {UCSV("move,reroll", "generic,4,7") "; " MAP("-e '$a [characteristic R]' "
+                                                 "-e '$a param = reroll' -e '$a format = number'"),
+     MAPUNITS, 2, "u.csv:2: column `reroll`: `7` is not the index of one of the parameter's "
+                  "choices"},
+    {UCSV("move,dice", "generic,4,7") "; " MAP("-e '$a [characteristic D]' "
+                                               "-e '$a param = dice' -e '$a format = number'"),
+     MAPUNITS, 2, "u.csv:2: column `dice`: `7` is a number but the parameter takes text (map "
+                  "it with format = text)"},
+    {UCSV("speed,attack_dice", "asoiaf,5,4.5"), "$B units u.csv --mapping " ASOIAF_MAP, 2,
+     "u.csv:2: column `attack_dice`: `4.5` is not a whole number"},
+    {CAT, "$B units units.csv --distance 5..1", 2,
+     "chargesim units: --distance `5..1`: expected 0 <= a <= b"},
+};
+
+Test(errors, mapping_limits)
+{
+    check_rows(mapping_limit_rows, sizeof mapping_limit_rows / sizeof mapping_limit_rows[0]);
+}
+
+/* BattleScribe links: an info link to what is not a profile, and chains of
+ * links deeper than the reader follows (a catalogue of 300 groups, each
+ * linking the next, from the top level and from inside a unit). */
+#define CHAIN(name, start)                                                                         \
+    "cp \"$R/tests/data/units/new.gst\" .; { echo '<?xml version=\"1.0\"?>'; "                    \
+    "echo '<catalogue id=\"c\" name=\"n\" gameSystemId=\"gs-new\">'; echo '" start "'; "          \
+    "echo '<sharedSelectionEntryGroups>'; for i in $(seq 300); do "                               \
+    "echo \"<selectionEntryGroup id=\\\"g$i\\\" name=\\\"G\\\"><entryLinks><entryLink "           \
+    "id=\\\"l$i\\\" name=\\\"L\\\" targetId=\\\"g$((i+1))\\\" type=\\\"selectionEntryGroup\\\"/>" \
+    "</entryLinks></selectionEntryGroup>\"; done; "                                               \
+    "echo '</sharedSelectionEntryGroups></catalogue>'; } >" name
+/* The same chain of info groups linked by infoLinks, from inside a unit
+ * (followed for the unit's options only). */
+#define INFO_CHAIN(name)                                                                           \
+    "cp \"$R/tests/data/units/new.gst\" .; { echo '<?xml version=\"1.0\"?>'; "                   \
+    "echo '<catalogue id=\"c\" name=\"n\" gameSystemId=\"gs-new\">'; "                           \
+    "echo '<selectionEntries><selectionEntry id=\"u\" name=\"U\" type=\"unit\"><infoLinks>"     \
+    "<infoLink id=\"l0\" name=\"A\" targetId=\"g1\" type=\"infoGroup\"/></infoLinks>"          \
+    "</selectionEntry></selectionEntries>'; echo '<sharedInfoGroups>'; for i in $(seq 300); do "  \
+    "echo \"<infoGroup id=\\\"g$i\\\" name=\\\"G\\\"><infoLinks><infoLink id=\\\"l$i\\\" "            \
+    "name=\\\"L\\\" targetId=\\\"g$((i+1))\\\" type=\\\"infoGroup\\\"/></infoLinks></infoGroup>\"; "  \
+    "done; echo '</sharedInfoGroups></catalogue>'; } >" name
+#define LINK0 "<entryLinks><entryLink id=\"l0\" name=\"A\" targetId=\"g1\" type=\"selectionEntryGroup\"/></entryLinks>"
+static const row bs_link_rows[] = {
+    {BS("i.cat", "<catalogue id=\"c\" name=\"n\" gameSystemId=\"gs-new\">\\n"
+                 "<selectionEntries><selectionEntry id=\"u\" name=\"U\" type=\"unit\">\\n"
+                 "<infoLinks><infoLink id=\"i\" name=\"I\" targetId=\"u\" type=\"profile\"/>"
+                 "</infoLinks></selectionEntry></selectionEntries></catalogue>"),
+     BSUNITS("i.cat"), 2, "i.cat:4: <infoLink> of type profile points to <selectionEntry>"},
+    {CHAIN("top.cat", LINK0), BSUNITS("top.cat"), 2,
+     "top.cat:261: entry links nested deeper than 256"},
+    {CHAIN("unit.cat", "<selectionEntries><selectionEntry id=\"u\" name=\"U\" type=\"unit\">" LINK0
+                       "</selectionEntry></selectionEntries>"),
+     BSUNITS("unit.cat"), 2, "unit.cat:261: entries and links nested deeper than 256"},
+    {INFO_CHAIN("info.cat"), BSUNITS("info.cat"), 2,
+     "info.cat:261: entries and links nested deeper than 256"},
+};
+
+Test(errors, battlescribe_links)
+{
+    check_rows(bs_link_rows, sizeof bs_link_rows / sizeof bs_link_rows[0]);
+}
+
+/* Units CSVs at their limits, and a unit the ruleset refuses at a distance
+ * the reach search tries (coreheim's climb must lie on the route). */
+#define T9A_MAP "\"$R/experiments/mappings/t9a-2nd.ini\""
+#define COREHEIM_MAP                                                                               \
+    "printf '[units]\\nruleset = coreheim\\nspeed = move\\ndistance = distance\\n"                \
+    "range = 9..12\\n[characteristic Move]\\nparam = move\\n' >m.ini"
+static const row units_limit_rows[] = {
+    {"h=name,ruleset,move; r=A,generic,4; for i in $(seq 63); do h=$h,c$i; r=$r,1; done; "
+     "printf '%s\\n%s\\n' \"$h\" \"$r\" >u.csv",
+     UNITS, 2, "chargesim units: u.csv:1: more than 64 columns"},
+    {UCSV("advance_rate,maximised,minimised,reaction,units_block_sight,failed_die,offset,angle,"
+          "charger_width,charger_depth,charger_base_width,charger_base_depth,charger_models,"
+          "target_width,target_depth,target_base_width,target_base_depth,target_models,"
+          "other1_kind,other1_x,other1_y,other1_angle,other1_width,other1_depth,other2_kind,"
+          "other2_x",
+          "t9a,4,0,0,hold,true,kept,0,0,5,4,1,1,0,5,4,1,1,0,enemy,0,0,180,0,2,enemy,0"),
+     "$B units u.csv --mapping " T9A_MAP, 2, "chargesim units: u.csv:2: more than 24 parameters"},
+    {UCSV("move", "coreheim,5") "; " COREHEIM_MAP,
+     "$B units u.csv --mapping m.ini --set climb=1 --set climb_at=8", 2,
+     "chargesim units: unit `A` (u.csv:2) at distance = 2e-06: climb_at: must lie on the route"},
+};
+
+Test(errors, units_limits)
+{
+    check_rows(units_limit_rows, sizeof units_limit_rows / sizeof units_limit_rows[0]);
 }

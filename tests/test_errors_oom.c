@@ -1,7 +1,8 @@
 /* Out of memory is an error like any other (issue 18, section 4): every
  * allocation of a command, one at a time, is made to fail, and the command
  * must then stop with exit status 1 (or finish, where the allocation was
- * optional) without crashing. The test binary is linked with
+ * optional, with the very tables of a run without failures) without
+ * crashing. The test binary is linked with
  * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup (Makefile),
  * so the library's own calls come here; the product binary is not. */
 #include <criterion/criterion.h>
@@ -69,35 +70,76 @@ static const char *tmp(void)
     return dir;
 }
 
-/* Runs cmd with the words of `args` (split at spaces; @ is the test's
- * directory) once per allocation it makes, failing that allocation; stops
- * when a run makes no more allocations than were counted, which must then
- * succeed. */
+/* The words of `args` (split at spaces; @ is the test's directory) into
+ * argv, held in buf. */
+static int split_args(const char *args, char *buf, size_t cap, char **argv)
+{
+    int argc = 0;
+    size_t n = 0;
+    for (const char *s = args; *s && n + 512 < cap; s++)
+        n += (size_t)(*s == '@' ? snprintf(buf + n, cap - n, "%s", tmp())
+                                : snprintf(buf + n, cap - n, "%c", *s));
+    for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
+        argv[argc++] = t;
+    argv[argc] = NULL;
+    return argc;
+}
+
+/* The tables a command writes (-o and --dist, .csv or .md): compared byte
+ * for byte, unlike pictures (cairo numbers its surfaces per process). */
+#define MAX_TABLES 4
+static int table_outputs(int argc, char **argv, const char **paths)
+{
+    int n = 0;
+    for (int i = 0; i + 1 < argc && n < MAX_TABLES; i++) {
+        const char *p = argv[i + 1];
+        size_t len = strlen(p);
+        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--dist") == 0) &&
+            ((len > 4 && strcmp(p + len - 4, ".csv") == 0) ||
+             (len > 3 && strcmp(p + len - 3, ".md") == 0)))
+            paths[n++] = p;
+    }
+    return n;
+}
+
+/* Runs cmd with the words of `args` once per allocation it makes, failing
+ * that allocation; stops when a run makes no more allocations than were
+ * counted, which must then succeed. A run that succeeds although an
+ * allocation failed (an optional one) must write the very tables a run
+ * without failures writes: no partial result may pass as a result. */
 static void each_allocation_fails(command_fn cmd, const char *args)
 {
-    const char *dir = tmp();
+    char buf[4096], *argv[64];
+    const char *paths[MAX_TABLES];
+    char *want[MAX_TABLES];
     /* Hundreds of "out of memory" messages are expected, and not shown. */
     cr_assert(freopen("/dev/null", "w", stderr));
+    int argc = split_args(args, buf, sizeof buf, argv);
+    cr_assert_eq(cmd(argc, argv), 0, "%s", args);
+    int n_tables = table_outputs(argc, argv, paths);
+    for (int t = 0; t < n_tables; t++)
+        cr_assert(want[t] = th_slurp(paths[t], NULL), "%s", paths[t]);
     for (long k = 1; k < 100000; k++) {
-        char buf[4096], *argv[64];
-        int argc = 0;
-        size_t n = 0;
-        for (const char *s = args; *s && n + 512 < sizeof buf; s++)
-            n += (size_t)(*s == '@' ? snprintf(buf + n, sizeof buf - n, "%s", dir)
-                                    : snprintf(buf + n, sizeof buf - n, "%c", *s));
-        for (char *t = strtok(buf, " "); t && argc < 63; t = strtok(NULL, " "))
-            argv[argc++] = t;
-        argv[argc] = NULL;
+        argc = split_args(args, buf, sizeof buf, argv);
         countdown = k;
         int rc = cmd(argc, argv);
         bool injected = countdown == 0;
         countdown = 0;
         if (!injected) {
             cr_expect_eq(rc, 0, "%s: exit %d with no allocation failing", args, rc);
+            for (int t = 0; t < n_tables; t++)
+                free(want[t]);
             return;
         }
         cr_expect(rc == 0 || rc == 1, "%s: allocation %ld failed: exit %d, expected 1", args, k,
                   rc);
+        for (int t = 0; rc == 0 && t < n_tables; t++) {
+            char *got = th_slurp(paths[t], NULL);
+            cr_expect(got && strcmp(got, want[t]) == 0,
+                      "%s: allocation %ld failed, exit 0, but %s differs:\n%s", args, k, paths[t],
+                      got ? got : "(none)");
+            free(got);
+        }
     }
     cr_expect(false, "%s: more than 100000 allocations", args);
 }
@@ -127,6 +169,15 @@ Test(oom, run_pivot_and_precision)
                         "[params]\nmove = 4..5\ndistance = 6,8\n");
     each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet --format md --pivot "
                                       "move:distance --precision 0.05 -o @/o.md");
+}
+
+/* Labels of a sweep, and asoiaf exact: its metrics without an exact form
+ * are resampled (a second pass with its own allocations). */
+Test(oom, run_labels_and_resampled_metrics)
+{
+    write_file("e.ini", "[experiment]\nruleset = asoiaf\ntrials = 64\n[params]\nspeed = 5\n"
+                        "distance = 6,8\n[labels]\ndistance = near, far\n");
+    each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet -o @/o.csv --dist @/d.csv");
 }
 
 Test(oom, run_mc_drawn_layout)
@@ -168,6 +219,31 @@ Test(oom, draw_and_rerun)
     char *argv[] = {a1, a2, a3, a4, NULL};
     cr_assert_eq(cs_cli_run(4, argv), 0);
     each_allocation_fails(cs_cli_rerun, "@/o.csv-metadata.json -o @/again.csv");
+}
+
+Test(oom, compare_table_and_pivot)
+{
+    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\n[params]\n"
+                        "move = 4..5\ndistance = 6,8\n");
+    each_allocation_fails(cs_cli_compare, "@/e.ini --b reroll=failed --threads 1 --quiet "
+                                          "-o @/c.csv");
+    each_allocation_fails(cs_cli_compare, "@/e.ini --b reroll=failed --threads 1 --quiet "
+                                          "--format md --pivot move:distance -o @/c.md");
+}
+
+Test(oom, compare_drawn_layouts)
+{
+    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\n[params]\n"
+                        "distance = uniform(4,10)\n");
+    each_allocation_fails(cs_cli_compare, "@/e.ini --b move=1 --threads 1 --quiet -o @/c.csv");
+}
+
+Test(oom, map_csv_and_plot)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "%s/experiments/map-t9a.ini --x 0..2:1 --y 5..6:1 --threads 1 "
+             "--quiet -o @/m.csv --plot @/m.svg", th_root());
+    each_allocation_fails(cs_cli_map, args);
 }
 
 /* Every status has a name and an exit code (status.h). */

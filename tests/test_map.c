@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "chargesim/map.h"
 #include "support/helpers.h"
@@ -338,4 +340,31 @@ Test(map, cli_csv_and_plot)
     cr_assert(strstr(out, "--plot FILE"));
     free(out);
     free(err);
+}
+
+/* -o and --plot naming one file, however spelt and whether or not it exists
+ * yet, are refused before the run and nothing is written (the picture was
+ * committed over the CSV, exit 0, and the CSV's metadata described an SVG). */
+Test(map, one_file_for_csv_and_plot_is_refused)
+{
+    const char *dir = th_tmpdir();
+    char args[1024], *out = NULL, *err = NULL;
+    static const char *const spellings[][2] = {{"m.svg", "m.svg"}, {"./m.svg", "m.svg"},
+                                               {"m.svg", "sub/../m.svg"}};
+    char sub[512];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    cr_assert(mkdir(sub, 0700) == 0);
+    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
+        snprintf(args, sizeof args,
+                 "map %s/experiments/map-t9a.ini --x 0..1:1 --y 6..6:1 --quiet "
+                 "-o %s/%s --plot %s/%s",
+                 th_root(), dir, spellings[i][0], dir, spellings[i][1]);
+        cr_assert_eq(th_cli(args, &out, &err), 2, "%s", err);
+        cr_assert(strstr(err, "chargesim map: -o and --plot name the same file '"), "%s", err);
+        free(out);
+        free(err);
+        char path[512];
+        snprintf(path, sizeof path, "%s/m.svg", dir);
+        cr_assert(access(path, F_OK) != 0, "%s was written", path);
+    }
 }

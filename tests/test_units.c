@@ -746,3 +746,58 @@ Test(units, csv_file_gets_its_metadata)
     free(so);
     free(se);
 }
+
+/* A directory holding a catalogue and its game system: the catalogue is
+ * the source (the .gst only its game system), so the table is the
+ * catalogue's own; a directory of a game system alone reads that. */
+Test(units, directory_prefers_its_catalogues)
+{
+    const char *dir = th_tmpdir();
+    char cmd[2048], args[2048], *from_dir = NULL, *from_cat = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "mkdir %s/both %s/gst && cp %s %s %s/both && cp %s %s/gst", dir,
+             dir, th_units_data("new.cat"), th_units_data("new.gst"), dir,
+             th_units_data("new.gst"), dir);
+    cr_assert_eq(system(cmd), 0);
+    const char *maps = th_units_data("mappings/new.ini");
+    snprintf(args, sizeof args, "units %s/both --mapping %s --quiet", dir, maps);
+    cr_assert_eq(th_cli(args, &from_dir, &err), 0, "%s", err);
+    free(err);
+    snprintf(args, sizeof args, "units %s/both/new.cat --mapping %s --quiet", dir, maps);
+    cr_assert_eq(th_cli(args, &from_cat, &err), 0, "%s", err);
+    free(err);
+    cr_expect_str_eq(from_dir, from_cat);
+    cr_expect(!strstr(from_dir, "Test System"), "%s", from_dir);
+    free(from_dir);
+    snprintf(args, sizeof args, "units %s/gst --mapping %s --quiet", dir, maps);
+    cr_assert_eq(th_cli(args, &from_dir, &err), 0, "%s", err);
+    cr_expect(strstr(from_dir, "\nTest System 2.03,Linked Hero,generic,120,"), "%s", from_dir);
+    free(from_dir);
+    free(from_cat);
+    free(err);
+}
+
+/* The unit table is built from exact probabilities: a ruleset without
+ * them (the hook is optional; a copy of generic without it stands in) is
+ * refused by name. */
+Test(units, a_ruleset_without_exact_probabilities_is_refused)
+{
+    cs_units_mapping m;
+    th_units_load_bound("mappings/old.ini", &m);
+    cs_units u = {0};
+    cs_error err = {0};
+    cr_assert_eq(cs_units_read_bs(th_units_data("old.cat"), &m, &u, &err), CS_OK, "%s", err.msg);
+    cr_assert_gt(u.n, 0);
+    cr_assert_eq(u.unit[0].map, &m);
+    cs_ruleset bare = *m.rs;
+    bare.outcome_probabilities = NULL;
+    m.rs = &bare;
+    double p[CS_UNITS_MAX_GRID];
+    cs_units_grid g = {1, 6, 1};
+    cs_units_sets none = {0};
+    cs_unit_result r = {.p = p};
+    cr_expect_eq(cs_units_analyse(&u.unit[0], &none, &g, &r, &err), CS_EINPUT);
+    char want[128];
+    snprintf(want, sizeof want, "ruleset %s has no exact outcome probabilities", bare.name);
+    cr_expect_str_eq(err.msg, want);
+    cs_units_free(&u);
+}

@@ -665,3 +665,26 @@ Test(units, deep_repeated_entry_links_load_in_linear_time, .timeout = 30)
     cr_expect_eq(rmdir(dir), 0, "%s removed", dir);
 }
 
+
+/* The reader itself names a catalogue without gameSystemId (the command
+ * refuses it earlier, when it picks the mapping). */
+Test(units, catalogue_without_game_system_id)
+{
+    cs_units_mapping m;
+    th_units_load_bound("mappings/new.ini", &m);
+    const char *dir = th_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/a.cat", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("<?xml version=\"1.0\"?>\n<catalogue id=\"c\" name=\"n\"/>\n", f);
+    cr_assert_eq(fclose(f), 0);
+    cs_units u = {0};
+    cs_error err = {0};
+    cr_expect_eq(cs_units_read_bs(path, &m, &u, &err), CS_EINPUT);
+    char want[600];
+    snprintf(want, sizeof want, "%s:2: <catalogue> has no gameSystemId", path);
+    cr_expect_str_eq(err.msg, want);
+    cr_expect_eq(u.n, 0);
+    cs_units_free(&u);
+}

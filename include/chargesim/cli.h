@@ -43,13 +43,15 @@ int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, ui
 /* --threads T: 1 to 1024, capped at the processors available with a note
  * on stderr. 0, or the exit status after printing the error. */
 int cs_cli_threads(const char *cmd, const char *v, int *threads);
+/* Whether two output names are one file, so that one output would replace
+ * the other once both are written: the same text, the same existing file,
+ * or, before either exists, the same name in the same directory. */
+bool cs_cli_same_file(const char *a, const char *b);
 /* Writes tables to `path` (NULL or "-": stdout) through the output module.
- * No rows at all: exit status 2 with a message, nothing written. */
-int cs_cli_write_tables(const char *cmd, const char *path, const cs_table *t, int n,
-                        cs_format fmt);
-/* The same, and with `meta` (may be NULL): a CSV written to a regular file
- * gets its CSVW metadata beside it, committed with it; md and tex tables get
- * the provenance line under the note. */
+ * No rows at all: exit status 2 with a message, nothing written. With
+ * `meta` (may be NULL) a CSV written to a regular file gets its CSVW
+ * metadata beside it, committed with it; md and tex tables get the
+ * provenance line under the note. */
 int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int n,
                              cs_format fmt, const cs_csvw_source *meta);
 

@@ -177,6 +177,8 @@ static int parse_args(map_args *a, int argc, char **argv)
         return cs_cli_fail(CMD, CS_EINPUT, "--plot '%s': expected a .svg, .png or .pdf file",
                            a->plot);
     /* Neither output may overwrite the experiment or the other output. */
+    if (a->out && a->plot && strcmp(a->out, "-") != 0 && cs_cli_same_file(a->out, a->plot))
+        return cs_cli_fail(CMD, CS_EINPUT, "-o and --plot name the same file '%s'", a->plot);
     cs_error err;
     const char *in[2] = {a->path, a->plot};
     if ((a->out && strcmp(a->out, "-") != 0 &&

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "chargesim/cli.h"
 #include "chargesim/csvw.h"
@@ -55,17 +54,6 @@ static const char usage[] =
     "written under a temporary name and renamed, never left half-written.\n";
 
 #define MAX_SETS 256
-
-/* Whether two output paths name one file (then one output would overwrite
- * the other after both were written). */
-static bool same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (strcmp(a, b) == 0)
-        return true;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
 
 /* What the command line asked for. */
 typedef struct run_args {
@@ -187,7 +175,7 @@ static int parse_args(run_args *a, int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
-    if (a->out && a->dist && strcmp(a->out, "-") != 0 && same_file(a->out, a->dist))
+    if (a->out && a->dist && strcmp(a->out, "-") != 0 && cs_cli_same_file(a->out, a->dist))
         return cs_cli_fail("run", CS_EINPUT, "-o and --dist name the same file '%s'", a->dist);
     return 0;
 }

@@ -7,12 +7,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "chargesim/output.h"
 #include "chargesim/parse.h"
 #include "chargesim/sim.h"
+
+/* The directory part of `path` ("." when it has none) into buf. */
+static void dir_of(const char *path, char *buf, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, cap, ".");
+    else if (slash == path)
+        snprintf(buf, cap, "/");
+    else
+        snprintf(buf, cap, "%.*s", (int)(slash - path), path);
+}
+
+bool cs_cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return true;
+    bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea || eb)
+        return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    /* Neither exists yet: ./x.svg and x.svg are still one file. */
+    const char *na = strrchr(a, '/'), *nb = strrchr(b, '/');
+    if (strcmp(na ? na + 1 : a, nb ? nb + 1 : b) != 0)
+        return false;
+    char da[4096], db[4096];
+    dir_of(a, da, sizeof da);
+    dir_of(b, db, sizeof db);
+    return stat(da, &sa) == 0 && stat(db, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
 
 bool cs_cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
 {
@@ -75,12 +107,6 @@ int cs_cli_threads(const char *cmd, const char *v, int *threads)
     }
     *threads = (int)t;
     return 0;
-}
-
-int cs_cli_write_tables(const char *cmd, const char *path, const cs_table *t, int n,
-                        cs_format fmt)
-{
-    return cs_cli_write_tables_meta(cmd, path, (cs_table *)t, n, fmt, NULL);
 }
 
 int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int n,

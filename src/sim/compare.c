@@ -66,17 +66,16 @@ static void add_pair(cmp_tally *t, int c, double a, double b)
     t->sd2[c] += d * d;
 }
 
-/* mc: one trial of each variant from a copy of the trial's sub-stream. */
+/* mc: one trial of each variant from a copy of the trial's sub-stream.
+ * A's trial is resolved before B's layout is drawn, so both use the
+ * scheduler's one scratch layout. */
 static void mc_pair_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b, uint64_t n,
                           void *layout, uint64_t *hist, void *tally)
 {
     const cmp_run *c = cmp_of(run);
     const cs_ruleset *rs = run->rs;
     cmp_tally *t = tally;
-    void *lay_b = malloc(rs->layout_size ? rs->layout_size : 1);
     (void)hist;
-    if (!lay_b)
-        abort(); /* a few bytes: no partial tally may pass as a result */
     for (uint64_t i = 0; i < n; i++) {
         cs_rng r0, ra, rb;
         cs_trial ta, tb;
@@ -88,28 +87,25 @@ static void mc_pair_block(const cs_est_run *run, const cs_est_point *pt, uint64_
         rs->resolve(pt->ctx, la, &ra, &ta);
         const void *lb = variant_layout(&c->run_b, pt, c->ctx_b[pt->index],
                                         c->layout_b[pt->index], c->random_b[pt->index], &rb,
-                                        lay_b);
+                                        layout);
         rs->resolve(c->ctx_b[pt->index], lb, &rb, &tb);
         add_pair(t, 0, (run->success_mask >> ta.outcome) & 1u,
                  (run->success_mask >> tb.outcome) & 1u);
         for (int o = 0; o < rs->n_outcomes; o++)
             add_pair(t, 1 + o, ta.outcome == o, tb.outcome == o);
     }
-    free(lay_b);
     t->trials = n;
 }
 
-/* conditional and exact: one layout of each variant, its exact answer. */
+/* conditional and exact: one layout of each variant, its exact answer; A's
+ * is evaluated before B's is drawn into the same scratch layout. */
 static void cond_pair_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b, uint64_t n,
                             void *layout, uint64_t *hist, void *tally)
 {
     const cmp_run *c = cmp_of(run);
     const cs_ruleset *rs = run->rs;
     cmp_tally *t = tally;
-    void *lay_b = malloc(rs->layout_size ? rs->layout_size : 1);
     (void)hist;
-    if (!lay_b)
-        abort();
     for (uint64_t i = 0; i < n; i++) {
         cs_rng r0, ra, rb;
         cs_probs pa, pb;
@@ -118,16 +114,15 @@ static void cond_pair_block(const cs_est_run *run, const cs_est_point *pt, uint6
         rb = r0;
         const void *la = variant_layout(run, pt, pt->ctx, pt->layout, pt->random_layout, &ra,
                                         layout);
+        double sa = cs_sim_eval_layout(rs, pt->ctx, la, run->success_mask, &pa);
         const void *lb = variant_layout(&c->run_b, pt, c->ctx_b[pt->index],
                                         c->layout_b[pt->index], c->random_b[pt->index], &rb,
-                                        lay_b);
-        double sa = cs_sim_eval_layout(rs, pt->ctx, la, run->success_mask, &pa);
+                                        layout);
         double sb = cs_sim_eval_layout(rs, c->ctx_b[pt->index], lb, run->success_mask, &pb);
         add_pair(t, 0, sa, sb);
         for (int o = 0; o < rs->n_outcomes; o++)
             add_pair(t, 1 + o, pa.p[o], pb.p[o]);
     }
-    free(lay_b);
     t->trials = n;
 }
 
@@ -257,10 +252,10 @@ static cs_status pair_method(const cs_experiment *a, const cs_experiment *b, cs_
         return st;
     ma = ma == CS_METHOD_RQMC ? CS_METHOD_CONDITIONAL : ma;
     mb = mb == CS_METHOD_RQMC ? CS_METHOD_CONDITIONAL : mb;
-    /* MC < CONDITIONAL < EXACT in the enum: the smaller is the less exact. */
+    /* MC < CONDITIONAL < EXACT in the enum: the smaller is the less exact.
+     * EXACT only when both are (neither layout is then random: see
+     * cs_experiment_method). */
     *m = ma < mb ? ma : mb;
-    if (*m == CS_METHOD_EXACT && (a->layout_random || b->layout_random))
-        *m = CS_METHOD_CONDITIONAL;
     return CS_OK;
 }
 

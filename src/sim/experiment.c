@@ -733,8 +733,9 @@ cs_status cs_experiment_finish(cs_experiment *e, cs_error *err)
     if (!e->name) {
         const char *base = strrchr(e->origin, '/');
         base = base ? base + 1 : e->origin;
-        e->name = strdup(base);
-        char *dot = e->name ? strrchr(e->name, '.') : NULL;
+        if (!(e->name = strdup(base)))
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+        char *dot = strrchr(e->name, '.');
         if (dot)
             *dot = '\0';
     }

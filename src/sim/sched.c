@@ -113,18 +113,25 @@ static void gather_round(sched *s, const uint64_t *items, uint64_t n_items, uint
 }
 
 /* Computes this process's share of a round's items (point, block) into
- * their slots, then gathers the others' (the backend, sched_mpi.h). */
-static void run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigned char *slots)
+ * their slots, then gathers the others' (the backend, sched_mpi.h). False
+ * when a thread had no memory for its layout: its blocks' slots stay empty,
+ * and an empty block must not pass for a computed one. */
+static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigned char *slots)
 {
     const cs_est_run *run = &s->run;
     const cs_estimator *est = s->est;
     const size_t ts = est->tally_size;
     uint64_t lo, hi;
+    int failed = 0;
     cs_sched_share(n_items, &lo, &hi);
 #pragma omp parallel num_threads(s->threads)
     {
         void *layout = malloc(run->rs->layout_size ? run->rs->layout_size : 1);
         uint64_t *th = s->thread_hist ? s->thread_hist[omp_get_thread_num()] : NULL;
+        if (!layout) {
+#pragma omp atomic write
+            failed = 1;
+        }
 #pragma omp for schedule(dynamic, 1)
         for (uint64_t i = lo; i < hi; i++) {
             uint64_t k = items[2 * i], b = items[2 * i + 1], n = block_trials(run, b);
@@ -144,7 +151,10 @@ static void run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
         }
         free(layout);
     }
+    /* Gathered even so: the other ranks wait in the gather (the caller
+     * then fails, and the backend ends them). */
     gather_round(s, items, n_items, lo, hi, slots);
+    return !failed;
 }
 
 /* Adds a round's slots into the points, in item order (point, then block). */
@@ -204,7 +214,11 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
         b = s->pts[k].blocks_done;
     for (uint64_t left = n_items; left > 0;) {
         uint64_t n = next_items(s, target, &k, &b, items);
-        run_round(s, items, n, slots);
+        if (!run_round(s, items, n, slots)) {
+            free(items);
+            free(slots);
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+        }
         merge_round(s, items, n, slots);
         left -= n;
     }

@@ -1,0 +1,308 @@
+/* The scheduler's backend (include/chargesim/sched_mpi.h) without MPI: two
+ * processes joined by a socket pair stand in for two ranks, so the default
+ * build checks what `make test-mpi` checks with Open MPI (each rank computes
+ * its share of every round, the tallies and histograms are gathered, and
+ * rank 0 reports the bytes one process reports), and the backend's failure
+ * paths: a rank that ended before the run, a gather out of memory. */
+#define _DEFAULT_SOURCE
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "chargesim/dice.h"
+#include "chargesim/sched_mpi.h"
+#include "chargesim/sim.h"
+#include "support/helpers.h"
+
+/* The other rank's end of the socket pair, and this process's rank. */
+static int peer = -1;
+static cs_sched_backend two;
+static char failed_with[128];
+
+/* A lost peer ends the test: rank 1 quietly (rank 0 reports), rank 0 with
+ * an assertion (every call below is outside OpenMP regions). */
+static void lost_peer(void)
+{
+    if (two.rank == 1)
+        _exit(3);
+    cr_assert_fail("the other rank went away");
+}
+
+static void send_all(const void *buf, size_t n)
+{
+    for (const char *p = buf; n > 0;) {
+        ssize_t w = write(peer, p, n);
+        if (w <= 0)
+            lost_peer();
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void recv_all(void *buf, size_t n)
+{
+    for (char *p = buf; n > 0;) {
+        ssize_t r = read(peer, p, n);
+        if (r <= 0)
+            lost_peer();
+        p += r;
+        n -= (size_t)r;
+    }
+}
+
+/* Rank 0 sends first and rank 1 receives first, so neither waits on a full
+ * socket buffer while the other does too. */
+static void exchange(const void *mine, size_t n_mine, void *theirs, size_t n_theirs)
+{
+    if (two.rank == 0) {
+        send_all(mine, n_mine);
+        recv_all(theirs, n_theirs);
+    } else {
+        recv_all(theirs, n_theirs);
+        send_all(mine, n_mine);
+    }
+}
+
+static bool pair_begin(void)
+{
+    char me = 0, other;
+    exchange(&me, 1, &other, 1);
+    return other == 0;
+}
+
+/* Each rank filled its share of the n units: the other's share is copied
+ * into its place, as MPI_Allgatherv in place does. */
+static void pair_allgather(void *buf, size_t unit, uint64_t n)
+{
+    uint64_t lo, hi, olo, ohi;
+    cs_sched_share_of(n, two.rank, 2, &lo, &hi);
+    cs_sched_share_of(n, 1 - two.rank, 2, &olo, &ohi);
+    unsigned char *b = buf;
+    exchange(b + lo * unit, (size_t)(hi - lo) * unit, b + olo * unit, (size_t)(ohi - olo) * unit);
+}
+
+static void *pair_gatherv(const void *mine, size_t bytes, size_t *total)
+{
+    uint64_t mb = bytes, ob;
+    exchange(&mb, sizeof mb, &ob, sizeof ob);
+    unsigned char *out = malloc(bytes + ob + 1);
+    cr_assert(out);
+    unsigned char *m = out + (two.rank == 0 ? 0 : ob), *o = out + (two.rank == 0 ? bytes : 0);
+    memcpy(m, mine, bytes);
+    exchange(mine, bytes, o, ob);
+    *total = bytes + ob;
+    return out;
+}
+
+static void pair_sum(uint64_t *v, uint64_t n)
+{
+    uint64_t *o = malloc(n * sizeof *o + 1);
+    cr_assert(o);
+    exchange(v, n * sizeof *v, o, n * sizeof *o);
+    for (uint64_t i = 0; i < n; i++)
+        v[i] += o[i];
+    free(o);
+}
+
+static void note_failure(const char *what)
+{
+    snprintf(failed_with, sizeof failed_with, "%s", what);
+}
+
+/* The experiments both ranks run, in this order. */
+static const char *const cases[] = {
+    /* mc under --precision: several rounds, points dropping out. */
+    "[experiment]\nruleset = generic\ntrials = 8192\nseed = 3\nmethod = mc\nprecision = 0.01\n"
+    "[params]\nmove = 3..5\ndistance = uniform(4,12)\n",
+    /* exact on fixed layouts, histograms; asoiaf's metrics without an
+     * exact form resampled (their histograms rebuilt from the samples). */
+    "[experiment]\nruleset = t9a\ntrials = 6000\nseed = 5\n[params]\ndistance = 6..9\n",
+    "[experiment]\nruleset = asoiaf\ntrials = 3000\nseed = 5\n[params]\nspeed = 5\n"
+    "distance = 6..8\n",
+    /* conditional on drawn layouts, histograms. */
+    "[experiment]\nruleset = t9a\ntrials = 3000\nseed = 7\nmethod = conditional\n[params]\n"
+    "distance = 7\noffset = uniform(-6,6)\nangle = uniform(-30,30)\n",
+    /* rqmc's doubling under --precision. */
+    "[experiment]\nruleset = generic\ntrials = 4096\nseed = 9\nmethod = rqmc\nprecision = 0.002\n"
+    "[params]\ndistance = uniform(2,12)\n",
+};
+#define N_CASES (sizeof cases / sizeof cases[0])
+
+/* Dice sampled on both ranks: a narrow law, and one spanning millions of
+ * totals, wider than a thread's window of counters. */
+static const char *const dice[] = {"2d6+d3", "100d1000!+100d1000!+100d1000!+100d1000!+"
+                                             "100d1000!+100d1000!+100d1000!+100d1000!"};
+#define N_DICE (sizeof dice / sizeof dice[0])
+
+typedef struct outputs {
+    char *summary[N_CASES], *dist[N_CASES];
+    cs_dice_count *counts[N_DICE];
+    size_t n_counts[N_DICE];
+} outputs;
+
+/* Runs every case and dice expression (on whatever backend is set). */
+static bool run_all(cs_experiment *e, cs_dice *d, int threads, outputs *o)
+{
+    cs_error err;
+    for (size_t i = 0; i < N_CASES; i++) {
+        o->summary[i] = th_run_csv(&e[i], threads, &o->dist[i]);
+        if (!o->summary[i])
+            return false;
+    }
+    for (size_t i = 0; i < N_DICE; i++)
+        if (cs_sim_dice_counts(&d[i], 30000, 11, threads, &o->counts[i], &o->n_counts[i], &err) !=
+            CS_OK)
+            return false;
+    return true;
+}
+
+static void free_outputs(outputs *o)
+{
+    for (size_t i = 0; i < N_CASES; i++) {
+        free(o->summary[i]);
+        free(o->dist[i]);
+    }
+    for (size_t i = 0; i < N_DICE; i++)
+        free(o->counts[i]);
+}
+
+/* Two ranks (this process and a child, on different thread counts) give the
+ * bytes one process gives: every table, every histogram, every dice count. */
+Test(sched, two_ranks_report_what_one_process_reports, .timeout = 120)
+{
+    cs_experiment e[N_CASES];
+    cs_dice d[N_DICE];
+    cs_error err;
+    cs_diag diag = {0};
+    for (size_t i = 0; i < N_CASES; i++)
+        cr_assert_eq(th_load(cases[i], NULL, 0, &e[i], &err), CS_OK, "%s", err.msg);
+    for (size_t i = 0; i < N_DICE; i++)
+        cr_assert_eq(cs_dice_parse(dice[i], &d[i], &diag), CS_OK);
+    int sv[2];
+    cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    /* Forked before any OpenMP region: the child starts its own threads. */
+    pid_t child = fork();
+    cr_assert(child >= 0);
+    two = (cs_sched_backend){child == 0 ? 1 : 0, 2, pair_begin, pair_allgather, pair_gatherv,
+                             pair_sum, note_failure};
+    peer = sv[child == 0 ? 1 : 0];
+    close(sv[child == 0 ? 0 : 1]);
+    /* Ranks that disagree (a round more on one of them) wait for each
+     * other: a bounded wait turns that into a failure, not a hang. */
+    double limit = th_time_limit(10.0);
+    struct timeval tv = {(time_t)limit, 0};
+    cr_assert_eq(setsockopt(peer, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
+    cs_sched_set_backend(&two);
+    outputs ranks = {0}, one = {0};
+    if (child == 0) {
+        bool ok = run_all(e, d, 1, &ranks);
+        _exit(ok ? 0 : 1);
+    }
+    bool ok = run_all(e, d, 2, &ranks);
+    int status;
+    cr_assert_eq(waitpid(child, &status, 0), child);
+    cr_assert(ok, "a run failed on rank 0");
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "rank 1 failed (status %d)", status);
+    close(peer);
+    cs_sched_set_backend(NULL);
+    cr_assert(run_all(e, d, 2, &one));
+    for (size_t i = 0; i < N_CASES; i++) {
+        cr_expect_str_eq(ranks.summary[i], one.summary[i], "case %zu", i);
+        cr_expect_str_eq(ranks.dist[i], one.dist[i], "case %zu", i);
+    }
+    for (size_t i = 0; i < N_DICE; i++) {
+        cr_assert_eq(ranks.n_counts[i], one.n_counts[i], "%s", dice[i]);
+        for (size_t k = 0; k < one.n_counts[i]; k++) /* fields: the struct has padding */
+            cr_assert(ranks.counts[i][k].value == one.counts[i][k].value &&
+                          ranks.counts[i][k].count == one.counts[i][k].count,
+                      "%s: pair %zu", dice[i], k);
+    }
+    cr_expect_str_eq(failed_with, "");
+    free_outputs(&ranks);
+    free_outputs(&one);
+    for (size_t i = 0; i < N_CASES; i++)
+        cs_experiment_free(&e[i]);
+}
+
+/* The shares: contiguous, in rank order, covering every item, the first
+ * n % size ranks one item larger. */
+Test(sched, shares_are_contiguous_and_balanced)
+{
+    for (uint64_t n = 0; n < 40; n++)
+        for (int size = 1; size <= 7; size++) {
+            uint64_t at = 0;
+            for (int r = 0; r < size; r++) {
+                uint64_t lo, hi;
+                cs_sched_share_of(n, r, size, &lo, &hi);
+                cr_assert_eq(lo, at, "n %llu, rank %d of %d", (unsigned long long)n, r, size);
+                cr_assert_eq(hi - lo, n / (uint64_t)size + ((uint64_t)r < n % (uint64_t)size));
+                at = hi;
+            }
+            cr_assert_eq(at, n);
+        }
+}
+
+static bool refuse(void)
+{
+    return false;
+}
+
+static void *no_memory(const void *mine, size_t bytes, size_t *total)
+{
+    (void)mine, (void)bytes, (void)total;
+    return NULL;
+}
+
+/* Another rank ended before the computation (a bad input there): this one
+ * stops with a runtime failure instead of waiting in a gather. */
+Test(sched, a_rank_that_ended_stops_the_others)
+{
+    const cs_sched_backend ended = {0, 2, refuse, NULL, NULL, NULL, note_failure};
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load(cases[0], NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+    cs_sched_set_backend(&ended);
+    cs_run_result r;
+    cs_run_opts o = {.threads = 1};
+    cr_expect_eq(cs_sim_run(&e, &o, &r, &err), CS_ERUNTIME);
+    cr_expect_str_eq(err.msg, "another MPI rank ended before the run (a bad input or a file it "
+                              "could not read there)");
+    cs_dice d;
+    cs_diag diag = {0};
+    cs_dice_count *c = NULL;
+    size_t n;
+    cr_assert_eq(cs_dice_parse("2d6", &d, &diag), CS_OK);
+    cr_expect_eq(cs_sim_dice_counts(&d, 1000, 1, 1, &c, &n, &err), CS_ERUNTIME);
+    cr_expect_str_eq(err.msg, "another MPI rank ended before the rolls");
+    cs_sched_set_backend(NULL);
+    cs_experiment_free(&e);
+}
+
+static bool go_on(void)
+{
+    return true;
+}
+
+/* The dice counts' gather out of memory: the rank tells the backend (which
+ * ends the other ranks) and fails with the message one process gives. */
+Test(sched, a_gather_out_of_memory_fails_the_rolls)
+{
+    const cs_sched_backend starved = {0, 2, go_on, NULL, no_memory, NULL, note_failure};
+    cs_dice d;
+    cs_diag diag = {0};
+    cs_error err;
+    cs_dice_count *c = NULL;
+    size_t n;
+    cr_assert_eq(cs_dice_parse("2d6", &d, &diag), CS_OK);
+    cs_sched_set_backend(&starved);
+    cr_expect_eq(cs_sim_dice_counts(&d, 20000, 1, 1, &c, &n, &err), CS_ENOMEM);
+    cs_sched_set_backend(NULL);
+    cr_expect_str_eq(err.msg, "out of memory");
+    cr_expect_str_eq(failed_with, "out of memory");
+}
