@@ -3,8 +3,9 @@
 # and 3 ranks and 1 or 2 threads per rank, with and without --precision;
 # a bad input on 3 ranks gives one message, exit 2 and no file; rank 0
 # alone reads the inputs (the others need not see them); a rank killed
-# mid-run ends the job with no output file; bin/chargesim has no MPI in it.
-# Usage: tests/mpi.sh BIN MPIBIN (run by make test-mpi).
+# mid-run ends the job with exit status 1 and no output nor temporary file;
+# bin/chargesim has no MPI in it. Usage: tests/mpi.sh BIN MPIBIN (run by
+# make test-mpi).
 set -u
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MPIBIN=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
@@ -176,28 +177,55 @@ if [ "$(wc -l <"$T/mpi.err")" -eq 1 ] && grep -q '^chargesim run: only.ini: cann
 then pass "experiment on ranks 1 and 2 only: rank 0's one message"
 else fail "experiment on ranks 1 and 2 only: $(cat "$T/mpi.err")"; fi
 
-# 6. A rank killed mid-run: the job ends, not 0, no output nor temporary file.
-$MPIRUN -np 3 "$MPIBIN" run "$E" --method mc --trials 4000000 --threads 1 --quiet \
-    -o "$T/outdir/long.csv" 2>"$T/kill.err" &
-job=$!
-victim=
-for _ in $(seq 100); do
-    sleep 0.1
-    for p in $(pgrep -f "chargesim-mpi run"); do
-        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
-            victim=$p
-        fi
+# 6. A rank that dies ends the run with exit status 1 and no partial file:
+# its process (the child of the supervisor bin/chargesim-mpi forks) killed
+# by SIGKILL mid-run, rank 1 then rank 0; rank 0 holds the temporary files,
+# which its supervisor removes. The job is over when mpirun has returned and
+# none of its processes is left.
+rank_pid() { # rank, a word of the command line: the pid of that rank
+    for p in $(pgrep -f "$2"); do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" ||
+            continue
+        pp=$(ps -o ppid= -p "$p" | tr -d ' ')
+        [ "$(cat "/proc/$pp/comm" 2>/dev/null)" = chargesim-mpi ] && echo "$p" && return
     done
-    [ -n "$victim" ] && break
-done
-sleep 0.5
-[ -n "$victim" ] && kill -KILL "$victim"
-wait "$job"
-rc=$?
-if [ -z "$victim" ]; then fail "rank killed: rank 1 not found"
-elif [ "$rc" -eq 0 ]; then fail "rank killed: exit 0"
-elif [ -n "$(ls -A "$T/outdir")" ]; then fail "rank killed: files left: $(ls -A "$T/outdir")"
-else pass "rank 1 killed mid-run: exit $rc, no file left"; fi
+}
+killed() { # rank, and "supervisor" to kill that rank's supervisor instead
+    out="$T/outdir/long$1.csv"
+    $MPIRUN -np 3 "$MPIBIN" run "$E" --method mc --trials 4000000 --threads 1 --quiet \
+        -o "$out" 2>"$T/kill.err" &
+    job=$!
+    victim=
+    for _ in $(seq 200); do
+        sleep 0.1
+        victim=$(rank_pid "$1" "$out")
+        # mid-run: rank 0 has opened its outputs (their temporaries exist)
+        [ -n "$victim" ] && [ -n "$(ls -A "$T/outdir")" ] && break
+    done
+    [ -n "${2:-}" ] && [ -n "$victim" ] && victim=$(ps -o ppid= -p "$victim" | tr -d ' ')
+    [ -n "$victim" ] && kill -KILL "$victim"
+    wait "$job"
+    rc=$?
+    for _ in $(seq 100); do
+        pgrep -f "$out" >/dev/null || break
+        sleep 0.1
+    done
+    what="rank $1${2:+'s supervisor}"
+    if [ -z "$victim" ]; then fail "$what killed: its process not found"
+    elif pgrep -f "$out" >/dev/null; then fail "$what killed: processes left"
+    elif [ -n "$(ls -A "$T/outdir")" ]; then fail "$what killed: files left: $(ls -A "$T/outdir")"
+    elif [ -n "${2:-}" ]; then
+        # No process is left to turn this into status 1: mpirun's own status.
+        if [ "$rc" -eq 0 ]; then fail "$what killed: exit 0"
+        else pass "$what killed by SIGKILL mid-run: exit $rc, no file nor temporary left"; fi
+    elif [ "$rc" -ne 1 ]; then fail "$what killed: exit $rc, expected 1"
+    elif [ "$(grep -c "^chargesim: MPI rank $1 was killed by signal 9" "$T/kill.err")" -ne 1 ]; then
+        fail "$what killed: not one line naming it:"; cat "$T/kill.err"
+    else pass "$what killed by SIGKILL mid-run: exit 1, one line, no file nor temporary left"; fi
+}
+killed 1
+killed 0
+killed 0 supervisor
 
 [ "$fails" -eq 0 ] && echo "tests/mpi.sh: all passed" && exit 0
 echo "tests/mpi.sh: $fails failed"

@@ -7,6 +7,7 @@
 #include "chargesim/cli.h"
 #ifdef CS_MPI
 #include "chargesim/sched_mpi.h"
+#include "chargesim/supervise.h"
 #endif
 
 static const char usage[] =
@@ -120,9 +121,34 @@ static void silence_worker(int *argc, char **argv)
         return; /* then a worker's words are seen too, harmless */
 }
 
+/* The supervisor's word when its rank was killed by a signal it did not
+ * pass on: the one line that says why the job ended with status 1. */
+static int supervised(const cs_supervision *sv)
+{
+    if (sv->signal && !sv->asked) {
+        char rank[32] = "an MPI rank not yet started";
+        if (sv->rank >= 0)
+            snprintf(rank, sizeof rank, "MPI rank %d", sv->rank);
+        fprintf(stderr,
+                "chargesim: %s was killed by signal %d (%s); the job ends with exit status "
+                "1%s\n",
+                rank, sv->signal, strsignal(sv->signal),
+                sv->removed ? ", its temporary files removed" : "");
+    }
+    return sv->status;
+}
+
+/* A rank is a child of the launched process (src/cli/supervise.c), so that
+ * a rank killed by a signal still ends the job with status 1 and leaves no
+ * temporary file. */
 int main(int argc, char **argv)
 {
-    if (cs_sched_mpi_start(&argc, &argv) != 0)
+    cs_supervision sv;
+    if (!cs_supervise(&sv))
+        return supervised(&sv);
+    int rank = cs_sched_mpi_start(&argc, &argv);
+    cs_supervise_rank(rank);
+    if (rank != 0)
         silence_worker(&argc, argv);
     return cs_sched_mpi_end(dispatch(argc, argv));
 }
