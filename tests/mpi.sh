@@ -1,9 +1,11 @@
 #!/bin/sh
 # Issue 22: bin/chargesim-mpi writes the bytes bin/chargesim writes, on 1, 2
 # and 3 ranks and 1 or 2 threads per rank, with and without --precision;
-# a bad input on 3 ranks gives one message, exit 2 and no file; a rank
-# killed mid-run ends the job with no output file; bin/chargesim has no MPI
-# in it. Usage: tests/mpi.sh BIN MPIBIN (run by make test-mpi).
+# a bad input on 3 ranks gives one message, exit 2 and no file; rank 0
+# alone reads the inputs (the others need not see them); a rank killed
+# mid-run ends the job with exit status 1 and no output nor temporary file;
+# bin/chargesim has no MPI in it. Usage: tests/mpi.sh BIN MPIBIN (run by
+# make test-mpi).
 set -u
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 MPIBIN=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
@@ -104,28 +106,126 @@ if [ "$rc" -ne "$rc0" ] || [ "$rc" -ne 2 ] || ! cmp -s "$T/ref.err" "$T/mpi.err"
     fail "missing output directory: exit $rc (bin/chargesim $rc0)"; cat "$T/mpi.err"
 else pass "missing output directory on 3 ranks: one message, exit 2"; fi
 
-# 5. A rank killed mid-run: the job ends, not 0, no output nor temporary file.
-$MPIRUN -np 3 "$MPIBIN" run "$E" --method mc --trials 4000000 --threads 1 --quiet \
-    -o "$T/outdir/long.csv" 2>"$T/kill.err" &
-job=$!
-victim=
-for _ in $(seq 100); do
-    sleep 0.1
-    for p in $(pgrep -f "chargesim-mpi run"); do
-        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
-            victim=$p
-        fi
-    done
-    [ -n "$victim" ] && break
+# 5. Rank 0 alone reads the inputs (issue 22): every rank starts in a
+# directory of its own and only rank 0's holds the inputs, named relative
+# to it. The others hold a FIFO in place of each input file: a rank that
+# opened one would wait for a writer that never comes, and the job would
+# not end (timeout). The job must write bin/chargesim's bytes (run in a
+# copy of rank 0's directory with the same arguments), rank 0 alone
+# writing. Covered: an experiment (its digest in the metadata and the
+# note), a units CSV with a mapping directory, BattleScribe (a folder: the
+# listing, the .gst found beside the .cat, the mapping named by
+# CS_MAPPINGS) and rerun's metadata, a --dist table's too (the other ranks
+# get a TMPDIR they cannot write in: they must make no directory for the
+# summary rerun puts aside).
+mkdir -p "$T/ref" "$T/rank0" "$T/rank1" "$T/rank2"
+for d in "$T/ref" "$T/rank0"; do
+    cp "$E" "$d/exp.ini"
+    cp "$ROOT/tests/data/units/units.csv" "$d/units.csv"
+    cp -r "$ROOT/tests/data/units/mappings" "$d/maps"
+    mkdir "$d/bs" && cp "$ROOT/tests/data/units/new.cat" "$ROOT/tests/data/units/new.gst" "$d/bs/"
 done
-sleep 0.5
-[ -n "$victim" ] && kill -KILL "$victim"
-wait "$job"
-rc=$?
-if [ -z "$victim" ]; then fail "rank killed: rank 1 not found"
-elif [ "$rc" -eq 0 ]; then fail "rank killed: exit 0"
-elif [ -n "$(ls -A "$T/outdir")" ]; then fail "rank killed: files left: $(ls -A "$T/outdir")"
-else pass "rank 1 killed mid-run: exit $rc, no file left"; fi
+(cd "$T/ref" && "$BIN" run exp.ini --method mc --trials 2000 --seed 4 --quiet -o r.csv \
+    --dist d.csv) && cp "$T/ref/r.csv-metadata.json" "$T/ref/d.csv-metadata.json" "$T/rank0/"
+for d in "$T/rank1" "$T/rank2"; do
+    mkdir "$d/maps" "$d/bs"
+    for f in exp.ini units.csv r.csv-metadata.json d.csv-metadata.json maps/new.ini \
+             maps/old.ini bs/new.cat bs/new.gst; do
+        mkfifo "$d/$f"
+    done
+done
+find "$T/rank1" "$T/rank2" | sort >"$T/decoys"
+ranked() { # name, the files to compare, then the arguments after the binary
+    name=$1 files=$2; shift 2
+    (cd "$T/ref" && "$BIN" "$@") >"$T/ref.stdout" 2>"$T/ref.err"
+    rc0=$?
+    # A temporary directory only rank 0 can make: the others must not try.
+    timeout -k 10 60 $MPIRUN -np 3 sh -c 'cd "$0/rank$OMPI_COMM_WORLD_RANK" &&
+        { [ "$OMPI_COMM_WORLD_RANK" = 0 ] || export TMPDIR=/nonexistent/tmp; } && exec "$@"' \
+        "$T" "$MPIBIN" "$@" >"$T/mpi.stdout" 2>"$T/mpi.err"
+    rc=$?
+    bad=
+    for f in $files; do
+        cmp -s "$T/ref/$f" "$T/rank0/$f" || bad="$bad $f"
+        rm -f "$T/ref/$f" "$T/rank0/$f"
+    done
+    if [ "$rc" -ne "$rc0" ] || [ -n "$bad" ] || ! cmp -s "$T/ref.err" "$T/mpi.err" ||
+       ! cmp -s "$T/ref.stdout" "$T/mpi.stdout"; then
+        fail "$name: inputs on rank 0 only: exit $rc (bin/chargesim $rc0), differ:$bad"
+        cat "$T/mpi.err"
+    elif ! find "$T/rank1" "$T/rank2" ! -name only.ini | sort | cmp -s - "$T/decoys"; then
+        fail "$name: a rank other than 0 wrote: $(find "$T/rank1" "$T/rank2" -type f)"
+    else pass "$name: inputs on rank 0 only, 3 ranks: exit $rc, same bytes"; fi
+}
+ranked "run" "out.csv out.csv-metadata.json" \
+    run exp.ini --method mc --trials 2000 --seed 4 --quiet -o out.csv
+ranked "run md (digest in the note)" "out.md" \
+    run exp.ini --trials 300 --seed 5 --quiet --format md -o out.md
+ranked "units CSV" "u.csv u.csv-metadata.json" units units.csv --mapping maps -o u.csv
+export CS_MAPPINGS=maps/new.ini
+ranked "units BattleScribe folder" "b.csv b.csv-metadata.json" units bs -o b.csv
+unset CS_MAPPINGS
+ranked "rerun" "rr.csv rr.csv-metadata.json" rerun r.csv-metadata.json -o rr.csv
+# (The distributions' metadata names rerun's private summary file: not compared.)
+ranked "rerun --dist" "rd.csv" rerun d.csv-metadata.json -o rd.csv
+ranked "missing experiment" "" run nothere.ini -o x.csv
+# The file only on ranks 1 and 2: rank 0's verdict (cannot open), once.
+cp "$E" "$T/rank1/only.ini" && cp "$E" "$T/rank2/only.ini"
+ranked "experiment on the other ranks only" "" run only.ini -o x.csv
+rm -f "$T/rank1/only.ini" "$T/rank2/only.ini"
+if [ "$(wc -l <"$T/mpi.err")" -eq 1 ] && grep -q '^chargesim run: only.ini: cannot open' "$T/mpi.err"
+then pass "experiment on ranks 1 and 2 only: rank 0's one message"
+else fail "experiment on ranks 1 and 2 only: $(cat "$T/mpi.err")"; fi
+
+# 6. A rank that dies ends the run with exit status 1 and no partial file:
+# its process (the child of the supervisor bin/chargesim-mpi forks) killed
+# by SIGKILL mid-run, rank 1 then rank 0; rank 0 holds the temporary files,
+# which its supervisor removes. The job is over when mpirun has returned and
+# none of its processes is left.
+rank_pid() { # rank, a word of the command line: the pid of that rank
+    for p in $(pgrep -f "$2"); do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1" ||
+            continue
+        pp=$(ps -o ppid= -p "$p" | tr -d ' ')
+        [ "$(cat "/proc/$pp/comm" 2>/dev/null)" = chargesim-mpi ] && echo "$p" && return
+    done
+}
+killed() { # rank, and "supervisor" to kill that rank's supervisor instead
+    out="$T/outdir/long$1.csv"
+    $MPIRUN -np 3 "$MPIBIN" run "$E" --method mc --trials 4000000 --threads 1 --quiet \
+        -o "$out" 2>"$T/kill.err" &
+    job=$!
+    victim=
+    for _ in $(seq 200); do
+        sleep 0.1
+        victim=$(rank_pid "$1" "$out")
+        # mid-run: rank 0 has opened its outputs (their temporaries exist)
+        [ -n "$victim" ] && [ -n "$(ls -A "$T/outdir")" ] && break
+    done
+    [ -n "${2:-}" ] && [ -n "$victim" ] && victim=$(ps -o ppid= -p "$victim" | tr -d ' ')
+    [ -n "$victim" ] && kill -KILL "$victim"
+    wait "$job"
+    rc=$?
+    for _ in $(seq 100); do
+        pgrep -f "$out" >/dev/null || break
+        sleep 0.1
+    done
+    what="rank $1${2:+'s supervisor}"
+    if [ -z "$victim" ]; then fail "$what killed: its process not found"
+    elif pgrep -f "$out" >/dev/null; then fail "$what killed: processes left"
+    elif [ -n "$(ls -A "$T/outdir")" ]; then fail "$what killed: files left: $(ls -A "$T/outdir")"
+    elif [ -n "${2:-}" ]; then
+        # No process is left to turn this into status 1: mpirun's own status.
+        if [ "$rc" -eq 0 ]; then fail "$what killed: exit 0"
+        else pass "$what killed by SIGKILL mid-run: exit $rc, no file nor temporary left"; fi
+    elif [ "$rc" -ne 1 ]; then fail "$what killed: exit $rc, expected 1"
+    elif [ "$(grep -c "^chargesim: MPI rank $1 was killed by signal 9" "$T/kill.err")" -ne 1 ]; then
+        fail "$what killed: not one line naming it:"; cat "$T/kill.err"
+    else pass "$what killed by SIGKILL mid-run: exit 1, one line, no file nor temporary left"; fi
+}
+killed 1
+killed 0
+killed 0 supervisor
 
 [ "$fails" -eq 0 ] && echo "tests/mpi.sh: all passed" && exit 0
 echo "tests/mpi.sh: $fails failed"

@@ -37,7 +37,8 @@ typedef struct cs_csvw_source {
     int argc;                   /* the arguments after the command, as given */
     char *const *argv;
     const char *csv_path;       /* the CSV as named on the command line */
-    const char *input;          /* the file the table was made from (hashed), or NULL */
+    const char *input;          /* the file the table was made from, or NULL; its SHA-256
+                                   is run->exp->sha256, taken as it was read */
     const cs_run_result *run;   /* run, compare, map: the experiment (A's for compare) and
                                    the method that ran */
     const char *pivot;          /* run: ROW:COL[:COLUMN], or NULL */
@@ -57,10 +58,7 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
 /* The same essentials in one line, for the note under md and tex tables:
  * version, command line, input SHA-256, seed, trials, method, confidence,
  * precision and success outcomes. */
-cs_status cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap, cs_error *err);
-
-/* The file's SHA-256 as 64 hex digits; CS_EINPUT when it cannot be read. */
-cs_status cs_csvw_file_sha256(const char *path, char hex[65], cs_error *err);
+void cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap);
 
 /* Reads a metadata file and rebuilds the command that makes its CSV again,
  * from the recorded values alone: (*argv)[0] is the command ("run" or

@@ -69,6 +69,8 @@ typedef struct cs_label_spec {
 
 typedef struct cs_experiment {
     char *origin;        /* the experiment file, or "" */
+    char sha256[65];     /* the SHA-256 (hex) of the file's bytes as they were read, for
+                            the provenance of the tables (csvw.h); "" without a file */
     char *name;          /* [experiment] name; defaults to the file's base name */
     char *description;
     const cs_ruleset *rs;

@@ -5,9 +5,9 @@
 
 /* Loads `path` into e (initialised here), applies the overrides
  * ("section.key=value", or "key=value" for [params]) in order, and
- * finishes it. Errors name the file and line, or --set. On failure e is
- * freed. The path "-" reads no file: the overrides give the whole
- * experiment. */
+ * finishes it; e->sha256 is the digest of the bytes read. Errors name the
+ * file and line, or --set. On failure e is freed. The path "-" reads no
+ * file: the overrides give the whole experiment. */
 cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
                           cs_experiment *e, cs_error *err);
 

@@ -9,11 +9,14 @@
 #include "chargesim/error.h"
 
 typedef struct cs_ini_source {
-    int line; /* the line the current handler call comes from */
+    int line;        /* the line the current handler call comes from */
+    char sha256[65]; /* once the whole file is read: the SHA-256 (hex) of the
+                        bytes parsed, so provenance names what was read */
 } cs_ini_source;
 
-/* Parses `path`, calling handler(user, ...) for each key; src->line tells
- * the handler where it is. Returns 0 when the whole file was read; -1 with
+/* Parses `path` (opened through infile.h: under MPI, rank 0's bytes),
+ * calling handler(user, ...) for each key; src->line tells the handler
+ * where it is. Returns 0 when the whole file was read; -1 with
  * err set when the file cannot be opened or read, or a line is too long;
  * otherwise the line inih stopped at (a malformed line, or the handler
  * returned 0), for the caller to explain. */

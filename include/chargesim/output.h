@@ -18,7 +18,8 @@
  *   renamed get their old contents back (hard-linked aside beforehand) and
  *   the message says what could and could not be restored.
  * - SIGINT, SIGTERM and SIGHUP remove every temporary file before the
- *   process dies of the signal (cs_outfile_install_signal_cleanup). */
+ *   process dies of the signal (cs_outfile_install_signal_cleanup); for
+ *   SIGKILL, a supervising process can (cs_outfile_observe). */
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -70,5 +71,12 @@ cs_status cs_output_check_inputs(const char *out, const char *what, const char *
  * (async-signal-safe unlink of names kept in fixed buffers), then re-raise
  * the signal so the process ends with its usual status. */
 void cs_outfile_install_signal_cleanup(void);
+
+/* Calls fn(name, true) as each temporary file (or kept-aside old file) is
+ * made and fn(name, false) once it is renamed, removed or kept on purpose:
+ * the names a process killed by SIGKILL, which no handler sees, would
+ * leave behind, for a supervisor that outlives it (supervise.h). NULL
+ * stops it. */
+void cs_outfile_observe(void (*fn)(const char *name, bool live));
 
 #endif

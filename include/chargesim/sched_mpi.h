@@ -6,7 +6,9 @@
  * each MPI rank a contiguous share of every round and gathers every tally
  * (plain bytes) to every rank before the in-order merge, so each rank merges
  * the same bytes in the same order, takes the same --precision decision and
- * reports what one process would (estimator.h, "MPI"). Only this header's
+ * reports what one process would (estimator.h, "MPI"). It also carries
+ * rank 0's view of the input files to the others (share, used by
+ * src/io/infile.c), so every rank parses the same bytes. Only this header's
  * types cross the boundary: nothing outside sched_mpi.c sees mpi.h. */
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,8 +17,9 @@
 typedef struct cs_sched_backend {
     int rank, size; /* this process among `size`; rank 0 reads, writes, talks */
     /* Called by every rank as a computation starts (cs_sim_run,
-     * cs_sim_dice_counts): false when another rank has ended instead (a bad
-     * input or a failure there); the caller then returns CS_ERUNTIME. */
+     * cs_sim_dice_counts): false when another rank has ended instead (rank
+     * 0 refused an output, or a rank failed on its own); the caller then
+     * returns CS_ERUNTIME. */
     bool (*begin)(void);
     /* buf holds n units of `unit` bytes; this rank filled its share
      * (cs_sched_share); afterwards every rank holds all n. */
@@ -26,6 +29,13 @@ typedef struct cs_sched_backend {
     void *(*gatherv)(const void *mine, size_t bytes, size_t *total);
     /* v[i] := the sum over ranks of v[i] (integers: any order). */
     void (*sum_u64)(uint64_t *v, uint64_t n);
+    /* Rank 0's answer to every rank: two small integers (head) and `*len`
+     * bytes at *data. Rank 0's are left as they are; on the others head,
+     * *len and *data are replaced by rank 0's (*data malloc'ed and
+     * NUL-terminated, NULL when *len is 0). Called by every rank at the same
+     * point, like begin, and false like it when another rank has ended
+     * instead (then nothing is changed). */
+    bool (*share)(int head[2], char **data, size_t *len);
     /* A failure only this rank saw (out of memory): a worker ends the whole
      * job at once with exit status 1; rank 0 returns and ends it after its
      * command has removed its temporary files (cs_sched_mpi_end). */

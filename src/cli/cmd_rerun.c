@@ -7,6 +7,7 @@
 
 #include "chargesim/cli.h"
 #include "chargesim/csvw.h"
+#include "chargesim/sched_mpi.h"
 
 static const char usage[] =
     "usage: chargesim rerun FILE.csv-metadata.json [-o FILE]\n"
@@ -62,9 +63,13 @@ int cs_cli_rerun(int argc, char **argv)
     int m = n;
     bool dist = strcmp(args[n - 1], "--dist") == 0;
     /* A --dist CSV comes with a summary the rerun does not want: it goes to
-     * a private temporary directory, removed afterwards. */
-    char dir[4096] = "", summary[4200] = "", summary_meta[4300] = "";
-    if (dist) {
+     * a private temporary directory, removed afterwards. An MPI rank other
+     * than 0 writes no file at all: its summary goes to its standard output
+     * (main.c sends it to /dev/null), as its other outputs do. */
+    const cs_sched_backend *be = cs_sched_get_backend();
+    bool aside = dist && (!be || be->rank == 0);
+    char dir[4096] = "", summary[4200] = "-", summary_meta[4300] = "";
+    if (aside) {
         const char *tmp = getenv("TMPDIR");
         snprintf(dir, sizeof dir, "%s/chargesim-rerun-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
         if (!mkdtemp(dir)) {
@@ -88,7 +93,7 @@ int cs_cli_rerun(int argc, char **argv)
     full[m] = NULL;
     int rc = strcmp(args[0], "dice") == 0 ? cs_cli_dice(m - 1, full + 1)
                                           : cs_cli_run(m - 1, full + 1);
-    if (dist) {
+    if (aside) {
         unlink(summary);
         unlink(summary_meta);
         rmdir(dir);

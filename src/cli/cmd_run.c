@@ -242,8 +242,8 @@ static cs_status add_provenance(const run_args *a, const cs_csvw_source *meta, r
     cs_status st = CS_OK;
     for (int t = 0; st == CS_OK && a->fmt != CS_FORMAT_CSV && t < n_tables; t++) {
         char line[8192];
-        if ((st = cs_csvw_note(meta, line, sizeof line, err)) == CS_OK &&
-            cs_table_set_note(&tables[t], "%s%s%s", tables[t].note ? tables[t].note : "",
+        cs_csvw_note(meta, line, sizeof line);
+        if (cs_table_set_note(&tables[t], "%s%s%s", tables[t].note ? tables[t].note : "",
                               tables[t].note ? " " : "", line))
             st = cs_error_set(err, CS_ENOMEM, "out of memory");
     }

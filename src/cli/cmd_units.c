@@ -10,6 +10,7 @@
 
 #include "chargesim/cli.h"
 #include "chargesim/csvw.h"
+#include "chargesim/infile.h"
 #include "chargesim/output.h"
 #include "chargesim/unitsrc.h"
 
@@ -72,7 +73,7 @@ static bool is_dir(const char *path)
 }
 
 /* The default mapping directory (see --mapping in the usage). */
-static void default_mappings(char *out, size_t cap)
+static void find_mappings(char *out, size_t cap)
 {
     const char *env = getenv("CS_MAPPINGS");
     if (env && env[0]) {
@@ -93,9 +94,19 @@ static void default_mappings(char *out, size_t cap)
     snprintf(out, cap, "experiments/mappings");
 }
 
+/* Under MPI rank 0's environment and its binary's place decide for every
+ * rank (infile.h), as rank 0 alone looks at the disk. */
+static void default_mappings(char *out, size_t cap)
+{
+    snprintf(out, cap, "experiments/mappings");
+    if (cs_infile_reader())
+        find_mappings(out, cap);
+    cs_infile_share_text(out, cap);
+}
+
 static cs_status load_mappings(const char *path, cs_units_mapping **maps, int *n, cs_error *err)
 {
-    if (is_dir(path))
+    if (cs_infile_is_dir(path))
         return cs_units_mapping_load_dir(path, maps, n, err);
     *maps = calloc(1, sizeof **maps);
     if (!*maps)
@@ -139,7 +150,7 @@ static cs_status read_source(const char *source, cs_units_mapping *maps, int n_m
     char(*files)[CS_UNITS_PATH] = NULL;
     int n = 0;
     cs_status st = CS_OK;
-    if (is_dir(source)) {
+    if (cs_infile_is_dir(source)) {
         static const char *const bs[] = {".cat", ".gst", NULL};
         st = cs_units_list_files(source, bs, &files, &n, err);
         int cats = 0;

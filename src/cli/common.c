@@ -131,8 +131,8 @@ int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int
     }
     for (int i = 0; meta && st == CS_OK && fmt != CS_FORMAT_CSV && i < n; i++) {
         char line[8192];
-        if ((st = cs_csvw_note(meta, line, sizeof line, &err)) == CS_OK &&
-            cs_table_set_note(&t[i], "%s%s%s", t[i].note ? t[i].note : "",
+        cs_csvw_note(meta, line, sizeof line);
+        if (cs_table_set_note(&t[i], "%s%s%s", t[i].note ? t[i].note : "",
                               t[i].note ? " " : "", line) != CS_OK)
             st = cs_error_set(&err, CS_ENOMEM, "out of memory");
     }

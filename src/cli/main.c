@@ -7,6 +7,7 @@
 #include "chargesim/cli.h"
 #ifdef CS_MPI
 #include "chargesim/sched_mpi.h"
+#include "chargesim/supervise.h"
 #endif
 
 static const char usage[] =
@@ -85,9 +86,10 @@ static int dispatch(int argc, char **argv)
 #ifdef CS_MPI
 /* bin/chargesim-mpi: every rank runs the command on the same arguments and
  * computes its share of the blocks (src/sim/sched_mpi.c); rank 0 alone
- * speaks and writes (issue 22). The other ranks' standard output and error
- * go to /dev/null, and their output options to standard output: they read
- * and check the same inputs, so they reach the same verdict, but never
+ * reads the input files, whose bytes every rank parses (src/io/infile.c),
+ * and alone speaks and writes (issue 22). The other ranks' standard output
+ * and error go to /dev/null, and their output options to standard output:
+ * they check the same bytes, so they reach the same verdict, but never
  * print it nor touch a file. A new option that names an output file belongs
  * in this list (map's --plot is dropped). */
 static void silence_worker(int *argc, char **argv)
@@ -119,9 +121,34 @@ static void silence_worker(int *argc, char **argv)
         return; /* then a worker's words are seen too, harmless */
 }
 
+/* The supervisor's word when its rank was killed by a signal it did not
+ * pass on: the one line that says why the job ended with status 1. */
+static int supervised(const cs_supervision *sv)
+{
+    if (sv->signal && !sv->asked) {
+        char rank[32] = "an MPI rank not yet started";
+        if (sv->rank >= 0)
+            snprintf(rank, sizeof rank, "MPI rank %d", sv->rank);
+        fprintf(stderr,
+                "chargesim: %s was killed by signal %d (%s); the job ends with exit status "
+                "1%s\n",
+                rank, sv->signal, strsignal(sv->signal),
+                sv->removed ? ", its temporary files removed" : "");
+    }
+    return sv->status;
+}
+
+/* A rank is a child of the launched process (src/cli/supervise.c), so that
+ * a rank killed by a signal still ends the job with status 1 and leaves no
+ * temporary file. */
 int main(int argc, char **argv)
 {
-    if (cs_sched_mpi_start(&argc, &argv) != 0)
+    cs_supervision sv;
+    if (!cs_supervise(&sv))
+        return supervised(&sv);
+    int rank = cs_sched_mpi_start(&argc, &argv);
+    cs_supervise_rank(rank);
+    if (rank != 0)
         silence_worker(&argc, argv);
     return cs_sched_mpi_end(dispatch(argc, argv));
 }

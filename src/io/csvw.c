@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/sha256.h"
+#include "chargesim/infile.h"
 
 #ifndef CS_VERSION
 #define CS_VERSION "unknown"
@@ -25,24 +25,12 @@ char *cs_csvw_path(const char *csv_path)
     return p;
 }
 
-cs_status cs_csvw_file_sha256(const char *path, char hex[65], cs_error *err)
+/* The input's digest, taken as the experiment file was read (so it names
+ * the bytes the table came from, read once: under MPI, rank 0's); "" when
+ * the table has no input. */
+static const char *input_sha256(const cs_csvw_source *src)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-    cs_sha256 s;
-    uint8_t buf[8192], d[32];
-    size_t n;
-    cs_sha256_init(&s);
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        cs_sha256_update(&s, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return cs_error_set(err, CS_EINPUT, "%s: cannot read", path);
-    cs_sha256_final(&s, d);
-    cs_sha256_to_hex(d, hex);
-    return CS_OK;
+    return src->input && src->run ? src->run->exp->sha256 : "";
 }
 
 /* One argument as a POSIX shell reads it back: bare when it is safe,
@@ -276,11 +264,10 @@ static json_t *experiment_json(const cs_csvw_source *src)
 cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, cs_error *err)
 {
     static const char *const tables[] = {"summary", "pivot", "dist", "dice", "compare", "map", "units"};
-    char cmd[8192], hex[65] = "", version[64];
+    char cmd[8192], version[64];
+    const char *hex = input_sha256(src);
     command_line(src, cmd, sizeof cmd);
     snprintf(version, sizeof version, "chargesim %s", CS_VERSION);
-    if (src->input && cs_csvw_file_sha256(src->input, hex, err) != CS_OK)
-        return err->status;
     const char *slash = strrchr(src->csv_path, '/');
     json_t *argv = json_array();
     json_array_append_new(argv, json_string("chargesim"));
@@ -329,12 +316,11 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
     return CS_OK;
 }
 
-cs_status cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap, cs_error *err)
+void cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap)
 {
-    char cmd[4096], hex[65] = "";
+    char cmd[4096];
+    const char *hex = input_sha256(src);
     command_line(src, cmd, sizeof cmd);
-    if (src->input && cs_csvw_file_sha256(src->input, hex, err) != CS_OK)
-        return err->status;
     int n = snprintf(buf, cap, "Made by chargesim %s: `%s`", CS_VERSION, cmd);
     if (src->input && n >= 0 && (size_t)n < cap)
         n += snprintf(buf + n, cap - (size_t)n, "; %s SHA-256 %s", src->input, hex);
@@ -358,7 +344,6 @@ cs_status cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap, cs_erro
     } else if (n >= 0 && (size_t)n < cap) {
         snprintf(buf + n, cap - (size_t)n, ".");
     }
-    return CS_OK;
 }
 
 /* An argument list under construction. */
@@ -479,7 +464,14 @@ cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc, cs_
     json_error_t je;
     *argv = NULL;
     *argc = 0;
-    json_t *root = json_load_file(meta_path, 0, &je);
+    /* Opened through infile.h (under MPI, rank 0's bytes); the message for a
+     * file that cannot be opened is worded as json_load_file words it. */
+    FILE *f = cs_infile_open(meta_path);
+    if (!f)
+        return cs_error_set(err, CS_EINPUT, "%s:-1: not JSON: unable to open %s: %s", meta_path,
+                            meta_path, strerror(errno));
+    json_t *root = json_loadf(f, 0, &je);
+    fclose(f);
     if (!root)
         return cs_error_set(err, CS_EINPUT, "%s:%d: not JSON: %s", meta_path, je.line, je.text);
     args a = {0};

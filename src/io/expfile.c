@@ -141,6 +141,7 @@ cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
                           path, bad);
         goto fail;
     }
+    memcpy(e->sha256, r.src.sha256, sizeof e->sha256);
     /* A key given twice in one file is a mistake the file cannot show (the
      * later one would silently win); --set is the way to override. */
     if ((st = check_repeats(&r, path, err)) != CS_OK)

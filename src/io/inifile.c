@@ -6,13 +6,28 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chargesim/infile.h"
+#include "chargesim/sha256.h"
+
 typedef struct reader {
     FILE *f;
     cs_ini_source *src;
+    cs_sha256 sha; /* of every byte read so far */
     int too_long; /* the first line longer than inih's buffer, 0 if none */
     int max_len;  /* the longest line inih takes, in characters */
     int nul;      /* the first line holding a NUL byte, 0 if none */
 } reader;
+
+/* The next byte, counted into the digest. */
+static int next(reader *r)
+{
+    int c = getc(r->f);
+    if (c != EOF) {
+        unsigned char b = (unsigned char)c;
+        cs_sha256_update(&r->sha, &b, 1);
+    }
+    return c;
+}
 
 /* inih reads line by line through this, so handlers know the line they are
  * called for (Debian's libinih is built without INI_HANDLER_LINENO). */
@@ -25,7 +40,7 @@ static char *read_line(char *buf, int size, void *stream)
      * and the rest of the line would be read as if it were not there. */
     int n = 0, c = EOF;
     bool nul = false;
-    while (n < size - 1 && (c = getc(r->f)) != EOF) {
+    while (n < size - 1 && (c = next(r)) != EOF) {
         nul |= c == '\0';
         buf[n++] = (char)c;
         if (c == '\n')
@@ -45,9 +60,9 @@ static char *read_line(char *buf, int size, void *stream)
      * comes next (consumed here so the numbering stays right); anything else
      * stops the parse with the line named. */
     if (size > 1 && n == size - 1 && buf[n - 1] != '\n') {
-        c = getc(r->f);
+        c = next(r);
         if (c == '\r')
-            c = getc(r->f);
+            c = next(r);
         if (c != '\n' && c != EOF) {
             r->too_long = r->src->line;
             r->max_len = size - 1;
@@ -60,8 +75,10 @@ static char *read_line(char *buf, int size, void *stream)
 int cs_ini_parse_file(const char *path, ini_handler handler, void *user, cs_ini_source *src,
                       cs_error *err)
 {
-    reader r = {fopen(path, "r"), src, 0, 0, 0};
+    reader r = {.f = cs_infile_open(path), .src = src};
     src->line = 0;
+    src->sha256[0] = '\0';
+    cs_sha256_init(&r.sha);
     if (!r.f) {
         cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
         return -1;
@@ -88,5 +105,8 @@ int cs_ini_parse_file(const char *path, ini_handler handler, void *user, cs_ini_
                      path, r.too_long, r.max_len);
         return -1;
     }
+    uint8_t d[32];
+    cs_sha256_final(&r.sha, d);
+    cs_sha256_to_hex(d, src->sha256);
     return 0;
 }

@@ -25,8 +25,18 @@
 static char live[MAX_LIVE][PATH_MAX];
 static volatile sig_atomic_t live_used[MAX_LIVE];
 
+/* Told of every temporary name as it comes and goes (cs_outfile_observe). */
+static void (*observer)(const char *name, bool live);
+
+void cs_outfile_observe(void (*fn)(const char *name, bool live))
+{
+    observer = fn;
+}
+
 static void track(const char *name, bool on)
 {
+    if (observer)
+        observer(name, on);
     for (int i = 0; i < MAX_LIVE; i++) {
         if (on && !live_used[i] && strlen(name) < sizeof live[i]) {
             strcpy(live[i], name);

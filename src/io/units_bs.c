@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "chargesim/infile.h"
 #include "chargesim/unitsrc.h"
 
 /* Entries and links nested deeper than this are refused: a guard for the
@@ -128,26 +129,46 @@ static void close_doc(bs_doc *d)
     *d = (bs_doc){0};
 }
 
+/* The stream infile.h opened, as libxml2 reads it; err keeps why a read
+ * failed (libxml2 would only say the document ended early). */
+typedef struct xml_in {
+    FILE *f;
+    int err;
+} xml_in;
+
+static int read_stream(void *ctx, char *buf, int len)
+{
+    xml_in *in = ctx;
+    size_t n = fread(buf, 1, (size_t)len, in->f);
+    if (n == 0 && ferror(in->f)) {
+        in->err = errno ? errno : EIO;
+        return -1;
+    }
+    return (int)n;
+}
+
 static cs_status open_doc(const char *path, bs_doc *d, cs_error *err)
 {
     *d = (bs_doc){0};
     snprintf(d->path, sizeof d->path, "%s", path);
-    /* Opened here first: libxml2 would print its own I/O warning. */
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Opened through infile.h (under MPI, rank 0's bytes), never by libxml2
+     * itself, which would also print its own I/O warning. */
+    xml_in in = {cs_infile_open(path), 0};
+    if (!in.f)
         return cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    fclose(f);
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
     if (!ctxt) {
+        fclose(in.f);
         cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
         return CS_ENOMEM;
     }
     /* NOERROR/NOWARNING: libxml2 keeps the error for us instead of printing
      * it; BIG_LINES: true line numbers past 65535. */
-    d->doc = xmlCtxtReadFile(ctxt, path, NULL,
-                             XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                                 XML_PARSE_BIG_LINES);
-    if (!d->doc || !ctxt->wellFormed) {
+    d->doc = xmlCtxtReadIO(ctxt, read_stream, NULL, &in, path, NULL,
+                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                               XML_PARSE_BIG_LINES);
+    fclose(in.f);
+    if (in.err || !d->doc || !ctxt->wellFormed) {
         const xmlError *e = xmlCtxtGetLastError(ctxt);
         char msg[CS_UNITS_NOTE] = "unreadable";
         int line = 0;
@@ -158,7 +179,9 @@ static cs_status open_doc(const char *path, bs_doc *d, cs_error *err)
                 msg[--n] = '\0';
             line = e->line;
         }
-        if (e && e->domain == XML_FROM_IO)
+        if (in.err)
+            cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(in.err));
+        else if (e && e->domain == XML_FROM_IO)
             cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, msg);
         else
             cs_error_set(err, CS_EINPUT, "%s:%d: malformed XML: %s", path, line, msg);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chargesim/infile.h"
 #include "chargesim/unitsrc.h"
 
 #define MAX_COLUMNS 64
@@ -289,7 +290,7 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
         .path = path, .maps = maps, .n_maps = n_maps, .rules = rules, .out = out, .err = err};
     const char *base = strrchr(path, '/');
     snprintf(s.catalogue, sizeof s.catalogue, "%s", base ? base + 1 : path);
-    FILE *f = fopen(path, "rb");
+    FILE *f = cs_infile_open(path);
     if (!f) {
         cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
         return CS_EINPUT;

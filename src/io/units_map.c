@@ -2,7 +2,6 @@
  * characteristic's text, settling a unit's values, the unit and note lists.
  * See include/chargesim/unitsrc.h. */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,6 +11,7 @@
 #include <strings.h>
 
 #include "chargesim/experiment.h"
+#include "chargesim/infile.h"
 #include "chargesim/inifile.h"
 #include "chargesim/unitsrc.h"
 
@@ -715,20 +715,17 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
 {
     *out = (cs_units_mapping){0};
     load_state st = {.m = out};
-    if (!copy(out->path, sizeof out->path, path)) {
+    if (!copy(out->path, sizeof out->path, path))
         return cs_error_set(err, CS_EINPUT, "%s: path too long", path);
-    }
     cs_ini_source src;
     int r = cs_ini_parse_file(path, handler, &st, &src, err);
     if (r < 0)
         return err->status;
-    if (r > 0) {
+    if (r > 0)
         return cs_error_set(err, CS_EINPUT, "%s:%d: %s", path, r,
                             st.msg[0] ? st.msg : "expected [section] or key = value");
-    }
-    if (out->ruleset[0] == '\0') {
+    if (out->ruleset[0] == '\0')
         return cs_error_set(err, CS_EINPUT, "%s: [units] ruleset is missing", path);
-    }
     for (int i = 0; i < out->n_chars; i++)
         if (out->chars[i].param[0] == '\0') {
             return cs_error_set(err, CS_EINPUT, "%s: [characteristic %s] has no param", path,
@@ -837,15 +834,18 @@ cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
 {
     *out = NULL;
     *n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return cs_error_set(err, CS_EINPUT, "%s: cannot open the directory: %s", dir,
-                            strerror(errno));
+    char *all;
+    size_t len;
+    int e = cs_infile_list(dir, &all, &len);
+    if (e == ENOMEM)
+        return cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
+    if (e)
+        return cs_error_set(err, CS_EINPUT, "%s: cannot open the directory: %s", dir, strerror(e));
     char(*names)[CS_UNITS_PATH] = NULL;
     int count = 0, cap = 0;
     cs_status st = CS_OK;
-    for (struct dirent *e; st == CS_OK && (e = readdir(d)) != NULL;) {
-        if (e->d_name[0] == '.' || !has_suffix(e->d_name, suffixes))
+    for (const char *name = all; st == CS_OK && name < all + len; name += strlen(name) + 1) {
+        if (name[0] == '.' || !has_suffix(name, suffixes))
             continue;
         if (count == cap) {
             void *q = grow(names, &cap, sizeof *names);
@@ -855,12 +855,12 @@ cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
             }
             names = q;
         }
-        int w = snprintf(names[count], CS_UNITS_PATH, "%s/%s", dir, e->d_name);
+        int w = snprintf(names[count], CS_UNITS_PATH, "%s/%s", dir, name);
         if (w < 0 || w >= CS_UNITS_PATH)
-            st = cs_error_set(err, CS_EINPUT, "%s/%s: path too long", dir, e->d_name);
+            st = cs_error_set(err, CS_EINPUT, "%s/%s: path too long", dir, name);
         count++;
     }
-    closedir(d);
+    free(all);
     if (st != CS_OK) {
         free(names);
         return st;

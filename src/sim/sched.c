@@ -560,8 +560,8 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     memset(&s, 0, sizeof s);
     if (multi_rank() && !backend->begin())
         return cs_error_set(err, CS_ERUNTIME,
-                            "another MPI rank ended before the run (a bad input or a file it "
-                            "could not read there)");
+                            "another MPI rank ended before the run (a failure of its own "
+                            "there, such as running out of memory)");
     if ((st = cs_experiment_method(e, &method, err)) != CS_OK)
         return st;
     run_setup(&s, e, cs_estimator_for(method), opts);

@@ -4,7 +4,8 @@
  * share of every round's items and this file gathers the tallies (plain
  * bytes) back to every rank, so each merges the same bytes in block order
  * and stops --precision rounds on the same merged tallies (estimator.h,
- * "MPI"). Collectives are called only between OpenMP regions, from the
+ * "MPI"); rank 0's input bytes go to the others the same way (mpi_share).
+ * Collectives are called only between OpenMP regions, from the
  * thread that initialised MPI (MPI_THREAD_FUNNELED). */
 #include "chargesim/sched_mpi.h"
 
@@ -17,10 +18,11 @@ static bool mpi_begin(void);
 static void mpi_allgather(void *buf, size_t unit, uint64_t n);
 static void *mpi_gatherv(const void *mine, size_t bytes, size_t *total);
 static void mpi_sum_u64(uint64_t *v, uint64_t n);
+static bool mpi_share(int head[2], char **data, size_t *len);
 static void mpi_fail(const char *what);
 
-static cs_sched_backend mpi_backend = {0, 1, mpi_begin, mpi_allgather, mpi_gatherv,
-                                       mpi_sum_u64, mpi_fail};
+static cs_sched_backend mpi_backend = {0,           1,           mpi_begin, mpi_allgather,
+                                       mpi_gatherv, mpi_sum_u64, mpi_share, mpi_fail};
 
 /* Where this rank stands in the agreement that ends the job. */
 static struct {
@@ -136,6 +138,34 @@ static void mpi_sum_u64(uint64_t *v, uint64_t n)
         MPI_Allreduce(MPI_IN_PLACE, v + at, (int)c, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
         at += c;
     }
+}
+
+/* Rank 0 alone looks at the disk (src/io/infile.c): its answer goes to
+ * every rank, the bytes in pieces of at most INT_MAX. It starts with the
+ * agreement of begin, so a rank that waits here for an input while rank 0
+ * has already ended (a refused output name) learns it and ends too. */
+static bool mpi_share(int head[2], char **data, size_t *len)
+{
+    if (!mpi_begin())
+        return false;
+    long long h[3] = {head[0], head[1], (long long)*len};
+    MPI_Bcast(h, 3, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (mpi_backend.rank != 0) {
+        head[0] = (int)h[0];
+        head[1] = (int)h[1];
+        *len = (size_t)h[2];
+        *data = NULL;
+        if (*len > 0) {
+            *data = alloc_or_abort(*len + 1);
+            (*data)[*len] = '\0';
+        }
+    }
+    for (size_t at = 0; at < *len;) {
+        size_t c = *len - at < INT_MAX ? *len - at : INT_MAX;
+        MPI_Bcast(*data + at, (int)c, MPI_BYTE, 0, MPI_COMM_WORLD);
+        at += c;
+    }
+    return true;
 }
 
 int cs_sched_mpi_start(int *argc, char ***argv)
