@@ -189,8 +189,10 @@ Test(sched, two_ranks_report_what_one_process_reports, .timeout = 120)
     /* Forked before any OpenMP region: the child starts its own threads. */
     pid_t child = fork();
     cr_assert(child >= 0);
-    two = (cs_sched_backend){child == 0 ? 1 : 0, 2, pair_begin, pair_allgather, pair_gatherv,
-                             pair_sum, note_failure};
+    two = (cs_sched_backend){.rank = child == 0 ? 1 : 0, .size = 2,
+                             .begin = pair_begin, .allgather = pair_allgather,
+                             .gatherv = pair_gatherv, .sum_u64 = pair_sum,
+                             .fail = note_failure};
     peer = sv[child == 0 ? 1 : 0];
     close(sv[child == 0 ? 0 : 1]);
     /* Ranks that disagree (a round more on one of them) wait for each
@@ -263,7 +265,8 @@ static void *no_memory(const void *mine, size_t bytes, size_t *total)
  * stops with a runtime failure instead of waiting in a gather. */
 Test(sched, a_rank_that_ended_stops_the_others)
 {
-    const cs_sched_backend ended = {0, 2, refuse, NULL, NULL, NULL, note_failure};
+    const cs_sched_backend ended = {.rank = 0, .size = 2, .begin = refuse,
+                                   .fail = note_failure};
     cs_experiment e;
     cs_error err;
     cr_assert_eq(th_load(cases[0], NULL, 0, &e, &err), CS_OK, "%s", err.msg);
@@ -271,8 +274,8 @@ Test(sched, a_rank_that_ended_stops_the_others)
     cs_run_result r;
     cs_run_opts o = {.threads = 1};
     cr_expect_eq(cs_sim_run(&e, &o, &r, &err), CS_ERUNTIME);
-    cr_expect_str_eq(err.msg, "another MPI rank ended before the run (a bad input or a file it "
-                              "could not read there)");
+    cr_expect_str_eq(err.msg, "another MPI rank ended before the run (a failure of its own "
+                              "there, such as running out of memory)");
     cs_dice d;
     cs_diag diag = {0};
     cs_dice_count *c = NULL;
@@ -293,7 +296,8 @@ static bool go_on(void)
  * ends the other ranks) and fails with the message one process gives. */
 Test(sched, a_gather_out_of_memory_fails_the_rolls)
 {
-    const cs_sched_backend starved = {0, 2, go_on, NULL, no_memory, NULL, note_failure};
+    const cs_sched_backend starved = {.rank = 0, .size = 2, .begin = go_on,
+                                     .gatherv = no_memory, .fail = note_failure};
     cs_dice d;
     cs_diag diag = {0};
     cs_error err;
