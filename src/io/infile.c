@@ -56,6 +56,20 @@ static void ask(void (*look)(const char *arg, answer *a), const char *arg, answe
     a->found = head[1];
 }
 
+/* a->data enlarged to `want` bytes; false (a->err = ENOMEM) when it cannot
+ * be, the bytes so far kept. */
+static bool grow(answer *a, size_t *cap, size_t want)
+{
+    char *more = realloc(a->data, want);
+    if (!more) {
+        a->err = ENOMEM;
+        return false;
+    }
+    a->data = more;
+    *cap = want;
+    return true;
+}
+
 /* The whole file, or as much as could be read before an error (kept: the
  * other ranks read those bytes, then meet the same error). */
 static void read_whole(const char *path, answer *a)
@@ -76,13 +90,8 @@ static void read_whole(const char *path, answer *a)
             }
             if (want > CS_INFILE_MAX)
                 want = CS_INFILE_MAX;
-            char *more = realloc(a->data, want);
-            if (!more) {
-                a->err = ENOMEM;
+            if (!grow(a, &cap, want))
                 break;
-            }
-            a->data = more;
-            cap = want;
         }
         ssize_t n = read(fd, a->data + a->len, cap - a->len);
         if (n < 0 && errno == EINTR)
@@ -175,14 +184,8 @@ static void list_dir(const char *dir, answer *a)
             continue;
         size_t n = strlen(e->d_name) + 1;
         if (a->len + n > cap) {
-            size_t want = 2 * cap + n + 256;
-            char *more = realloc(a->data, want);
-            if (!more) {
-                a->err = ENOMEM;
+            if (!grow(a, &cap, 2 * cap + n + 256))
                 break;
-            }
-            a->data = more;
-            cap = want;
         }
         memcpy(a->data + a->len, e->d_name, n);
         a->len += n;
