@@ -368,3 +368,60 @@ Test(map, one_file_for_csv_and_plot_is_refused)
         cr_assert(access(path, F_OK) != 0, "%s was written", path);
     }
 }
+
+/* The contract the scheduler relies on (ruleset.h, map_place): a cell the
+ * ruleset places is one its prepare accepts, so a map never stops on a
+ * refusal halfway. Checked over a fine grid around set-ups that refuse some
+ * cells: other units, a climb and a jump on coreheim's route, a turned
+ * target. */
+static void check_placed_are_prepared(const char *ini)
+{
+    cs_experiment e;
+    load(ini, &e);
+    const cs_ruleset *rs = e.rs;
+    cr_assert(rs->map_place);
+    void *ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
+    cr_assert(ctx);
+    int placed = 0, refused = 0;
+    for (int j = -40; j <= 120; j++)
+        for (int i = -60; i <= 60; i++) {
+            cs_params p;
+            cs_map_spot spot;
+            cs_diag diag = {0};
+            cs_experiment_point(&e, 0, &p);
+            cr_assert_eq(rs->map_place(&p, i * 0.25, j * 0.25, &spot, &diag), CS_OK);
+            if (!spot.placed) {
+                refused++;
+                continue;
+            }
+            placed++;
+            cr_expect_eq(rs->prepare(&p, ctx, &diag), CS_OK, "%s: (%g, %g) placed but %s: %s",
+                         rs->name, i * 0.25, j * 0.25, diag.key ? diag.key : "",
+                         diag.what ? diag.what : "");
+        }
+    cr_expect(placed > 0 && refused > 0, "%s: %d placed, %d not", rs->name, placed, refused);
+    free(ctx);
+    cs_experiment_free(&e);
+}
+
+Test(map, placed_cells_are_prepared_t9a)
+{
+    check_placed_are_prepared("[experiment]\nruleset = t9a\n[params]\nangle = 30\n"
+                              "other1_width = 4\nother1_x = 10\nother1_y = 8\n"
+                              "other2_kind = friend\nother2_width = 3\nother2_x = -8\n"
+                              "other2_y = 14\n");
+}
+
+Test(map, placed_cells_are_prepared_asoiaf)
+{
+    check_placed_are_prepared("[experiment]\nruleset = asoiaf\n[params]\nangle = -20\n"
+                              "other1_width = 4\nother1_x = 14\nother1_y = 10\n");
+}
+
+Test(map, placed_cells_are_prepared_coreheim)
+{
+    check_placed_are_prepared("[experiment]\nruleset = coreheim\n[params]\nmove = 5\n"
+                              "distance = 12\nclimb = 1\nclimb_at = 6\njump = 1\nland_gap = 9\n");
+}
+
+Test(map, placed_cells_are_prepared_sovl) { check_placed_are_prepared(sovl_ini); }

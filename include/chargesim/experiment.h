@@ -110,6 +110,15 @@ cs_status cs_experiment_finish(cs_experiment *e, cs_error *err);
  * into e. Drawn parameters hold their centre and are flagged. */
 void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out);
 
+/* Runs the ruleset's prepare into ctx (rs->ctx_size bytes) on p: the values
+ * of sweep point k (cs_experiment_point), or a point placed from them
+ * (cs_sim_points). A refusal names the key, its file and line, and point
+ * k. The one place a refusal is worded: finish prepares every sweep point
+ * this way, so on a finished experiment it refuses only a placed point the
+ * ruleset's map_place should not have placed. */
+cs_status cs_experiment_prepare(const cs_experiment *e, uint64_t k, const cs_params *p,
+                                void *ctx, cs_error *err);
+
 /* The label of value j of parameter i ([labels]), or NULL when it has none. */
 const char *cs_experiment_label(const cs_experiment *e, int i, int j);
 

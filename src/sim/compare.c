@@ -272,16 +272,14 @@ static cs_status prepare_b(cmp_run *c, cs_error *err)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     for (uint64_t k = 0; k < n; k++) {
         cs_params p;
-        cs_diag diag = {0};
         cs_experiment_point(b, k, &p);
         c->ctx_b[k] = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
         c->layout_b[k] = calloc(1, rs->layout_size ? rs->layout_size : 1);
         if (!c->ctx_b[k] || !c->layout_b[k])
             return cs_error_set(err, CS_ENOMEM, "out of memory");
-        if (rs->prepare(&p, c->ctx_b[k], &diag) != CS_OK)
-            return cs_error_set(err, CS_EINPUT, "variant B: %s: %s",
-                                diag.key ? diag.key : "parameters",
-                                diag.what ? diag.what : "invalid");
+        cs_status st = cs_experiment_prepare(b, k, &p, c->ctx_b[k], err);
+        if (st != CS_OK)
+            return st;
         c->random_b[k] = c->run_b.n_draw > 0 ||
                          (rs->layout_is_random && rs->layout_is_random(c->ctx_b[k]));
         if (!c->random_b[k]) {

@@ -720,6 +720,26 @@ cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error 
     return CS_OK;
 }
 
+cs_status cs_experiment_prepare(const cs_experiment *e, uint64_t k, const cs_params *p,
+                                void *ctx, cs_error *err)
+{
+    cs_diag diag = {0};
+    cs_status st = e->rs->prepare(p, ctx, &diag);
+    if (st == CS_OK)
+        return CS_OK;
+    int idx = diag.key ? cs_ruleset_param_index(e->rs, diag.key) : -1;
+    char label[512], kat[512];
+    cs_experiment_point_label(e, k, label, sizeof label);
+    if (idx >= 0)
+        where(kat, sizeof kat, e->param[idx].origin, e->param[idx].line);
+    else
+        where(kat, sizeof kat, e->origin, 0);
+    return cs_error_set(err, st, "%s: %s%s%s: %s%s%s%s", kat, diag.key ? diag.key : "",
+                        idx >= 0 ? " = " : "", idx >= 0 ? e->param[idx].raw : "",
+                        diag.what ? diag.what : "invalid parameters", label[0] ? " (at " : "",
+                        label, label[0] ? ")" : "");
+}
+
 cs_status cs_experiment_finish(cs_experiment *e, cs_error *err)
 {
     char at[512];
@@ -777,22 +797,10 @@ cs_status cs_experiment_finish(cs_experiment *e, cs_error *err)
     e->layout_random = e->n_drawn > 0;
     for (uint64_t k = 0; k < e->n_points; k++) {
         cs_params p;
-        cs_diag diag = {0};
         cs_experiment_point(e, k, &p);
-        st = e->rs->prepare(&p, ctx, &diag);
-        if (st != CS_OK) {
-            int idx = diag.key ? cs_ruleset_param_index(e->rs, diag.key) : -1;
-            char label[512], kat[512];
-            cs_experiment_point_label(e, k, label, sizeof label);
-            if (idx >= 0)
-                where(kat, sizeof kat, e->param[idx].origin, e->param[idx].line);
-            else
-                snprintf(kat, sizeof kat, "%s", at);
+        if ((st = cs_experiment_prepare(e, k, &p, ctx, err)) != CS_OK) {
             free(ctx);
-            return cs_error_set(err, st, "%s: %s%s%s: %s%s%s%s", kat, diag.key ? diag.key : "",
-                                idx >= 0 ? " = " : "", idx >= 0 ? e->param[idx].raw : "",
-                                diag.what ? diag.what : "invalid parameters",
-                                label[0] ? " (at " : "", label, label[0] ? ")" : "");
+            return st;
         }
         if (e->rs->layout_is_random && e->rs->layout_is_random(ctx))
             e->layout_random = true;

@@ -29,15 +29,14 @@ cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial
     cs_est_run_init(&run, e, &cs_est_mc, 0);
     uint64_t block_size = run.block_size;
     cs_params p;
-    cs_diag diag = {0};
     cs_experiment_point(e, point, &p);
     out->ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
     out->layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
     if (!out->ctx || !out->layout)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
-    if (rs->prepare(&p, out->ctx, &diag) != CS_OK)
-        return cs_error_set(err, CS_EINPUT, "%s: %s", diag.key ? diag.key : "parameters",
-                            diag.what ? diag.what : "invalid");
+    cs_status st = cs_experiment_prepare(e, point, &p, out->ctx, err);
+    if (st != CS_OK)
+        return st;
     memcpy(out->num, p.num, sizeof out->num);
     bool random = run.n_draw > 0 || (rs->layout_is_random && rs->layout_is_random(out->ctx));
     uint64_t b = trial / block_size;

@@ -285,7 +285,6 @@ static cs_status prepare_points(sched *s, cs_error *err)
     const cs_ruleset *rs = s->run.rs;
     for (uint64_t k = 0; k < s->n_points; k++) {
         cs_est_point *pt = &s->pts[k].pt;
-        cs_diag diag = {0};
         pt->index = k;
         s->pts[k].tally = s->tallies + k * s->est->tally_size;
         if (!place_point(s, k, pt))
@@ -294,9 +293,9 @@ static cs_status prepare_points(sched *s, cs_error *err)
         pt->layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
         if (!pt->ctx || !pt->layout)
             return cs_error_set(err, CS_ENOMEM, "out of memory");
-        if (rs->prepare(&pt->params, pt->ctx, &diag) != CS_OK)
-            return cs_error_set(err, CS_EINPUT, "%s: %s", diag.key ? diag.key : "parameters",
-                                diag.what ? diag.what : "invalid");
+        cs_status st = cs_experiment_prepare(e, pt->index, &pt->params, pt->ctx, err);
+        if (st != CS_OK)
+            return st;
         pt->random_layout =
             s->run.n_draw > 0 || (rs->layout_is_random && rs->layout_is_random(pt->ctx));
         s->pts[k].active = true;
