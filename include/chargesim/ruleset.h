@@ -134,7 +134,12 @@ typedef struct cs_ruleset {
 
     /* Validates one sweep point's values and precomputes what every trial
      * shares (dice distributions, unit geometry). On bad values returns
-     * CS_EINPUT and names the key in diag. Called once per sweep point. */
+     * CS_EINPUT and names the key in diag. Called once per sweep point.
+     * Each value has been checked against its definition already (the
+     * experiment loader): REAL and INT within min..max, INT whole, CHOICE
+     * an index of its choices, DICE and POLYGON parsed, and only
+     * CS_PF_LAYOUT parameters drawn. prepare checks what those cannot: the
+     * values together (units that overlap, a climb beyond the target). */
     cs_status (*prepare)(const cs_params *p, void *ctx, cs_diag *diag);
 
     /* True when layouts vary between trials even though no parameter is

@@ -229,27 +229,10 @@ typedef struct layout {
 
 static const double rad = 3.14159265358979323846 / 180.0;
 
-static bool whole(double x)
-{
-    return x == floor(x);
-}
-
 static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
 {
     ctx *c = vctx;
     memset(c, 0, sizeof *c);
-    static const int ints[] = {P_SPEED,         P_ATTACK_DICE,  P_HIT,
-                               P_SAVE,          P_ENGAGED_FRONT, P_ENGAGED_LEFT,
-                               P_ENGAGED_RIGHT, P_ENGAGED_REAR};
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
-        const cs_param_def *d = &params[ints[i]];
-        double v = p->num[ints[i]];
-        if (p->drawn[ints[i]] || !whole(v) || v < d->min || v > d->max) {
-            diag->key = d->key;
-            diag->what = "expected a whole number in the parameter's range (not drawn)";
-            return CS_EINPUT;
-        }
-    }
     cs_status st = cs_scenario_check(p->num, P_SCN, diag);
     if (st != CS_OK)
         return st;

@@ -135,31 +135,29 @@ typedef struct layout {
     double target_distance;
 } layout;
 
+/* Every value is valid alone, and no two conflict: nothing to refuse. */
 static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
 {
+    (void)diag;
     ctx *c = vctx;
     const double *num = p->num;
     c->test = (int)num[P_TEST];
-    int type = (int)num[P_TYPE];
-    int weapon = (int)num[P_WEAPON];
-    if (!cs_sovl_type_get(type) || !cs_sovl_weapon_get(weapon)) {
-        *diag = (cs_diag){0, !cs_sovl_type_get(type) ? "type" : "weapon",
-                          "not one of the listed choices"};
-        return CS_EINPUT;
-    }
+    /* Indices of their choices, checked by the loader (ruleset.h, prepare). */
+    const cs_sovl_unit_type *type = cs_sovl_type_get((int)num[P_TYPE]);
+    const cs_sovl_weapon_def *weapon = cs_sovl_weapon_get((int)num[P_WEAPON]);
     unsigned props = (num[P_FEARLESS] != 0.0 ? CS_SOVL_FEARLESS : 0u) |
                      (num[P_REANIMATED] != 0.0 ? CS_SOVL_REANIMATED : 0u);
     int rank_bonus = cs_sovl_rank_bonus((int)num[P_MODELS], (int)num[P_FRONTAGE]);
     c->target = cs_sovl_discipline_target((int)num[P_DISCIPLINE], rank_bonus, (int)num[P_PENALTY],
                                           props);
-    c->flight_dice = cs_sovl_flight_dice(cs_sovl_type_get(type)->move);
+    c->flight_dice = cs_sovl_flight_dice(type->move);
     cs_sovl_nd6(c->flight_dice, c->nd6);
     c->shooters = (int)num[P_MODELS];
-    c->range = cs_sovl_weapon_get(weapon)->range;
+    c->range = weapon->range;
     c->hit_short = cs_sovl_hit_needed((int)num[P_SKILL], false);
     c->hit_long = cs_sovl_hit_needed((int)num[P_SKILL], true);
     c->natural = num[P_NATURAL_ROLLS] != 0.0;
-    c->save = cs_sovl_save_needed(cs_sovl_weapon_get(weapon)->power, (int)num[P_DEFENSE]);
+    c->save = cs_sovl_save_needed(weapon->power, (int)num[P_DEFENSE]);
     return CS_OK;
 }
 

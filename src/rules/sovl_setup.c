@@ -225,26 +225,21 @@ static bool charge_layout_is_random(const void *vctx)
 
 /* Which units are on the table, their footprints (frontage and ranks of
  * bases, sovl-UnitTypes.md "Unit Types"), charge range and flight dice. */
-static cs_status prepare_units(charge_ctx *c, const double *num, cs_diag *diag)
+static void prepare_units(charge_ctx *c, const double *num)
 {
     c->n_side[0] = (int)num[P_UNITS_A];
     c->n_side[1] = (int)num[P_UNITS_B];
     for (int u = 0; u < MAX_UNITS; u++) {
         const double *v = num + P_UNIT1 + u * UNIT_STRIDE;
         c->present[u] = u % SIDE_UNITS < c->n_side[side_of_unit(u)];
+        /* an index of the unit types, checked by the loader (ruleset.h, prepare) */
         const cs_sovl_unit_type *ty = cs_sovl_type_get((int)v[F_TYPE]);
-        if (!ty) {
-            *diag = (cs_diag){0, charge_params[P_UNIT1 + u * UNIT_STRIDE + F_TYPE].key,
-                              "not one of the unit types"};
-            return CS_EINPUT;
-        }
         c->u[u].width = v[F_FRONTAGE] * ty->base_w_mm / CS_SOVL_MM_PER_INCH;
         c->u[u].depth = v[F_RANKS] * ty->base_d_mm / CS_SOVL_MM_PER_INCH;
         int move = ty->move + (int)v[F_MOVE_MOD];
         c->u[u].move = move > 0 ? move : 0;
         c->u[u].flight_dice = cs_sovl_flight_dice(ty->move);
     }
-    return CS_OK;
 }
 
 /* The terrain pieces (sovl-SetupAndDeployment.md), parsed by the one
@@ -306,9 +301,7 @@ static cs_status charge_prepare(const cs_params *p, void *vctx, cs_diag *diag)
 {
     charge_ctx *c = vctx;
     const double *num = p->num;
-    cs_status st = prepare_units(c, num, diag);
-    if (st != CS_OK)
-        return st;
+    prepare_units(c, num);
     c->placement = (int)num[P_PLACEMENT];
     c->area_w = num[P_AREA_WIDTH];
     c->area_d = num[P_AREA_DEPTH];
@@ -324,7 +317,7 @@ static cs_status charge_prepare(const cs_params *p, void *vctx, cs_diag *diag)
     c->focus = (int)num[P_FOCUS] - 1;
     for (int n = 0; n <= MAX_FLIGHT_DICE; n++)
         cs_sovl_nd6(n, c->nd6[n]);
-    st = prepare_terrain(c, p->text[P_TERRAIN], diag);
+    cs_status st = prepare_terrain(c, p->text[P_TERRAIN], diag);
     if (st != CS_OK)
         return st;
     if (c->focus >= 0 && !c->present[c->focus]) {
