@@ -143,6 +143,8 @@ Test(errors, too_many_overrides)
 
 /* Experiment values: each kind of parameter, each [experiment] key. */
 static const row experiment_rows[] = {
+    {GEN "; printf '[" A30 "aaaaaaaaaaaaaaaaaaaa]\\nx = 1\\n' >>e.ini", "$B run e.ini", 2,
+     "e.ini:5: section name longer than 49 characters"},
     {GEN, "$B run e.ini --set swiftstride=maybe", 2,
      "swiftstride = 'maybe': expected true or false"},
     {GEN, "$B run e.ini --set 'move=uniform(1,2)'", 2,
@@ -275,6 +277,9 @@ static const row csv_rows[] = {
 #define MAPADD(lines) CSV("name,ruleset,move\\nA,generic,4\\n") "; " MAP(lines)
 #define MAPUNITS "$B units u.csv --mapping m.ini"
 static const row mapping_rows[] = {
+    /* inih would cut a section name of 50 characters to 49 without a word */
+    {MAPADD("-e '$a [characteristic " A30 "abcde]' -e '$a param = move'"), MAPUNITS, 2,
+     "m.ini:16: section name longer than 49 characters"},
     {MAPADD("-e '/^range/a metrics = a,,b'"), MAPUNITS, 2,
      "metrics: expected names separated by commas"},
     {MAPADD("-e '/^range/a cost = " A30 A30 A30 "'"), MAPUNITS, 2, "value of `cost` is too long"},
@@ -618,6 +623,18 @@ static const row units_limit_rows[] = {
           "other2_x",
           "t9a,4,0,0,hold,true,kept,0,0,5,4,1,1,0,5,4,1,1,0,enemy,0,0,180,0,2,enemy,0"),
      "$B units u.csv --mapping " T9A_MAP, 2, "chargesim units: u.csv:2: more than 24 parameters"},
+    /* 24 parameters the mapping does not feed, then its characteristic */
+    {UCSV("advance_rate,maximised,minimised,reaction,units_block_sight,failed_die,offset,angle,"
+          "charger_width,charger_depth,charger_base_width,charger_base_depth,charger_models,"
+          "target_width,target_depth,target_base_width,target_base_depth,target_models,"
+          "other1_kind,other1_x,other1_y,other1_angle,other1_width,other1_depth,other2_kind",
+          "t9a,4,0,0,hold,true,kept,0,0,5,4,1,1,0,5,4,1,1,0,enemy,0,0,180,0,2,enemy"),
+     "$B units u.csv --mapping " T9A_MAP, 2,
+     "chargesim units: u.csv:2: unit `A` carries more than 24 values"},
+    /* another unit 10" ahead: the target reaches it at a distance of the table */
+    {UCSV("advance_rate", "t9a,4"),
+     "$B units u.csv --mapping " T9A_MAP " --set other1_width=4 --set other1_y=10 --distance 1..12",
+     2, "chargesim units: unit `A` (u.csv:2) at distance = 6: other1_x: this unit overlaps"},
     {UCSV("move", "coreheim,5") "; " COREHEIM_MAP,
      "$B units u.csv --mapping m.ini --set climb=1 --set climb_at=8", 2,
      "chargesim units: unit `A` (u.csv:2) at distance = 2e-06: climb_at: must lie on the route"},

@@ -16,6 +16,7 @@ typedef struct reader {
     int too_long; /* the first line longer than inih's buffer, 0 if none */
     int max_len;  /* the longest line inih takes, in characters */
     int nul;      /* the first line holding a NUL byte, 0 if none */
+    int long_section; /* the first [section] name inih would cut short, 0 if none */
 } reader;
 
 /* The next byte, counted into the digest. */
@@ -34,7 +35,7 @@ static int next(reader *r)
 static char *read_line(char *buf, int size, void *stream)
 {
     reader *r = stream;
-    if (r->too_long || r->nul)
+    if (r->too_long || r->nul || r->long_section)
         return NULL;
     /* getc rather than fgets: a NUL byte would end an fgets line silently,
      * and the rest of the line would be read as if it were not there. */
@@ -68,6 +69,15 @@ static char *read_line(char *buf, int size, void *stream)
             r->max_len = size - 1;
             return NULL;
         }
+    }
+    /* inih copies a section name into a buffer of its own (MAX_SECTION in
+     * its ini.c) and cuts a longer one short without a word: two long
+     * [characteristic ...] names alike at the start would become one. */
+    const char *lb = buf + strspn(buf, " \t");
+    const char *rb = *lb == '[' ? strchr(lb, ']') : NULL;
+    if (rb && rb - lb - 1 > CS_INI_MAX_SECTION) {
+        r->long_section = r->src->line;
+        return NULL;
     }
     return buf;
 }
@@ -103,6 +113,11 @@ int cs_ini_parse_file(const char *path, ini_handler handler, void *user, cs_ini_
                      "%s:%d: line longer than %d characters; shorten it (a comment can go on a "
                      "line of its own, a long list may be a sweep a..b:step)",
                      path, r.too_long, r.max_len);
+        return -1;
+    }
+    if (r.long_section) {
+        cs_error_set(err, CS_EINPUT, "%s:%d: section name longer than %d characters", path,
+                     r.long_section, CS_INI_MAX_SECTION);
         return -1;
     }
     uint8_t d[32];

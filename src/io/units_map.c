@@ -18,14 +18,8 @@
 /* Copies at most cap-1 bytes and says whether all of src fitted. */
 static bool copy(char *dst, size_t cap, const char *src)
 {
-    size_t n = strlen(src);
-    if (n >= cap) {
-        memcpy(dst, src, cap - 1);
-        dst[cap - 1] = '\0';
-        return false;
-    }
-    memcpy(dst, src, n + 1);
-    return true;
+    int n = snprintf(dst, cap, "%s", src);
+    return n >= 0 && (size_t)n < cap;
 }
 
 /* ---- the unit and note lists ------------------------------------------- */
@@ -664,6 +658,9 @@ static int char_key(load_state *st, cs_units_char *c, const char *name, const ch
                 name, c->name);
 }
 
+/* A value is shorter than inih's line, a section name than its buffer. */
+_Static_assert(CS_UNITS_NOTE >= INI_MAX_LINE && CS_UNITS_NAME > CS_INI_MAX_SECTION, "fits");
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     load_state *st = user;
@@ -686,8 +683,7 @@ static int handler(void *user, const char *section, const char *name, const char
         /* [fixed] comes first: a lock names a value the mapping fixes. */
         for (int i = 0; i < m->n_fixed; i++)
             if (strcmp(m->fixed_key[i], name) == 0) {
-                if (!copy(m->fixed_why[i], CS_UNITS_NOTE, value))
-                    return fail(st, "[locked] `%s`: the reason is too long", name);
+                copy(m->fixed_why[i], CS_UNITS_NOTE, value); /* fits: see above */
                 return 1;
             }
         return fail(st, "[locked] `%s` is not a [fixed] parameter above it", name);
@@ -703,8 +699,7 @@ static int handler(void *user, const char *section, const char *name, const char
                 return fail(st, "more than %d characteristics", CS_UNITS_MAX_CHARS);
             c = &m->chars[m->n_chars++];
             *c = (cs_units_char){.format = CS_UNITS_INCHES, .required = true};
-            if (!copy(c->name, sizeof c->name, cname))
-                return fail(st, "characteristic name `%s` is too long", cname);
+            copy(c->name, sizeof c->name, cname); /* fits: see above */
         }
         return char_key(st, c, name, value);
     }
