@@ -277,16 +277,13 @@ static cs_status write_outputs(const run_args *a, const cs_run_result *res, run_
                                cs_error *err)
 {
     cs_table *tables = NULL;
-    int n_tables = 0, rows = 0;
+    int n_tables = 0;
+    /* Never empty: an experiment has at least one sweep point, a row each
+     * (or a cell each of a pivot). */
     cs_status st = make_tables(a, res, &tables, &n_tables, err);
     cs_csvw_source meta = {a->pivot ? CS_CSVW_PIVOT : CS_CSVW_SUMMARY, "run", a->argc, a->argv,
                            a->out, strcmp(a->path, "-") ? a->path : NULL, res, a->pivot, NULL,
                            0, 0, 0.0};
-    for (int t = 0; t < n_tables; t++)
-        rows += tables[t].nrows;
-    if (st == CS_OK && rows == 0)
-        st = cs_error_set(err, CS_EINPUT, "%s: the run has no rows to write; nothing written",
-                          a->path);
     if (st == CS_OK)
         st = add_provenance(a, &meta, f, tables, n_tables, err);
     for (int t = 0; st == CS_OK && t < n_tables; t++) {

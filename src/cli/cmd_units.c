@@ -316,14 +316,13 @@ int cs_cli_units(int argc, char **argv)
         print_notes(&units, o.quiet);
         st = cs_units_check_sets(&units, &o.sets, &err);
     }
-    if (st == CS_OK) {
-        const char *range = o.distance    ? o.distance
-                            : units.n > 0 ? units.unit[0].map->range
-                                          : "1..24";
+    if (st == CS_OK && !o.distance) {
+        /* The first unit's mapping's range, checked when the mapping was
+         * loaded, or the default. */
         cs_error gerr;
-        st = cs_units_grid_parse(range, &g, &gerr);
+        st = cs_units_grid_parse(units.n > 0 ? units.unit[0].map->range : "1..24", &g, &gerr);
         if (st != CS_OK)
-            cs_error_set(&err, st, "--distance %s", gerr.msg);
+            err = gerr;
     }
     if (st == CS_OK) {
         const int nd = cs_units_grid_count(&g);
