@@ -459,6 +459,34 @@ Test(cli, precision_beyond_the_trial_cap_is_refused_at_once, .timeout = 10)
     cr_expect(strstr(err, "--max-trials '5e6'"), "%s", err);
 }
 
+/* The refusal's bound is a true worst case, and the cap is kept exactly:
+ * at p = 1/2 (1d2 to cover 2"), the worst case of Wilson's corrected
+ * interval, --max-trials at the bound always meets the precision, whatever
+ * the seed, in exactly that many trials or fewer; one trial less is
+ * refused. (The bound (z / 2h)^2 = 385 left the interval 0.051 wide.) */
+Test(cli, precision_bound_is_a_worst_case, .timeout = 30)
+{
+    const char *base = "run - --set experiment.ruleset=generic --set dice=1d2 --set move=0 "
+                       "--set distance=2 --trials 100 --method mc --precision 0.05";
+    char args[1024];
+    snprintf(args, sizeof args, "%s --max-trials 403", base);
+    cr_expect_eq(th_cli(args, &out, &err), 2);
+    cr_expect(strstr(err, "would need up to 404 trials per sweep point"), "%s", err);
+    for (int seed = 1; seed <= 30; seed++) {
+        release();
+        snprintf(args, sizeof args, "%s --max-trials 404 --seed %d", base, seed);
+        cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+        cr_expect(!strstr(err, "warning"), "seed %d: %s", seed, err);
+        unsigned long long trials = 0;
+        double p, lo, hi;
+        const char *row = strchr(out, '\n');
+        cr_assert(row && sscanf(row + 1, "%llu,%*u,%lf,%lf,%lf", &trials, &p, &lo, &hi) == 4,
+                  "%s", out);
+        cr_expect(trials <= 404 && hi - lo <= 0.1, "seed %d: %llu trials, [%g, %g]", seed,
+                  trials, lo, hi);
+    }
+}
+
 /* A picture the output refuses (/dev/full takes nothing) is a runtime
  * failure, exit 1, whether it goes to standard output or through a link
  * to /dev/stdout: draw's SVG and PNG, map's --plot. The shell opens

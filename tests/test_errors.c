@@ -469,14 +469,14 @@ static const row warning_rows[] = {
      "$B run e.ini --set 'distance=uniform(2,12)' --method rqmc --trials 1000 "
      "--precision 0.00001 --max-trials 8000 --quiet",
      0,
-     "chargesim run: warning: some points stopped at 8000 trials before reaching the requested "
-     "precision"},
+     "chargesim run: warning: some points stopped before reaching the requested precision: no "
+     "further round fits the cap of 8000 trials (--max-trials)"},
     {NULL,
      "$B map " T9M " --x 0..1:1 --y 6..6:1 --set 'angle=uniform(-10,10)' --method rqmc "
      "--trials 500 --precision 0.00001 --max-trials 4000 --quiet",
      0,
-     "chargesim map: warning: some cells stopped at 4000 trials before reaching the requested "
-     "precision"},
+     "chargesim map: warning: some cells stopped before reaching the requested precision: no "
+     "further round fits the cap of 4000 trials (--max-trials)"},
 };
 
 Test(errors, precision_not_reached)

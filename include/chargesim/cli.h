@@ -29,6 +29,9 @@ bool cs_cli_opt(int argc, char **argv, int *i, const char *name, const char **va
 int cs_cli_fail(const char *cmd, cs_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int cs_cli_fail_err(const char *cmd, const cs_error *err);
+/* Warns that some of a --precision run's `what` ("points", "cells") stopped
+ * at the trial cap before reaching the precision (stderr; the run stands). */
+void cs_cli_precision_warning(const char *cmd, const char *what, uint64_t max_trials);
 /* --trials, --seed, --method, --confidence, --precision and, where the
  * command takes it (replicates), --replicates: the experiment's own keys. On
  * a match sets *matched and, with a value, *set to the malloc'd override

@@ -61,6 +61,8 @@ typedef struct cs_est_run {
     uint64_t trials;        /* the first round's trials per point */
     uint64_t block_size;    /* trials per block (cs_sim_block_size(trials)) */
     bool sequential;        /* --precision: the interval is read at a stopping time */
+    uint64_t max_trials;    /* --precision: the most trials a point runs; the block
+                               that reaches it is cut short (0: no cap) */
     cs_est_draw draw[CS_MAX_PARAMS];
     int n_draw;
     cs_binning bins[CS_MAX_METRICS];
@@ -120,7 +122,8 @@ typedef struct cs_estimator {
      *   grow         before each round, on the main thread: readies the
      *                state for blocks [0, blocks) of every point;
      *   next_blocks  the blocks per point of the next --precision round
-     *                after `blocks`, at most cap_blocks; `blocks` itself
+     *                after `blocks`, at most cap_blocks (whole blocks
+     *                within max_trials: no block is cut short); `blocks` itself
      *                when no further round can be run (NULL: twice as many,
      *                capped). */
     cs_status (*setup)(cs_est_run *run, cs_error *err);

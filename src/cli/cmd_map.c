@@ -394,10 +394,7 @@ static int run_map(const map_args *a)
     if (st != CS_OK)
         rc = cs_cli_fail_err(CMD, &err);
     else if (e.precision > 0.0 && !m.precision_met)
-        fprintf(stderr,
-                "chargesim map: warning: some cells stopped at %llu trials before reaching "
-                "the requested precision\n",
-                (unsigned long long)m.max_trials);
+        cs_cli_precision_warning(CMD, "cells", m.max_trials);
     if (st == CS_OK)
         cs_map_result_free(&m);
     cs_experiment_free(&e);

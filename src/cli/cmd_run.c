@@ -346,10 +346,7 @@ static int run_experiment(const run_args *a)
     if (st != CS_OK)
         rc = cs_cli_fail_err("run", &err);
     else if (e.precision > 0.0 && !res.precision_met)
-        fprintf(stderr,
-                "chargesim run: warning: some points stopped at %llu trials before reaching "
-                "the requested precision\n",
-                (unsigned long long)res.max_trials);
+        cs_cli_precision_warning("run", "points", res.max_trials);
     if (res.point)
         cs_run_result_free(&res);
     cs_experiment_free(&e);

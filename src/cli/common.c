@@ -78,6 +78,14 @@ int cs_cli_fail_err(const char *cmd, const cs_error *err)
     return cs_cli_fail(cmd, err->status, "%s", err->msg);
 }
 
+void cs_cli_precision_warning(const char *cmd, const char *what, uint64_t max_trials)
+{
+    fprintf(stderr,
+            "chargesim %s: warning: some %s stopped before reaching the requested "
+            "precision: no further round fits the cap of %llu trials (--max-trials)\n",
+            cmd, what, (unsigned long long)max_trials);
+}
+
 int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,
                 uint64_t *out)
 {

@@ -190,11 +190,13 @@ static double cond_pair_halfwidth(const cs_est_run *run, const cs_est_point *pt,
     return halfwidth_of(run, pt, tally, z, false);
 }
 
-/* A difference lies in [-1, 1], variance at most 1: n = (z / h)^2. */
+/* A difference lies in [-1, 1]: its sample variance (n - 1 in the
+ * denominator, delta_interval) is at most n / (n - 1), so the half-width
+ * z sqrt(var / n) is at most z / sqrt(n - 1): n = (z / h)^2 + 1. */
 static double pair_worst_trials(double h, double z)
 {
     double s = z / h;
-    return s * s;
+    return s * s + 1.0;
 }
 
 static uint64_t pair_first_trials(const cs_experiment *e)

@@ -198,12 +198,13 @@ static void cond_report(const cs_est_run *run, const cs_est_point *pt, const voi
     }
 }
 
-/* A per-layout probability lies in [0, 1], so its variance is at most 1/4:
- * n = (z / 2h)^2 layouts bound a half-width h, as for mc. */
+/* A per-layout probability lies in [0, 1], so its sample variance (n - 1
+ * in the denominator) is at most n / 4(n - 1) and the half-width at most
+ * z / 2 sqrt(n - 1): n = (z / 2h)^2 + 1 layouts bound a half-width h. */
 static double cond_worst_trials(double h, double z)
 {
     double s = z / (2.0 * h);
-    return s * s;
+    return s * s + 1.0;
 }
 
 static uint64_t exact_first_trials(const cs_experiment *e)

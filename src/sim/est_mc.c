@@ -132,12 +132,15 @@ static void mc_report(const cs_est_run *run, const cs_est_point *pt, const void 
     }
 }
 
-/* Wilson's half-width at p = 1/2 is z / (2 sqrt(n + z^2)) (plus 1 / 2n with
- * the correction): n = (z / 2h)^2 is the most a half-width h needs. */
+/* Wilson's half-width is widest at p = 1/2: z / (2 sqrt(n + z^2)), and the
+ * continuity correction of a --precision run adds up to 1 / 2n, so it stays
+ * below x z / 2 + x^2 / 2 with x = 1 / sqrt(n). That equals h at
+ * x = sqrt(z^2 / 4 + 2h) - z / 2: n = 1 / x^2 is the most a half-width h
+ * needs ((z / 2h)^2 alone falls short by about z / 2h trials). */
 static double mc_worst_trials(double h, double z)
 {
-    double s = z / (2.0 * h);
-    return s * s;
+    double x = sqrt(z * z / 4.0 + 2.0 * h) - z / 2.0;
+    return 1.0 / (x * x);
 }
 
 const cs_estimator cs_est_mc = {

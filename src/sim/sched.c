@@ -89,14 +89,25 @@ void cs_sched_share(uint64_t n, uint64_t *lo, uint64_t *hi)
     }
 }
 
+/* The blocks that hold a point's initial trials. */
+static uint64_t initial_blocks(const cs_est_run *run)
+{
+    return (run->trials + run->block_size - 1) / run->block_size;
+}
+
 static uint64_t block_trials(const cs_est_run *run, uint64_t b)
 {
-    /* Blocks past the initial trials (--precision) are all full size. */
     uint64_t start = b * run->block_size;
-    if (start >= run->trials)
-        return run->block_size;
-    uint64_t left = run->trials - start;
-    return left < run->block_size ? left : run->block_size;
+    if (start < run->trials) {
+        uint64_t left = run->trials - start;
+        return left < run->block_size ? left : run->block_size;
+    }
+    /* Blocks past the initial trials (--precision) are full size, but for
+     * the one that reaches max_trials: a point runs --max-trials exactly. */
+    uint64_t before = run->trials + (b - initial_blocks(run)) * run->block_size;
+    if (run->max_trials && before + run->block_size > run->max_trials)
+        return run->max_trials > before ? run->max_trials - before : 0;
+    return run->block_size;
 }
 
 /* With several ranks: the other ranks' slots of the round (every slot on
@@ -233,9 +244,14 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
  * rule reads merged tallies only, so it is as reproducible as the rest. */
 static cs_status run_pass(sched *s, cs_error *err)
 {
+    s->run.max_trials = s->precision > 0.0 ? s->max_trials : 0;
     const cs_est_run *run = &s->run;
-    uint64_t target = (run->trials + run->block_size - 1) / run->block_size;
-    uint64_t cap_blocks = s->max_trials / run->block_size;
+    uint64_t target = initial_blocks(run);
+    /* The blocks that reach max_trials, the last one cut short; an
+     * estimator that keeps rounds whole (next_blocks) gets the whole ones. */
+    uint64_t extra = s->max_trials > run->trials ? s->max_trials - run->trials : 0;
+    uint64_t cap_whole = target + extra / run->block_size;
+    uint64_t cap_blocks = target + (extra + run->block_size - 1) / run->block_size;
     cs_status st;
     for (;;) {
         if (s->est->grow && (st = s->est->grow(&s->run, target, err)) != CS_OK)
@@ -244,7 +260,7 @@ static cs_status run_pass(sched *s, cs_error *err)
             return st;
         if (!(s->precision > 0.0))
             return CS_OK;
-        uint64_t next = s->est->next_blocks ? s->est->next_blocks(run, target, cap_blocks)
+        uint64_t next = s->est->next_blocks ? s->est->next_blocks(run, target, cap_whole)
                         : target * 2 < cap_blocks ? target * 2
                                                   : cap_blocks;
         bool any = false;
