@@ -72,3 +72,20 @@ Test(heatmap, png_has_the_laid_out_size)
     cr_assert_eq(h, (unsigned)ceil(16 + 13 * s + 78), "height %u", h);
     free(png);
 }
+
+/* A canvas cairo cannot make (a PNG wider than its 32767 pixels; else out
+ * of memory) is a runtime error with cairo's reason, and nothing is
+ * written. Neither picture reaches that size from the command line (a map
+ * is 640 points wide at most, a drawing of the largest t9a table about
+ * 12,400 pixels), so it is tested here. */
+Test(heatmap, a_canvas_cairo_refuses_is_an_error)
+{
+    FILE *f = tmpfile();
+    cr_assert(f);
+    cs_canvas c;
+    cs_error err;
+    cr_assert_eq(cs_canvas_open(&c, CS_CANVAS_PNG, 40000.0, 10.0, f, &err), CS_ERUNTIME);
+    cr_expect(strstr(err.msg, "cannot start the picture: invalid value"), "%s", err.msg);
+    cr_expect_eq(ftell(f), 0);
+    fclose(f);
+}

@@ -282,3 +282,28 @@ Test(output, a_table_without_rows_exits_2_and_writes_nothing)
     cr_expect(strstr(text, "no rows to write; nothing written\n"), "%s", text);
     cr_expect(strstr(text, "old\nfiles: o.csv u.csv\n"), "%s", text);
 }
+
+/* A target that is neither a file nor a directory is written through, and
+ * one that cannot be opened (a Unix socket: ENXIO) is an error naming it,
+ * with nothing created in its place. */
+#include <sys/socket.h>
+#include <sys/un.h>
+
+Test(output, a_socket_cannot_be_opened_and_stays)
+{
+    const char *dir = th_tmpdir();
+    cr_assert(dir);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    int n = snprintf(a.sun_path, sizeof a.sun_path, "%s/sock", dir);
+    cr_assert(n > 0 && (size_t)n < sizeof a.sun_path);
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    cr_assert(s >= 0);
+    cr_assert_eq(bind(s, (const struct sockaddr *)&a, sizeof a), 0);
+    cs_outfile o;
+    cs_error err;
+    cr_assert_neq(cs_outfile_open(&o, a.sun_path, &err), CS_OK);
+    cr_expect(strstr(err.msg, "/sock: cannot write: No such device or address"), "%s", err.msg);
+    struct stat sb;
+    cr_expect(stat(a.sun_path, &sb) == 0 && S_ISSOCK(sb.st_mode));
+    close(s);
+}
