@@ -511,6 +511,17 @@ static const row output_rows[] = {
     {CAT, "$B units units.csv -o units.csv", 2,
      "chargesim units: -o units.csv: that is an input of this run (units.csv); refusing to "
      "overwrite it"},
+    /* An input that opens but cannot be read (/proc/self/mem at offset 0:
+     * EIO), as a units CSV and as a catalogue */
+    {"ln -s /proc/self/mem x.csv", "$B units x.csv", 2, "x.csv: cannot read: Input/output error"},
+    {"ln -s /proc/self/mem x.cat", "$B units x.cat", 2, "x.cat: cannot read: Input/output error"},
+    /* A file size limit (SIGXFSZ ignored) just past the PDF's last whole
+     * 4096-byte buffer: every write while drawing fits, the last flush, at
+     * commit, does not. */
+    {"$B draw - --set experiment.ruleset=t9a -o ok.pdf",
+     "s=$(stat -c %s ok.pdf) && [ $((s % 4096)) -gt 1 ] && trap '' XFSZ && "
+     "prlimit --fsize=$((s / 4096 * 4096 + 1)) $B draw - --set experiment.ruleset=t9a -o d.pdf",
+     1, "chargesim draw: d.pdf: cannot write: File too large; the old file, if any, is untouched"},
 };
 
 Test(errors, outputs)

@@ -321,7 +321,10 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
                  s.rows > 0 && col < s.n_cols ? "`)" : "");
         }
     }
-    bool io_error = ferror(f) != 0;
+    /* getline stops at the end of the file, or on a read error or out of
+     * memory: a file read in part must not pass for a shorter one. */
+    int read_errno = errno;
+    bool unread = s.st == CS_OK && !feof(f);
     if (s.st == CS_OK && csv_fini(&p, on_field, on_row, &s) != 0)
         fail(&s, CS_EINPUT, "malformed CSV: a quoted cell is never closed");
     for (int i = 0; i < s.n_fields; i++)
@@ -329,10 +332,9 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
     csv_free(&p);
     free(buf);
     fclose(f);
-    if (s.st == CS_OK && io_error) {
-        cs_error_set(err, CS_ERUNTIME, "%s: read error", path);
-        return CS_ERUNTIME;
-    }
+    if (unread)
+        return cs_error_set(err, read_errno == ENOMEM ? CS_ENOMEM : CS_EINPUT,
+                            "%s: cannot read: %s", path, strerror(read_errno));
     if (s.st == CS_OK && s.rows == 0) {
         cs_error_set(err, CS_EINPUT, "%s:1: empty file: expected a header row (name, ruleset, ...)",
                      path);
