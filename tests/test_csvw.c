@@ -141,6 +141,19 @@ Test(csvw, rerun_from_the_metadata_alone_gives_the_same_bytes)
         free(a);
         free(b);
     }
+    /* The distributions' rerun records a command that runs again as it
+     * stands: its unwanted summary goes to /dev/null, not to a temporary
+     * directory removed since. */
+    char meta[600];
+    snprintf(meta, sizeof meta, "%s/again-a-dist.csv-metadata.json", d);
+    json_t *j = json_load_file(meta, 0, NULL);
+    cr_assert(j);
+    const char *line = json_string_value(json_object_get(j, "chargesim:command_line"));
+    cr_assert(line);
+    size_t len = strlen(line);
+    cr_expect(len > 13 && strcmp(line + len - 13, " -o /dev/null") == 0, "%s", line);
+    cr_expect(!strstr(line, "chargesim-rerun"), "%s", line);
+    json_decref(j);
 }
 
 Test(csvw, no_metadata_for_stdout_and_tables_carry_a_note)

@@ -375,9 +375,6 @@ static const row rerun_rows[] = {
     {META("{\"chargesim:table\":\"summary\",\"chargesim:experiment\":{" EXP_TEXTS
           ",\"confidence\":0.95,\"precision\":0,\"parameters\":[{\"key\":\"move\"}]}}"),
      "$B rerun m.json", 2, "parameter 0 has no key or value"},
-    {META("{\"chargesim:table\":\"dist\",\"chargesim:experiment\":{" EXP_TEXTS
-          ",\"confidence\":0.95,\"precision\":0,\"parameters\":[]}}"),
-     "TMPDIR=/nonexistent/dir $B rerun m.json", 1, "cannot make a temporary directory"},
 };
 
 Test(errors, rerun)

@@ -1,9 +1,7 @@
 /* `chargesim rerun`: a CSV made again from its CSVW metadata alone. */
-#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "chargesim/cli.h"
 #include "chargesim/csvw.h"
@@ -63,28 +61,15 @@ int cs_cli_rerun(int argc, char **argv)
     int m = n;
     bool dist = strcmp(args[n - 1], "--dist") == 0;
     /* A --dist CSV comes with a summary the rerun does not want: it goes to
-     * a private temporary directory, removed afterwards. An MPI rank other
+     * /dev/null, written through like any device (output.h), so the command
+     * the new metadata records runs again as it stands. An MPI rank other
      * than 0 writes no file at all: its summary goes to its standard output
      * (main.c sends it to /dev/null), as its other outputs do. */
     const cs_sched_backend *be = cs_sched_get_backend();
-    bool aside = dist && (!be || be->rank == 0);
-    char dir[4096] = "", summary[4200] = "-", summary_meta[4300] = "";
-    if (aside) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/chargesim-rerun-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-        if (!mkdtemp(dir)) {
-            free(full);
-            cs_csvw_free_args(args, n);
-            return cs_cli_fail("rerun", CS_ERUNTIME, "%s: cannot make a temporary directory",
-                               dir);
-        }
-        snprintf(summary, sizeof summary, "%s/summary.csv", dir);
-        snprintf(summary_meta, sizeof summary_meta, "%s-metadata.json", summary);
-    }
     full[m++] = (char *)(out ? out : "-");
     if (dist) {
         full[m++] = "-o";
-        full[m++] = summary;
+        full[m++] = !be || be->rank == 0 ? "/dev/null" : "-";
     } else {
         memmove(full + m, full + m - 1, sizeof *full);
         full[m - 1] = "-o";
@@ -93,11 +78,6 @@ int cs_cli_rerun(int argc, char **argv)
     full[m] = NULL;
     int rc = strcmp(args[0], "dice") == 0 ? cs_cli_dice(m - 1, full + 1)
                                           : cs_cli_run(m - 1, full + 1);
-    if (aside) {
-        unlink(summary);
-        unlink(summary_meta);
-        rmdir(dir);
-    }
     free(full);
     cs_csvw_free_args(args, n);
     return rc;
