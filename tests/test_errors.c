@@ -312,6 +312,11 @@ Test(errors, units_csv)
     "cp \"$R/tests/data/units/new.gst\" .; printf '<?xml version=\"1.0\"?>\\n" xml "\\n' >" name
 #define BSUNITS(name) "$B units " name " --mapping \"$R/tests/data/units/mappings/new.ini\""
 static const row bs_rows[] = {
+    /* compressed catalogues are read as they are: named, not "malformed" */
+    {"cp \"$R/tests/data/units/new.gst\" .; gzip -c \"$R/tests/data/units/new.cat\" >n.cat",
+     "$B units n.cat", 2, "n.cat: a gzip file, not XML: unpack it first"},
+    {"cp \"$R/tests/data/units/new.gst\" .; printf 'PK\\003\\004rest' >z.cat", "$B units z.cat", 2,
+     "z.cat: a zip file, not XML: unpack it first (a .catz or .gstz is a zip archive)"},
     {BS("a.cat", "<foo/>"), BSUNITS("a.cat"), 2,
      "a.cat:2: root element <foo> is not a BattleScribe <catalogue> or <gameSystem>"},
     {BS("b.cat", "<catalogue id=\"c\" name=\"n\"/>"), BSUNITS("b.cat"), 2,

@@ -49,4 +49,9 @@ void cs_infile_share_text(char *buf, size_t cap);
  * with it. */
 bool cs_infile_reader(void);
 
+/* The compressed format the first n bytes of a file announce ("gzip", "zip",
+ * "xz", "bzip2", "zstd"), or NULL: inputs are read as they are, so a reader
+ * can say what it was given instead of calling it malformed. */
+const char *cs_infile_packed(const unsigned char *b, size_t n);
+
 #endif

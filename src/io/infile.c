@@ -227,3 +227,23 @@ void cs_infile_share_text(char *buf, size_t cap)
         snprintf(buf, cap, "%s", a.data);
     free(a.data);
 }
+
+const char *cs_infile_packed(const unsigned char *b, size_t n)
+{
+    /* The formats' magic numbers: RFC 1952 (gzip), PKWARE's APPNOTE (zip,
+     * BattleScribe's .catz and .gstz), the xz, bzip2 and zstd formats. */
+    static const struct {
+        const char *name, *magic;
+        size_t len;
+    } kinds[] = {
+        {"gzip", "\x1f\x8b", 2},
+        {"zip", "PK\x03\x04", 4},
+        {"xz", "\xfd" "7zXZ", 5},
+        {"bzip2", "BZh", 3},
+        {"zstd", "\x28\xb5\x2f\xfd", 4},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (n >= kinds[i].len && memcmp(b, kinds[i].magic, kinds[i].len) == 0)
+            return kinds[i].name;
+    return NULL;
+}

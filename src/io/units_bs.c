@@ -134,12 +134,17 @@ static void close_doc(bs_doc *d)
 typedef struct xml_in {
     FILE *f;
     int err;
+    size_t seen;        /* bytes read so far */
+    const char *packed; /* the first were a compressed file's (infile.h) */
 } xml_in;
 
 static int read_stream(void *ctx, char *buf, int len)
 {
     xml_in *in = ctx;
     size_t n = fread(buf, 1, (size_t)len, in->f);
+    if (in->seen == 0 && (in->packed = cs_infile_packed((const unsigned char *)buf, n)))
+        return -1;
+    in->seen += n;
     if (n == 0 && ferror(in->f)) {
         in->err = errno ? errno : EIO;
         return -1;
@@ -153,7 +158,7 @@ static cs_status open_doc(const char *path, bs_doc *d, cs_error *err)
     snprintf(d->path, sizeof d->path, "%s", path);
     /* Opened through infile.h (under MPI, rank 0's bytes), never by libxml2
      * itself, which would also print its own I/O warning. */
-    xml_in in = {cs_infile_open(path), 0};
+    xml_in in = {.f = cs_infile_open(path)};
     if (!in.f)
         return cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
@@ -179,7 +184,10 @@ static cs_status open_doc(const char *path, bs_doc *d, cs_error *err)
                 msg[--n] = '\0';
             line = e->line;
         }
-        if (in.err)
+        if (in.packed)
+            cs_error_set(err, CS_EINPUT, "%s: a %s file, not XML: unpack it first (a .catz "
+                         "or .gstz is a zip archive)", path, in.packed);
+        else if (in.err)
             cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(in.err));
         else if (e && e->domain == XML_FROM_IO)
             cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, msg);
