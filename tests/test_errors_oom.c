@@ -45,12 +45,16 @@ xmlParserCtxtPtr __wrap_xmlNewParserCtxt(void);
 gsl_qrng *__wrap_gsl_qrng_alloc(const gsl_qrng_type *t, unsigned int dim);
 
 /* The allocation to fail, counting down from the first after arming; 0 is
- * off. The commands run with --threads 1, so no two threads count. */
+ * off. The commands run with --threads 1, so no two threads count. With
+ * fail_rest, every allocation after it fails too (failing): memory gone for
+ * good, which is what fails a library that asks again for less (libcsv). */
 static long countdown;
+static bool fail_rest, failing;
 
 static bool fail_now(void)
 {
-    if (countdown > 0 && --countdown == 0) {
+    if (failing || (countdown > 0 && --countdown == 0)) {
+        failing = fail_rest;
         errno = ENOMEM; /* as malloc(3) does */
         return true;
     }
@@ -200,6 +204,7 @@ static void each_allocation_fails(command_fn cmd, const char *args)
         int rc = cmd(argc, argv);
         bool injected = countdown == 0;
         countdown = 0;
+        failing = false;
         if (!injected) {
             cr_expect_eq(rc, 0, "%s: exit %d with no allocation failing", args, rc);
             for (int t = 0; t < n_tables; t++)
@@ -281,6 +286,18 @@ Test(oom, units_csv_and_catalogue)
     snprintf(args, sizeof args,
              "%s/tests/data/units/new.cat --mapping %s/tests/data/units/mappings "
              "--quiet -o @/c.csv", th_root(), th_root());
+    each_allocation_fails(cs_cli_units, args);
+}
+
+/* libcsv asks for half as much when growing a cell fails, down to one
+ * byte, so only memory gone for good fails it. */
+Test(oom, units_csv_with_memory_gone_for_good)
+{
+    char args[2048];
+    write_file("u.csv", "name,ruleset,move\nFootmen,generic,4\nKnights,generic,7\n");
+    snprintf(args, sizeof args, "@/u.csv --mapping %s/experiments/mappings/generic.ini "
+             "--distance 1..12 --quiet -o @/u.out.csv", th_root());
+    fail_rest = true;
     each_allocation_fails(cs_cli_units, args);
 }
 
