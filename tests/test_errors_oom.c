@@ -2,16 +2,28 @@
  * allocation of a command, one at a time, is made to fail, and the command
  * must then stop with exit status 1 (or finish, where the allocation was
  * optional, with the very tables of a run without failures) without
- * crashing. The test binary is linked with
- * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup (Makefile),
- * so the library's own calls come here; the product binary is not. */
+ * crashing. The test binary is linked with --wrap for malloc, calloc,
+ * realloc and strdup, and for the library calls of ours that allocate
+ * (fdopen, csv_init, xmlNewParserCtxt, gsl_qrng_alloc) (Makefile TEST_WRAP),
+ * so the library's own calls come here; the product binary is not. --wrap
+ * cannot reach the allocations inside a shared library: jansson's come here
+ * all the same, through an allocator that calls our malloc
+ * (json_set_alloc_funcs); the other library calls count as one allocation
+ * each, failing as their documentation says they fail. */
 #include <criterion/criterion.h>
+#include <csv.h>
+#include <dirent.h>
 #include <errno.h>
+#include <gsl/gsl_qrng.h>
+#include <jansson.h>
+#include <libxml/parser.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chargesim/cli.h"
+#include "chargesim/output.h"
 #include "chargesim/status.h"
 #include "support/helpers.h"
 
@@ -19,18 +31,30 @@ void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t n);
 char *__real_strdup(const char *s);
+FILE *__real_fdopen(int fd, const char *mode);
+int __real_csv_init(struct csv_parser *p, unsigned char options);
+xmlParserCtxtPtr __real_xmlNewParserCtxt(void);
+gsl_qrng *__real_gsl_qrng_alloc(const gsl_qrng_type *t, unsigned int dim);
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t n);
 char *__wrap_strdup(const char *s);
+FILE *__wrap_fdopen(int fd, const char *mode);
+int __wrap_csv_init(struct csv_parser *p, unsigned char options);
+xmlParserCtxtPtr __wrap_xmlNewParserCtxt(void);
+gsl_qrng *__wrap_gsl_qrng_alloc(const gsl_qrng_type *t, unsigned int dim);
 
 /* The allocation to fail, counting down from the first after arming; 0 is
- * off. The commands run with --threads 1, so no two threads count. */
+ * off. The commands run with --threads 1, so no two threads count. With
+ * fail_rest, every allocation after it fails too (failing): memory gone for
+ * good, which is what fails a library that asks again for less (libcsv). */
 static long countdown;
+static bool fail_rest, failing;
 
 static bool fail_now(void)
 {
-    if (countdown > 0 && --countdown == 0) {
+    if (failing || (countdown > 0 && --countdown == 0)) {
+        failing = fail_rest;
         errno = ENOMEM; /* as malloc(3) does */
         return true;
     }
@@ -55,6 +79,45 @@ void *__wrap_realloc(void *p, size_t n)
 char *__wrap_strdup(const char *s)
 {
     return fail_now() ? NULL : __real_strdup(s);
+}
+
+/* fdopen allocates the FILE; it fails with ENOMEM when that fails. */
+FILE *__wrap_fdopen(int fd, const char *mode)
+{
+    return fail_now() ? NULL : __real_fdopen(fd, mode);
+}
+
+/* libcsv documents that csv_init can fail (non-zero); 3.0.3 allocates
+ * nothing there yet (a cell's buffer grows in csv_parse), so this stands for
+ * a libcsv that does. */
+int __wrap_csv_init(struct csv_parser *p, unsigned char options)
+{
+    return fail_now() ? -1 : __real_csv_init(p, options);
+}
+
+/* libxml2 2.9's own handling of a failed allocation deep in a parse is not
+ * to be relied on, so its allocator is not routed here: only the context,
+ * which it returns NULL for when it cannot allocate. */
+xmlParserCtxtPtr __wrap_xmlNewParserCtxt(void)
+{
+    return fail_now() ? NULL : __real_xmlNewParserCtxt();
+}
+
+/* GSL returns NULL (its error handler off, qmc.c) when the generator's
+ * memory cannot be had. */
+gsl_qrng *__wrap_gsl_qrng_alloc(const gsl_qrng_type *t, unsigned int dim)
+{
+    return fail_now() ? NULL : __real_gsl_qrng_alloc(t, dim);
+}
+
+/* jansson allocates inside the shared library, out of --wrap's reach.
+ * csvw.c hands it an allocator that calls malloc, so its allocations are
+ * counted here; this one, which csvw.c's replaces as it starts, keeps them
+ * counted should csvw.c ever stop (a failure it no longer sees would then
+ * show as a wrong metadata file). Each test runs in a process of its own. */
+static void count_jansson_allocations(void)
+{
+    json_set_alloc_funcs(__wrap_malloc, free);
 }
 
 typedef int (*command_fn)(int, char **);
@@ -102,21 +165,37 @@ static int table_outputs(int argc, char **argv, const char **paths)
     return n;
 }
 
+/* Adds the CSVW metadata the run without failures wrote beside each CSV
+ * table (named in side): a member dropped for want of memory must not pass
+ * for metadata any more than a row for a table. */
+static int with_metadata(const char **paths, int n, char (*side)[1100])
+{
+    int total = n;
+    for (int t = 0; t < n; t++) {
+        struct stat sb;
+        snprintf(side[t], sizeof side[t], "%s-metadata.json", paths[t]);
+        if (stat(side[t], &sb) == 0)
+            paths[total++] = side[t];
+    }
+    return total;
+}
+
 /* Runs cmd with the words of `args` once per allocation it makes, failing
  * that allocation; stops when a run makes no more allocations than were
  * counted, which must then succeed. A run that succeeds although an
- * allocation failed (an optional one) must write the very tables a run
- * without failures writes: no partial result may pass as a result. */
+ * allocation failed (an optional one) must write the very tables (and their
+ * metadata) a run without failures writes: no partial result may pass as a
+ * result. */
 static void each_allocation_fails(command_fn cmd, const char *args)
 {
-    char buf[4096], *argv[64];
-    const char *paths[MAX_TABLES];
-    char *want[MAX_TABLES];
+    char buf[4096], *argv[64], side[MAX_TABLES][1100];
+    const char *paths[2 * MAX_TABLES];
+    char *want[2 * MAX_TABLES];
     /* Hundreds of "out of memory" messages are expected, and not shown. */
     cr_assert(freopen("/dev/null", "w", stderr));
     int argc = split_args(args, buf, sizeof buf, argv);
     cr_assert_eq(cmd(argc, argv), 0, "%s", args);
-    int n_tables = table_outputs(argc, argv, paths);
+    int n_tables = with_metadata(paths, table_outputs(argc, argv, paths), side);
     for (int t = 0; t < n_tables; t++)
         cr_assert(want[t] = th_slurp(paths[t], NULL), "%s", paths[t]);
     for (long k = 1; k < 100000; k++) {
@@ -125,6 +204,7 @@ static void each_allocation_fails(command_fn cmd, const char *args)
         int rc = cmd(argc, argv);
         bool injected = countdown == 0;
         countdown = 0;
+        failing = false;
         if (!injected) {
             cr_expect_eq(rc, 0, "%s: exit %d with no allocation failing", args, rc);
             for (int t = 0; t < n_tables; t++)
@@ -154,7 +234,7 @@ static void write_file(const char *name, const char *text)
     cr_assert_eq(fclose(f), 0);
 }
 
-TestSuite(oom);
+TestSuite(oom, .init = count_jansson_allocations);
 
 Test(oom, run_with_dist_and_metadata)
 {
@@ -180,11 +260,14 @@ Test(oom, run_labels_and_resampled_metrics)
     each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet -o @/o.csv --dist @/d.csv");
 }
 
-Test(oom, run_mc_drawn_layout)
+/* A drawn layout under mc and under rqmc, whose Sobol generator GSL
+ * allocates. */
+Test(oom, run_drawn_layout_mc_and_rqmc)
 {
     write_file("e.ini", "[experiment]\nruleset = t9a\ntrials = 32\n[params]\n"
                         "distance = uniform(6,10)\n");
-    each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet -o @/o.csv");
+    each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --method mc --quiet -o @/o.csv");
+    each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --method rqmc --quiet -o @/q.csv");
 }
 
 Test(oom, dice_sampled_and_exact)
@@ -203,6 +286,18 @@ Test(oom, units_csv_and_catalogue)
     snprintf(args, sizeof args,
              "%s/tests/data/units/new.cat --mapping %s/tests/data/units/mappings "
              "--quiet -o @/c.csv", th_root(), th_root());
+    each_allocation_fails(cs_cli_units, args);
+}
+
+/* libcsv asks for half as much when growing a cell fails, down to one
+ * byte, so only memory gone for good fails it. */
+Test(oom, units_csv_with_memory_gone_for_good)
+{
+    char args[2048];
+    write_file("u.csv", "name,ruleset,move\nFootmen,generic,4\nKnights,generic,7\n");
+    snprintf(args, sizeof args, "@/u.csv --mapping %s/experiments/mappings/generic.ini "
+             "--distance 1..12 --quiet -o @/u.out.csv", th_root());
+    fail_rest = true;
     each_allocation_fails(cs_cli_units, args);
 }
 
@@ -244,6 +339,55 @@ Test(oom, map_csv_and_plot)
     snprintf(args, sizeof args, "%s/experiments/map-t9a.ini --x 0..2:1 --y 5..6:1 --threads 1 "
              "--quiet -o @/m.csv --plot @/m.svg", th_root());
     each_allocation_fails(cs_cli_map, args);
+}
+
+/* Entries in dir other than . and .. */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    cr_assert(d, "%s", dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* Each allocation of cs_outfile_open fails in turn, fdopen's FILE among
+ * them, for the three kinds of target: a device written through (/dev/full,
+ * which any test may open for writing), a descriptor by name (/dev/stderr)
+ * and a regular file, made through a temporary. Every failure is out of
+ * memory with a message, creates no file and leaves the device a device;
+ * the open without failures is then aborted, and leaves no file either. */
+Test(oom, every_allocation_of_opening_an_output_fails)
+{
+    char regular[1100];
+    snprintf(regular, sizeof regular, "%s/new.csv", tmp());
+    const char *const paths[] = {"/dev/full", "/dev/stderr", regular};
+    for (int i = 0; i < 3; i++) {
+        for (long k = 1;; k++) {
+            cr_assert(k < 1000, "%s: more than 1000 allocations", paths[i]);
+            cs_outfile o;
+            cs_error err = {0};
+            countdown = k;
+            cs_status st = cs_outfile_open(&o, paths[i], &err);
+            bool injected = countdown == 0;
+            countdown = 0;
+            if (!injected) {
+                cr_assert_eq(st, CS_OK, "%s: %s", paths[i], err.msg);
+                cr_expect_eq(cs_outfile_is_regular(&o), paths[i] == regular);
+                cs_outfile_abort(&o);
+            } else {
+                cr_expect_eq(st, CS_ENOMEM, "%s, allocation %ld: status %d", paths[i], k, st);
+                cr_expect(err.msg[0] != '\0', "%s, allocation %ld: no message", paths[i], k);
+            }
+            struct stat sb;
+            cr_assert(stat("/dev/full", &sb) == 0 && S_ISCHR(sb.st_mode));
+            cr_expect_eq(entries(tmp()), 0, "%s, allocation %ld: a file was left", paths[i], k);
+            if (!injected)
+                break;
+        }
+    }
 }
 
 /* Every status has a name and an exit code (status.h). */

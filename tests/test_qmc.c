@@ -2,6 +2,7 @@
  * converge fast, before and after scrambling; every scrambled point uniform
  * (an unbiased estimate whose interval keeps its coverage); determinism. */
 #include <criterion/criterion.h>
+#include <gsl/gsl_errno.h>
 #include <math.h>
 
 #include "chargesim/qmc.h"
@@ -79,6 +80,18 @@ Test(qmc, limits_are_refused)
     cr_assert_eq(cs_qmc_set_init(&s, 0, 16, &err), CS_ELIMIT);
     cr_assert_eq(cs_qmc_set_init(&s, CS_QMC_MAX_DIM + 1, 16, &err), CS_ELIMIT);
     cr_assert_eq(cs_qmc_set_init(&s, 2, (uint64_t)CS_QMC_MAX_POINTS + 1, &err), CS_ELIMIT);
+    cs_qmc_set_free(&s);
+}
+
+/* A failed GSL call (gsl_qrng_alloc out of memory) must come back as a
+ * status: GSL's default handler would abort() the process inside gsl_error,
+ * before the caller could say "out of memory". */
+Test(qmc, a_gsl_error_returns_instead_of_aborting)
+{
+    cs_qmc_set s;
+    cs_error err;
+    cr_assert_eq(cs_qmc_set_init(&s, 2, 4, &err), CS_OK);
+    gsl_error("allocation failed for qrng struct", __FILE__, __LINE__, GSL_ENOMEM);
     cs_qmc_set_free(&s);
 }
 

@@ -12,7 +12,11 @@
  *
  * The recorded values are enough to run the table again without the
  * experiment file: cs_csvw_rerun_args rebuilds the command (`chargesim
- * rerun FILE.csv-metadata.json`). */
+ * rerun FILE.csv-metadata.json`).
+ *
+ * cs_csvw_write and cs_csvw_rerun_args set jansson's allocator for the whole
+ * process (json_set_alloc_funcs: malloc and free, watched for a failure that
+ * jansson would not report); call them from one thread at a time. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

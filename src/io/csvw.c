@@ -16,6 +16,31 @@
  * same double a user's short decimal gave. */
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 
+/* jansson does not report every allocation that fails: a member that
+ * json_object_set_new or json_array_append_new could not add is dropped
+ * (their -1 is out of reach inside one json_pack expression), and 2.14's
+ * reader drops a character it could not save and parses on, so a value
+ * read back one letter short. A document touched by a failed allocation is
+ * therefore refused whole: jansson allocates through json_alloc, which
+ * remembers the failure. jansson's allocator is one for the process; only
+ * this module uses jansson, from a command's main thread. */
+static bool json_alloc_failed;
+
+static void *json_alloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        json_alloc_failed = true;
+    return p;
+}
+
+/* Called as each public function here starts using jansson. */
+static void watch_json_allocations(void)
+{
+    json_set_alloc_funcs(json_alloc, free);
+    json_alloc_failed = false;
+}
+
 char *cs_csvw_path(const char *csv_path)
 {
     size_t n = strlen(csv_path);
@@ -268,6 +293,7 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
     const char *hex = input_sha256(src);
     command_line(src, cmd, sizeof cmd);
     snprintf(version, sizeof version, "chargesim %s", CS_VERSION);
+    watch_json_allocations();
     const char *slash = strrchr(src->csv_path, '/');
     json_t *argv = json_array();
     json_array_append_new(argv, json_string("chargesim"));
@@ -292,7 +318,7 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
         activity, "dialect", "header", 1, "delimiter", ",", "tableSchema", "columns",
         columns(src, t), "chargesim:version", CS_VERSION, "chargesim:command", argv,
         "chargesim:command_line", cmd, "chargesim:table", tables[src->kind]);
-    if (!root)
+    if (!root) /* it took activity, argv and the columns, even then */
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     if (src->input)
         json_object_set_new(root, "chargesim:input",
@@ -309,10 +335,17 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
                                       trials, "seed", seed, "confidence",
                                       src->dice_confidence));
     }
+    if (json_alloc_failed) {
+        json_decref(root);
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    }
+    errno = 0;
     int bad = json_dumpf(root, f, DUMP_FLAGS);
     json_decref(root);
     if (bad != 0 || fputc('\n', f) == EOF)
-        return cs_error_set(err, CS_ERUNTIME, "writing the metadata failed");
+        return cs_error_set(err, json_alloc_failed ? CS_ENOMEM : CS_ERUNTIME,
+                            "writing the metadata failed: %s",
+                            json_alloc_failed ? "out of memory" : strerror(errno ? errno : EIO));
     return CS_OK;
 }
 
@@ -470,8 +503,13 @@ cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc, cs_
     if (!f)
         return cs_error_set(err, CS_EINPUT, "%s:-1: not JSON: unable to open %s: %s", meta_path,
                             meta_path, strerror(errno));
+    watch_json_allocations();
     json_t *root = json_loadf(f, 0, &je);
     fclose(f);
+    if (json_alloc_failed) { /* NULL, "invalid token", or a value cut short */
+        json_decref(root);
+        return cs_error_set(err, CS_ENOMEM, "%s: out of memory", meta_path);
+    }
     if (!root)
         return cs_error_set(err, CS_EINPUT, "%s:%d: not JSON: %s", meta_path, je.line, je.text);
     args a = {0};

@@ -301,6 +301,10 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
         cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
         return CS_ENOMEM;
     }
+    /* libcsv grows a cell's buffer with the realloc it is given: the
+     * process's own, as by default, but named here so that the OOM tests'
+     * wrapped realloc reaches libcsv's failure too. */
+    csv_set_realloc_func(&p, realloc);
     char *buf = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -311,6 +315,12 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
         size_t skip = s.line == 1 && len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
         len -= (ssize_t)skip;
         if (csv_parse(&p, buf + skip, (size_t)len, on_field, on_row, &s) != (size_t)len) {
+            /* Not the file's fault: libcsv could not grow a cell's buffer
+             * (CSV_ENOMEM, after halving its request down to one byte). */
+            if (csv_error(&p) != CSV_EPARSE) {
+                fail(&s, CS_ENOMEM, "out of memory");
+                continue;
+            }
             /* The cell at fault is the one after those the row has so far. */
             int col = s.n_fields;
             fail(&s, CS_EINPUT,

@@ -2,6 +2,7 @@
 #include "chargesim/qmc.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_qrng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,8 +10,22 @@
 
 #include "chargesim/rng.h"
 
+/* GSL's default error handler prints and calls abort() (GSL manual, "Error
+ * Handling"): a failed gsl_qrng_alloc would kill the process instead of
+ * returning NULL to the check below. The manual recommends turning it off in
+ * production programs and checking return values, as every GSL call here
+ * does. The handler is one process-wide pointer that GSL reads on any error,
+ * in any thread; the manual allows setting it only from the thread that sets
+ * up the program, so it is set here, from the calls a run makes before its
+ * threads start (est_rqmc.c's setup), never from a worker. */
+static void gsl_errors_returned(void)
+{
+    gsl_set_error_handler_off();
+}
+
 cs_status cs_qmc_set_init(cs_qmc_set *s, int dim, uint64_t n, cs_error *err)
 {
+    gsl_errors_returned();
     memset(s, 0, sizeof *s);
     if (dim < 1 || dim > CS_QMC_MAX_DIM)
         return cs_error_set(err, CS_ELIMIT,
@@ -93,5 +108,6 @@ double cs_qmc_coord(const cs_qmc_scramble *q, const cs_qmc_set *s, uint64_t i, i
 
 double cs_qmc_t_quantile(double df, double confidence)
 {
+    gsl_errors_returned();
     return gsl_cdf_tdist_Pinv(0.5 + confidence / 2.0, df);
 }
