@@ -187,10 +187,8 @@ static cs_status open_doc(const char *path, bs_doc *d, cs_error *err)
         if (in.packed)
             cs_error_set(err, CS_EINPUT, "%s: a %s file, not XML: unpack it first (a .catz "
                          "or .gstz is a zip archive)", path, in.packed);
-        else if (in.err)
+        else if (in.err) /* read_stream is libxml2's only input: this is every I/O error */
             cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(in.err));
-        else if (e && e->domain == XML_FROM_IO)
-            cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, msg);
         else
             cs_error_set(err, CS_EINPUT, "%s:%d: malformed XML: %s", path, line, msg);
         xmlFreeParserCtxt(ctxt);

@@ -193,15 +193,17 @@ static cs_status evaluate(evaluator *e, double d, double *p, cs_error *err)
     e->params.num[e->distance] = d;
     cs_diag diag = {0};
     cs_status st = rs->prepare(&e->params, e->ctx, &diag);
+    /* A drawn layout was refused at the first distance (unit_params: method
+     * exact); refused here too should another distance make it drawn. */
+    if (st == CS_OK && rs->layout_is_random && rs->layout_is_random(e->ctx)) {
+        st = CS_EINPUT;
+        diag.key = NULL;
+        diag.what = "the layout is drawn at random; the unit table needs the fixed head-on layout";
+    }
     if (st != CS_OK)
         return cs_error_set(err, st, "unit `%s` (%s:%d) at %s = %g: %s%s%s", e->u->name, e->u->file,
                             e->u->line, dd->key, d, diag.key ? diag.key : "", diag.key ? ": " : "",
                             diag.what ? diag.what : "invalid parameters");
-    if (rs->layout_is_random && rs->layout_is_random(e->ctx))
-        return cs_error_set(err, CS_EINPUT,
-                            "unit `%s` (%s:%d) at %s = %g: the layout is drawn at random; the "
-                            "unit table needs the fixed head-on layout",
-                            e->u->name, e->u->file, e->u->line, dd->key, d);
     /* The layout is a function of the parameters alone here, so the stream
      * is never read; it is seeded only so that it is defined. */
     cs_rng rng;
