@@ -119,7 +119,8 @@ Test(errors, too_many_overrides)
     char bsets[8192] = "";
     for (int i = 0; i < 257; i++)
         strcat(bsets, " --b move=5");
-    char c1[8300], c2[8300], c3[2200], c4[8300], c5[8300], c6[8300], c7[8300], c8[8300];
+    char c1[8300], c2[8300], c3[2200], c4[8300], c5[8300], c6[8300], c7[8300], c8[8300],
+        c9[8300];
     snprintf(c1, sizeof c1, "$B run e.ini%s", sets);
     snprintf(c2, sizeof c2, "$B run e.ini%s", opts);
     snprintf(c3, sizeof c3, "$B units units.csv%s", units);
@@ -128,6 +129,7 @@ Test(errors, too_many_overrides)
     snprintf(c6, sizeof c6, "$B compare e.ini --b move=6%s", opts);
     snprintf(c7, sizeof c7, "$B map " T9M "%s", sets);
     snprintf(c8, sizeof c8, "$B map " T9M "%s", opts);
+    snprintf(c9, sizeof c9, "$B draw " T9M "%s -o d.svg", sets);
     const row rows[] = {
         {GEN, c1, 2, "chargesim run: too many overrides"},
         {GEN, c2, 2, "chargesim run: too many overrides"},
@@ -137,6 +139,7 @@ Test(errors, too_many_overrides)
         {GEN, c6, 2, "chargesim compare: too many overrides"},
         {NULL, c7, 2, "chargesim map: too many overrides"},
         {NULL, c8, 2, "chargesim map: too many overrides"},
+        {NULL, c9, 2, "chargesim draw: too many overrides"},
     };
     check_rows(rows, sizeof rows / sizeof rows[0]);
 }

@@ -32,13 +32,28 @@ int cs_cli_fail_err(const char *cmd, const cs_error *err);
 /* Warns that some of a --precision run's `what` ("points", "cells") stopped
  * at the trial cap before reaching the precision (stderr; the run stands). */
 void cs_cli_precision_warning(const char *cmd, const char *what, uint64_t max_trials);
-/* --trials, --seed, --method, --confidence, --precision and, where the
- * command takes it (replicates), --replicates: the experiment's own keys. On
- * a match sets *matched and, with a value, *set to the malloc'd override
- * "experiment.KEY=VALUE" the caller owns, so one parser reads them as --set
- * does. 0, or the exit status after the message. */
-int cs_cli_exp_option(const char *cmd, int argc, char **argv, int *i, bool replicates,
-                      char **set, bool *matched);
+/* A command's overrides for the experiment file, in the order given: each
+ * --set K=V, and the experiment's own keys given as options, kept as the
+ * texts "experiment.KEY=VALUE" the list owns, so one parser reads both. */
+#define CS_CLI_MAX_SETS 256
+typedef struct cs_cli_sets {
+    const char *set[CS_CLI_MAX_SETS];
+    char *owned[CS_CLI_MAX_SETS];
+    int n, n_owned;
+} cs_cli_sets;
+/* What an option of cs_cli_sets_option may be. */
+typedef enum cs_cli_sets_kind {
+    CS_CLI_SETS_ONLY,      /* `opt` K=V alone */
+    CS_CLI_SETS_EXP,       /* also --trials, --seed, --method, --confidence, --precision */
+    CS_CLI_SETS_EXP_REPL,  /* those and --replicates (rqmc) */
+} cs_cli_sets_kind;
+/* Matches argv[*i] against `opt` ("--set"; compare's "--b") and, as `kind`
+ * allows, the experiment's keys; on a match sets *matched and appends the
+ * override to s. 0, or the exit status after the message (no value, too
+ * many overrides). */
+int cs_cli_sets_option(const char *cmd, cs_cli_sets *s, const char *opt, cs_cli_sets_kind kind,
+                       int argc, char **argv, int *i, bool *matched);
+void cs_cli_sets_free(cs_cli_sets *s);
 /* Parses option `opt`'s value v (chargesim/parse.h) into *out within
  * [lo, hi]: 0, or the exit status after printing why it was refused. */
 int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,

@@ -14,6 +14,10 @@ cs_rect cs_geom_rect(cs_vec2 c, double width, double depth, double facing);
  * distances to the front are stated from there). */
 cs_rect cs_geom_rect_front_at(cs_vec2 p, double width, double depth, double facing);
 
+/* The facing (degrees, in (-180, 180]) whose forward vector points along v:
+ * atan2(-v.x, v.y), from fwd = (-sin f, cos f) (geom_vec.h). */
+double cs_geom_facing_of(cs_vec2 v);
+
 /* Recomputes fwd and right from facing (after facing was changed). */
 void cs_geom_rect_update(cs_rect *r);
 

@@ -45,14 +45,10 @@ static const char usage[] =
     "\n"
     "Exit status: 0 done, 2 bad input or usage, 1 runtime failure.\n";
 
-#define MAX_SETS 256
-
 typedef struct cmp_args {
     const char *path, *out, *success, *pivot;
-    const char *sets[2 * MAX_SETS]; /* A's overrides, then B's */
-    const char *bsets[MAX_SETS];
-    char *owned[MAX_SETS];
-    int n_sets, n_b, n_owned, threads;
+    cs_cli_sets sets, b; /* A's overrides; B's, on top of A's */
+    int threads;
     uint64_t max_trials;
     bool quiet;
     cs_format fmt;
@@ -65,39 +61,10 @@ static int fail(const char *fmt, const char *v)
     return cs_cli_fail("compare", CS_EINPUT, fmt, v ? v : "");
 }
 
-/* An experiment key given as an option (cs_cli_exp_option), kept with the
- * --set overrides. */
-static int exp_option(cmp_args *a, int argc, char **argv, int *i, bool *matched)
-{
-    char *set;
-    int rc = cs_cli_exp_option("compare", argc, argv, i, false, &set, matched);
-    if (rc || !set)
-        return rc;
-    if (a->n_sets >= MAX_SETS) {
-        free(set);
-        return cs_cli_fail("compare", CS_EINPUT, "too many overrides");
-    }
-    a->owned[a->n_owned++] = set;
-    a->sets[a->n_sets++] = set;
-    return 0;
-}
-
 static int value_option(cmp_args *a, int argc, char **argv, int *i, bool *matched)
 {
     const char *v;
     *matched = true;
-    bool b = false;
-    if (cs_cli_opt(argc, argv, i, "--set", &v) || (b = cs_cli_opt(argc, argv, i, "--b", &v))) {
-        if (!v)
-            return fail("%s needs K=V", b ? "--b" : "--set");
-        if ((b ? a->n_b : a->n_sets) >= MAX_SETS)
-            return fail("too many overrides%s", "");
-        if (b)
-            a->bsets[a->n_b++] = v;
-        else
-            a->sets[a->n_sets++] = v;
-        return 0;
-    }
     if (cs_cli_opt(argc, argv, i, "--threads", &v))
         return cs_cli_threads("compare", v, &a->threads);
     if (cs_cli_opt(argc, argv, i, "--max-trials", &v))
@@ -125,7 +92,10 @@ static int parse_args(cmp_args *a, int argc, char **argv)
             fputs(usage, stdout);
             return -1;
         }
-        if ((rc = exp_option(a, argc, argv, &i, &matched)) != 0)
+        if ((rc = cs_cli_sets_option("compare", &a->sets, "--set", CS_CLI_SETS_EXP, argc, argv,
+                                     &i, &matched)) != 0 ||
+            (!matched && (rc = cs_cli_sets_option("compare", &a->b, "--b", CS_CLI_SETS_ONLY,
+                                                  argc, argv, &i, &matched)) != 0))
             return rc;
         if (!matched && (rc = value_option(a, argc, argv, &i, &matched)) != 0)
             return rc;
@@ -144,7 +114,7 @@ static int parse_args(cmp_args *a, int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
-    if (a->n_b == 0)
+    if (a->b.n == 0)
         return fail("no --b override: say what variant B changes, e.g. --b charge_speed=9%s",
                     "");
     return 0;
@@ -181,16 +151,16 @@ static const char *b_problem(const cs_experiment *a, const cs_experiment *b, cha
 static char *b_description(const cmp_args *a)
 {
     size_t len = 1;
-    for (int i = 0; i < a->n_b; i++)
-        len += strlen(a->bsets[i]) + 2;
+    for (int i = 0; i < a->b.n; i++)
+        len += strlen(a->b.set[i]) + 2;
     char *s = malloc(len);
     if (!s)
         return NULL;
     s[0] = '\0';
-    for (int i = 0; i < a->n_b; i++) {
+    for (int i = 0; i < a->b.n; i++) {
         if (i)
             strcat(s, ", ");
-        strcat(s, a->bsets[i]);
+        strcat(s, a->b.set[i]);
     }
     return s;
 }
@@ -223,10 +193,12 @@ static int run_compare(cmp_args *a)
     cs_error err;
     char why[512];
     cs_run_opts opts = {.threads = a->threads, .max_trials = a->max_trials};
-    if (cs_expfile_load(a->path, a->sets, a->n_sets, &ea, &err) != CS_OK)
+    const char *both[2 * CS_CLI_MAX_SETS]; /* B: A's overrides, then its own */
+    memcpy(both, a->sets.set, (size_t)a->sets.n * sizeof *both);
+    memcpy(both + a->sets.n, a->b.set, (size_t)a->b.n * sizeof *both);
+    if (cs_expfile_load(a->path, a->sets.set, a->sets.n, &ea, &err) != CS_OK)
         return cs_cli_fail_err("compare", &err);
-    memcpy(a->sets + a->n_sets, a->bsets, (size_t)a->n_b * sizeof *a->bsets);
-    if (cs_expfile_load(a->path, a->sets, a->n_sets + a->n_b, &eb, &err) != CS_OK) {
+    if (cs_expfile_load(a->path, both, a->sets.n + a->b.n, &eb, &err) != CS_OK) {
         cs_experiment_free(&ea);
         return cs_cli_fail_err("compare", &err);
     }
@@ -286,7 +258,7 @@ int cs_cli_compare(int argc, char **argv)
         rc = run_compare(&a);
     else if (rc < 0)
         rc = 0;
-    for (int k = 0; k < a.n_owned; k++)
-        free(a.owned[k]);
+    cs_cli_sets_free(&a.sets);
+    cs_cli_sets_free(&a.b);
     return rc;
 }

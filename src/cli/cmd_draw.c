@@ -96,25 +96,26 @@ static int draw_trial(const cs_experiment *e, const char *path, uint64_t point, 
 int cs_cli_draw(int argc, char **argv)
 {
     const char *path = NULL, *out = NULL, *v;
-    const char *sets[256];
-    int n_sets = 0;
+    cs_cli_sets sets = {.n = 0};
     uint64_t point = 0, trial = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
             return 0;
-        } else if (cs_cli_opt(argc, argv, &i, "--set", &v)) {
-            if (!v || n_sets >= 256)
-                return cs_cli_fail("draw", CS_EINPUT, "--set needs K=V");
-            sets[n_sets++] = v;
-        } else if (cs_cli_opt(argc, argv, &i, "--point", &v)) {
-            int rc = cs_cli_uint("draw", "--point", v, 0, UINT64_MAX, &point);
-            if (rc)
+        }
+        bool matched = false;
+        int rc = cs_cli_sets_option("draw", &sets, "--set", CS_CLI_SETS_ONLY, argc, argv, &i,
+                                    &matched);
+        if (rc)
+            return rc;
+        if (matched)
+            continue;
+        if (cs_cli_opt(argc, argv, &i, "--point", &v)) {
+            if ((rc = cs_cli_uint("draw", "--point", v, 0, UINT64_MAX, &point)) != 0)
                 return rc;
         } else if (cs_cli_opt(argc, argv, &i, "--trial", &v)) {
-            int rc = cs_cli_uint("draw", "--trial", v, 0, UINT64_MAX, &trial);
-            if (rc)
+            if ((rc = cs_cli_uint("draw", "--trial", v, 0, UINT64_MAX, &trial)) != 0)
                 return rc;
         } else if (cs_cli_opt(argc, argv, &i, "-o", &v)) {
             if (!v)
@@ -141,7 +142,7 @@ int cs_cli_draw(int argc, char **argv)
     cs_experiment e;
     cs_error err;
     if (cs_output_check_inputs(out, "-o", &path, 1, &err) != CS_OK ||
-        cs_expfile_load(path, sets, n_sets, &e, &err) != CS_OK)
+        cs_expfile_load(path, sets.set, sets.n, &e, &err) != CS_OK)
         return cs_cli_fail_err("draw", &err);
     int rc = draw_trial(&e, path, point, trial, fmt, out);
     cs_experiment_free(&e);

@@ -60,36 +60,17 @@ static const char usage[] =
     "Exit status: 0 done, 2 bad input or usage, 1 runtime failure. Output files are\n"
     "written under a temporary name and renamed, never left half-written.\n";
 
-#define MAX_SETS 256
 #define CMD "map"
 
 typedef struct map_args {
     const char *path, *out, *plot, *success, *x, *y;
-    const char *sets[MAX_SETS];
-    char *owned[MAX_SETS];
-    int n_sets, n_owned, threads;
+    cs_cli_sets sets;
+    int threads;
     uint64_t max_trials;
     bool quiet;
     int argc;    /* the command line, for the metadata */
     char **argv;
 } map_args;
-
-/* An experiment key given as an option (cs_cli_exp_option), kept with the
- * --set overrides. */
-static int exp_option(map_args *a, int argc, char **argv, int *i, bool *matched)
-{
-    char *set;
-    int rc = cs_cli_exp_option(CMD, argc, argv, i, true, &set, matched);
-    if (rc || !set)
-        return rc;
-    if (a->n_sets >= MAX_SETS) {
-        free(set);
-        return cs_cli_fail(CMD, CS_EINPUT, "too many overrides");
-    }
-    a->owned[a->n_owned++] = set;
-    a->sets[a->n_sets++] = set;
-    return 0;
-}
 
 /* Options whose value is kept as text. */
 static int text_option(map_args *a, int argc, char **argv, int *i, bool *matched)
@@ -120,15 +101,6 @@ static int text_option(map_args *a, int argc, char **argv, int *i, bool *matched
 static int value_option(map_args *a, int argc, char **argv, int *i, bool *matched)
 {
     const char *v;
-    if (cs_cli_opt(argc, argv, i, "--set", &v)) {
-        *matched = true;
-        if (!v)
-            return cs_cli_fail(CMD, CS_EINPUT, "--set needs K=V");
-        if (a->n_sets >= MAX_SETS)
-            return cs_cli_fail(CMD, CS_EINPUT, "too many overrides");
-        a->sets[a->n_sets++] = v;
-        return 0;
-    }
     if (cs_cli_opt(argc, argv, i, "--threads", &v)) {
         *matched = true;
         return cs_cli_threads(CMD, v, &a->threads);
@@ -151,7 +123,8 @@ static int parse_args(map_args *a, int argc, char **argv)
             fputs(usage, stdout);
             return -1;
         }
-        if ((rc = exp_option(a, argc, argv, &i, &matched)) != 0)
+        if ((rc = cs_cli_sets_option(CMD, &a->sets, "--set", CS_CLI_SETS_EXP_REPL, argc, argv, &i,
+                                     &matched)) != 0)
             return rc;
         if (!matched && (rc = value_option(a, argc, argv, &i, &matched)) != 0)
             return rc;
@@ -367,7 +340,7 @@ static int run_map(const map_args *a)
     cs_error err;
     cs_map_axis x, y;
     cs_run_opts opts = {.threads = a->threads, .max_trials = a->max_trials};
-    if (cs_expfile_load(a->path, a->sets, a->n_sets, &e, &err) != CS_OK)
+    if (cs_expfile_load(a->path, a->sets.set, a->sets.n, &e, &err) != CS_OK)
         return cs_cli_fail_err(CMD, &err);
     int rc = setup(a, &e, &x, &y, &opts);
     cs_outfile csv = {0}, meta = {0}, pic = {0};
@@ -412,7 +385,6 @@ int cs_cli_map(int argc, char **argv)
         rc = run_map(&a);
     else if (rc < 0)
         rc = 0;
-    for (int k = 0; k < a.n_owned; k++)
-        free(a.owned[k]);
+    cs_cli_sets_free(&a.sets);
     return rc;
 }

@@ -53,37 +53,18 @@ static const char usage[] =
     "Exit status: 0 done, 2 bad input or usage, 1 runtime failure. Output files are\n"
     "written under a temporary name and renamed, never left half-written.\n";
 
-#define MAX_SETS 256
 
 /* What the command line asked for. */
 typedef struct run_args {
     const char *path, *out, *dist, *pivot, *success;
-    const char *sets[MAX_SETS];
-    char *owned[MAX_SETS]; /* the --trials ... overrides as --set texts */
-    int n_sets, n_owned, threads;
+    cs_cli_sets sets;
+    int threads;
     uint64_t max_trials;
     bool quiet;
     cs_format fmt;
     int argc;    /* the command line, for the metadata */
     char **argv;
 } run_args;
-
-/* An experiment key given as an option (cs_cli_exp_option), kept with the
- * --set overrides. */
-static int exp_option(run_args *a, int argc, char **argv, int *i, bool *matched)
-{
-    char *set;
-    int rc = cs_cli_exp_option("run", argc, argv, i, true, &set, matched);
-    if (rc || !set)
-        return rc;
-    if (a->n_sets >= MAX_SETS) {
-        free(set);
-        return cs_cli_fail("run", CS_EINPUT, "too many overrides");
-    }
-    a->owned[a->n_owned++] = set;
-    a->sets[a->n_sets++] = set;
-    return 0;
-}
 
 /* An option taking a value that is kept as text: 0, or the exit status. */
 static int text_option(int argc, char **argv, int *i, const char *name, const char *what,
@@ -103,15 +84,6 @@ static int value_option(run_args *a, int argc, char **argv, int *i, bool *matche
 {
     const char *v;
     int rc;
-    if (cs_cli_opt(argc, argv, i, "--set", &v)) {
-        *matched = true;
-        if (!v)
-            return cs_cli_fail("run", CS_EINPUT, "--set needs K=V");
-        if (a->n_sets >= MAX_SETS)
-            return cs_cli_fail("run", CS_EINPUT, "too many overrides");
-        a->sets[a->n_sets++] = v;
-        return 0;
-    }
     if (cs_cli_opt(argc, argv, i, "--threads", &v)) {
         *matched = true;
         return cs_cli_threads("run", v, &a->threads);
@@ -154,7 +126,8 @@ static int parse_args(run_args *a, int argc, char **argv)
             fputs(usage, stdout);
             return -1;
         }
-        if ((rc = exp_option(a, argc, argv, &i, &matched)) != 0)
+        if ((rc = cs_cli_sets_option("run", &a->sets, "--set", CS_CLI_SETS_EXP_REPL, argc, argv,
+                                     &i, &matched)) != 0)
             return rc;
         if (!matched && (rc = value_option(a, argc, argv, &i, &matched)) != 0)
             return rc;
@@ -318,7 +291,7 @@ static int run_experiment(const run_args *a)
                         .max_trials = a->max_trials};
     if (cs_output_check_inputs(a->out, "-o", &a->path, 1, &err) != CS_OK ||
         cs_output_check_inputs(a->dist, "--dist", &a->path, 1, &err) != CS_OK ||
-        cs_expfile_load(a->path, a->sets, a->n_sets, &e, &err) != CS_OK)
+        cs_expfile_load(a->path, a->sets.set, a->sets.n, &e, &err) != CS_OK)
         return cs_cli_fail_err("run", &err);
     int rc = 0;
     if (a->success && cs_sim_parse_success(e.rs, a->success, &opts.success_mask, &err) != CS_OK)
@@ -365,7 +338,6 @@ int cs_cli_run(int argc, char **argv)
         rc = run_experiment(&a);
     else if (rc < 0)
         rc = 0;
-    for (int k = 0; k < a.n_owned; k++)
-        free(a.owned[k]);
+    cs_cli_sets_free(&a.sets);
     return rc;
 }

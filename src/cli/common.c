@@ -203,24 +203,45 @@ void cs_progress_finish(cs_progress *p)
         fprintf(stderr, "\r%60s\r", "");
 }
 
-int cs_cli_exp_option(const char *cmd, int argc, char **argv, int *i, bool replicates,
-                      char **set, bool *matched)
+int cs_cli_sets_option(const char *cmd, cs_cli_sets *s, const char *opt, cs_cli_sets_kind kind,
+                       int argc, char **argv, int *i, bool *matched)
 {
-    static const char *const opts[] = {"--trials",    "--seed",     "--method",
+    static const char *const keys[] = {"--trials",    "--seed",     "--method",
                                        "--confidence", "--precision", "--replicates"};
+    const int n_keys = kind == CS_CLI_SETS_ONLY ? 0 : kind == CS_CLI_SETS_EXP ? 5 : 6;
     const char *v;
-    *set = NULL;
-    for (int k = 0; k < (replicates ? 6 : 5); k++) {
-        if (!cs_cli_opt(argc, argv, i, opts[k], &v))
+    if (cs_cli_opt(argc, argv, i, opt, &v)) {
+        *matched = true;
+        if (!v)
+            return cs_cli_fail(cmd, CS_EINPUT, "%s needs K=V", opt);
+        if (s->n >= CS_CLI_MAX_SETS)
+            return cs_cli_fail(cmd, CS_EINPUT, "too many overrides");
+        s->set[s->n++] = v;
+        return 0;
+    }
+    for (int k = 0; k < n_keys; k++) {
+        if (!cs_cli_opt(argc, argv, i, keys[k], &v))
             continue;
         *matched = true;
         if (!v)
-            return cs_cli_fail(cmd, CS_EINPUT, "%s needs a value", opts[k]);
+            return cs_cli_fail(cmd, CS_EINPUT, "%s needs a value", keys[k]);
+        if (s->n >= CS_CLI_MAX_SETS)
+            return cs_cli_fail(cmd, CS_EINPUT, "too many overrides");
         size_t len = strlen(v) + 32;
-        if (!(*set = malloc(len)))
+        char *set = malloc(len);
+        if (!set)
             return cs_cli_fail(cmd, CS_ENOMEM, "out of memory");
-        snprintf(*set, len, "experiment.%s=%s", opts[k] + 2, v);
+        snprintf(set, len, "experiment.%s=%s", keys[k] + 2, v);
+        s->owned[s->n_owned++] = set;
+        s->set[s->n++] = set;
         return 0;
     }
     return 0;
+}
+
+void cs_cli_sets_free(cs_cli_sets *s)
+{
+    for (int k = 0; k < s->n_owned; k++)
+        free(s->owned[k]);
+    s->n_owned = s->n = 0;
 }

@@ -7,9 +7,8 @@
  * an edge has its front-left corner towards the edge's `b` end). */
 static cs_rect flush_pose(const cs_rect *ch, cs_vec2 ea, cs_vec2 u, cs_vec2 n, double s)
 {
-    double facing = atan2(n.x, -n.y) / DEG; /* fwd = (-sin, cos) = -n */
     return cs_geom_rect_front_at(add(ea, scale(u, s + 0.5 * ch->width)), ch->width, ch->depth,
-                                 facing);
+                                 cs_geom_facing_of((cs_vec2){-n.x, -n.y}));
 }
 
 /* One align problem: the target's facing e (length l, unit direction u,

@@ -35,6 +35,11 @@ cs_rect cs_geom_rect_front_at(cs_vec2 p, double width, double depth, double faci
     return r;
 }
 
+double cs_geom_facing_of(cs_vec2 v)
+{
+    return atan2(-v.x, v.y) / DEG;
+}
+
 cs_vec2 cs_geom_corner(const cs_rect *r, cs_corner k)
 {
     double hw = 0.5 * r->width, hd = 0.5 * r->depth;

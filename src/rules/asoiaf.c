@@ -227,8 +227,6 @@ typedef struct layout {
  * impassable terrain. */
 #define SPACING 1.0
 
-static const double rad = 3.14159265358979323846 / 180.0;
-
 static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
 {
     ctx *c = vctx;
@@ -297,12 +295,6 @@ static void drop_impossible(cs_scenario *s)
     s->n_terrain = n;
 }
 
-/* The facing (degrees, geom.h convention) whose forward vector is v. */
-static double facing_of(cs_vec2 v)
-{
-    return atan2(-v.x, v.y) / rad;
-}
-
 /* ---- one candidate side ---------------------------------------------------- */
 
 /* Units of the charger's side already engaged on side f: the parameter's
@@ -336,7 +328,7 @@ static cs_rect pivoted(const ctx *c, const cs_scenario *s, cs_facing f, const cs
         return *ch;
     cs_vec2 aim = c->pivot == PIVOT_SIDE_CENTRE ? cs_geom_edge_centre(&s->target.r, f)
                                                 : s->target.r.c;
-    double turn = facing_of((cs_vec2){aim.x - ch->c.x, aim.y - ch->c.y}) - ch->facing;
+    double turn = cs_geom_facing_of((cs_vec2){aim.x - ch->c.x, aim.y - ch->c.y}) - ch->facing;
     turn = remainder(turn, 360.0);
     if (fabs(turn) <= CS_GEOM_EPS)
         return *ch;
@@ -366,7 +358,7 @@ static void align(const cs_scenario *s, cs_facing f, int engaged, const cs_rect 
     out.y /= len;
     /* Flush, the charger faces into the side: forward -out, so its right
      * (forward turned -90 degrees) is rt = (-out.y, out.x). */
-    double phi = facing_of((cs_vec2){-out.x, -out.y});
+    double phi = cs_geom_facing_of((cs_vec2){-out.x, -out.y});
     cs_vec2 rt = {-out.y, out.x};
     double t = (at->c.x - e.x) * rt.x + (at->c.y - e.y) * rt.y;
     double cand[3] = {0.0, -0.5 * w, 0.5 * w};
@@ -702,7 +694,7 @@ static cs_rect drawn_alignment(const cs_scenario *s, cs_facing f, const cs_rect 
     double len = hypot(out.x, out.y);
     out.x /= len;
     out.y /= len;
-    double phi = facing_of((cs_vec2){-out.x, -out.y});
+    double phi = cs_geom_facing_of((cs_vec2){-out.x, -out.y});
     cs_vec2 rt = {-out.y, out.x};
     double t = (at->c.x - e.x) * rt.x + (at->c.y - e.y) * rt.y, o = t;
     if (l->alignment == 100.0 && l->shift == 0.0) {

@@ -10,12 +10,6 @@
 
 /* ---- Geometry helpers geom.h does not provide ---- */
 
-/* Facing (geom.h convention: fwd = (-sin f, cos f)) of direction v. */
-static double facing_of(cs_vec2 v)
-{
-    return atan2(-v.x, v.y) * (180.0 / 3.14159265358979323846);
-}
-
 /* The direction the charger faces when flush against side f of a target
  * facing t_facing: opposite to that side's outward normal. */
 static double facing_against(double t_facing, cs_facing f)
@@ -428,7 +422,7 @@ static void resolve_placements(const charge_ctx *c, phase *ph)
             cs_vec2 m = {0.5 * (p.x + q.x), 0.5 * (p.y + q.y)};
             double fx = ph->pos[x->u].facing, fy = ph->pos[y->u].facing;
             if (hypot(q.x - p.x, q.y - p.y) > CS_GEOM_EPS) {
-                fx = facing_of((cs_vec2){q.x - p.x, q.y - p.y});
+                fx = cs_geom_facing_of((cs_vec2){q.x - p.x, q.y - p.y});
                 fy = fx + 180.0;
             }
             ph->pos[x->u] = cs_geom_rect_front_at(m, c->u[x->u].width, c->u[x->u].depth, fx);
