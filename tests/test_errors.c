@@ -653,7 +653,9 @@ static const row units_limit_rows[] = {
      2, "chargesim units: unit `A` (u.csv:2) at distance = 6: other1_x: this unit overlaps"},
     {UCSV("move", "coreheim,5") "; " COREHEIM_MAP,
      "$B units u.csv --mapping m.ini --set climb=1 --set climb_at=8", 2,
-     "chargesim units: unit `A` (u.csv:2) at distance = 2e-06: climb_at: must lie on the route"},
+     "chargesim units: unit `A` (u.csv:2) at distance = 2e-06: climb_at: must lie on the route: "
+     "at most distance (the reach search tries every distance from 2e-06 to 48, whatever "
+     "--distance is)"},
 };
 
 Test(errors, units_limits)

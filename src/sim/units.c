@@ -301,7 +301,16 @@ static cs_status reach(evaluator *e, cs_unit_result *out, cs_error *err)
     cs_status st = CS_OK;
     for (int k = 0; st == CS_OK && k < CS_UNITS_N_REACH; k++)
         st = invert(e, cs_units_reach_levels[k], &out->has_reach[k], &out->reach[k], err);
-    return st;
+    if (st == CS_OK)
+        return CS_OK;
+    /* The distance refused may lie outside --distance: say why it was tried. */
+    const cs_param_def *dd = &e->rs->params[e->distance];
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    return cs_error_set(err, st,
+                        "%s (the reach search tries every distance from %g to %g, whatever "
+                        "--distance is)",
+                        msg, reach_floor(dd), dd->max);
 }
 
 /* +1 speed: how many inches of 75% reach one more inch of the speed
