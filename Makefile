@@ -100,7 +100,7 @@ $(TESTBIN): $(TEST_OBJ) $(BUILD)/libchargesim.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(TEST_WRAP) $(LDLIBS) -lcriterion
 
-# The tests find the binary and the shared/ folder through these variables.
+# The tests find the binary and the repository (data/, experiments/) through these variables.
 TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 
 check: $(BIN) $(TESTBIN) layers sizes fuzz-replay

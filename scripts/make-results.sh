@@ -304,14 +304,14 @@ if [ "$full" = 1 ]; then
         printf '| experiment | ruleset | question |\n| --- | --- | --- |\n'
         cat "$index"
         printf '\n'
-        printf 'Per-unit charge tables of real armies (BattleScribe data, when\n'
-        printf '../shared/data is present): [units/](units/).\n\n'
+        printf 'Per-unit charge tables of real armies (BattleScribe data from\n'
+        printf '[data/](../data/)): [units/](units/).\n\n'
         cat "$gallery"
     } >"$tmp/README.md"
     mv -f "$tmp/README.md" "$out/README.md"
 fi
 echo "make-results: $n_done experiments written to $out/"
-# Unit tables of real armies: skipped, with a message, without ../shared/data.
+# Unit tables of real armies, from the BattleScribe data under data/.
 if [ "$full" = 1 ]; then
     "$(dirname "$0")/units-results.sh" "$bin"
 fi

@@ -1,17 +1,13 @@
 #!/bin/sh
 # Unit tables for list-builders (issue 9): every unit of two T9A 2nd-edition
 # armies and of the four ASOIAF factions, from the BattleScribe data in
-# ../shared/data, as CSV and Markdown under results/units/. Skipped with a
-# message when ../shared/data (or the ruleset a table needs) is absent.
+# data/ (copied into the repository, each set's source named in its README),
+# as CSV and Markdown under results/units/.
 # Usage: scripts/units-results.sh [CHARGESIM]   (default bin/chargesim)
 set -eu
 bin=${1:-bin/chargesim}
-data=../shared/data
+data=data
 out=results/units
-if [ ! -d "$data" ]; then
-    echo "units: $data is absent: the unit tables are skipped"
-    exit 0
-fi
 mkdir -p "$out"
 
 # table SOURCE NAME: NAME.csv and NAME.md (notes on units left out: NAME.notes)
