@@ -1,7 +1,7 @@
-/* chargesim compare (issue 19): exact differences on fixed layouts, the
- * paired delta against exactly known differences within 5 standard errors,
- * the same bytes on 1, 2 and 7 threads, the pairing's gain over two
- * independent runs, and the command's refusals. */
+/* chargesim compare (issues 19 and 30): exact differences on fixed layouts,
+ * the paired delta against exactly known differences within 5 standard
+ * errors (mc, conditional, rqmc), the same bytes on 1, 2 and 7 threads, the
+ * pairing's gain over two independent runs, and the command's refusals. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "chargesim/compare.h"
+#include "chargesim/expfile.h"
 #include "support/helpers.h"
 
 static const char *const generic =
@@ -128,18 +129,67 @@ Test(compare, uniform_distance_conditional)
     check_uniform("conditional");
 }
 
+/* rqmc, the default where parameters are drawn (issue 30): the delta of
+ * every replicate from the same scrambled points in A and B. */
+Test(compare, uniform_distance_rqmc)
+{
+    check_uniform("auto");
+}
+
+/* P(2D6 >= k) for integer k. */
+static double q2d6(int k)
+{
+    return p2d6_at_least((double)k);
+}
+
+/* rqmc against a difference that is not linear in the probabilities: a
+ * re-roll of a failed charge, distance ~ U(2, 12). Between integers k - 1
+ * and k the chance of a roll is q = P(2D6 >= k), with a re-roll 1 - (1 -
+ * q)^2, so each mean is the average over k = 3..12. Every outcome's delta
+ * too: charged is p_success, failed its complement (generic's default has
+ * no illegal layout). */
+Test(compare, rqmc_reroll_exact_difference)
+{
+    const char *sa[] = {"distance=uniform(2,12)", "experiment.method=rqmc"},
+               *sb[] = {"reroll=failed"};
+    cs_experiment a, b;
+    cs_cmp_result r;
+    load_pair(generic, sa, 2, sb, 1, &a, &b);
+    compare(&a, &b, 2, &r);
+    cr_assert_eq(r.method, CS_METHOD_RQMC);
+    double want = 0.0;
+    for (int k = 3; k <= 12; k++)
+        want += ((1.0 - (1.0 - q2d6(k)) * (1.0 - q2d6(k))) - q2d6(k)) / 10.0;
+    int charged = cs_ruleset_outcome_index(a.rs, "charged"),
+        failed = cs_ruleset_outcome_index(a.rs, "failed");
+    cr_assert(charged >= 0 && failed >= 0);
+    const int cell[] = {0, 1 + charged, 1 + failed};
+    const double sign[] = {1.0, 1.0, -1.0};
+    for (int i = 0; i < 3; i++) {
+        const cs_cmp_point *p = &r.point[0];
+        double se = (p->hi[cell[i]] - p->lo[cell[i]]) / (2.0 * r.z);
+        cr_assert(se > 0.0);
+        cr_assert(fabs(p->d[cell[i]] - sign[i] * want) <= 5.0 * se,
+                  "cell %d: delta %.6f, exact %.6f, se %.2g", cell[i], p->d[cell[i]],
+                  sign[i] * want, se);
+    }
+    cs_cmp_result_free(&r);
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
+}
+
 static const char *const t9a =
     "[experiment]\nruleset = t9a\ntrials = 3000\nseed = 19\n[params]\nedition = 3\n"
     "distance = 5..9\noffset = uniform(-6, 6)\nangle = uniform(-45, 45)\n";
 
-/* Same seed, same numbers on 1, 2 and 7 threads (mc: the trial streams). */
-Test(compare, same_bytes_any_threads)
+/* Same seed, same numbers on 1, 2 and 7 threads: mc (the trial streams),
+ * and rqmc under --precision (the shared point set grown between rounds). */
+static void same_bytes(const char *const *sa, int na)
 {
-    const char *sa[] = {"experiment.method=mc", "experiment.trials=20000"},
-               *sb[] = {"charge_speed=1"};
+    const char *sb[] = {"charge_speed=1"};
     cs_experiment a, b;
     cs_cmp_result r[3];
-    load_pair(t9a, sa, 2, sb, 1, &a, &b);
+    load_pair(t9a, sa, na, sb, 1, &a, &b);
     const int threads[] = {1, 2, 7};
     for (int i = 0; i < 3; i++)
         compare(&a, &b, threads[i], &r[i]);
@@ -152,30 +202,46 @@ Test(compare, same_bytes_any_threads)
     cs_experiment_free(&b);
 }
 
-/* The pairing's gain: on t9a with random distance, offset and angle and
- * B = A + 1 charge speed, the default method's paired interval is at least
- * 3 times narrower than that of two independent runs of the same trials
- * (sqrt of the sum of the squared half-widths), summed over the sweep. */
+Test(compare, same_bytes_any_threads)
+{
+    const char *sa[] = {"experiment.method=mc", "experiment.trials=20000"};
+    same_bytes(sa, 2);
+}
+
+Test(compare, same_bytes_any_threads_rqmc)
+{
+    const char *sa[] = {"experiment.precision=0.002"};
+    same_bytes(sa, 1);
+}
+
+/* The pairing's gain (issue 30's acceptance): on t9a with a random
+ * distance, offset and angle and B = A + 1 charge speed (the experiment of
+ * `make bench`, section 8), the default method's paired interval of
+ * p_success is at least 3 times narrower than that of the difference of two
+ * independent default runs of the same trials (the root of the sum of the
+ * squared half-widths). The default is rqmc on both sides. */
 Test(compare, paired_three_times_narrower)
 {
-    const char *sa[] = {"distance=normal(7,1.5)"}, *sb[] = {"charge_speed=1"};
+    char path[512];
+    snprintf(path, sizeof path, "%s/experiments/t9a-random-approach.ini", th_root());
+    const char *sets[] = {"maximised=0", "distance=uniform(3,10)", "charge_speed=1"};
     cs_experiment a, b;
+    cs_error err;
     cs_cmp_result r;
     cs_run_result ra, rb;
-    load_pair(t9a, sa, 1, sb, 1, &a, &b);
+    cr_assert_eq(cs_expfile_load(path, sets, 2, &a, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_expfile_load(path, sets, 3, &b, &err), CS_OK, "%s", err.msg);
     compare(&a, &b, 2, &r);
-    cr_assert_eq(r.method, CS_METHOD_CONDITIONAL);
+    cr_assert_eq(r.method, CS_METHOD_RQMC);
     b.seed = a.seed + 1; /* independent */
-    /* The same method on both sides: run's auto now picks rqmc for drawn
-     * layouts, which compare has no paired form of; the pairing's gain is
-     * measured against the method the pair uses. */
-    a.method = b.method = CS_METHOD_CONDITIONAL;
     cr_assert_eq(th_run(&a, 2, &ra), CS_OK);
     cr_assert_eq(th_run(&b, 2, &rb), CS_OK);
+    cr_assert(ra.method == CS_METHOD_RQMC && rb.method == CS_METHOD_RQMC);
+    cr_assert_eq(ra.point[0].trials, r.point[0].trials);
     double paired = r.point[0].hi[0] - r.point[0].lo[0];
     double ha = ra.point[0].ci_high - ra.point[0].ci_low, hb = rb.point[0].ci_high - rb.point[0].ci_low;
     double indep = sqrt(ha * ha + hb * hb);
-    cr_assert(indep >= 3.0 * paired, "paired %.5f, independent %.5f", paired, indep);
+    cr_assert(indep >= 3.0 * paired, "paired %.6f, independent %.6f", paired, indep);
     cs_cmp_result_free(&r);
     cs_run_result_free(&ra);
     cs_run_result_free(&rb);
@@ -218,11 +284,13 @@ Test(compare, cli)
 
 /* Each trial its own stream: A's numbers do not depend on what B draws
  * (a re-roll rolls extra dice in B only), so A's column is the same
- * against two different B. */
-Test(compare, a_unaffected_by_b)
+ * against two different B; under rqmc too (B's extra dice come from the
+ * paired streams, its drawn distance from the same points). */
+static void a_unaffected(const char *method)
 {
-    const char *sa[] = {"distance=uniform(2,12)", "experiment.method=mc",
-                        "experiment.trials=20000"};
+    char m[64];
+    snprintf(m, sizeof m, "experiment.method=%s", method);
+    const char *sa[] = {"distance=uniform(2,12)", m, "experiment.trials=20000"};
     const char *b1[] = {"reroll=failed"}, *b2[] = {"move=1"};
     cs_experiment a, x, y;
     cs_cmp_result r1, r2;
@@ -232,12 +300,54 @@ Test(compare, a_unaffected_by_b)
     compare(&a, &x, 2, &r1);
     compare(&a, &y, 2, &r2);
     for (int c = 0; c < CS_CMP_CELLS; c++)
-        cr_assert(r1.point[0].a[c] == r2.point[0].a[c], "cell %d", c);
+        cr_assert(r1.point[0].a[c] == r2.point[0].a[c], "%s: cell %d", method, c);
     cs_cmp_result_free(&r1);
     cs_cmp_result_free(&r2);
     cs_experiment_free(&a);
     cs_experiment_free(&x);
     cs_experiment_free(&y);
+}
+
+Test(compare, a_unaffected_by_b)
+{
+    a_unaffected("mc");
+    a_unaffected("rqmc");
+}
+
+/* B is run at its own values: B's column equals the A column of a compare
+ * whose A is B (the streams are the variants' own, whichever side), here
+ * with B at another fixed distance than A while offset and angle are
+ * drawn (B's layout once took A's distance). */
+static void b_at_its_values(const char *method)
+{
+    char m[64];
+    snprintf(m, sizeof m, "experiment.method=%s", method);
+    const char *sa[] = {"distance=6", m}, *sb[] = {"distance=8"};
+    const char *sa2[] = {"distance=8", m}, *sb2[] = {"charge_speed=1"};
+    cs_experiment a, b, a2, b2;
+    cs_cmp_result r, r2;
+    load_pair(t9a, sa, 2, sb, 1, &a, &b);
+    load_pair(t9a, sa2, 2, sb2, 1, &a2, &b2);
+    compare(&a, &b, 2, &r);
+    compare(&a2, &b2, 2, &r2);
+    cr_assert_eq(r.point[0].trials, r2.point[0].trials);
+    for (int c = 0; c < CS_CMP_CELLS; c++)
+        cr_assert(r.point[0].b[c] == r2.point[0].a[c], "%s: cell %d: %.6f against %.6f",
+                  method, c, r.point[0].b[c], r2.point[0].a[c]);
+    cr_assert(r.point[0].b[0] != r.point[0].a[0], "%s", method);
+    cs_cmp_result_free(&r);
+    cs_cmp_result_free(&r2);
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
+    cs_experiment_free(&a2);
+    cs_experiment_free(&b2);
+}
+
+Test(compare, b_at_its_own_values)
+{
+    b_at_its_values("mc");
+    b_at_its_values("conditional");
+    b_at_its_values("rqmc");
 }
 
 /* --precision H: every delta's half-width (p_success and each outcome) is
@@ -391,4 +501,72 @@ Test(compare, cli_md_sampled)
         free(out);
         free(err);
     }
+}
+
+/* rqmc on the command line (issue 30): auto picks it for drawn layouts,
+ * --method rqmc and --replicates are taken as run takes them (R times a
+ * power of two layouts), the md note names them, and --precision that no
+ * round within --max-trials can meet warns and still writes the table. */
+Test(compare, cli_rqmc)
+{
+    const char *dir = th_tmpdir();
+    char path[512], args[1024], *out = NULL, *err = NULL;
+    snprintf(path, sizeof path, "%s/g.ini", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("[experiment]\nruleset = generic\ntrials = 3000\n[params]\n"
+          "distance = uniform(2,12)\n", f);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(args, sizeof args, "compare %s --b move=1 --quiet", path);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "\n4096,") && strstr(out, ",rqmc\n"), "%s", out);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args,
+             "compare %s --b move=1 --method rqmc --replicates 5 --format md --quiet", path);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "\n| 5120 | ") &&
+                  strstr(out, "rqmc, 5120 randomised quasi-Monte Carlo layouts per point (5 "
+                              "replicates, A and B on the same points), seed 1, 95% confidence"),
+              "%s", out);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args,
+             "compare %s --b move=1 --precision 0.00001 --max-trials 5000 --quiet", path);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "\n4096,"), "%s", out);
+    cr_expect(strstr(err, "chargesim compare: warning: some points stopped before reaching the "
+                          "requested precision"),
+              "%s", err);
+    free(out);
+    free(err);
+}
+
+/* --precision H under rqmc: rounds double every replicate's points until
+ * every delta's half-width is at most H, and the delta stays within 5
+ * standard errors of the exact one. */
+Test(compare, precision_rqmc)
+{
+    const char *sa[] = {"distance=uniform(2,12)", "experiment.trials=500",
+                        "experiment.precision=0.0005"};
+    const char *sb[] = {"move=1"};
+    cs_experiment a, b;
+    cs_cmp_result r;
+    load_pair(generic, sa, 3, sb, 1, &a, &b);
+    compare(&a, &b, 2, &r);
+    cr_assert_eq(r.method, CS_METHOD_RQMC);
+    cr_assert(r.precision_met);
+    cr_assert_gt(r.point[0].trials, 512);
+    cr_assert_eq(r.point[0].trials & (r.point[0].trials / 16 - 1), 0,
+                 "%llu layouts: 16 replicates of a power of two",
+                 (unsigned long long)r.point[0].trials);
+    for (int c = 0; c <= a.rs->n_outcomes; c++)
+        cr_assert_leq(0.5 * (r.point[0].hi[c] - r.point[0].lo[c]), 0.0005, "cell %d", c);
+    double want = uniform_p(2.0, 12.0, 1.0) - uniform_p(2.0, 12.0, 0.0);
+    double se = (r.point[0].hi[0] - r.point[0].lo[0]) / (2.0 * r.z);
+    cr_assert(fabs(r.point[0].d[0] - want) <= 5.0 * se, "delta %.6f, exact %.6f, se %.2g",
+              r.point[0].d[0], want, se);
+    cs_cmp_result_free(&r);
+    cs_experiment_free(&a);
+    cs_experiment_free(&b);
 }
