@@ -55,7 +55,8 @@ static cs_status pair_setup(cs_est_run *run, cs_error *err)
     if (!ps)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     run->state = ps;
-    /* Only B's draws are read from its run: the estimator is any one. */
+    /* B's draws and success set are all that is read of its run; its
+     * trials and blocks are A's, so the estimator given here is immaterial. */
     cs_est_run_init(&ps->run_b, run->b, &cs_est_conditional, run->success_mask);
     ps->pt_b = calloc(run->b->n_points ? run->b->n_points : 1, sizeof *ps->pt_b);
     if (!ps->pt_b)
@@ -183,9 +184,10 @@ static void mc_pair_block(const cs_est_run *run, const cs_est_point *pt, uint64_
     t->trials = n;
 }
 
-/* Layout i of block b of a point, each variant's exact answer into t: from
- * the paired stream, or (q) from point `at` of replicate r. Returns the
- * difference of p_success... through t's cells. */
+/* Layout i of block b of a point: each variant's exact answer into t, and
+ * the differences B - A of its cells into d. The drawn parameters come from
+ * the paired stream, or with q from point `at` of replicate r; whatever
+ * else the layout draws comes from the paired stream. */
 static void cond_pair_layout(const cs_est_run *run, const cs_est_point *pt, uint64_t b,
                              uint64_t i, const cs_est_qmc *q, uint64_t r, uint64_t at,
                              void *layout, pair_tally *t, double *d)
