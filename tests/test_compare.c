@@ -391,30 +391,52 @@ Test(compare, precision_every_delta)
     cs_experiment_free(&b);
 }
 
-/* --precision under the conditional pair: the half-width of every delta at
- * most H when met, the paired delta within 5 standard errors of the exact
- * one (the statistical check at a fixed seed). */
-Test(compare, precision_conditional)
+/* --precision H on the generic U(2, 12) pair B = A + 1 move: met, past the
+ * first round, every delta's half-width at most H, and the delta within 5
+ * standard errors of the exact one (the statistical check at a fixed
+ * seed). Returns the layouts run, more than the first round's. */
+static uint64_t check_precision(const char *method, const char *trials, const char *h,
+                                cs_method want_method, uint64_t first_round)
 {
-    const char *sa[] = {"distance=uniform(2,12)", "experiment.method=conditional",
-                        "experiment.trials=500", "experiment.precision=0.003"};
+    char m[64], n[64], p[64];
+    snprintf(m, sizeof m, "experiment.method=%s", method);
+    snprintf(n, sizeof n, "experiment.trials=%s", trials);
+    snprintf(p, sizeof p, "experiment.precision=%s", h);
+    const char *sa[] = {"distance=uniform(2,12)", m, n, p};
     const char *sb[] = {"move=1"};
     cs_experiment a, b;
     cs_cmp_result r;
     load_pair(generic, sa, 4, sb, 1, &a, &b);
     compare(&a, &b, 2, &r);
-    cr_assert_eq(r.method, CS_METHOD_CONDITIONAL);
+    cr_assert_eq(r.method, want_method);
     cr_assert(r.precision_met);
-    cr_assert_gt(r.point[0].trials, 500);
+    cr_assert_gt(r.point[0].trials, first_round);
     for (int c = 0; c <= a.rs->n_outcomes; c++)
-        cr_assert_leq(0.5 * (r.point[0].hi[c] - r.point[0].lo[c]), 0.003, "cell %d", c);
+        cr_assert_leq(0.5 * (r.point[0].hi[c] - r.point[0].lo[c]), a.precision, "cell %d", c);
     double want = uniform_p(2.0, 12.0, 1.0) - uniform_p(2.0, 12.0, 0.0);
     double se = (r.point[0].hi[0] - r.point[0].lo[0]) / (2.0 * r.z);
     cr_assert(fabs(r.point[0].d[0] - want) <= 5.0 * se, "delta %.6f, exact %.6f, se %.2g",
               r.point[0].d[0], want, se);
+    uint64_t done = r.point[0].trials;
     cs_cmp_result_free(&r);
     cs_experiment_free(&a);
     cs_experiment_free(&b);
+    return done;
+}
+
+Test(compare, precision_conditional)
+{
+    check_precision("conditional", "500", "0.003", CS_METHOD_CONDITIONAL, 500);
+}
+
+/* rqmc: the first round is 16 replicates of 32 points; rounds double every
+ * replicate's points, so the layouts stay 16 replicates of a power of two. */
+Test(compare, precision_rqmc)
+{
+    uint64_t n = check_precision("auto", "500", "0.0005", CS_METHOD_RQMC, 512);
+    uint64_t per = n / 16;
+    cr_assert(n % 16 == 0 && (per & (per - 1)) == 0,
+              "%llu layouts: not 16 replicates of a power of two", (unsigned long long)n);
 }
 
 /* B that does not pair with A, or whose method cannot run (a caller that
@@ -444,19 +466,26 @@ Test(compare, unpaired_variant_refused)
     cs_experiment_free(&b);
 }
 
+/* Writes an experiment file into the test's temporary directory; its path
+ * into path. */
+static void write_ini(char *path, size_t cap, const char *text)
+{
+    snprintf(path, cap, "%s/g.ini", th_tmpdir());
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
 /* The command's tables on fixed layouts, where every number is exact:
  * B = A + 1 move at distances 7 and 8, then B = A + a re-roll of the
  * failed roll on a move x distance pivot. CSV with the swept key, md and
  * tex in percentage points, and the pivot's CSV of deltas. */
 Test(compare, cli_exact_tables)
 {
-    const char *dir = th_tmpdir();
     char path[512], args[1024], *out = NULL, *err = NULL, want[512];
-    snprintf(path, sizeof path, "%s/g.ini", dir);
-    FILE *f = fopen(path, "w");
-    cr_assert(f);
-    fputs("[experiment]\nruleset = generic\ntrials = 200\n[params]\ndistance = 7,8\n", f);
-    cr_assert_eq(fclose(f), 0);
+    write_ini(path, sizeof path,
+              "[experiment]\nruleset = generic\ntrials = 200\n[params]\ndistance = 7,8\n");
     double a7 = p2d6_at_least(7), b7 = p2d6_at_least(6), a8 = p2d6_at_least(8);
     snprintf(args, sizeof args, "compare %s --b move=1 --quiet", path);
     cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
@@ -499,14 +528,9 @@ Test(compare, cli_exact_tables)
 /* The md table of sampled layouts says how many per point, by method. */
 Test(compare, cli_md_sampled)
 {
-    const char *dir = th_tmpdir();
     char path[512], args[1024], *out = NULL, *err = NULL;
-    snprintf(path, sizeof path, "%s/g.ini", dir);
-    FILE *f = fopen(path, "w");
-    cr_assert(f);
-    fputs("[experiment]\nruleset = generic\ntrials = 2000\n[params]\n"
-          "distance = uniform(2,12)\n", f);
-    cr_assert_eq(fclose(f), 0);
+    write_ini(path, sizeof path, "[experiment]\nruleset = generic\ntrials = 2000\n[params]\n"
+              "distance = uniform(2,12)\n");
     static const char *const methods[] = {"mc", "conditional"};
     static const char *const how[] = {"mc, 2000 trials per point, seed 1, 95% confidence",
                                       "conditional, 2000 layouts per point, seed 1, 95% "
@@ -530,14 +554,9 @@ Test(compare, cli_md_sampled)
  * round within --max-trials can meet warns and still writes the table. */
 Test(compare, cli_rqmc)
 {
-    const char *dir = th_tmpdir();
     char path[512], args[1024], *out = NULL, *err = NULL;
-    snprintf(path, sizeof path, "%s/g.ini", dir);
-    FILE *f = fopen(path, "w");
-    cr_assert(f);
-    fputs("[experiment]\nruleset = generic\ntrials = 3000\n[params]\n"
-          "distance = uniform(2,12)\n", f);
-    cr_assert_eq(fclose(f), 0);
+    write_ini(path, sizeof path, "[experiment]\nruleset = generic\ntrials = 3000\n[params]\n"
+              "distance = uniform(2,12)\n");
     snprintf(args, sizeof args, "compare %s --b move=1 --quiet", path);
     cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
     cr_expect(strstr(out, "\n4096,") && strstr(out, ",rqmc\n"), "%s", out);
@@ -563,31 +582,3 @@ Test(compare, cli_rqmc)
     free(err);
 }
 
-/* --precision H under rqmc: rounds double every replicate's points until
- * every delta's half-width is at most H, and the delta stays within 5
- * standard errors of the exact one. */
-Test(compare, precision_rqmc)
-{
-    const char *sa[] = {"distance=uniform(2,12)", "experiment.trials=500",
-                        "experiment.precision=0.0005"};
-    const char *sb[] = {"move=1"};
-    cs_experiment a, b;
-    cs_cmp_result r;
-    load_pair(generic, sa, 3, sb, 1, &a, &b);
-    compare(&a, &b, 2, &r);
-    cr_assert_eq(r.method, CS_METHOD_RQMC);
-    cr_assert(r.precision_met);
-    cr_assert_gt(r.point[0].trials, 512);
-    cr_assert_eq(r.point[0].trials & (r.point[0].trials / 16 - 1), 0,
-                 "%llu layouts: 16 replicates of a power of two",
-                 (unsigned long long)r.point[0].trials);
-    for (int c = 0; c <= a.rs->n_outcomes; c++)
-        cr_assert_leq(0.5 * (r.point[0].hi[c] - r.point[0].lo[c]), 0.0005, "cell %d", c);
-    double want = uniform_p(2.0, 12.0, 1.0) - uniform_p(2.0, 12.0, 0.0);
-    double se = (r.point[0].hi[0] - r.point[0].lo[0]) / (2.0 * r.z);
-    cr_assert(fabs(r.point[0].d[0] - want) <= 5.0 * se, "delta %.6f, exact %.6f, se %.2g",
-              r.point[0].d[0], want, se);
-    cs_cmp_result_free(&r);
-    cs_experiment_free(&a);
-    cs_experiment_free(&b);
-}
