@@ -164,11 +164,10 @@ const cs_estimator *cs_estimator_paired(cs_method m);
 cs_status cs_estimator_of(const cs_experiment *e, const cs_experiment *b,
                           const cs_estimator **est, cs_error *err);
 /* The method a pair runs (est_pair.c): the less exact of A's and B's in the
- * order mc < conditional < rqmc < exact, except that a pair whose drawn
- * parameters (those of A and those of B, together) pass the Sobol
- * sequence's dimensions runs conditional under auto and is refused under
- * rqmc. So auto pairs on rqmc wherever run's auto picks rqmc for both
- * variants (or for one, the other being exact). */
+ * order mc < conditional < rqmc < exact, except that under auto a pair
+ * whose drawn parameters (A's and B's together) pass the Sobol sequence's
+ * dimensions runs conditional. So auto pairs on rqmc wherever run's auto
+ * picks rqmc for both variants (or for one, the other being exact). */
 cs_status cs_est_pair_method(const cs_experiment *a, const cs_experiment *b, cs_method *m,
                              cs_error *err);
 
