@@ -51,14 +51,15 @@ COMPDIR  ?= $(DATADIR)/bash-completion/completions
 MAPDIR   ?= $(DATADIR)/chargesim/mappings
 MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
 
-.PHONY: all deps deps-mpi test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers sizes archdoc coverage
+.PHONY: all deps deps-mpi test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers sizes archdoc examples coverage
 
 all: $(BIN)
 
 help:
 	@echo "make          build bin/chargesim"
 	@echo "make run      install missing packages, build, run the default experiment into results/"
-	@echo "make test     install missing packages, build and run every test"
+	@echo "make test     install missing packages, build and run every test (make check, make examples)"
+	@echo "make examples run the README's and the man page's examples in a fresh clone"
 	@echo "make layers   check that includes point down: core < rules < sim < io < cli"
 	@echo "make archdoc  check that docs/ARCHITECTURE.md names every file under src/ and include/"
 	@echo "make asan     the test suite under AddressSanitizer"
@@ -139,7 +140,15 @@ archdoc:
 
 test: deps
 	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory examples
 	@if [ -x bin/chargesim-mpi ]; then $(MAKE) --no-print-directory test-mpi; fi
+
+# The examples are tests (issue 29): a clone of the committed state in an
+# empty temporary folder runs every command of the README's `sh` blocks (but
+# `make test`, which runs this) and of the man page's EXAMPLES, and its
+# `make results` must reproduce results/ byte for byte (tests/examples.sh).
+examples: deps
+	tests/examples.sh $(CURDIR)
 
 # bin/chargesim-mpi against bin/chargesim, byte for byte, on 1, 2 and 3 ranks.
 test-mpi: deps-mpi
