@@ -48,8 +48,8 @@ clone=$work/chargesim
 
 passed=0
 failed=0
-pass() { passed=$((passed + 1)); echo "examples: ok: $*"; }
-fail() { failed=$((failed + 1)); echo "examples: FAIL: $*" >&2; }
+pass() { passed=$((passed + 1)); printf "examples: ok: %s\n" "$*"; }
+fail() { failed=$((failed + 1)); printf "examples: FAIL: %s\n" "$*" >&2; }
 
 # The commands of README.md's `sh` blocks, one a line: "LINE<TAB>command".
 readme_commands() {
