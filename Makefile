@@ -124,7 +124,7 @@ uninstall:
 	  $(DESTDIR)$(COMPDIR)/chargesim $(addprefix $(DESTDIR)$(MAPDIR)/,$(notdir $(MAPPINGS)))
 	rmdir $(DESTDIR)$(MAPDIR) $(DESTDIR)$(DATADIR)/chargesim 2>/dev/null || true
 
-# Includes point down the layers core < rules < sim < io < cli (STYLE.md 2);
+# Includes point down the layers core < rules < sim < io < cli (docs/ARCHITECTURE.md);
 # the header-to-layer mapping is in the script.
 layers:
 	@scripts/layers.sh $(CURDIR)
