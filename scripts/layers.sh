@@ -1,7 +1,7 @@
 #!/bin/sh
 # make layers: every #include "chargesim/..." in src/ and include/ must point
-# down (or sideways) the layers core < rules < sim < io < cli (STYLE.md 2,
-# DESIGN.md "Layers", issue 16). Prints each violation as
+# down (or sideways) the layers core < rules < sim < io < cli
+# (docs/ARCHITECTURE.md, "The intended shape" and "House rules"; issue 16). Prints each violation as
 #   file:line: X (layer) includes Y (layer)
 # and exits 1 if there is any. Usage: scripts/layers.sh [ROOT] (default: the
 # repository this script sits in).
