@@ -439,6 +439,12 @@ Test(compare, precision_rqmc)
               "%llu layouts: not 16 replicates of a power of two", (unsigned long long)n);
 }
 
+static bool place_anywhere(void *user, uint64_t k, cs_params *p)
+{
+    (void)user, (void)k, (void)p;
+    return true;
+}
+
 /* B that does not pair with A, or whose method cannot run (a caller that
  * skipped the checks of the command): refused, nothing run. */
 Test(compare, unpaired_variant_refused)
@@ -462,6 +468,19 @@ Test(compare, unpaired_variant_refused)
     cr_assert_str_eq(err.msg, "variant B: method exact: the layout is drawn at random each "
                               "trial; use --method conditional (exact dice, sampled layouts) or "
                               "mc");
+    /* B's own replicates (or confidence, precision) would be ignored. */
+    b.method = a.method;
+    b.replicates = a.replicates / 2;
+    cr_assert_eq(cs_sim_compare(&a, &b, &o, &r, &err), CS_EINPUT);
+    cr_assert_str_eq(err.msg, "variant B must keep A's confidence, precision and replicates");
+    /* A paired run has the experiment's sweep points, not a caller's. */
+    b.replicates = a.replicates;
+    cs_sim_points pts = {.n = 1, .place = place_anywhere};
+    cs_run_result rr;
+    o.pair = &b;
+    o.points = &pts;
+    cr_assert_eq(cs_sim_run(&a, &o, &rr, &err), CS_EINPUT);
+    cr_assert_str_eq(err.msg, "a paired run takes the experiment's sweep points");
     cs_experiment_free(&a);
     cs_experiment_free(&b);
 }
