@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chargesim/cli.h"
 #include "chargesim/csvw.h"
 #include "chargesim/cmpreport.h"
 #include "chargesim/compare.h"
 #include "chargesim/expfile.h"
+#include "chargesim/output.h"
 #include "chargesim/sim.h"
 
 static const char usage[] =
@@ -187,6 +189,34 @@ static int make_pivot(const cmp_args *a, const cs_cmp_result *res, const char *b
     return 0;
 }
 
+/* What the output would refuse after the run, checked before it: the
+ * pivot's keys, and -o naming the experiment or a file that cannot be
+ * made (opened here and dropped; the table is written through the output
+ * module after the run). 0, or the exit status after the message. */
+static int check_outputs(const cmp_args *a, const cs_experiment *e)
+{
+    cs_error err;
+    if (a->pivot) {
+        char row[256];
+        const char *colon = strchr(a->pivot, ':');
+        snprintf(row, sizeof row, "%.*s", (int)(colon - a->pivot), a->pivot);
+        if (cs_report_compare_pivot_check(e, row, colon + 1, &err) != CS_OK)
+            return cs_cli_fail_err("compare", &err);
+    }
+    if (cs_output_check_inputs(a->out, "-o", &a->path, 1, &err) != CS_OK)
+        return cs_cli_fail_err("compare", &err);
+    /* A device or FIFO is written through: opening one now would write to
+     * it, or wait for a reader. */
+    struct stat sb;
+    if (!a->out || strcmp(a->out, "-") == 0 || (stat(a->out, &sb) == 0 && !S_ISREG(sb.st_mode)))
+        return 0;
+    cs_outfile o;
+    if (cs_outfile_open(&o, a->out, &err) != CS_OK)
+        return cs_cli_fail_err("compare", &err);
+    cs_outfile_abort(&o);
+    return 0;
+}
+
 static int run_compare(cmp_args *a)
 {
     cs_experiment ea, eb;
@@ -211,6 +241,8 @@ static int run_compare(cmp_args *a)
         rc = cs_cli_fail_err("compare", &err);
     else if (a->max_trials && !(ea.precision > 0.0))
         rc = cs_cli_fail("compare", CS_EINPUT, "--max-trials applies only with --precision");
+    else
+        rc = check_outputs(a, &ea);
     cs_cmp_result res;
     memset(&res, 0, sizeof res);
     cs_progress prog;

@@ -52,7 +52,7 @@ static const char usage[] =
     "  -o FILE            write the CSV to FILE (default: standard output, unless --plot\n"
     "                     is given)\n"
     "  --plot FILE        the picture: .svg, .png or .pdf by the extension; heatmap with\n"
-    "                     the 50/75/90%% contours, the charger to scale, colour bar,\n"
+    "                     the 50/75/90% contours, the charger to scale, colour bar,\n"
     "                     cells where the target cannot stand hatched grey\n"
     "  --quiet            no progress bar (it shows only on a terminal, after 1 s)\n"
     "  -h, --help         this text\n"
@@ -183,8 +183,11 @@ static cs_status map_table(const cs_map_result *m, cs_table *t)
             if (row < 0)
                 return CS_ENOMEM;
             c = 0;
-            st |= cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->x, i));
-            st |= cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->y, j));
+            char xt[64], yt[64];
+            cs_map_axis_text(&m->x, i, xt, sizeof xt);
+            cs_map_axis_text(&m->y, j, yt, sizeof yt);
+            st |= cs_table_set(t, row, c++, "%s", xt);
+            st |= cs_table_set(t, row, c++, "%s", yt);
             st |= cs_table_set(t, row, c++, "%llu", (unsigned long long)cell->trials);
             if (!cell->placed) {
                 st |= cs_table_set(t, row, nc - 1, "none");

@@ -153,17 +153,25 @@ static int parse_args(run_args *a, int argc, char **argv)
     return 0;
 }
 
+/* --pivot ROW:COL[:COLUMN] cut into its parts; *what is COLUMN, p_success
+ * when not given. */
+static void pivot_parts(const char *pivot, char *row, char *col, size_t cap, const char **what)
+{
+    const char *colon = strchr(pivot, ':'), *w = strchr(colon + 1, ':');
+    snprintf(row, cap, "%.*s", (int)(colon - pivot), pivot);
+    snprintf(col, cap, "%.*s", (int)(w ? (size_t)(w - colon - 1) : cap - 1), colon + 1);
+    *what = w ? w + 1 : "p_success";
+}
+
 /* The tables of a finished run: the pivot, or the summary. */
 static cs_status make_tables(const run_args *a, const cs_run_result *res, cs_table **tables,
                              int *n_tables, cs_error *err)
 {
     if (a->pivot) {
         char row[256], col[256];
-        const char *colon = strchr(a->pivot, ':'), *what = strchr(colon + 1, ':');
-        snprintf(row, sizeof row, "%.*s", (int)(colon - a->pivot), a->pivot);
-        snprintf(col, sizeof col, "%.*s", (int)(what ? what - colon - 1 : 255), colon + 1);
-        return cs_report_pivot_column(res, row, col, what ? what + 1 : "p_success", a->fmt,
-                                      tables, n_tables, err);
+        const char *what;
+        pivot_parts(a->pivot, row, col, sizeof row, &what);
+        return cs_report_pivot_column(res, row, col, what, a->fmt, tables, n_tables, err);
     }
     *tables = calloc(1, sizeof **tables);
     *n_tables = *tables ? 1 : 0;
@@ -294,7 +302,14 @@ static int run_experiment(const run_args *a)
         cs_expfile_load(a->path, a->sets.set, a->sets.n, &e, &err) != CS_OK)
         return cs_cli_fail_err("run", &err);
     int rc = 0;
+    char row[256], col[256];
+    const char *what = "p_success";
+    if (a->pivot)
+        pivot_parts(a->pivot, row, col, sizeof row, &what);
+    /* Every option is checked before the first trial runs. */
     if (a->success && cs_sim_parse_success(e.rs, a->success, &opts.success_mask, &err) != CS_OK)
+        rc = cs_cli_fail_err("run", &err);
+    else if (a->pivot && cs_report_pivot_check(&e, row, col, what, &err) != CS_OK)
         rc = cs_cli_fail_err("run", &err);
     else if (a->max_trials && !(e.precision > 0.0))
         rc = cs_cli_fail("run", CS_EINPUT, "--max-trials applies only with --precision");

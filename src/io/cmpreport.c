@@ -124,19 +124,29 @@ static int sweep_pos(const cs_experiment *e, const char *key)
     return -1;
 }
 
-cs_status cs_report_compare_pivot(const cs_cmp_result *r, const char *row, const char *col,
-                                  const char *b_desc, cs_format fmt, cs_table *out,
-                                  cs_error *err)
+cs_status cs_report_compare_pivot_check(const cs_experiment *e, const char *row,
+                                        const char *col, cs_error *err)
 {
-    const cs_experiment *e = r->a;
     int rp = sweep_pos(e, row), cp = sweep_pos(e, col);
     if (rp < 0 || cp < 0 || rp == cp || e->n_sweep != 2)
         return cs_error_set(err, CS_EINPUT,
                             "--pivot %s:%s: compare pivots delta on the two swept keys of an "
                             "experiment that sweeps exactly two",
                             row, col);
+    return CS_OK;
+}
+
+cs_status cs_report_compare_pivot(const cs_cmp_result *r, const char *row, const char *col,
+                                  const char *b_desc, cs_format fmt, cs_table *out,
+                                  cs_error *err)
+{
+    const cs_experiment *e = r->a;
+    cs_status st = cs_report_compare_pivot_check(e, row, col, err);
+    if (st != CS_OK)
+        return st;
+    int rp = sweep_pos(e, row), cp = sweep_pos(e, col);
     const cs_value_spec *rv = &e->param[e->sweep[rp]], *cv = &e->param[e->sweep[cp]];
-    cs_status st = cs_table_init(out, cv->n + 1);
+    st = cs_table_init(out, cv->n + 1);
     st |= cs_table_set_header(out, 0, row, true);
     for (int j = 0; j < cv->n; j++)
         st |= cs_table_set_header(out, j + 1, cv->text[j], true);

@@ -86,6 +86,7 @@ void cs_experiment_free(cs_experiment *e)
         label_clear(&e->label[i]);
     }
     free(e->origin);
+    free(e->method_origin);
     free(e->name);
     free(e->description);
     memset(e, 0, sizeof *e);
@@ -201,11 +202,15 @@ static cs_status parse_element(const cs_param_def *def, const char *text, double
     return CS_OK;
 }
 
-static cs_status add_value(cs_value_spec *v, const char *text, double num, cs_error *err)
+/* Appends one value; `at` and `def` name the key in a refusal. */
+static cs_status add_value(cs_value_spec *v, const char *text, double num,
+                           const cs_param_def *def, const char *at, cs_error *err)
 {
     if (v->n >= MAX_SWEEP_VALUES)
-        return cs_error_set(err, CS_ELIMIT, "a sweep may have at most %d values",
-                            MAX_SWEEP_VALUES);
+        return cs_error_set(err, CS_ELIMIT,
+                            "%s: %s: more than %d values; a sweep may have at most %d (split "
+                            "it into several runs)",
+                            at, def->key, MAX_SWEEP_VALUES, MAX_SWEEP_VALUES);
     double *nn = realloc(v->num, (size_t)(v->n + 1) * sizeof *nn);
     if (!nn)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
@@ -222,7 +227,7 @@ static cs_status add_value(cs_value_spec *v, const char *text, double num, cs_er
     return CS_OK;
 }
 
-/* Formats a sweep element the way a user would write it: 1, 1.5, 0.25. */
+/* Formats a value the way a user would write it: 1, 1.5, 0.25. */
 static void format_number(char *buf, size_t cap, double x)
 {
     snprintf(buf, cap, "%.10g", x);
@@ -282,10 +287,10 @@ static cs_status parse_draw_value(const cs_param_def *def, const char *raw, cs_v
     v->kind = uni ? CS_VAL_UNIFORM : CS_VAL_NORMAL;
     char centre[64];
     format_number(centre, sizeof centre, uni ? 0.5 * (v->a + v->b) : v->a);
-    return add_value(v, centre, uni ? 0.5 * (v->a + v->b) : v->a, err);
+    return add_value(v, centre, uni ? 0.5 * (v->a + v->b) : v->a, def, at, err);
 }
 
-/* a..b or a..b:step: the values a + i*step. */
+/* a..b or a..b:step: the values a + i*step, the last of them b. */
 static cs_status parse_range(const cs_param_def *def, const char *raw, const char *dots,
                              cs_value_spec *v, const char *at, cs_error *err)
 {
@@ -311,25 +316,48 @@ static cs_status parse_range(const cs_param_def *def, const char *raw, const cha
         return cs_error_set(err, CS_EINPUT,
                             "%s: %s = '%s': a sweep a..b:step needs a <= b and step > 0", at,
                             def->key, raw);
-    if ((b - a) / step > MAX_SWEEP_VALUES)
-        return cs_error_set(err, CS_ELIMIT, "%s: %s = '%s': more than %d sweep values", at,
-                            def->key, raw, MAX_SWEEP_VALUES);
+    /* Values a + i*step while within b (to a billionth of a step). */
+    double last = floor((b - a) / step + 1e-9);
+    if (last >= MAX_SWEEP_VALUES)
+        return cs_error_set(err, CS_ELIMIT,
+                            "%s: %s = '%s': %.0f values; a sweep may have at most %d (split it "
+                            "into several runs, or take a larger step)",
+                            at, def->key, raw, last + 1.0, MAX_SWEEP_VALUES);
+    /* A step that passes b would drop b unsaid: refused, naming the end
+     * the sweep would have. */
+    double end = a + last * step;
+    if (b - end > 1e-9 * step) {
+        char e_txt[64];
+        format_number(e_txt, sizeof e_txt, end);
+        return cs_error_set(err, CS_EINPUT,
+                            "%s: %s = '%s': the step does not land on %s (the last value "
+                            "would be %s); end the sweep at %s, or take a step that divides "
+                            "%s - %s",
+                            at, def->key, raw, right, e_txt, e_txt, right, left);
+    }
+    /* Each value's text has the places a and step are written with, so
+     * values a step apart never print alike (parse.h). */
+    int places = cs_parse_decimals(left), sp = colon ? cs_parse_decimals(colon + 1) : 0;
+    places = places < 0 || sp < 0 ? -1 : places > sp ? places : sp;
     v->kind = CS_VAL_SWEEP;
     /* Values a + i*step, computed from i to avoid accumulating error. */
-    for (long i = 0;; i++) {
+    for (long i = 0; i <= (long)last; i++) {
         double x = a + (double)i * step;
-        if (x > b + 1e-9 * step)
-            break;
-        x = x > b ? b : x; /* the last value is b itself, never past it */
+        x = x > b ? b : x; /* never past b */
         char buf[64];
-        format_number(buf, sizeof buf, x);
+        cs_parse_format_value(buf, sizeof buf, x, places);
+        if (v->n > 0 && (x == v->num[v->n - 1] || strcmp(buf, v->text[v->n - 1]) == 0))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: %s = '%s': the step is too small for a number near %s "
+                                "to change; take a larger one",
+                                at, def->key, raw, buf);
         if ((st = parse_element(def, buf, &num, at, err)) != CS_OK)
             return st;
-        /* The value is a + i*step itself, not its 10-digit text read back
+        /* The value is a + i*step itself, not its text read back
          * (issue 18.3); the text is what tables show. */
         if (def->type == CS_PARAM_REAL)
             num = x;
-        if ((st = add_value(v, buf, num, err)) != CS_OK)
+        if ((st = add_value(v, buf, num, def, at, err)) != CS_OK)
             return st;
     }
     return CS_OK;
@@ -356,7 +384,7 @@ static cs_status parse_list(const cs_param_def *def, const char *raw, cs_value_s
         }
         st = parse_element(def, item, &num, at, err);
         if (st == CS_OK)
-            st = add_value(v, item, num, err);
+            st = add_value(v, item, num, def, at, err);
         free(item);
         if (st != CS_OK)
             return st;
@@ -377,7 +405,7 @@ static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_
     if (def->type == CS_PARAM_TEXT || def->type == CS_PARAM_POLYGON) {
         v->kind = CS_VAL_FIXED; /* taken whole: its commas are no sweep */
         st = parse_element(def, raw, &num, at, err);
-        return st != CS_OK ? st : add_value(v, raw, 0.0, err);
+        return st != CS_OK ? st : add_value(v, raw, 0.0, def, at, err);
     }
     if (strncmp(raw, "uniform(", 8) == 0 || strncmp(raw, "normal(", 7) == 0)
         return parse_draw_value(def, raw, v, at, err);
@@ -389,7 +417,7 @@ static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_
     v->kind = CS_VAL_FIXED;
     if ((st = parse_element(def, raw, &num, at, err)) != CS_OK)
         return st;
-    return add_value(v, raw, num, err);
+    return add_value(v, raw, num, def, at, err);
 }
 
 static cs_status set_param(cs_experiment *e, int idx, const char *value, const char *origin,
@@ -528,6 +556,15 @@ static cs_status set_ruleset(cs_experiment *e, const char *v, const char *at, cs
     return st;
 }
 
+/* Where method was set (at: "FILE:LINE" or "command line"), for the
+ * refusal of a method the scenario does not allow. */
+static cs_status set_method_origin(cs_experiment *e, const char *at, cs_error *err)
+{
+    free(e->method_origin);
+    e->method_origin = strdup(at);
+    return e->method_origin ? CS_OK : cs_error_set(err, CS_ENOMEM, "out of memory");
+}
+
 /* The numeric [experiment] keys (v is a trimmed copy the caller owns):
  * CS_OK, an error, or -1 when key is none of them. */
 static int set_number_key(cs_experiment *e, const char *key, char *v, const char *value,
@@ -549,6 +586,8 @@ static int set_number_key(cs_experiment *e, const char *key, char *v, const char
             st = cs_error_set(err, CS_EINPUT,
                               "%s: method = '%s': expected auto, mc, conditional, exact or rqmc",
                               at, v);
+        else
+            st = set_method_origin(e, at, err);
     } else if (strcmp(key, "confidence") == 0) {
         if (!parse_double(v, &e->confidence) || !(e->confidence > 0.0) ||
             !(e->confidence < 1.0))
@@ -686,6 +725,28 @@ void cs_experiment_point_label(const cs_experiment *e, uint64_t k, char *buf, in
     }
 }
 
+/* method = exact on a random layout: where method was set, and what makes
+ * the layout random (the first drawn key and where it was set, or the
+ * ruleset's own draws). */
+static cs_status exact_refused(const cs_experiment *e, cs_error *err)
+{
+    char why[1200];
+    snprintf(why, sizeof why, "the ruleset draws part of it itself");
+    for (int i = 0; i < e->rs->n_params; i++) {
+        const cs_value_spec *v = &e->param[i];
+        if (v->kind != CS_VAL_UNIFORM && v->kind != CS_VAL_NORMAL)
+            continue;
+        char vat[512];
+        where(vat, sizeof vat, v->origin, v->line);
+        snprintf(why, sizeof why, "%s = %s, %s", e->rs->params[i].key, v->raw, vat);
+        break;
+    }
+    return cs_error_set(err, CS_EINPUT,
+                        "%s: method = exact: the layout is drawn at random each trial (%s); "
+                        "use --method conditional (exact dice, sampled layouts) or mc",
+                        e->method_origin ? e->method_origin : e->origin, why);
+}
+
 cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error *err)
 {
     bool exact_ok = e->rs->outcome_probabilities != NULL;
@@ -711,9 +772,7 @@ cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error 
                                 "--method mc",
                                 cs_method_name(e->method), e->rs->name);
         if (e->method == CS_METHOD_EXACT && e->layout_random)
-            return cs_error_set(err, CS_EINPUT,
-                                "method exact: the layout is drawn at random each trial; use "
-                                "--method conditional (exact dice, sampled layouts) or mc");
+            return exact_refused(e, err);
         *out = e->method;
         return CS_OK;
     }

@@ -2,6 +2,7 @@
  * scheduler (cs_sim_points), placed by the ruleset's map_place hook. See
  * include/chargesim/map.h. */
 #include "chargesim/map.h"
+#include "chargesim/parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -33,15 +34,6 @@ static bool parse_number(const char *s, size_t len, double *out)
     return true;
 }
 
-/* The value the "%.10g" text of x stands for, as the experiment's sweeps
- * round their values (experiment.c, format_number). */
-static double as_written(double x)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.10g", x);
-    return strtod(buf, NULL);
-}
-
 cs_status cs_map_axis_parse(const char *text, const char *what, cs_map_axis *out, cs_error *err)
 {
     const char *dots = text ? strstr(text, "..") : NULL;
@@ -63,13 +55,32 @@ cs_status cs_map_axis_parse(const char *text, const char *what, cs_map_axis *out
     int n = 0;
     while (lo + (double)n * step <= hi + 1e-9 * step)
         n++;
-    *out = (cs_map_axis){lo, hi, step, n};
+    /* As an experiment's sweep (experiment.c): a step that passes HI is
+     * refused rather than HI dropped unsaid. */
+    double end = lo + (double)(n - 1) * step;
+    if (hi - end > 1e-9 * step)
+        return cs_error_set(err, CS_EINPUT,
+                            "%s '%s': the step does not land on %.*s (the last value would be "
+                            "%.10g); end the axis at %.10g, or take a step that divides HI - LO",
+                            what, text, (int)lb, dots + 2, end, end);
+    char lo_txt[64];
+    snprintf(lo_txt, sizeof lo_txt, "%.*s", (int)(dots - text), text);
+    int pl = cs_parse_decimals(lo_txt), ps = colon ? cs_parse_decimals(colon + 1) : 1;
+    *out = (cs_map_axis){lo, hi, step, n, pl < 0 || ps < 0 ? -1 : pl > ps ? pl : ps};
     return CS_OK;
+}
+
+void cs_map_axis_text(const cs_map_axis *a, int i, char *buf, size_t cap)
+{
+    double x = a->lo + (double)i * a->step;
+    cs_parse_format_value(buf, cap, x > a->hi ? a->hi : x, a->places);
 }
 
 double cs_map_axis_value(const cs_map_axis *a, int i)
 {
-    return as_written(a->lo + (double)i * a->step);
+    char buf[64];
+    cs_map_axis_text(a, i, buf, sizeof buf);
+    return strtod(buf, NULL);
 }
 
 /* What the scheduler's place callback needs. */
