@@ -30,4 +30,18 @@ int cs_parse_decimals(const char *s);
  * double to hold, the shortest text that reads back as x itself. */
 void cs_parse_format_value(char *buf, size_t cap, double x, int decimals);
 
+/* A typo's suggestion ("did you mean charge_speed?"): offer every name the
+ * word could have meant; `best` is then the closest by optimal string
+ * alignment distance (one edit each: a letter inserted, deleted or changed,
+ * two neighbours swapped), the first offered among equals, or NULL when
+ * none is close enough: at most 2 edits and fewer than half of the word's
+ * letters, so a word is never "corrected" into an unrelated name.
+ * Start with {word, NULL, 0}. Names longer than 63 bytes are never close. */
+typedef struct cs_parse_suggest {
+    const char *word;
+    const char *best;
+    int dist;
+} cs_parse_suggest;
+void cs_parse_suggest_offer(cs_parse_suggest *s, const char *name);
+
 #endif

@@ -106,7 +106,7 @@ static int parse_args(cmp_args *a, int argc, char **argv)
         if (strcmp(s, "--quiet") == 0)
             a->quiet = true;
         else if (s[0] == '-' && s[1] != '\0')
-            return fail("unknown option '%s' (see chargesim compare --help)", s);
+            return cs_cli_unknown_option("compare", s, usage);
         else if (a->path)
             return fail("one experiment file at a time ('%s')", s);
         else

@@ -133,8 +133,7 @@ static int parse_args(map_args *a, int argc, char **argv)
         if (strcmp(s, "--quiet") == 0)
             a->quiet = true;
         else if (s[0] == '-' && s[1] != '\0')
-            return cs_cli_fail(CMD, CS_EINPUT, "unknown option '%s' (see chargesim map --help)",
-                               s);
+            return cs_cli_unknown_option(CMD, s, usage);
         else if (a->path)
             return cs_cli_fail(CMD, CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
                                a->path, s);

@@ -64,6 +64,7 @@ typedef struct run_args {
     cs_format fmt;
     int argc;    /* the command line, for the metadata */
     char **argv;
+    const cs_csvw_remade *remade; /* run by rerun: the original provenance */
 } run_args;
 
 /* An option taking a value that is kept as text: 0, or the exit status. */
@@ -136,8 +137,7 @@ static int parse_args(run_args *a, int argc, char **argv)
         if (strcmp(s, "--quiet") == 0)
             a->quiet = true;
         else if (s[0] == '-' && s[1] != '\0')
-            return cs_cli_fail("run", CS_EINPUT, "unknown option '%s' (see chargesim run --help)",
-                               s);
+            return cs_cli_unknown_option("run", s, usage);
         else if (a->path)
             return cs_cli_fail("run", CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
                                a->path, s);
@@ -262,9 +262,10 @@ static cs_status write_outputs(const run_args *a, const cs_run_result *res, run_
     /* Never empty: an experiment has at least one sweep point, a row each
      * (or a cell each of a pivot). */
     cs_status st = make_tables(a, res, &tables, &n_tables, err);
+    const char *input = a->remade ? a->remade->input : strcmp(a->path, "-") ? a->path : NULL;
     cs_csvw_source meta = {a->pivot ? CS_CSVW_PIVOT : CS_CSVW_SUMMARY, "run", a->argc, a->argv,
-                           a->out, strcmp(a->path, "-") ? a->path : NULL, res, a->pivot, NULL,
-                           0, 0, 0.0};
+                           a->out, input, res, a->pivot, NULL,
+                           0, 0, 0.0, a->remade};
     if (st == CS_OK)
         st = add_provenance(a, &meta, f, tables, n_tables, err);
     for (int t = 0; st == CS_OK && t < n_tables; t++) {
@@ -301,18 +302,19 @@ static int run_experiment(const run_args *a)
         cs_output_check_inputs(a->dist, "--dist", &a->path, 1, &err) != CS_OK ||
         cs_expfile_load(a->path, a->sets.set, a->sets.n, &e, &err) != CS_OK)
         return cs_cli_fail_err("run", &err);
-    int rc = 0;
     char row[256], col[256];
     const char *what = "p_success";
     if (a->pivot)
         pivot_parts(a->pivot, row, col, sizeof row, &what);
     /* Every option is checked before the first trial runs. */
-    if (a->success && cs_sim_parse_success(e.rs, a->success, &opts.success_mask, &err) != CS_OK)
-        rc = cs_cli_fail_err("run", &err);
-    else if (a->pivot && cs_report_pivot_check(&e, row, col, what, &err) != CS_OK)
-        rc = cs_cli_fail_err("run", &err);
-    else if (a->max_trials && !(e.precision > 0.0))
-        rc = cs_cli_fail("run", CS_EINPUT, "--max-trials applies only with --precision");
+    cs_status st = a->remade ? cs_csvw_remade_apply(a->remade, &e, &err) : CS_OK;
+    if (st == CS_OK && a->success)
+        st = cs_sim_parse_success(e.rs, a->success, &opts.success_mask, &err);
+    if (st == CS_OK && a->pivot)
+        st = cs_report_pivot_check(&e, row, col, what, &err);
+    if (st == CS_OK && a->max_trials && !(e.precision > 0.0))
+        st = cs_error_set(&err, CS_EINPUT, "--max-trials applies only with --precision");
+    int rc = st != CS_OK ? cs_cli_fail_err("run", &err) : 0;
     run_files f;
     if (!rc && files_open(a, &f, &err) != CS_OK)
         rc = cs_cli_fail_err("run", &err);
@@ -325,7 +327,7 @@ static int run_experiment(const run_args *a)
     opts.progress = cs_progress_update;
     opts.progress_user = &prog;
     cs_run_result res;
-    cs_status st = cs_sim_run(&e, &opts, &res, &err);
+    st = cs_sim_run(&e, &opts, &res, &err);
     cs_progress_finish(&prog);
     if (st == CS_OK)
         st = write_outputs(a, &res, &f, &err);
@@ -343,8 +345,14 @@ static int run_experiment(const run_args *a)
 
 int cs_cli_run(int argc, char **argv)
 {
+    return cs_cli_run_remade(argc, argv, NULL);
+}
+
+int cs_cli_run_remade(int argc, char **argv, const cs_csvw_remade *remade)
+{
     run_args a;
     memset(&a, 0, sizeof a);
+    a.remade = remade;
     a.fmt = CS_FORMAT_CSV;
     a.argc = argc;
     a.argv = argv;

@@ -93,3 +93,42 @@ void cs_parse_format_value(char *buf, size_t cap, double x, int decimals)
     if (strtod(buf, NULL) != strtod(dec, NULL))
         snprintf(buf, cap, "%s", dec);
 }
+
+/* Optimal string alignment distance of a and b (lengths below 64), the
+ * classic dynamic programme with the swap of two neighbours as one edit. */
+static int osa_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    int d[64][64];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int cost = a[i - 1] != b[j - 1];
+            int best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < best)
+                best = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+void cs_parse_suggest_offer(cs_parse_suggest *s, const char *name)
+{
+    size_t la = strlen(s->word), lb = strlen(name);
+    if (la >= 64 || lb >= 64 || strcmp(s->word, name) == 0)
+        return;
+    int d = osa_distance(s->word, la, name, lb);
+    if (d > 2 || 2 * (size_t)d >= la)
+        return;
+    if (!s->best || d < s->dist) {
+        s->best = name;
+        s->dist = d;
+    }
+}
