@@ -18,6 +18,7 @@
 
 #include "chargesim/expfile.h"
 #include "chargesim/map.h"
+#include "chargesim/output.h"
 #include "chargesim/parse.h"
 #include "chargesim/replay.h"
 #include "chargesim/sha256.h"
@@ -217,6 +218,127 @@ Test(newuser, every_option_is_checked_before_the_first_trial)
                   cases[i].cmd, rc);
         cr_expect(strstr(err, cases[i].msg), "%s: %s", cases[i].cmd, err);
     }
+}
+
+/* ---- 2. A failed commit leaves nothing behind -------------------------- */
+
+/* The entries of dir, sorted, joined by spaces. */
+static void listing(const char *dir, char *buf, size_t cap)
+{
+    struct dirent **names;
+    int n = scandir(dir, &names, NULL, alphasort);
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (strcmp(names[i]->d_name, ".") && strcmp(names[i]->d_name, ".."))
+            snprintf(buf + strlen(buf), cap - strlen(buf), "%s%s", buf[0] ? " " : "",
+                     names[i]->d_name);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* h/ a sticky folder (1777, as /tmp) holding y.csv; w/ nobody's, holding
+ * x.csv; each with its old contents. y.csv is writable by all, so the
+ * kernel lets another user hard-link it (fs.protected_hardlinks): the
+ * backup a commit makes of it. */
+static void sticky_setup(const char *d, uid_t y_owner)
+{
+    char path[1024];
+    cr_assert_eq(chmod(d, 0755), 0);
+    snprintf(path, sizeof path, "%s/h", d);
+    cr_assert_eq(mkdir(path, 0777), 0);
+    cr_assert_eq(chmod(path, 01777), 0);
+    snprintf(path, sizeof path, "%s/w", d);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    cr_assert_eq(chown(path, 65534, 65534), 0);
+    put(d, "h/y.csv", "old-y\n");
+    put(d, "w/x.csv", "old-x\n");
+    snprintf(path, sizeof path, "%s/h/y.csv", d);
+    cr_assert_eq(chown(path, y_owner, y_owner), 0);
+    cr_assert_eq(chmod(path, 0666), 0);
+    snprintf(path, sizeof path, "%s/w/x.csv", d);
+    cr_assert_eq(chown(path, 65534, 65534), 0);
+}
+
+/* Both old files kept, nothing else left in either folder. */
+static void sticky_untouched(const char *d)
+{
+    char path[1024], names[1024];
+    snprintf(path, sizeof path, "%s/h", d);
+    listing(path, names, sizeof names);
+    cr_expect_str_eq(names, "y.csv", "left behind in the sticky folder");
+    snprintf(path, sizeof path, "%s/w", d);
+    listing(path, names, sizeof names);
+    cr_expect_str_eq(names, "x.csv", "left behind in w/");
+    char *y, *x;
+    snprintf(path, sizeof path, "%s/h/y.csv", d);
+    cr_expect_str_eq((y = th_slurp(path, NULL)), "old-y\n");
+    snprintf(path, sizeof path, "%s/w/x.csv", d);
+    cr_expect_str_eq((x = th_slurp(path, NULL)), "old-x\n");
+    free(x);
+    free(y);
+}
+
+Test(newuser, a_file_another_user_owns_in_a_sticky_folder_is_refused_leaving_nothing)
+{
+    if (geteuid() != 0) {
+        cr_log_warn("skipped: needs root, to give a file to another user and run as a third");
+        cr_skip_test("needs root (a file of another user in a sticky folder)");
+    }
+    const char *d = th_tmpdir();
+    sticky_setup(d, 1); /* y.csv: daemon's */
+    /* Run as nobody: it may write w/ and h/, but not replace daemon's y.csv. */
+    int rc = sh(d, "setpriv --reuid=65534 --regid=65534 --clear-groups "
+                   "$B run \"$R/experiments/default.ini\" -o w/x.csv --dist h/y.csv --quiet");
+    if (rc == 127 || strstr(err, "Permission denied") || strstr(err, "setpriv"))
+        cr_skip_test("setpriv, or the binary's folder for user nobody, missing: %s", err);
+    cr_expect_eq(rc, 1, "%s", err);
+    cr_expect(strstr(err, "chargesim run: h/y.csv: cannot replace it: Operation not permitted "
+                          "(it belongs to another user"),
+              "%s", err);
+    sticky_untouched(d);
+}
+
+Test(newuser, a_file_that_changes_hands_before_the_commit_leaves_nothing)
+{
+    if (geteuid() != 0)
+        cr_skip_test("needs root (a file of another user in a sticky folder)");
+    /* y.csv is nobody's when opened, daemon's by the commit: the commit
+     * finds out before its first rename. */
+    const char *d = th_tmpdir();
+    sticky_setup(d, 65534);
+    int ready[2], go[2];
+    cr_assert_eq(pipe(ready), 0);
+    cr_assert_eq(pipe(go), 0);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        char x[1024], y[1024], c;
+        snprintf(x, sizeof x, "%s/w/x.csv", d);
+        snprintf(y, sizeof y, "%s/h/y.csv", d);
+        if (setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(3);
+        cs_outfile a, b;
+        cs_error e;
+        if (cs_outfile_open(&a, x, &e) != CS_OK || cs_outfile_open(&b, y, &e) != CS_OK)
+            _exit(4);
+        fputs("new\n", a.f);
+        fputs("new\n", b.f);
+        if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+            _exit(5);
+        cs_outfile *const both[] = {&a, &b};
+        cs_status st = cs_outfile_commit_all(both, 2, &e);
+        _exit(st == CS_ERUNTIME && strstr(e.msg, "h/y.csv: cannot replace it") ? 0 : 6);
+    }
+    char c, path[1024];
+    cr_assert_eq(read(ready[0], &c, 1), 1);
+    snprintf(path, sizeof path, "%s/h/y.csv", d);
+    cr_assert_eq(chown(path, 1, 1), 0);
+    cr_assert_eq(write(go[1], "g", 1), 1);
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child: %d", WEXITSTATUS(status));
+    sticky_untouched(d);
 }
 
 /* ---- 4. A sweep that misses its end ----------------------------------- */
