@@ -5,6 +5,7 @@
  * library where a picture's words are not text in the file. */
 #define _DEFAULT_SOURCE
 #define _XOPEN_SOURCE 700
+#include <cairo.h>
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <jansson.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "chargesim/expfile.h"
+#include "chargesim/heatmap.h"
 #include "chargesim/map.h"
 #include "chargesim/output.h"
 #include "chargesim/parse.h"
@@ -361,6 +363,106 @@ Test(newuser, a_sweep_that_misses_its_end_is_refused)
     cr_expect(strstr(err, "--y '0..10:3': the step does not land on 10 (the last value would "
                           "be 9)"),
               "%s", err);
+}
+
+/* ---- 4. A threat map with a drawn angle ------------------------------ */
+
+Test(newuser, a_map_gives_odds_over_the_placements_that_can_stand)
+{
+    /* A 5" target whose front-edge centre is 1" before the charger's,
+     * turned by uniform(-45, 45): its front corner comes 2.5 |sin a| nearer,
+     * so it overlaps the charger (cannot stand) when |a| >= asin(0.4). */
+    const double share = (45.0 - asin(0.4) * 180.0 / M_PI) / 45.0;
+    const char *d = th_tmpdir();
+    const char *common = "\"$R/experiments/map-t9a.ini\" --set 'angle=uniform(-45,45)' "
+                         "--method mc --trials 20000 --quiet";
+    char script[1024];
+    snprintf(script, sizeof script, "$B map %s --x 0..0 --y 1..1 -o m.csv --plot m.png", common);
+    cr_assert_eq(sh(d, script), 0, "%s", err);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/m.csv", d);
+    char *csv = th_slurp(path, NULL);
+    cr_assert(csv);
+    cr_expect(strstr(csv, ",p_illegal,p_cannot_stand,ci_low_cannot_stand,ci_high_cannot_stand,"
+                          "method\n"),
+              "%s", csv);
+    unsigned long long trials;
+    double p, lo, hi, q, qlo, qhi;
+    const char *row = strchr(csv, '\n') + 1;
+    cr_assert_eq(sscanf(row, "0,1,%llu,%lf,%lf,%lf,%*f,%*f,%*f,%*f,%*f,%lf,%lf,%lf,mc", &trials, &p,
+                        &lo, &hi, &q, &qlo, &qhi),
+                 7, "%s", row);
+    /* The share that cannot stand, reported with its interval: within 5
+     * standard errors of the exact share, inside the interval it gives. */
+    cr_expect_lt(fabs(q - share), th_5sigma(share, 20000), "share %.6f, exact %.6f", q, share);
+    cr_expect(qlo <= q && q <= qhi && qhi - qlo < 0.02, "%f %f %f", qlo, q, qhi);
+    /* Every placement that stands is reached (D6 + 4 maximised against 1"):
+     * the hole run shows there (52%) is gone. */
+    cr_expect_eq(p, 1.0, "p_success over the placements that stand: %f", p);
+    cr_expect_eq((double)trials, round(20000 * (1.0 - q)));
+    /* run counts those placements as illegal charges; the trials that
+     * stand are the same trials (each trial its own stream). */
+    snprintf(script, sizeof script,
+             "$B run \"$R/experiments/map-t9a.ini\" --set 'angle=uniform(-45,45)' --set distance=1 "
+             "--method mc --trials 20000 --quiet");
+    cr_assert_eq(sh(d, script), 0, "%s", err);
+    unsigned long long rt, rs;
+    double rp;
+    cr_assert_eq(sscanf(strchr(out, '\n') + 1, "%llu,%llu,%lf", &rt, &rs, &rp), 3, "%s", out);
+    cr_expect_eq(rt, 20000);
+    cr_expect_eq(rs, trials, "run's successes are the map's standing trials, all reached");
+    free(csv);
+    /* The picture shows the share: the cell is hatched over its colour. */
+    snprintf(script, sizeof script, "$B map %s --x 0..0 --y 1..1 --plot n.png", common);
+    snprintf(path, sizeof path, "%s/n.png", d);
+    cr_assert_eq(sh(d, "$B map \"$R/experiments/map-t9a.ini\" --x 0..0 --y 1..1 --plot n.png"),
+                 0, "%s", err);
+    cr_assert_eq(sh(d, "cmp -s m.png n.png"), 1, "the hatching is missing");
+}
+
+/* A 3 x 1 map at p = 1 with share[i] of cell i's placements unable to
+ * stand, as PNG pixels: how much darker than its yellow the inside of cell
+ * i is, summed over its pixels. */
+static int dark_pixels(const double *share, int cell_i)
+{
+    static double p[3] = {1.0, 1.0, 1.0};
+    cs_heatmap h = {3, 1, 0, 1, 5, 1, p, share, 1, 1, "t", "c"};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cs_error e;
+    cr_assert_eq(cs_heatmap_draw(&h, CS_CANVAS_PNG, f, &e), CS_OK, "%s", e.msg);
+    fclose(f);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/h.png", th_tmpdir());
+    FILE *w = fopen(path, "wb");
+    fwrite(buf, 1, len, w);
+    fclose(w);
+    free(buf);
+    cairo_surface_t *img = cairo_image_surface_create_from_png(path);
+    cr_assert_eq(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+    const unsigned char *px = cairo_image_surface_get_data(img);
+    int stride = cairo_image_surface_get_stride(img), n = 0;
+    /* heatmap.c's frame: x from -1 to 2.5, y from -1.5 to 5.5 inches, 40
+     * points an inch, the plot 52 points from the left, 16 from the top. */
+    int x0 = 52 + (int)((cell_i + 0.5) * 40) + 4, y0 = 16 + 4;
+    for (int y = y0; y < y0 + 32; y++)
+        for (int x = x0; x < x0 + 32; x++) {
+            const unsigned char *q = px + y * stride + 4 * x; /* B, G, R, A */
+            n += q[2] < 253 ? 253 - q[2] : 0; /* the yellow of p = 1 has red 253 */
+        }
+    cairo_surface_destroy(img);
+    return n;
+}
+
+Test(newuser, the_share_that_cannot_stand_shows_in_the_picture)
+{
+    double none[3] = {0.0, 0.0, 0.0}, some[3] = {0.0, 0.2, 0.8};
+    cr_expect_eq(dark_pixels(none, 1), 0);
+    cr_expect_eq(dark_pixels(some, 0), 0, "a cell whose placements all stand is plain");
+    int light = dark_pixels(some, 1), heavy = dark_pixels(some, 2);
+    cr_expect_gt(light, 1000, "hatching over a cell where 20%% cannot stand");
+    cr_expect_gt(heavy, light, "darker where more cannot stand (%d, %d)", heavy, light);
 }
 
 /* ---- 5. Provenance and messages --------------------------------------- */

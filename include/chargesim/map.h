@@ -41,12 +41,18 @@ void cs_map_axis_text(const cs_map_axis *a, int i, char *buf, size_t cap);
 /* Value i of the axis: the number its text stands for. */
 double cs_map_axis_value(const cs_map_axis *a, int i);
 
-/* One cell's estimate. */
+/* One cell's estimate. Where values are drawn per trial, a trial whose
+ * draws put the target where it cannot stand (a drawn angle turning it
+ * onto the charger) is no failed charge: it is left out, the cell's odds
+ * are over the placements that can stand, and their share is reported. */
 typedef struct cs_map_cell {
     bool placed;        /* false: the target cannot stand here (no numbers) */
-    uint64_t trials;    /* trials (mc) or layouts (conditional, exact) */
+    uint64_t trials;    /* trials (mc) or layouts (conditional, exact) where it stands */
     double p_success, ci_low, ci_high;
     double p_outcome[CS_MAX_OUTCOMES];
+    uint64_t cannot_stand; /* trials left out: the target could not stand */
+    double p_cannot_stand, cannot_stand_low, cannot_stand_high; /* their share of all, with
+                                                       its interval; 1 where !placed */
 } cs_map_cell;
 
 typedef struct cs_map_result {

@@ -144,7 +144,12 @@ static const char *const fixed_columns[][3] = {
     {"p_success", "number", "probability that the charger ends in base contact with the unit it charged"},
     {"ci_low", "number", "lower end of the confidence interval of the row's probability"},
     {"ci_high", "number", "upper end of the confidence interval of the row's probability"},
-    {"method", "string", "how the numbers were obtained: exact, conditional or mc"},
+    {"method", "string", "how the numbers were obtained: exact, conditional, rqmc or mc (a map's "
+                         "cell where the target cannot stand: none)"},
+    {"p_cannot_stand", "number", "share of the drawn placements where the target cannot stand "
+                                 "(left out of the cell's odds); 1 where it never can"},
+    {"ci_low_cannot_stand", "number", "lower end of the confidence interval of p_cannot_stand"},
+    {"ci_high_cannot_stand", "number", "upper end of the confidence interval of p_cannot_stand"},
     {"metric", "string", "`outcome`, or the measured quantity whose distribution the row gives"},
     {"value", "string", "an outcome name or a value of the quantity (<x, >x: beyond its range)"},
     {"count", "integer", "trials with this value (sampled rows only)"},

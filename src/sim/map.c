@@ -83,11 +83,13 @@ double cs_map_axis_value(const cs_map_axis *a, int i)
     return strtod(buf, NULL);
 }
 
-/* What the scheduler's place callback needs. */
+/* What the scheduler's place and stands callbacks need. */
 typedef struct map_job {
     const cs_ruleset *rs;
     const cs_map_axis *x, *y;
     uint64_t first; /* the chunk's first cell */
+    cs_params base; /* the experiment's values, none marked drawn (stand_cell) */
+    double *xs, *ys; /* the axes' values (cs_map_axis_value), for stand_cell */
 } map_job;
 
 static bool place_cell(void *user, uint64_t k, cs_params *p)
@@ -99,6 +101,22 @@ static bool place_cell(void *user, uint64_t k, cs_params *p)
     int i = (int)(c % (uint64_t)j->x->n), r = (int)(c / (uint64_t)j->x->n);
     return j->rs->map_place(p, cs_map_axis_value(j->x, i), cs_map_axis_value(j->y, r), &spot,
                             &diag) == CS_OK &&
+           spot.placed;
+}
+
+/* Whether the target of cell first + k can stand in the layout one trial's
+ * drawn values make: map_place asked as for a fixed layout of those values
+ * (a drawn value then counts as the value it drew). */
+static bool stand_cell(void *user, uint64_t k, const double *num)
+{
+    const map_job *j = user;
+    uint64_t c = j->first + k;
+    cs_params p = j->base;
+    cs_map_spot spot;
+    cs_diag diag = {0};
+    memcpy(p.num, num, sizeof p.num);
+    return j->rs->map_place(&p, j->xs[c % (uint64_t)j->x->n], j->ys[c / (uint64_t)j->x->n],
+                            &spot, &diag) == CS_OK &&
            spot.placed;
 }
 
@@ -182,6 +200,10 @@ static void chunk_progress(void *user, uint64_t done, uint64_t total)
 static void copy_cell(const cs_ruleset *rs, const cs_point_result *pr, cs_map_cell *c)
 {
     c->trials = pr->trials;
+    c->cannot_stand = pr->cannot_stand;
+    c->p_cannot_stand = pr->p_cannot_stand;
+    c->cannot_stand_low = pr->cannot_stand_low;
+    c->cannot_stand_high = pr->cannot_stand_high;
     c->p_success = pr->p_success;
     c->ci_low = pr->ci_low;
     c->ci_high = pr->ci_high;
@@ -197,7 +219,8 @@ static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opt
     map_progress mp = {opts, 0, 0.0};
     for (j->first = 0; j->first < n; j->first += CHUNK_CELLS) {
         uint64_t m = n - j->first < CHUNK_CELLS ? n - j->first : CHUNK_CELLS;
-        cs_sim_points pts = {m, place_cell, j};
+        /* With drawn values each trial's placement is asked too. */
+        cs_sim_points pts = {m, place_cell, j, e->n_drawn > 0 ? stand_cell : NULL};
         cs_run_opts o = *opts;
         o.points = &pts;
         mp.left = (double)(n - j->first - m) / (double)m;
@@ -213,7 +236,7 @@ static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opt
             if (out->cell[j->first + k].placed)
                 copy_cell(e->rs, &r.point[k], &out->cell[j->first + k]);
         for (uint64_t k = 0; k < m; k++)
-            mp.before += r.point[k].trials;
+            mp.before += r.point[k].trials + r.point[k].cannot_stand;
         out->method = r.method;
         out->success_mask = r.success_mask;
         out->max_trials = r.max_trials;
@@ -240,7 +263,19 @@ cs_status cs_map_run(const cs_experiment *e, const cs_map_axis *x, const cs_map_
     if (!out->cell)
         return cs_error_set(err, CS_ENOMEM, "out of memory for %llu cells",
                             (unsigned long long)n);
-    map_job j = {e->rs, x, y, 0};
+    map_job j = {e->rs, x, y, 0, {{0}, {0}, {0}}, NULL, NULL};
+    cs_experiment_point(e, 0, &j.base);
+    memset(j.base.drawn, 0, sizeof j.base.drawn);
+    j.xs = malloc((size_t)(x->n + y->n) * sizeof *j.xs);
+    if (!j.xs) {
+        cs_map_result_free(out);
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    }
+    j.ys = j.xs + x->n;
+    for (int i = 0; i < x->n; i++)
+        j.xs[i] = cs_map_axis_value(x, i);
+    for (int i = 0; i < y->n; i++)
+        j.ys[i] = cs_map_axis_value(y, i);
     cs_status st = check_map(e, &j, out, err);
     for (uint64_t c = 0; c < n; c++) {
         cs_map_cell *cell = &out->cell[c];
@@ -248,10 +283,12 @@ cs_status cs_map_run(const cs_experiment *e, const cs_map_axis *x, const cs_map_
             cell->p_success = cell->ci_low = cell->ci_high = (double)NAN;
             for (int o = 0; o < CS_MAX_OUTCOMES; o++)
                 cell->p_outcome[o] = (double)NAN;
+            cell->p_cannot_stand = cell->cannot_stand_low = cell->cannot_stand_high = 1.0;
         }
     }
     if (st == CS_OK)
         st = run_chunks(e, &j, opts, out, err);
+    free(j.xs);
     if (st != CS_OK) {
         cs_map_result_free(out);
         return st;
