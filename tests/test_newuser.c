@@ -420,6 +420,29 @@ Test(newuser, a_map_gives_odds_over_the_placements_that_can_stand)
     cr_assert_eq(sh(d, "cmp -s m.png n.png"), 1, "the hatching is missing");
 }
 
+Test(newuser, a_map_with_drawn_values_gives_the_same_bytes_on_any_thread_count)
+{
+    const char *d = th_tmpdir();
+    static const char *const methods[] = {"mc", "conditional", "rqmc"};
+    for (int m = 0; m < 3; m++) {
+        char *first = NULL;
+        for (int t = 1; t <= 7; t += 3) {
+            char script[1024];
+            snprintf(script, sizeof script,
+                     "$B map \"$R/experiments/map-t9a.ini\" --set 'angle=uniform(-45,45)' "
+                     "--method %s --trials 600 --x -3..3:1.5 --y 0..4:1 --threads %d --quiet",
+                     methods[m], t);
+            cr_assert_eq(sh(d, script), 0, "%s", err);
+            cr_assert(strstr(out, ",0.4") || strstr(out, ",0.3"), "some share: %s", out);
+            if (!first)
+                first = strdup(out);
+            else
+                cr_expect_str_eq(out, first, "%s on %d threads", methods[m], t);
+        }
+        free(first);
+    }
+}
+
 /* A 3 x 1 map at p = 1 with share[i] of cell i's placements unable to
  * stand, as PNG pixels: how much darker than its yellow the inside of cell
  * i is, summed over its pixels. */
