@@ -64,7 +64,7 @@ static cs_status pair_setup(cs_est_run *run, cs_error *err)
     ps->n_points = run->b->n_points;
     for (uint64_t k = 0; k < ps->n_points; k++) {
         cs_est_point *pt = &ps->pt_b[k];
-        pt->index = k;
+        pt->index = pt->k = k;
         cs_experiment_point(run->b, k, &pt->params);
         cs_status st = cs_est_point_prepare(&ps->run_b, pt, err);
         if (st != CS_OK)
@@ -309,8 +309,10 @@ static void rqmc_delta_interval(const cs_est_run *run, const cs_est_point *pt,
 {
     const pair_state *ps = run->state;
     uint64_t per = t->all.trials / ps->qmc.replicates;
-    double mean;
-    double h = cs_est_qmc_spread(&ps->qmc, &t->rep[0][c], CELLS, per, &mean);
+    double v[CS_EXPERIMENT_MAX_REPLICATES], mean;
+    for (uint64_t r = 0; r < ps->qmc.replicates; r++)
+        v[r] = t->rep[r][c] / (double)per;
+    double h = cs_est_qmc_spread(&ps->qmc, v, &mean);
     *d = fmin(1.0, fmax(-1.0, mean));
     delta_bounds(*d, h, t->all.trials, pair_random(run, pt, false), z, lo, hi);
 }
