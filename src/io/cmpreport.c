@@ -126,9 +126,24 @@ static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table 
         st |= cs_table_set(t, row, ns + 3, "%+.2f", 100.0 * p->d[0]);
         st |= cs_table_set(t, row, ns + 4, "[%+.2f, %+.2f]", 100.0 * p->lo[0], 100.0 * p->hi[0]);
     }
-    char how[160];
+    char how[256], count[64];
+    uint64_t lo = r->n_points ? r->point[0].trials : 0, hi = lo;
+    for (uint64_t k = 1; k < r->n_points; k++) {
+        lo = r->point[k].trials < lo ? r->point[k].trials : lo;
+        hi = r->point[k].trials > hi ? r->point[k].trials : hi;
+    }
+    if (hi > lo)
+        snprintf(count, sizeof count, "%llu to %llu", (unsigned long long)lo,
+                 (unsigned long long)hi);
+    else
+        snprintf(count, sizeof count, "%llu", (unsigned long long)lo);
     if (r->method == CS_METHOD_EXACT)
         snprintf(how, sizeof how, "exact on both sides (one fixed layout per point)");
+    else if (r->method == CS_METHOD_RQMC) /* the layouts it ran: R times a power of two */
+        snprintf(how, sizeof how,
+                 "rqmc, %s randomised quasi-Monte Carlo layouts per point (%u replicates, A "
+                 "and B on the same points), seed %llu, %g%% confidence",
+                 count, e->replicates, (unsigned long long)e->seed, 100.0 * e->confidence);
     else
         snprintf(how, sizeof how, "%s, %llu %s per point, seed %llu, %g%% confidence",
                  cs_method_name(r->method), (unsigned long long)e->trials,

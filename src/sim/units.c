@@ -12,6 +12,7 @@
 #include "chargesim/units.h"
 
 #include "chargesim/sim.h"
+#include "chargesim/stream.h"
 
 const double cs_units_reach_levels[CS_UNITS_N_REACH] = {0.50, 0.75, 0.90};
 
@@ -207,7 +208,7 @@ static cs_status evaluate(evaluator *e, double d, double *p, cs_error *err)
     /* The layout is a function of the parameters alone here, so the stream
      * is never read; it is seeded only so that it is defined. */
     cs_rng rng;
-    cs_rng_seed(&rng, 0u, 0u);
+    cs_stream_unread(&rng);
     rs->draw_layout(e->ctx, e->params.num, &rng, e->layout);
     *p = cs_sim_eval_layout(rs, e->ctx, e->layout, rs->success_mask, &e->probs);
     return CS_OK;
