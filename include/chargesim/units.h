@@ -6,9 +6,10 @@
  *   model    a bound mapping (which characteristic feeds which ruleset
  *            parameter, fixed parameters), units with their values, and
  *            the notes about units left out or kept with a warning
- *   analysis (src/sim/units.c) per unit, through the ruleset interface at the
- *            exact head-on layout: p_success per distance, reach by exact
- *            inversion, +1 speed, metric means, points per inch
+ *   analysis (src/sim/units.c, stage 4 of the five unitsrc.h lists) per
+ *            unit, through the ruleset interface at the exact head-on
+ *            layout: p_success per distance, reach by exact inversion,
+ *            +1 speed, metric means, points per inch
  *
  * Reading mappings, BattleScribe catalogues and units CSV files, and writing
  * the table, are file formats: the io layer's unitsrc.h (src/io/units_*.c)

@@ -1,6 +1,8 @@
 /* `chargesim units SOURCE ...`: reads unit profiles (BattleScribe or CSV),
  * analyses each unit exactly at its ruleset's head-on layout, writes one row
- * per unit (issue 9). See the usage text below. */
+ * per unit (issue 9). See the usage text below. The command runs the five
+ * stages of unitsrc.h in order: read the source, resolve entries, map
+ * characteristics (cs_units_read_source does the three), analyse, table. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,12 +62,6 @@ static const char usage[] =
     "Malformed input (XML, CSV, mapping, option): exit status 2, with the file,\n"
     "line and element or column, and no output file.\n";
 
-static bool ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n >= t && strcmp(s + n - t, tail) == 0;
-}
-
 static bool is_dir(const char *path)
 {
     struct stat sb;
@@ -102,83 +98,6 @@ static void default_mappings(char *out, size_t cap)
     if (cs_infile_reader())
         find_mappings(out, cap);
     cs_infile_share_text(out, cap);
-}
-
-static cs_status load_mappings(const char *path, cs_units_mapping **maps, int *n, cs_error *err)
-{
-    if (cs_infile_is_dir(path))
-        return cs_units_mapping_load_dir(path, maps, n, err);
-    *maps = calloc(1, sizeof **maps);
-    if (!*maps)
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
-    *n = 1;
-    return cs_units_mapping_load(path, *maps, err);
-}
-
-/* The mapping for a catalogue: its game system and, with --rules, ruleset. */
-static cs_status pick_mapping(const char *cat, cs_units_mapping *maps, int n, const char *rules,
-                              cs_units_mapping **out, cs_error *err)
-{
-    char id[CS_UNITS_TEXT];
-    cs_status st = cs_units_bs_system(cat, id, sizeof id, err);
-    if (st != CS_OK)
-        return st;
-    *out = NULL;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(maps[i].game_system_id, id) != 0 || (rules && strcmp(maps[i].ruleset, rules)))
-            continue;
-        if (*out)
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: mappings %s and %s both fit game system %s; choose with "
-                                "--rules or --mapping",
-                                cat, (*out)->path, maps[i].path, id);
-        *out = &maps[i];
-    }
-    if (!*out)
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: no mapping for game system %s%s%s (write one under "
-                            "experiments/mappings, or pass --mapping)",
-                            cat, id, rules ? " and ruleset " : "", rules ? rules : "");
-    return (*out)->rs ? CS_OK : cs_units_mapping_bind(*out, err);
-}
-
-static cs_status read_source(const char *source, cs_units_mapping *maps, int n_maps,
-                             const char *rules, cs_units *units, cs_error *err)
-{
-    if (ends_with(source, ".csv"))
-        return cs_units_read_csv(source, maps, n_maps, rules, units, err);
-    char(*files)[CS_UNITS_PATH] = NULL;
-    int n = 0;
-    cs_status st = CS_OK;
-    if (cs_infile_is_dir(source)) {
-        static const char *const bs[] = {".cat", ".gst", NULL};
-        st = cs_units_list_files(source, bs, &files, &n, err);
-        int cats = 0;
-        for (int i = 0; st == CS_OK && i < n; i++)
-            if (ends_with(files[i], ".cat"))
-                memmove(files[cats++], files[i], sizeof files[i]);
-        if (cats > 0)
-            n = cats;
-        if (st == CS_OK && n == 0)
-            st = cs_error_set(err, CS_EINPUT, "%s: no .cat or .gst file in this directory", source);
-    } else if (ends_with(source, ".cat") || ends_with(source, ".gst")) {
-        files = malloc(sizeof *files);
-        if (!files)
-            return cs_error_set(err, CS_ENOMEM, "out of memory");
-        snprintf(files[0], CS_UNITS_PATH, "%s", source);
-        n = 1;
-    } else {
-        return cs_error_set(err, CS_EINPUT, "%s: expected a .cat, .gst or .csv file or a directory",
-                            source);
-    }
-    for (int i = 0; st == CS_OK && i < n; i++) {
-        cs_units_mapping *m;
-        st = pick_mapping(files[i], maps, n_maps, rules, &m, err);
-        if (st == CS_OK)
-            st = cs_units_read_bs(files[i], m, units, err);
-    }
-    free(files);
-    return st;
 }
 
 static void print_notes(const cs_units *u, bool quiet)
@@ -278,6 +197,80 @@ static int parse_args(int argc, char **argv, options *o)
     return -1;
 }
 
+/* What the stages make, freed together. */
+typedef struct pipeline {
+    cs_units_mapping *maps;
+    int n_maps;
+    cs_units units;      /* stages 1 to 3 */
+    cs_units_grid g;     /* the table's distances */
+    cs_unit_result *res; /* stage 4, one per unit */
+    double *p;           /* their p_success columns */
+    cs_table table;      /* stage 5 */
+} pipeline;
+
+/* Stages 1 to 3: the mappings, the source read and resolved, its units'
+ * values mapped (cs_units_read_source); then the notes, --set checked
+ * against the units and the distances. A bad --distance is reported
+ * before any catalogue is read. */
+static cs_status read_units(options *o, pipeline *pl, cs_error *err)
+{
+    cs_status st = CS_OK;
+    if (o->distance) {
+        cs_error gerr;
+        if ((st = cs_units_grid_parse(o->distance, &pl->g, &gerr)) != CS_OK)
+            cs_error_set(err, st, "--distance %s", gerr.msg);
+    }
+    if (st == CS_OK)
+        st = cs_units_mapping_load_path(o->mapping, &pl->maps, &pl->n_maps, err);
+    if (st == CS_OK)
+        st = cs_units_read_source(o->source, pl->maps, pl->n_maps, o->rules, &pl->units, err);
+    if (st == CS_OK) {
+        print_notes(&pl->units, o->quiet);
+        st = cs_units_check_sets(&pl->units, &o->sets, err);
+    }
+    if (st == CS_OK && !o->distance) {
+        /* The first unit's mapping's range, checked when the mapping was
+         * loaded, or the default. */
+        cs_error gerr;
+        const cs_units *u = &pl->units;
+        st = cs_units_grid_parse(u->n > 0 ? u->unit[0].map->range : "1..24", &pl->g, &gerr);
+        if (st != CS_OK)
+            *err = gerr;
+    }
+    return st;
+}
+
+/* Stage 4: every unit analysed exactly (src/sim/units.c). */
+static cs_status analyse_units(const options *o, pipeline *pl, cs_error *err)
+{
+    const int nd = cs_units_grid_count(&pl->g);
+    size_t rows = (size_t)(pl->units.n > 0 ? pl->units.n : 1);
+    pl->res = calloc(rows, sizeof *pl->res);
+    pl->p = calloc(rows * (size_t)nd, sizeof *pl->p);
+    if (!pl->res || !pl->p)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    cs_status st = CS_OK;
+    for (int i = 0; st == CS_OK && i < pl->units.n; i++) {
+        pl->res[i].p = pl->p + (size_t)i * (size_t)nd;
+        st = cs_units_analyse(&pl->units.unit[i], &o->sets, &pl->g, &pl->res[i], err);
+    }
+    return st;
+}
+
+/* Stage 5: the table (src/io/units_table.c). */
+static cs_status tabulate(const options *o, pipeline *pl, cs_error *err)
+{
+    const cs_units_grid *g = &pl->g;
+    char title[PATH_MAX + 128];
+    snprintf(title, sizeof title,
+             "Charge odds per unit, %s (method exact, head-on; distances %g to %g by %g in)",
+             o->source, g->lo, cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step);
+    cs_status st = cs_units_table(&pl->units, pl->res, g, o->fmt, title, &pl->table);
+    if (st != CS_OK)
+        cs_error_set(err, st, "out of memory");
+    return st;
+}
+
 int cs_cli_units(int argc, char **argv)
 {
     options o = {.fmt = CS_FORMAT_CSV};
@@ -294,70 +287,25 @@ int cs_cli_units(int argc, char **argv)
         o.mapping = mapdir;
     }
     cs_error err = {0};
-    cs_units_mapping *maps = NULL;
-    int n_maps = 0;
-    cs_units units = {0};
-    cs_unit_result *res = NULL;
-    double *p = NULL;
-    cs_table table = {0};
-    cs_units_grid g;
-    cs_status st = CS_OK;
-    if (o.distance) {
-        /* A bad --distance is reported before any catalogue is read. */
-        cs_error gerr;
-        if ((st = cs_units_grid_parse(o.distance, &g, &gerr)) != CS_OK)
-            cs_error_set(&err, st, "--distance %s", gerr.msg);
-    }
+    pipeline pl = {0};
+    cs_status st = read_units(&o, &pl, &err);
     if (st == CS_OK)
-        st = load_mappings(o.mapping, &maps, &n_maps, &err);
+        st = analyse_units(&o, &pl, &err);
     if (st == CS_OK)
-        st = read_source(o.source, maps, n_maps, o.rules, &units, &err);
-    if (st == CS_OK) {
-        print_notes(&units, o.quiet);
-        st = cs_units_check_sets(&units, &o.sets, &err);
-    }
-    if (st == CS_OK && !o.distance) {
-        /* The first unit's mapping's range, checked when the mapping was
-         * loaded, or the default. */
-        cs_error gerr;
-        st = cs_units_grid_parse(units.n > 0 ? units.unit[0].map->range : "1..24", &g, &gerr);
-        if (st != CS_OK)
-            err = gerr;
-    }
-    if (st == CS_OK) {
-        const int nd = cs_units_grid_count(&g);
-        size_t rows = (size_t)(units.n > 0 ? units.n : 1);
-        res = calloc(rows, sizeof *res);
-        p = calloc(rows * (size_t)nd, sizeof *p);
-        if (!res || !p)
-            st = cs_error_set(&err, CS_ENOMEM, "out of memory");
-        for (int i = 0; st == CS_OK && i < units.n; i++) {
-            res[i].p = p + (size_t)i * (size_t)nd;
-            st = cs_units_analyse(&units.unit[i], &o.sets, &g, &res[i], &err);
-        }
-    }
-    if (st == CS_OK) {
-        char title[PATH_MAX + 128];
-        snprintf(title, sizeof title,
-                 "Charge odds per unit, %s (method exact, head-on; distances %g to %g by %g in)",
-                 o.source, g.lo, cs_units_grid_at(&g, cs_units_grid_count(&g) - 1), g.step);
-        st = cs_units_table(&units, res, &g, o.fmt, title, &table);
-        if (st != CS_OK)
-            cs_error_set(&err, st, "out of memory");
-    }
+        st = tabulate(&o, &pl, &err);
     if (st == CS_OK) {
         /* The source may be a folder of catalogues: the command line, not
          * one file's digest, says where the table came from. */
         cs_csvw_source meta = {.kind = CS_CSVW_UNITS, .command = "units", .argc = argc,
                                .argv = argv, .csv_path = o.out};
-        rc = cs_cli_write_tables_meta("units", o.out, &table, 1, o.fmt, &meta);
+        rc = cs_cli_write_tables_meta("units", o.out, &pl.table, 1, o.fmt, &meta);
     } else {
         rc = cs_cli_fail_err("units", &err);
     }
-    cs_table_free(&table);
-    free(p);
-    free(res);
-    cs_units_free(&units);
-    free(maps);
+    cs_table_free(&pl.table);
+    free(pl.p);
+    free(pl.res);
+    cs_units_free(&pl.units);
+    free(pl.maps);
     return rc;
 }

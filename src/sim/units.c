@@ -1,4 +1,5 @@
-/* The per-unit analysis of a list-builder's table (issue 9): every number is
+/* Units, stage 4 of 5: analyse (see unitsrc.h for the stages). The per-unit
+ * analysis of a list-builder's table (issue 9): every number is
  * exact, from the ruleset's outcome_probabilities at its fixed head-on
  * layout (issue 4's `exact` method), never sampled. See units.h. */
 #include <errno.h>

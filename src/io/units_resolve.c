@@ -1,15 +1,15 @@
-/* BattleScribe catalogues (.cat) and game systems (.gst), read with libxml2.
+/* Units, stage 2 of 5: resolve entries (see unitsrc.h for the stages).
  *
- * Both schema generations are read: characteristics as
- *   <characteristic name="Adv" typeId="..">4"</characteristic>        (2.03)
- *   <characteristic name="Speed" characteristicTypeId=".." value="6&quot;"/>  (2.01)
- * and elements are matched by local name, so the catalogue and game-system
- * namespaces are one. What is a unit, where its profiles and points come
- * from: see cs_units_read_bs in unitsrc.h. Not read: modifiers and conditions
- * (a cost or characteristic changed by an option), catalogue links between
+ * The BattleScribe documents stage 1 opened (units_source.c) become units:
+ * which entries are units, each unit's profiles (its own, linked, those of
+ * its models and of the upgrades it must take), its points (the smallest
+ * legal unit), and what its options say (mounts, upgrades, groups). For each
+ * characteristic the mapping names, the texts found go to stage 3
+ * (units_map.c, cs_units_settle), which reads them into the unit's values.
+ * What is a unit, where its profiles and points come from: see
+ * cs_units_read_bs in unitsrc.h. Not read: modifiers and conditions (a cost
+ * or characteristic changed by an option), catalogue links between
  * catalogues, info groups (none in the data this was written against). */
-#include <errno.h>
-#include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,208 +17,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "chargesim/infile.h"
 #include "chargesim/unitsrc.h"
+#include "units_doc.h"
 
 /* Entries and links nested deeper than this are refused: a guard for the
  * stack (cycles are found as cycles; shared entries are resolved once). */
 #define LINK_DEPTH 256
 
-static bool is(const xmlNode *n, const char *name)
-{
-    return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
-
-/* Copies attribute `name` (entities expanded) into buf; false if absent. */
-static bool prop(const xmlNode *n, const char *name, char *buf, size_t cap)
-{
-    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
-    if (!v)
-        return false;
-    snprintf(buf, cap, "%s", (const char *)v);
-    xmlFree(v);
-    return true;
-}
-
-static bool prop_is(const xmlNode *n, const char *name, const char *want)
-{
-    char buf[CS_UNITS_TEXT];
-    return prop(n, name, buf, sizeof buf) && strcmp(buf, want) == 0;
-}
-
-static int line_of(const xmlNode *n)
-{
-    return (int)xmlGetLineNo(n);
-}
-
-/* ---- documents and their id index -------------------------------------- */
-
-typedef struct slot {
-    char *id;
-    const xmlNode *node;
-} slot;
-
-typedef struct bs_doc {
-    xmlDoc *doc;
-    char path[CS_UNITS_PATH];
-    slot *ids; /* open addressing, cap a power of two */
-    size_t cap;
-} bs_doc;
-
-/* FNV-1a, enough to spread BattleScribe's hex ids. */
-static size_t hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return (size_t)h;
-}
-
-static size_t count_ids(const xmlNode *n)
-{
-    size_t c = 0;
-    for (; n; n = n->next)
-        if (n->type == XML_ELEMENT_NODE)
-            c += (xmlHasProp(n, (const xmlChar *)"id") != NULL) + count_ids(n->children);
-    return c;
-}
-
-static bool index_ids(bs_doc *d, const xmlNode *n)
-{
-    for (; n; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE)
-            continue;
-        char id[CS_UNITS_TEXT];
-        if (prop(n, "id", id, sizeof id)) {
-            size_t i = hash(id) & (d->cap - 1);
-            while (d->ids[i].id && strcmp(d->ids[i].id, id) != 0)
-                i = (i + 1) & (d->cap - 1);
-            /* A repeated id keeps its first element, as a lookup in
-             * document order would. */
-            if (!d->ids[i].id) {
-                d->ids[i].id = strdup(id);
-                if (!d->ids[i].id)
-                    return false;
-                d->ids[i].node = n;
-            }
-        }
-        if (!index_ids(d, n->children))
-            return false;
-    }
-    return true;
-}
-
-static const xmlNode *lookup(const bs_doc *d, const char *id)
-{
-    if (!d->doc)
-        return NULL;
-    size_t i = hash(id) & (d->cap - 1);
-    for (; d->ids[i].id; i = (i + 1) & (d->cap - 1))
-        if (strcmp(d->ids[i].id, id) == 0)
-            return d->ids[i].node;
-    return NULL;
-}
-
-static void close_doc(bs_doc *d)
-{
-    for (size_t i = 0; d->ids && i < d->cap; i++)
-        free(d->ids[i].id);
-    free(d->ids);
-    if (d->doc)
-        xmlFreeDoc(d->doc);
-    *d = (bs_doc){0};
-}
-
-/* The stream infile.h opened, as libxml2 reads it; err keeps why a read
- * failed (libxml2 would only say the document ended early). */
-typedef struct xml_in {
-    FILE *f;
-    int err;
-    size_t seen;        /* bytes read so far */
-    const char *packed; /* the first were a compressed file's (infile.h) */
-} xml_in;
-
-static int read_stream(void *ctx, char *buf, int len)
-{
-    xml_in *in = ctx;
-    size_t n = fread(buf, 1, (size_t)len, in->f);
-    if (in->seen == 0 && (in->packed = cs_infile_packed((const unsigned char *)buf, n)))
-        return -1;
-    in->seen += n;
-    if (n == 0 && ferror(in->f)) {
-        in->err = errno ? errno : EIO;
-        return -1;
-    }
-    return (int)n;
-}
-
-static cs_status open_doc(const char *path, bs_doc *d, cs_error *err)
-{
-    *d = (bs_doc){0};
-    snprintf(d->path, sizeof d->path, "%s", path);
-    /* Opened through infile.h (under MPI, rank 0's bytes), never by libxml2
-     * itself, which would also print its own I/O warning. */
-    xml_in in = {.f = cs_infile_open(path)};
-    if (!in.f)
-        return cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    xmlParserCtxt *ctxt = xmlNewParserCtxt();
-    if (!ctxt) {
-        fclose(in.f);
-        cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
-        return CS_ENOMEM;
-    }
-    /* NOERROR/NOWARNING: libxml2 keeps the error for us instead of printing
-     * it; BIG_LINES: true line numbers past 65535. */
-    d->doc = xmlCtxtReadIO(ctxt, read_stream, NULL, &in, path, NULL,
-                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                               XML_PARSE_BIG_LINES);
-    fclose(in.f);
-    if (in.err || !d->doc || !ctxt->wellFormed) {
-        const xmlError *e = xmlCtxtGetLastError(ctxt);
-        char msg[CS_UNITS_NOTE] = "unreadable";
-        int line = 0;
-        if (e && e->message) {
-            snprintf(msg, sizeof msg, "%s", e->message);
-            size_t n = strlen(msg);
-            while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-                msg[--n] = '\0';
-            line = e->line;
-        }
-        if (in.packed)
-            cs_error_set(err, CS_EINPUT, "%s: a %s file, not XML: unpack it first (a .catz "
-                         "or .gstz is a zip archive)", path, in.packed);
-        else if (in.err) /* read_stream is libxml2's only input: this is every I/O error */
-            cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(in.err));
-        else
-            cs_error_set(err, CS_EINPUT, "%s:%d: malformed XML: %s", path, line, msg);
-        xmlFreeParserCtxt(ctxt);
-        close_doc(d);
-        return CS_EINPUT;
-    }
-    xmlFreeParserCtxt(ctxt);
-    const xmlNode *root = xmlDocGetRootElement(d->doc);
-    if (!is(root, "catalogue") && !is(root, "gameSystem")) {
-        cs_error_set(err, CS_EINPUT,
-                     "%s:%d: root element <%s> is not a BattleScribe <catalogue> or "
-                     "<gameSystem>",
-                     path, root ? line_of(root) : 1, root ? (const char *)root->name : "none");
-        close_doc(d);
-        return CS_EINPUT;
-    }
-    size_t n = count_ids(root), cap = 16;
-    while (cap < 2 * n + 1)
-        cap *= 2;
-    d->ids = calloc(cap, sizeof *d->ids);
-    d->cap = cap;
-    if (!d->ids || !index_ids(d, root)) {
-        cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
-        close_doc(d);
-        return CS_ENOMEM;
-    }
-    return CS_OK;
-}
-
-/* A set of element pointers (open addressing, never shrinks). */
 typedef struct ptrset {
     const xmlNode **slot;
     size_t cap, n;
@@ -333,8 +138,7 @@ static void memo_clear(memo *m)
 /* ---- the reader's state ------------------------------------------------ */
 
 typedef struct reader {
-    bs_doc cat; /* the file read */
-    bs_doc gst; /* its game system, when the file is a .cat */
+    cs_units_docs docs; /* the file read and its game system */
     const cs_units_mapping *m;
     cs_units *out;
     char catalogue[CS_UNITS_NAME];
@@ -350,26 +154,25 @@ typedef struct reader {
 
 static const char *path_of(const reader *r, const xmlNode *n)
 {
-    return n->doc == r->gst.doc && r->gst.doc ? r->gst.path : r->cat.path;
+    return cs_units_docs_path(&r->docs, n);
 }
 
 /* The element a link's targetId names, in the file or its game system. */
 static cs_status target(reader *r, const xmlNode *link, const xmlNode **out)
 {
     char id[CS_UNITS_TEXT], name[CS_UNITS_NAME] = "";
-    prop(link, "name", name, sizeof name);
-    if (!prop(link, "targetId", id, sizeof id)) {
+    cs_units_xml_prop(link, "name", name, sizeof name);
+    if (!cs_units_xml_prop(link, "targetId", id, sizeof id)) {
         cs_error_set(r->err, CS_EINPUT, "%s:%d: <%s> `%s` has no targetId", path_of(r, link),
-                     line_of(link), (const char *)link->name, name);
+                     cs_units_xml_line(link), (const char *)link->name, name);
         return CS_EINPUT;
     }
-    *out = lookup(&r->cat, id);
-    if (!*out)
-        *out = lookup(&r->gst, id);
+    *out = cs_units_docs_lookup(&r->docs, id);
     if (!*out) {
         cs_error_set(r->err, CS_EINPUT, "%s:%d: <%s> `%s`: targetId %s is in neither %s%s%s",
-                     path_of(r, link), line_of(link), (const char *)link->name, name, id,
-                     r->cat.path, r->gst.doc ? " nor " : "", r->gst.doc ? r->gst.path : "");
+                     path_of(r, link), cs_units_xml_line(link), (const char *)link->name, name, id,
+                     r->docs.doc[0].path, r->docs.n > 1 ? " nor " : "",
+                     r->docs.n > 1 ? r->docs.doc[1].path : "");
         return CS_EINPUT;
     }
     return CS_OK;
@@ -377,7 +180,7 @@ static cs_status target(reader *r, const xmlNode *link, const xmlNode **out)
 
 static bool unit_type(const xmlNode *n)
 {
-    return is(n, "selectionEntry") && (prop_is(n, "type", "unit") || prop_is(n, "type", "model"));
+    return cs_units_xml_is(n, "selectionEntry") && (cs_units_xml_prop_is(n, "type", "unit") || cs_units_xml_prop_is(n, "type", "model"));
 }
 
 /* ---- the profiles of one unit ------------------------------------------ */
@@ -402,20 +205,20 @@ static cs_status own_profiles(reader *r, const xmlNode *e)
 {
     cs_status st = CS_OK;
     for (const xmlNode *c = e->children; st == CS_OK && c; c = c->next) {
-        if (is(c, "profiles")) {
+        if (cs_units_xml_is(c, "profiles")) {
             for (const xmlNode *p = c->children; st == CS_OK && p; p = p->next)
-                if (is(p, "profile"))
+                if (cs_units_xml_is(p, "profile"))
                     st = add_profile(r, p);
-        } else if (is(c, "infoLinks")) {
+        } else if (cs_units_xml_is(c, "infoLinks")) {
             for (const xmlNode *l = c->children; st == CS_OK && l; l = l->next) {
-                if (!is(l, "infoLink") || !prop_is(l, "type", "profile"))
+                if (!cs_units_xml_is(l, "infoLink") || !cs_units_xml_prop_is(l, "type", "profile"))
                     continue;
                 const xmlNode *t;
                 st = target(r, l, &t);
-                if (st == CS_OK && !is(t, "profile")) {
+                if (st == CS_OK && !cs_units_xml_is(t, "profile")) {
                     cs_error_set(r->err, CS_EINPUT,
                                  "%s:%d: <infoLink> of type profile points to <%s>", path_of(r, l),
-                                 line_of(l), (const char *)t->name);
+                                 cs_units_xml_line(l), (const char *)t->name);
                     st = CS_EINPUT;
                 }
                 if (st == CS_OK)
@@ -435,13 +238,13 @@ static double min_count(const xmlNode *link, const xmlNode *entry)
         if (!holders[h])
             continue;
         for (const xmlNode *c = holders[h]->children; c; c = c->next) {
-            if (!is(c, "constraints"))
+            if (!cs_units_xml_is(c, "constraints"))
                 continue;
             for (const xmlNode *k = c->children; k; k = k->next) {
                 char v[CS_UNITS_TEXT];
-                if (is(k, "constraint") && prop_is(k, "type", "min") &&
-                    prop_is(k, "field", "selections") && prop_is(k, "scope", "parent") &&
-                    prop(k, "value", v, sizeof v))
+                if (cs_units_xml_is(k, "constraint") && cs_units_xml_prop_is(k, "type", "min") &&
+                    cs_units_xml_prop_is(k, "field", "selections") && cs_units_xml_prop_is(k, "scope", "parent") &&
+                    cs_units_xml_prop(k, "value", v, sizeof v))
                     return strtod(v, NULL);
             }
         }
@@ -456,12 +259,12 @@ static bool own_cost(const reader *r, const xmlNode *e, double *v)
     if (r->m->cost[0] == '\0')
         return false;
     for (const xmlNode *c = e->children; c; c = c->next) {
-        if (!is(c, "costs"))
+        if (!cs_units_xml_is(c, "costs"))
             continue;
         for (const xmlNode *k = c->children; k; k = k->next) {
             char name[CS_UNITS_TEXT], val[CS_UNITS_TEXT];
-            if (!is(k, "cost") || !prop(k, "name", name, sizeof name) ||
-                !prop(k, "value", val, sizeof val))
+            if (!cs_units_xml_is(k, "cost") || !cs_units_xml_prop(k, "name", name, sizeof name) ||
+                !cs_units_xml_prop(k, "value", val, sizeof val))
                 continue;
             const char *a = name;
             while (*a == ' ')
@@ -490,7 +293,7 @@ static bool own_cost(const reader *r, const xmlNode *e, double *v)
  * not read: its profile would contradict the unit's own. */
 static bool unit_upgrade(const xmlNode *link, const xmlNode *t)
 {
-    return prop_is(t, "type", "upgrade") && min_count(link, t) >= 1.0;
+    return cs_units_xml_prop_is(t, "type", "upgrade") && min_count(link, t) >= 1.0;
 }
 
 /* ---- shared entries, resolved once per unit ----------------------------- */
@@ -526,7 +329,7 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, double *
     memo_slot *s = memo_find(&r->memo, e);
     if (s && !s->done)
         return cs_error_set(r->err, CS_EINPUT, "%s:%d: entry links form a cycle through `%s`",
-                            path_of(r, e), line_of(e), (const char *)e->name);
+                            path_of(r, e), cs_units_xml_line(e), (const char *)e->name);
     if (s) {
         *points += s->points;
         *has_points = *has_points || s->has_points;
@@ -534,27 +337,27 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, double *
     }
     if (depth > LINK_DEPTH)
         return cs_error_set(r->err, CS_EINPUT, "%s:%d: entries and links nested deeper than %d",
-                            path_of(r, e), line_of(e), LINK_DEPTH);
+                            path_of(r, e), cs_units_xml_line(e), LINK_DEPTH);
     if (!memo_insert(&r->memo, e))
         return CS_ENOMEM;
     double sum = 0.0;
     bool has = false;
     cs_status st = CS_OK;
     for (const xmlNode *c = e->children; st == CS_OK && c; c = c->next) {
-        if (!is(c, "selectionEntries") && !is(c, "selectionEntryGroups") && !is(c, "entryLinks"))
+        if (!cs_units_xml_is(c, "selectionEntries") && !cs_units_xml_is(c, "selectionEntryGroups") && !cs_units_xml_is(c, "entryLinks"))
             continue;
         for (const xmlNode *k = c->children; st == CS_OK && k; k = k->next) {
             const xmlNode *t = k, *link = NULL;
-            if (is(k, "entryLink")) {
+            if (cs_units_xml_is(k, "entryLink")) {
                 link = k;
                 st = target(r, k, &t);
                 if (st != CS_OK)
                     break;
             }
-            if (is(t, "selectionEntryGroup")) {
+            if (cs_units_xml_is(t, "selectionEntryGroup")) {
                 st = model_children(r, t, depth + 1, &sum, &has);
-            } else if (is(t, "selectionEntry") &&
-                       (prop_is(t, "type", "model") || (depth == 0 && unit_upgrade(link, t)))) {
+            } else if (cs_units_xml_is(t, "selectionEntry") &&
+                       (cs_units_xml_prop_is(t, "type", "model") || (depth == 0 && unit_upgrade(link, t)))) {
                 st = memo_find(&r->memo, t) ? CS_OK : own_profiles(r, t);
                 if (st == CS_OK)
                     st = model_child(r, link, t, depth, &sum, &has);
@@ -576,7 +379,7 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, double *
 /* A characteristic's value: the `value` attribute (2.01) or the text (2.03). */
 static void char_value(const xmlNode *c, char *buf, size_t cap)
 {
-    if (prop(c, "value", buf, cap))
+    if (cs_units_xml_prop(c, "value", buf, cap))
         return;
     xmlChar *t = xmlNodeGetContent(c);
     snprintf(buf, cap, "%s", t ? (const char *)t : "");
@@ -586,10 +389,10 @@ static void char_value(const xmlNode *c, char *buf, size_t cap)
 static const xmlNode *find_char(const xmlNode *profile, const char *name)
 {
     for (const xmlNode *c = profile->children; c; c = c->next) {
-        if (!is(c, "characteristics"))
+        if (!cs_units_xml_is(c, "characteristics"))
             continue;
         for (const xmlNode *k = c->children; k; k = k->next)
-            if (is(k, "characteristic") && prop_is(k, "name", name))
+            if (cs_units_xml_is(k, "characteristic") && cs_units_xml_prop_is(k, "name", name))
                 return k;
     }
     return NULL;
@@ -634,7 +437,7 @@ static void option_profile(reader *r, const xmlNode *p, cs_units_found *opt)
             continue;
         char v[CS_UNITS_TEXT];
         char_value(k, v, sizeof v);
-        cs_units_found_add(&opt[c], v, path_of(r, k), line_of(k));
+        cs_units_found_add(&opt[c], v, path_of(r, k), cs_units_xml_line(k));
     }
 }
 
@@ -647,21 +450,21 @@ static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_f
 {
     if (depth > LINK_DEPTH)
         return cs_error_set(r->err, CS_EINPUT, "%s:%d: entries and links nested deeper than %d",
-                            path_of(r, n), line_of(n), LINK_DEPTH);
+                            path_of(r, n), cs_units_xml_line(n), LINK_DEPTH);
     cs_status st = CS_OK;
     for (const xmlNode *c = n->children; st == CS_OK && c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (is(c, "profile")) {
+        if (cs_units_xml_is(c, "profile")) {
             option_profile(r, c, opt);
-        } else if (is(c, "entryLink") || is(c, "infoLink")) {
+        } else if (cs_units_xml_is(c, "entryLink") || cs_units_xml_is(c, "infoLink")) {
             char id[CS_UNITS_TEXT];
             const xmlNode *t = NULL;
             bool added = false;
-            if (prop(c, "targetId", id, sizeof id) && !(t = lookup(&r->cat, id)))
-                t = lookup(&r->gst, id);
+            if (cs_units_xml_prop(c, "targetId", id, sizeof id))
+                t = cs_units_docs_lookup(&r->docs, id);
             if (t && (st = ptrset_add(&r->opts, t, &added)) == CS_OK && added) {
-                if (is(t, "profile"))
+                if (cs_units_xml_is(t, "profile"))
                     option_profile(r, t, opt);
                 else
                     st = option_texts(r, t, depth + 1, opt);
@@ -682,11 +485,11 @@ static cs_status read_unit(reader *r, const xmlNode *e)
     cs_unit u = {0};
     cs_units_found found[CS_UNITS_MAX_CHARS];
     memset(found, 0, sizeof found);
-    prop(e, "name", u.name, sizeof u.name);
-    prop(e, "id", u.id, sizeof u.id);
+    cs_units_xml_prop(e, "name", u.name, sizeof u.name);
+    cs_units_xml_prop(e, "id", u.id, sizeof u.id);
     snprintf(u.catalogue, sizeof u.catalogue, "%s", r->catalogue);
     snprintf(u.file, sizeof u.file, "%s", path_of(r, e));
-    u.line = line_of(e);
+    u.line = cs_units_xml_line(e);
     u.map = m;
 
     r->n_prof = 0;
@@ -710,7 +513,7 @@ static cs_status read_unit(reader *r, const xmlNode *e)
                 continue;
             char v[CS_UNITS_TEXT];
             char_value(k, v, sizeof v);
-            cs_units_found_add(&found[c], v, path_of(r, k), line_of(k));
+            cs_units_found_add(&found[c], v, path_of(r, k), cs_units_xml_line(k));
         }
         const xmlNode *b = m->base[0] ? find_char(p, m->base) : NULL;
         if (b) {
@@ -749,7 +552,7 @@ static cs_status mark_children(reader *r, const xmlNode *n, bool inside)
     for (const xmlNode *c = n->children; st == CS_OK && c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (inside && is(c, "entryLink")) {
+        if (inside && cs_units_xml_is(c, "entryLink")) {
             const xmlNode *t;
             bool added;
             st = target(r, c, &t);
@@ -780,14 +583,14 @@ static cs_status walk(reader *r, const xmlNode *n, int depth)
     if (depth > LINK_DEPTH)
         return cs_error_set(r->err, CS_EINPUT,
                             "%s:%d: entry links nested deeper than %d", path_of(r, n),
-                            line_of(n), LINK_DEPTH);
+                            cs_units_xml_line(n), LINK_DEPTH);
     cs_status st = CS_OK;
     for (const xmlNode *c = n->children; st == CS_OK && c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
         if (unit_type(c)) {
             st = unit_met(r, c);
-        } else if (is(c, "entryLink")) {
+        } else if (cs_units_xml_is(c, "entryLink")) {
             const xmlNode *t;
             bool added;
             st = target(r, c, &t);
@@ -802,88 +605,19 @@ static cs_status walk(reader *r, const xmlNode *n, int depth)
     return st;
 }
 
-/* The .gst next to `cat_path` whose root id is `system_id`. */
-static cs_status find_gst(const char *cat_path, const char *system_id, char *out, size_t cap,
-                          cs_error *err)
-{
-    char dir[CS_UNITS_PATH];
-    snprintf(dir, sizeof dir, "%s", cat_path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        slash[slash == dir ? 1 : 0] = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
-    static const char *const gst_only[] = {".gst", NULL};
-    char(*files)[CS_UNITS_PATH];
-    int n;
-    cs_status st = cs_units_list_files(dir, gst_only, &files, &n, err);
-    if (st != CS_OK)
-        return st;
-    st = CS_EINPUT;
-    for (int i = 0; i < n; i++) {
-        char id[CS_UNITS_TEXT];
-        cs_status sys = cs_units_bs_system(files[i], id, sizeof id, err);
-        /* A file that is not this system's is skipped; running out of
-         * memory while reading one is not "no such file". */
-        if (sys == CS_ENOMEM) {
-            st = sys;
-            break;
-        }
-        if (sys == CS_OK && strcmp(id, system_id) == 0) {
-            snprintf(out, cap, "%s", files[i]);
-            st = CS_OK;
-            break;
-        }
-    }
-    free(files);
-    if (st == CS_EINPUT)
-        cs_error_set(err, CS_EINPUT, "%s: no game system file (.gst) with id %s in %s", cat_path,
-                     system_id, dir);
-    return st;
-}
-
-cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error *err)
-{
-    bs_doc d;
-    cs_status st = open_doc(path, &d, err);
-    if (st != CS_OK)
-        return st;
-    const xmlNode *root = xmlDocGetRootElement(d.doc);
-    const char *key = is(root, "catalogue") ? "gameSystemId" : "id";
-    if (!prop(root, key, id, idcap)) {
-        cs_error_set(err, CS_EINPUT, "%s:%d: <%s> has no %s", path, line_of(root),
-                     (const char *)root->name, key);
-        st = CS_EINPUT;
-    }
-    close_doc(&d);
-    return st;
-}
 
 cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out,
                            cs_error *err)
 {
     reader r = {.m = map, .out = out, .err = err};
-    cs_status st = open_doc(path, &r.cat, err);
-    if (st != CS_OK)
-        return st;
-    const xmlNode *root = xmlDocGetRootElement(r.cat.doc);
-    prop(root, "name", r.catalogue, sizeof r.catalogue);
-    if (is(root, "catalogue")) {
-        char id[CS_UNITS_TEXT], gst[CS_UNITS_PATH];
-        if (!prop(root, "gameSystemId", id, sizeof id)) {
-            cs_error_set(err, CS_EINPUT, "%s:%d: <catalogue> has no gameSystemId", path,
-                         line_of(root));
-            st = CS_EINPUT;
-        }
-        if (st == CS_OK)
-            st = find_gst(path, id, gst, sizeof gst, err);
-        if (st == CS_OK)
-            st = open_doc(gst, &r.gst, err);
-    }
-    if (st == CS_OK)
+    cs_status st = cs_units_docs_open(path, &r.docs, err);
+    if (st == CS_OK) {
+        const xmlNode *root = xmlDocGetRootElement(r.docs.doc[0].doc);
+        cs_units_xml_prop(root, "name", r.catalogue, sizeof r.catalogue);
         st = mark_children(&r, root, false);
-    if (st == CS_OK)
-        st = walk(&r, root, 0);
+        if (st == CS_OK)
+            st = walk(&r, root, 0);
+    }
     if (st == CS_ENOMEM)
         cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
     free(r.seen.slot);
@@ -891,7 +625,6 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
     free(r.memo.slot);
     free(r.opts.slot);
     free(r.prof);
-    close_doc(&r.cat);
-    close_doc(&r.gst);
+    cs_units_docs_close(&r.docs);
     return st;
 }

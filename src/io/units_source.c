@@ -1,0 +1,435 @@
+/* Units, stage 1 of 5: read the source (see unitsrc.h for the stages).
+ *
+ * What SOURCE names (a units CSV, a BattleScribe catalogue or game system,
+ * a folder of them), which mapping each file takes (its game system's), and
+ * the BattleScribe documents themselves: opened through infile.h (under
+ * MPI, rank 0's bytes), parsed by libxml2, each with an index of its ids.
+ * Stage 2 (units_resolve.c, or units_csv.c for a CSV) turns them into
+ * units. Both schema generations are one namespace here: elements are
+ * matched by local name. */
+#include <errno.h>
+#include <libxml/parser.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/infile.h"
+#include "chargesim/unitsrc.h"
+#include "units_doc.h"
+
+/* ---- one document and its id index --------------------------------------- */
+
+/* FNV-1a, enough to spread BattleScribe's hex ids. */
+static size_t hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (size_t)h;
+}
+
+static size_t count_ids(const xmlNode *n)
+{
+    size_t c = 0;
+    for (; n; n = n->next)
+        if (n->type == XML_ELEMENT_NODE)
+            c += (xmlHasProp(n, (const xmlChar *)"id") != NULL) + count_ids(n->children);
+    return c;
+}
+
+static bool index_ids(cs_units_doc *d, const xmlNode *n)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        char id[CS_UNITS_TEXT];
+        if (cs_units_xml_prop(n, "id", id, sizeof id)) {
+            size_t i = hash(id) & (d->cap - 1);
+            while (d->ids[i].id && strcmp(d->ids[i].id, id) != 0)
+                i = (i + 1) & (d->cap - 1);
+            /* A repeated id keeps its first element, as a lookup in
+             * document order would. */
+            if (!d->ids[i].id) {
+                d->ids[i].id = strdup(id);
+                if (!d->ids[i].id)
+                    return false;
+                d->ids[i].node = n;
+            }
+        }
+        if (!index_ids(d, n->children))
+            return false;
+    }
+    return true;
+}
+
+static const xmlNode *lookup(const cs_units_doc *d, const char *id)
+{
+    if (!d->doc)
+        return NULL;
+    size_t i = hash(id) & (d->cap - 1);
+    for (; d->ids[i].id; i = (i + 1) & (d->cap - 1))
+        if (strcmp(d->ids[i].id, id) == 0)
+            return d->ids[i].node;
+    return NULL;
+}
+
+static void close_doc(cs_units_doc *d)
+{
+    for (size_t i = 0; d->ids && i < d->cap; i++)
+        free(d->ids[i].id);
+    free(d->ids);
+    if (d->doc)
+        xmlFreeDoc(d->doc);
+    *d = (cs_units_doc){0};
+}
+
+/* The stream infile.h opened, as libxml2 reads it; err keeps why a read
+ * failed (libxml2 would only say the document ended early). */
+typedef struct xml_in {
+    FILE *f;
+    int err;
+    size_t seen;        /* bytes read so far */
+    const char *packed; /* the first were a compressed file's (infile.h) */
+} xml_in;
+
+static int read_stream(void *ctx, char *buf, int len)
+{
+    xml_in *in = ctx;
+    size_t n = fread(buf, 1, (size_t)len, in->f);
+    if (in->seen == 0 && (in->packed = cs_infile_packed((const unsigned char *)buf, n)))
+        return -1;
+    in->seen += n;
+    if (n == 0 && ferror(in->f)) {
+        in->err = errno ? errno : EIO;
+        return -1;
+    }
+    return (int)n;
+}
+
+/* Why a parse failed, as one message naming the file. */
+static cs_status parse_error(const char *path, const xml_in *in, xmlParserCtxt *ctxt,
+                             cs_error *err)
+{
+    const xmlError *e = xmlCtxtGetLastError(ctxt);
+    char msg[CS_UNITS_NOTE] = "unreadable";
+    int line = 0;
+    if (e && e->message) {
+        snprintf(msg, sizeof msg, "%s", e->message);
+        size_t n = strlen(msg);
+        while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+            msg[--n] = '\0';
+        line = e->line;
+    }
+    if (in->packed)
+        return cs_error_set(err, CS_EINPUT, "%s: a %s file, not XML: unpack it first (a .catz "
+                            "or .gstz is a zip archive)", path, in->packed);
+    if (in->err) /* read_stream is libxml2's only input: this is every I/O error */
+        return cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(in->err));
+    return cs_error_set(err, CS_EINPUT, "%s:%d: malformed XML: %s", path, line, msg);
+}
+
+static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
+{
+    *d = (cs_units_doc){0};
+    snprintf(d->path, sizeof d->path, "%s", path);
+    /* Opened through infile.h (under MPI, rank 0's bytes), never by libxml2
+     * itself, which would also print its own I/O warning. */
+    xml_in in = {.f = cs_infile_open(path)};
+    if (!in.f)
+        return cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    xmlParserCtxt *ctxt = xmlNewParserCtxt();
+    if (!ctxt) {
+        fclose(in.f);
+        cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
+        return CS_ENOMEM;
+    }
+    /* NOERROR/NOWARNING: libxml2 keeps the error for us instead of printing
+     * it; BIG_LINES: true line numbers past 65535. */
+    d->doc = xmlCtxtReadIO(ctxt, read_stream, NULL, &in, path, NULL,
+                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                               XML_PARSE_BIG_LINES);
+    fclose(in.f);
+    if (in.err || !d->doc || !ctxt->wellFormed) {
+        parse_error(path, &in, ctxt, err);
+        xmlFreeParserCtxt(ctxt);
+        close_doc(d);
+        return CS_EINPUT;
+    }
+    xmlFreeParserCtxt(ctxt);
+    const xmlNode *root = xmlDocGetRootElement(d->doc);
+    if (!cs_units_xml_is(root, "catalogue") && !cs_units_xml_is(root, "gameSystem")) {
+        cs_error_set(err, CS_EINPUT,
+                     "%s:%d: root element <%s> is not a BattleScribe <catalogue> or "
+                     "<gameSystem>",
+                     path, root ? cs_units_xml_line(root) : 1,
+                     root ? (const char *)root->name : "none");
+        close_doc(d);
+        return CS_EINPUT;
+    }
+    size_t n = count_ids(root), cap = 16;
+    while (cap < 2 * n + 1)
+        cap *= 2;
+    d->ids = calloc(cap, sizeof *d->ids);
+    d->cap = cap;
+    if (!d->ids || !index_ids(d, root)) {
+        cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
+        close_doc(d);
+        return CS_ENOMEM;
+    }
+    return CS_OK;
+}
+
+/* ---- a catalogue and its game system ------------------------------------- */
+
+/* The .gst next to `cat_path` whose root id is `system_id`. */
+static cs_status find_gst(const char *cat_path, const char *system_id, char *out, size_t cap,
+                          cs_error *err)
+{
+    char dir[CS_UNITS_PATH];
+    snprintf(dir, sizeof dir, "%s", cat_path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    static const char *const gst_only[] = {".gst", NULL};
+    char(*files)[CS_UNITS_PATH];
+    int n;
+    cs_status st = cs_units_list_files(dir, gst_only, &files, &n, err);
+    if (st != CS_OK)
+        return st;
+    st = CS_EINPUT;
+    for (int i = 0; i < n; i++) {
+        char id[CS_UNITS_TEXT];
+        cs_status sys = cs_units_bs_system(files[i], id, sizeof id, err);
+        /* A file that is not this system's is skipped; running out of
+         * memory while reading one is not "no such file". */
+        if (sys == CS_ENOMEM) {
+            st = sys;
+            break;
+        }
+        if (sys == CS_OK && strcmp(id, system_id) == 0) {
+            snprintf(out, cap, "%s", files[i]);
+            st = CS_OK;
+            break;
+        }
+    }
+    free(files);
+    if (st == CS_EINPUT)
+        cs_error_set(err, CS_EINPUT, "%s: no game system file (.gst) with id %s in %s", cat_path,
+                     system_id, dir);
+    return st;
+}
+
+cs_status cs_units_docs_open(const char *path, cs_units_docs *d, cs_error *err)
+{
+    *d = (cs_units_docs){0};
+    cs_status st = open_doc(path, &d->doc[0], err);
+    if (st != CS_OK)
+        return st;
+    d->n = 1;
+    const xmlNode *root = xmlDocGetRootElement(d->doc[0].doc);
+    if (cs_units_xml_is(root, "catalogue")) {
+        char id[CS_UNITS_TEXT], gst[CS_UNITS_PATH];
+        if (!cs_units_xml_prop(root, "gameSystemId", id, sizeof id))
+            st = cs_error_set(err, CS_EINPUT, "%s:%d: <catalogue> has no gameSystemId", path,
+                              cs_units_xml_line(root));
+        if (st == CS_OK)
+            st = find_gst(path, id, gst, sizeof gst, err);
+        if (st == CS_OK)
+            st = open_doc(gst, &d->doc[1], err);
+        if (st == CS_OK)
+            d->n = 2;
+    }
+    if (st != CS_OK)
+        cs_units_docs_close(d);
+    return st;
+}
+
+void cs_units_docs_close(cs_units_docs *d)
+{
+    for (int i = 0; i < CS_UNITS_DOCS; i++)
+        close_doc(&d->doc[i]);
+    d->n = 0;
+}
+
+const xmlNode *cs_units_docs_lookup(const cs_units_docs *d, const char *id)
+{
+    for (int i = 0; i < d->n; i++) {
+        const xmlNode *n = lookup(&d->doc[i], id);
+        if (n)
+            return n;
+    }
+    return NULL;
+}
+
+const char *cs_units_docs_path(const cs_units_docs *d, const xmlNode *n)
+{
+    for (int i = 1; i < d->n; i++)
+        if (n->doc == d->doc[i].doc)
+            return d->doc[i].path;
+    return d->doc[0].path;
+}
+
+cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error *err)
+{
+    cs_units_doc d;
+    cs_status st = open_doc(path, &d, err);
+    if (st != CS_OK)
+        return st;
+    const xmlNode *root = xmlDocGetRootElement(d.doc);
+    const char *key = cs_units_xml_is(root, "catalogue") ? "gameSystemId" : "id";
+    if (!cs_units_xml_prop(root, key, id, idcap)) {
+        cs_error_set(err, CS_EINPUT, "%s:%d: <%s> has no %s", path, cs_units_xml_line(root),
+                     (const char *)root->name, key);
+        st = CS_EINPUT;
+    }
+    close_doc(&d);
+    return st;
+}
+
+/* ---- the files SOURCE names ---------------------------------------------- */
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+static bool has_suffix(const char *name, const char *const *suffixes)
+{
+    size_t n = strlen(name);
+    for (int i = 0; suffixes[i]; i++) {
+        size_t k = strlen(suffixes[i]);
+        if (n > k && strcmp(name + n - k, suffixes[i]) == 0)
+            return true;
+    }
+    return false;
+}
+
+cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
+                              char (**out)[CS_UNITS_PATH], int *n, cs_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    char *all;
+    size_t len;
+    int e = cs_infile_list(dir, &all, &len);
+    if (e == ENOMEM)
+        return cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
+    if (e)
+        return cs_error_set(err, CS_EINPUT, "%s: cannot open the directory: %s", dir, strerror(e));
+    char(*names)[CS_UNITS_PATH] = NULL;
+    int count = 0, cap = 0;
+    cs_status st = CS_OK;
+    for (const char *name = all; st == CS_OK && name < all + len; name += strlen(name) + 1) {
+        if (name[0] == '.' || !has_suffix(name, suffixes))
+            continue;
+        if (count == cap) {
+            int c = cap ? cap * 2 : 64;
+            void *q = realloc(names, (size_t)c * sizeof *names);
+            if (!q) {
+                st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
+                break;
+            }
+            names = q;
+            cap = c;
+        }
+        int w = snprintf(names[count], CS_UNITS_PATH, "%s/%s", dir, name);
+        if (w < 0 || w >= CS_UNITS_PATH)
+            st = cs_error_set(err, CS_EINPUT, "%s/%s: path too long", dir, name);
+        count++;
+    }
+    free(all);
+    if (st != CS_OK) {
+        free(names);
+        return st;
+    }
+    if (count > 0)
+        qsort(names, (size_t)count, sizeof *names, by_name);
+    *out = names;
+    *n = count;
+    return CS_OK;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* The mapping for a catalogue: its game system and, with --rules, ruleset. */
+static cs_status pick_mapping(const char *cat, cs_units_mapping *maps, int n, const char *rules,
+                              cs_units_mapping **out, cs_error *err)
+{
+    char id[CS_UNITS_TEXT];
+    cs_status st = cs_units_bs_system(cat, id, sizeof id, err);
+    if (st != CS_OK)
+        return st;
+    *out = NULL;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(maps[i].game_system_id, id) != 0 || (rules && strcmp(maps[i].ruleset, rules)))
+            continue;
+        if (*out)
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: mappings %s and %s both fit game system %s; choose with "
+                                "--rules or --mapping",
+                                cat, (*out)->path, maps[i].path, id);
+        *out = &maps[i];
+    }
+    if (!*out)
+        return cs_error_set(err, CS_EINPUT,
+                            "%s: no mapping for game system %s%s%s (write one under "
+                            "experiments/mappings, or pass --mapping)",
+                            cat, id, rules ? " and ruleset " : "", rules ? rules : "");
+    return (*out)->rs ? CS_OK : cs_units_mapping_bind(*out, err);
+}
+
+/* The BattleScribe files SOURCE names: a directory's catalogues (its game
+ * systems when it has none), or the one .cat or .gst. */
+static cs_status bs_files(const char *source, char (**files)[CS_UNITS_PATH], int *n,
+                          cs_error *err)
+{
+    *files = NULL;
+    *n = 0;
+    if (cs_infile_is_dir(source)) {
+        static const char *const bs[] = {".cat", ".gst", NULL};
+        cs_status st = cs_units_list_files(source, bs, files, n, err);
+        int cats = 0;
+        for (int i = 0; st == CS_OK && i < *n; i++)
+            if (ends_with((*files)[i], ".cat"))
+                memmove((*files)[cats++], (*files)[i], sizeof(*files)[i]);
+        if (cats > 0)
+            *n = cats;
+        if (st == CS_OK && *n == 0)
+            st = cs_error_set(err, CS_EINPUT, "%s: no .cat or .gst file in this directory", source);
+        return st;
+    }
+    if (!ends_with(source, ".cat") && !ends_with(source, ".gst"))
+        return cs_error_set(err, CS_EINPUT, "%s: expected a .cat, .gst or .csv file or a directory",
+                            source);
+    *files = malloc(sizeof **files);
+    if (!*files)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    snprintf((*files)[0], CS_UNITS_PATH, "%s", source);
+    *n = 1;
+    return CS_OK;
+}
+
+cs_status cs_units_read_source(const char *source, cs_units_mapping *maps, int n_maps,
+                               const char *rules, cs_units *units, cs_error *err)
+{
+    if (ends_with(source, ".csv"))
+        return cs_units_read_csv(source, maps, n_maps, rules, units, err);
+    char(*files)[CS_UNITS_PATH];
+    int n;
+    cs_status st = bs_files(source, &files, &n, err);
+    for (int i = 0; st == CS_OK && i < n; i++) {
+        cs_units_mapping *m;
+        st = pick_mapping(files[i], maps, n_maps, rules, &m, err);
+        if (st == CS_OK)
+            st = cs_units_read_bs(files[i], m, units, err);
+    }
+    free(files);
+    return st;
+}
