@@ -9,6 +9,7 @@
  * matched by local name. */
 #include <errno.h>
 #include <libxml/parser.h>
+#include <libxml/xmlerror.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,26 +108,94 @@ static int read_stream(void *ctx, char *buf, int len)
     return (int)n;
 }
 
+/* What libxml2 reports while one document is parsed. Its own channels
+ * print nothing (issue 28: one chargesim message per bad file): the
+ * parser's errors stay in the context, and the first encoding or I/O error
+ * is kept here, as it is the cause of the parse errors after it (a file
+ * not in its declared encoding gives "input conversion failed", then a
+ * tag "not found" where the conversion stopped). */
+typedef struct xml_errors {
+    bool seen;
+    char msg[CS_UNITS_NOTE];
+    int line;
+} xml_errors;
+
+/* A message on one line: libxml2 puts a second one under some
+ * ("...indicate encoding !\nBytes: 0xFF ..."). */
+static void one_line(char *msg, size_t cap, const char *text)
+{
+    snprintf(msg, cap, "%s", text);
+    for (char *c = msg; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    size_t n = strlen(msg);
+    while (n > 0 && msg[n - 1] == ' ')
+        msg[--n] = '\0';
+}
+
+static void on_structured(void *ctx, xmlErrorPtr e)
+{
+    xml_errors *x = ctx;
+    if (x->seen || !e || !e->message || (e->domain != XML_FROM_I18N && e->domain != XML_FROM_IO))
+        return;
+    one_line(x->msg, sizeof x->msg, e->message);
+    x->line = e->line;
+    x->seen = true;
+}
+
+/* libxml2's generic channel: silent (structured errors never reach it
+ * while on_structured is installed; a module that prints directly does). */
+static void on_generic(void *ctx, const char *fmt, ...)
+{
+    (void)ctx;
+    (void)fmt;
+}
+
 /* Why a parse failed, as one message naming the file. */
 static cs_status parse_error(const char *path, const xml_in *in, xmlParserCtxt *ctxt,
-                             cs_error *err)
+                             const xml_errors *x, cs_error *err)
 {
     const xmlError *e = xmlCtxtGetLastError(ctxt);
     char msg[CS_UNITS_NOTE] = "unreadable";
     int line = 0;
     if (e && e->message) {
-        snprintf(msg, sizeof msg, "%s", e->message);
-        size_t n = strlen(msg);
-        while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-            msg[--n] = '\0';
+        one_line(msg, sizeof msg, e->message);
         line = e->line;
+    }
+    if (x->seen) {
+        /* A conversion error has no line of its own: the parser's last. */
+        snprintf(msg, sizeof msg, "%s", x->msg);
+        line = x->line > 0 ? x->line : line;
     }
     if (in->packed)
         return cs_error_set(err, CS_EINPUT, "%s: a %s file, not XML: unpack it first (a .catz "
                             "or .gstz is a zip archive)", path, in->packed);
     if (in->err) /* read_stream is libxml2's only input: this is every I/O error */
         return cs_error_set(err, CS_EINPUT, "%s: cannot read: %s", path, strerror(in->err));
+    if (x->seen)
+        return cs_error_set(err, CS_EINPUT, "%s:%d: malformed XML: %s (the file is not in the "
+                            "encoding it declares, UTF-8 when it declares none)", path, line, msg);
     return cs_error_set(err, CS_EINPUT, "%s:%d: malformed XML: %s", path, line, msg);
+}
+
+/* Parses the stream with libxml2's channels silenced (xml_errors), then
+ * puts them back as they were. */
+static xmlDoc *parse(xmlParserCtxt *ctxt, xml_in *in, const char *path, xml_errors *x)
+{
+    xmlStructuredErrorFunc old_s = xmlStructuredError;
+    void *old_sc = xmlStructuredErrorContext;
+    xmlGenericErrorFunc old_g = xmlGenericError;
+    void *old_gc = xmlGenericErrorContext;
+    xmlSetStructuredErrorFunc(x, on_structured);
+    xmlSetGenericErrorFunc(x, on_generic);
+    /* NOERROR/NOWARNING: libxml2 keeps the error for us instead of printing
+     * it; BIG_LINES: true line numbers past 65535. */
+    xmlDoc *doc = xmlCtxtReadIO(ctxt, read_stream, NULL, in, path, NULL,
+                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                    XML_PARSE_BIG_LINES);
+    xmlSetStructuredErrorFunc(old_sc, old_s);
+    xmlSetGenericErrorFunc(old_gc, old_g);
+    return doc;
 }
 
 static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
@@ -144,14 +213,11 @@ static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
         cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
         return CS_ENOMEM;
     }
-    /* NOERROR/NOWARNING: libxml2 keeps the error for us instead of printing
-     * it; BIG_LINES: true line numbers past 65535. */
-    d->doc = xmlCtxtReadIO(ctxt, read_stream, NULL, &in, path, NULL,
-                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                               XML_PARSE_BIG_LINES);
+    xml_errors x = {0};
+    d->doc = parse(ctxt, &in, path, &x);
     fclose(in.f);
-    if (in.err || !d->doc || !ctxt->wellFormed) {
-        parse_error(path, &in, ctxt, err);
+    if (in.err || !d->doc || !ctxt->wellFormed || x.seen) {
+        parse_error(path, &in, ctxt, &x, err);
         xmlFreeParserCtxt(ctxt);
         close_doc(d);
         return CS_EINPUT;
