@@ -282,7 +282,7 @@ static const row csv_rows[] = {
 static const row mapping_rows[] = {
     /* inih would cut a section name of 50 characters to 49 without a word */
     {MAPADD("-e '$a [characteristic " A30 "abcde]' -e '$a param = move'"), MAPUNITS, 2,
-     "m.ini:16: section name longer than 49 characters"},
+     "m.ini:18: section name longer than 49 characters"},
     {MAPADD("-e '/^range/a metrics = a,,b'"), MAPUNITS, 2,
      "metrics: expected names separated by commas"},
     {MAPADD("-e '/^range/a cost = " A30 A30 A30 "'"), MAPUNITS, 2, "value of `cost` is too long"},
@@ -544,12 +544,12 @@ Test(errors, outputs)
     CSV("name,ruleset,move\\nA,generic,4\\n") "; cp \"$R/experiments/mappings/generic.ini\" m.ini"
 static const row mapping_limit_rows[] = {
     {MAPADD("-e '/^range/a metrics = reach_50,reach_75,reach_90,plus1_speed,points_per_inch_75'"),
-     MAPUNITS, 2, "chargesim units: m.ini:11: more than 4 metrics"},
+     MAPUNITS, 2, "chargesim units: m.ini:13: more than 4 metrics"},
     {MAPADD("-e '$a [fixed]'") "; for i in $(seq 17); do echo \"k$i = 1\" >>m.ini; done",
-     MAPUNITS, 2, "chargesim units: m.ini:33: more than 16 fixed parameters"},
+     MAPUNITS, 2, "chargesim units: m.ini:35: more than 16 fixed parameters"},
     {MAPCOPY "; for i in $(seq 17); do printf '[characteristic C%s]\\nparam = move\\n' $i "
                 ">>m.ini; done",
-     MAPUNITS, 2, "chargesim units: m.ini:47: more than 16 characteristics"},
+     MAPUNITS, 2, "chargesim units: m.ini:49: more than 16 characteristics"},
     {MAPADD("-e '$a [characteristic D]' -e '$a param = distance'"), MAPUNITS, 2,
      "m.ini: [characteristic D] feeds the table's distance `distance`"},
     {MAPCOPY, "$B units u.csv --mapping " LONG_DIR "m.ini", 2, "/./m.ini: path too long"},

@@ -35,6 +35,17 @@ typedef enum cs_csvw_kind {
     CS_CSVW_UNITS,   /* `units`: one row per unit */
 } cs_csvw_kind;
 
+/* A file a table was read from, with the SHA-256 (hex) of its bytes. */
+typedef struct cs_csvw_file {
+    const char *path;
+    const char *sha256;
+} cs_csvw_file;
+
+/* A column's datatype and one-line description, given by the command that
+ * made the table (units): false to fall back on the run's. */
+typedef bool (*cs_csvw_describe_fn)(const void *ctx, const char *title, const char **type,
+                                    char *desc, size_t cap);
+
 typedef struct cs_csvw_source {
     cs_csvw_kind kind;
     const char *command;        /* "run", "dice", "compare", "map" */
@@ -50,6 +61,12 @@ typedef struct cs_csvw_source {
     uint64_t dice_trials;       /* dice: 0 = exact */
     uint64_t dice_seed;
     double dice_confidence;
+    const cs_csvw_file *files;    /* units: every file read (sources, then mappings), or NULL */
+    int n_files;
+    const char *about;            /* units: each ruleset with its edition or preset, and the
+                                     mapping used ("chargesim:units"), or NULL */
+    cs_csvw_describe_fn describe; /* units: the columns' descriptions, or NULL */
+    const void *describe_ctx;
 } cs_csvw_source;
 
 /* The metadata's name beside csv_path: csv_path + "-metadata.json"

@@ -26,6 +26,8 @@
 #define CS_UNITS_MAX_METRICS 4 /* metrics a mapping reports per unit */
 #define CS_UNITS_MAX_VALUES 24 /* parameter values one unit carries */
 #define CS_UNITS_MAX_SETS 32   /* --set K=V pairs */
+#define CS_UNITS_MAX_SPEEDS 4  /* parameters [units] speed lists */
+#define CS_UNITS_MAX_RULES 16  /* [rule NAME] sections in one mapping */
 #define CS_UNITS_NAME 128      /* unit, catalogue and characteristic names */
 #define CS_UNITS_TEXT 64       /* one value as written */
 #define CS_UNITS_PATH 512
@@ -49,7 +51,28 @@ typedef struct cs_units_char {
     bool alternate;                  /* take the bracketed value of `2" (9")` */
     char where_name[CS_UNITS_NAME];  /* only profiles whose characteristic where_name */
     char where_value[CS_UNITS_TEXT]; /* ... reads where_value ("" = every profile) */
+    /* `when = PARAM = VALUE`: the characteristic applies only to a unit
+     * whose PARAM is VALUE (its own value, else --set, the mapping's fixed
+     * value or the ruleset's default): T9A's Charge Speed in edition 3,
+     * Advance Rate in edition 2. when_param "" = always. */
+    char when_param[CS_UNITS_TEXT];
+    char when_value[CS_UNITS_TEXT];
+    /* `mount = yes`: with a mount (mount_type), the value is the mount's
+     * (recursively: a chariot's, its steeds'); the rider's own only
+     * without one (The Old World: a cavalry model's M is `-`, a character
+     * on a horse moves at the horse's M). */
+    bool mount;
 } cs_units_char;
+
+/* One `[rule NAME]` section: a special rule by name. A unit that has it
+ * (a profile so named, or `NAME (...)`, among its own, its models' or its
+ * mount's) gets param = value, and the note in its notes. */
+typedef struct cs_units_rule {
+    char name[CS_UNITS_NAME];
+    char param[CS_UNITS_TEXT]; /* "" = none */
+    char value[CS_UNITS_TEXT]; /* default "true" */
+    char note[CS_UNITS_NOTE];  /* "" = none */
+} cs_units_rule;
 
 /* One mapping file. Texts are kept as written; cs_units_mapping_bind
  * (unitsrc.h) checks them against the ruleset when the mapping is used. */
@@ -58,10 +81,17 @@ typedef struct cs_units_mapping {
     char ruleset[CS_UNITS_TEXT];        /* [units] ruleset */
     char game_system_id[CS_UNITS_TEXT]; /* [units] game_system_id ("" = CSV only) */
     char cost[CS_UNITS_TEXT];           /* [units] cost: the cost type's name */
-    char speed[CS_UNITS_TEXT];          /* [units] speed: the parameter +1 is tried on */
+    int n_speeds; /* [units] speed: the parameters +1 is tried on, the first a unit carries */
+    char speed[CS_UNITS_MAX_SPEEDS][CS_UNITS_TEXT];
     char distance[CS_UNITS_TEXT];       /* [units] distance: the head-on gap parameter */
     char base[CS_UNITS_NAME];           /* [units] base: the base size characteristic */
     char range[CS_UNITS_TEXT];          /* [units] range: default distances, a..b[:step] */
+    char variant[CS_UNITS_TEXT];        /* [units] variant: the edition or preset parameter,
+                                           named with the table ("" = none) */
+    char type[CS_UNITS_NAME];           /* [units] type: the characteristic shown as the
+                                           unit's type (The Old World's Troop Type) */
+    char mount_type[CS_UNITS_TEXT];     /* [units] mount_type: the BattleScribe subType of
+                                           mounts ("" = mounts are models like any other) */
     int n_metrics;
     char metric[CS_UNITS_MAX_METRICS][CS_UNITS_TEXT]; /* [units] metrics, comma separated */
     int n_fixed;
@@ -72,9 +102,14 @@ typedef struct cs_units_mapping {
     char fixed_why[CS_UNITS_MAX_FIXED][CS_UNITS_NOTE];
     int n_chars;
     cs_units_char chars[CS_UNITS_MAX_CHARS];
+    int n_rules;
+    cs_units_rule rules[CS_UNITS_MAX_RULES];
+    char sha256[65]; /* of the file's bytes as read */
     /* Filled by cs_units_mapping_bind: */
     const cs_ruleset *rs;
-    int speed_param, distance_param;
+    int speed_param[CS_UNITS_MAX_SPEEDS], distance_param, variant_param; /* -1: none */
+    int when_param[CS_UNITS_MAX_CHARS];
+    int rule_param[CS_UNITS_MAX_RULES];
     int metric_index[CS_UNITS_MAX_METRICS];
     int char_param[CS_UNITS_MAX_CHARS];
     int fixed_param[CS_UNITS_MAX_FIXED];
@@ -97,6 +132,9 @@ typedef struct cs_unit {
     bool has_points;
     double points;            /* BattleScribe: the smallest legal unit */
     char base[CS_UNITS_TEXT]; /* base size as written, "" if unknown */
+    char type[CS_UNITS_TEXT]; /* the mapping's type characteristic, "" if none or unknown */
+    char mount[CS_UNITS_NAME]; /* the mount of this row, "" on foot or without mounts */
+    unsigned rules;           /* bit r: the unit has the mapping's rule r */
     bool complete;            /* every mapped characteristic present */
     int n_values;
     cs_unit_value value[CS_UNITS_MAX_VALUES];
@@ -106,6 +144,7 @@ typedef enum cs_unit_note_kind {
     CS_UNIT_SKIPPED,    /* left out: a required value is missing, invalid or contradictory */
     CS_UNIT_INCOMPLETE, /* kept: an optional value is missing, invalid or contradictory */
     CS_UNIT_WARNED,     /* kept whole: one of several texts taken, the others words */
+    CS_UNIT_NOTED,      /* kept whole: a note the mapping gives a rule (Fly: ground M) */
 } cs_unit_note_kind;
 
 typedef enum cs_unit_problem {
@@ -124,15 +163,34 @@ typedef struct cs_unit_note {
     char what[CS_UNITS_NOTE]; /* "lacks Adv", "Adv `3D6` is not a distance" */
 } cs_unit_note;
 
+/* A file the units were read from, with the SHA-256 (hex) of its bytes as
+ * read: the provenance of the table (csvw.h). */
+typedef struct cs_units_input {
+    char path[CS_UNITS_PATH];
+    char sha256[65];
+} cs_units_input;
+
 /* A growing list of units and notes. Zero-initialise, then cs_units_free. */
 typedef struct cs_units {
     cs_unit *unit;
     int n, cap;
     cs_unit_note *note;
     int n_notes, cap_notes;
+    cs_units_input *input; /* every file read, once each, in the order read */
+    int n_inputs, cap_inputs;
+    /* --set pairs, which a mapping's `when` conditions read (NULL: none);
+     * set before reading. */
+    const struct cs_units_sets *sets;
 } cs_units;
 
 void cs_units_free(cs_units *u);
+
+/* Records a file read (a second record of a path is ignored). */
+cs_status cs_units_add_input(cs_units *u, const char *path, const char *sha256);
+
+/* Do two texts give the same value? Numbers compare as numbers (2 = 2.0),
+ * anything else as written, blanks around it aside. */
+bool cs_units_same_value(const char *a, const char *b);
 
 /* ---- analysis (src/sim/units.c) ---------------------------------------- */
 
@@ -166,6 +224,7 @@ typedef struct cs_unit_result {
     double metric[CS_UNITS_MAX_METRICS]; /* E[metric | defined] at the first distance */
     bool has_ppi;
     double points_per_inch; /* points / reach at 75% */
+    char variant[CS_UNITS_TEXT]; /* the mapping's variant parameter as resolved ("" = none) */
 } cs_unit_result;
 
 /* Analyses one unit exactly at the head-on layout of its ruleset. Its

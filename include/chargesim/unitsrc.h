@@ -161,7 +161,8 @@ bool cs_units_parse_value(const char *text, cs_units_format format, bool alterna
 
 /* ---- stage 5: the table (src/io/units_table.c) -------------------------- */
 
-/* One row per unit: catalogue, name, ruleset, points, base, the parameter
+/* One row per unit: catalogue, name, ruleset, points, base, type (only when
+ * a mapping names a type characteristic), the parameter
  * values units carry (the union of their columns, in order of first
  * appearance), reach_50, reach_75, reach_90, plus1_speed,
  * points_per_inch_75, mean_<metric> for the mappings' metrics, then
@@ -170,5 +171,11 @@ bool cs_units_parse_value(const char *text, cs_units_format format, bool alterna
  * cells (CSV) or `-`. t is initialised here (cs_table_free). */
 cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_units_grid *g,
                          cs_format fmt, const char *title, cs_table *t);
+
+/* The datatype and one-line description of a column of that table, for
+ * its CSVW metadata (a cs_csvw_describe_fn; ctx is the cs_units). False for
+ * a title it does not know. */
+bool cs_units_describe(const void *ctx, const char *title, const char **type, char *desc,
+                       size_t cap);
 
 #endif

@@ -254,9 +254,10 @@ static cs_status write_outputs(const run_args *a, const cs_run_result *res, run_
     /* Never empty: an experiment has at least one sweep point, a row each
      * (or a cell each of a pivot). */
     cs_status st = make_tables(a, res, &tables, &n_tables, err);
-    cs_csvw_source meta = {a->pivot ? CS_CSVW_PIVOT : CS_CSVW_SUMMARY, "run", a->argc, a->argv,
-                           a->out, strcmp(a->path, "-") ? a->path : NULL, res, a->pivot, NULL,
-                           0, 0, 0.0};
+    cs_csvw_source meta = {.kind = a->pivot ? CS_CSVW_PIVOT : CS_CSVW_SUMMARY,
+                           .command = "run", .argc = a->argc, .argv = a->argv,
+                           .csv_path = a->out, .input = strcmp(a->path, "-") ? a->path : NULL,
+                           .run = res, .pivot = a->pivot};
     if (st == CS_OK)
         st = add_provenance(a, &meta, f, tables, n_tables, err);
     for (int t = 0; st == CS_OK && t < n_tables; t++) {

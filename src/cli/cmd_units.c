@@ -102,23 +102,27 @@ static void default_mappings(char *out, size_t cap)
 
 static void print_notes(const cs_units *u, bool quiet)
 {
-    int skipped = 0, incomplete = 0, warned = 0;
+    int skipped = 0, incomplete = 0, warned = 0, noted = 0;
     for (int i = 0; i < u->n_notes; i++) {
         const cs_unit_note *n = &u->note[i];
         skipped += n->kind == CS_UNIT_SKIPPED;
         incomplete += n->kind == CS_UNIT_INCOMPLETE;
         warned += n->kind == CS_UNIT_WARNED;
+        noted += n->kind == CS_UNIT_NOTED;
         if (!quiet)
             fprintf(stderr, "chargesim units: %s:%d: unit `%s` %s: %s\n", n->file, n->line, n->name,
                     n->kind == CS_UNIT_SKIPPED      ? "left out"
                     : n->kind == CS_UNIT_INCOMPLETE ? "kept without metrics"
-                                                    : "kept, warning",
+                    : n->kind == CS_UNIT_WARNED     ? "kept, warning"
+                                                    : "kept, note",
                     n->what);
     }
     fprintf(stderr, "chargesim units: %d units in the table, %d left out, %d without metrics",
             u->n, skipped, incomplete);
     if (warned > 0)
         fprintf(stderr, ", %d with a warning", warned);
+    if (noted > 0)
+        fprintf(stderr, ", %d with a note", noted);
     fputc('\n', stderr);
 }
 
@@ -222,6 +226,7 @@ static cs_status read_units(options *o, pipeline *pl, cs_error *err)
     }
     if (st == CS_OK)
         st = cs_units_mapping_load_path(o->mapping, &pl->maps, &pl->n_maps, err);
+    pl->units.sets = &o->sets;
     if (st == CS_OK)
         st = cs_units_read_source(o->source, pl->maps, pl->n_maps, o->rules, &pl->units, err);
     if (st == CS_OK) {
@@ -257,18 +262,66 @@ static cs_status analyse_units(const options *o, pipeline *pl, cs_error *err)
     return st;
 }
 
+/* A mapping as the table names it: its file name. The default directory
+ * lies wherever the binary was installed; a path there would make the same
+ * table differ between two clones (its SHA-256 in the metadata pins it). */
+static const char *mapping_name(const cs_units_mapping *m)
+{
+    const char *slash = strrchr(m->path, '/');
+    return slash ? slash + 1 : m->path;
+}
+
+/* What the table was made with, for its heading and metadata: each
+ * ruleset with its edition or preset (the mapping's variant parameter, as
+ * the analysis resolved it) and the mapping, once each, in the order met. */
+static void about(const pipeline *pl, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < pl->units.n; i++) {
+        const cs_unit *u = &pl->units.unit[i];
+        const cs_units_mapping *m = u->map;
+        char one[CS_UNITS_PATH + 4 * CS_UNITS_TEXT];
+        snprintf(one, sizeof one, "%s%s%s%s%s, mapping %s", m->rs->name, m->variant[0] ? " " : "",
+                 m->variant, m->variant[0] ? " " : "", pl->res[i].variant, mapping_name(m));
+        if (strstr(buf, one))
+            continue;
+        size_t n = strlen(buf);
+        snprintf(buf + n, cap - n, "%s%s", n ? "; " : "", one);
+    }
+}
+
 /* Stage 5: the table (src/io/units_table.c). */
-static cs_status tabulate(const options *o, pipeline *pl, cs_error *err)
+static cs_status tabulate(const options *o, pipeline *pl, const char *what, cs_error *err)
 {
     const cs_units_grid *g = &pl->g;
-    char title[PATH_MAX + 128];
+    char title[3 * PATH_MAX];
     snprintf(title, sizeof title,
-             "Charge odds per unit, %s (method exact, head-on; distances %g to %g by %g in)",
-             o->source, g->lo, cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step);
+             "Charge odds per unit, %s (%s; method exact, head-on; distances %g to %g by %g in)",
+             o->source, what, g->lo, cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step);
     cs_status st = cs_units_table(&pl->units, pl->res, g, o->fmt, title, &pl->table);
     if (st != CS_OK)
         cs_error_set(err, st, "out of memory");
     return st;
+}
+
+/* The files the table was made from, for its metadata: every source file
+ * read, then each mapping used. *files is malloc'ed. */
+static cs_status provenance(const pipeline *pl, cs_csvw_file **files, int *n, cs_error *err)
+{
+    const cs_units *u = &pl->units;
+    *n = 0;
+    *files = calloc((size_t)(u->n_inputs + pl->n_maps + 1), sizeof **files);
+    if (!*files)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    for (int i = 0; i < u->n_inputs; i++)
+        (*files)[(*n)++] = (cs_csvw_file){u->input[i].path, u->input[i].sha256};
+    for (int k = 0; k < pl->n_maps; k++)
+        for (int i = 0; i < u->n; i++)
+            if (u->unit[i].map == &pl->maps[k]) {
+                (*files)[(*n)++] = (cs_csvw_file){mapping_name(&pl->maps[k]), pl->maps[k].sha256};
+                break;
+            }
+    return CS_OK;
 }
 
 int cs_cli_units(int argc, char **argv)
@@ -288,20 +341,30 @@ int cs_cli_units(int argc, char **argv)
     }
     cs_error err = {0};
     pipeline pl = {0};
+    char what[2 * PATH_MAX] = "";
+    cs_csvw_file *files = NULL;
+    int n_files = 0;
     cs_status st = read_units(&o, &pl, &err);
     if (st == CS_OK)
         st = analyse_units(&o, &pl, &err);
-    if (st == CS_OK)
-        st = tabulate(&o, &pl, &err);
     if (st == CS_OK) {
-        /* The source may be a folder of catalogues: the command line, not
-         * one file's digest, says where the table came from. */
+        about(&pl, what, sizeof what);
+        st = tabulate(&o, &pl, what, &err);
+    }
+    if (st == CS_OK)
+        st = provenance(&pl, &files, &n_files, &err);
+    if (st == CS_OK) {
+        /* The source may be a folder of catalogues: every file read is
+         * named with its digest. */
         cs_csvw_source meta = {.kind = CS_CSVW_UNITS, .command = "units", .argc = argc,
-                               .argv = argv, .csv_path = o.out};
+                               .argv = argv, .csv_path = o.out, .files = files,
+                               .n_files = n_files, .about = what,
+                               .describe = cs_units_describe, .describe_ctx = &pl.units};
         rc = cs_cli_write_tables_meta("units", o.out, &pl.table, 1, o.fmt, &meta);
     } else {
         rc = cs_cli_fail_err("units", &err);
     }
+    free(files);
     cs_table_free(&pl.table);
     free(pl.p);
     free(pl.res);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "chargesim/infile.h"
+#include "chargesim/sha256.h"
 #include "chargesim/unitsrc.h"
 
 #define MAX_COLUMNS 64
@@ -125,20 +126,27 @@ static bool empty(const char *cell)
     return *cell == '\0' || (cell[0] == '-' && cell[1] == '\0');
 }
 
-/* The one mapping naming `ruleset`, bound on first use. */
+/* The one mapping naming `ruleset`, bound on first use. A mapping with no
+ * game system is written for units CSVs (t9a.ini: edition 3's Charge Speed
+ * or edition 2's Advance Rate, as the row says) and is taken before one
+ * written for a game system's catalogues (t9a-2nd.ini, whose catalogues
+ * give only Advance Rate and lock edition 2). */
 static cs_units_mapping *mapping_for(state *s, const char *ruleset)
 {
     cs_units_mapping *found = NULL;
-    for (int i = 0; i < s->n_maps; i++) {
-        if (strcmp(s->maps[i].ruleset, ruleset) != 0)
-            continue;
-        if (found) {
-            fail(s, CS_EINPUT, "mappings %s and %s both name ruleset `%s`; pass one with --mapping",
-                 found->path, s->maps[i].path, ruleset);
-            return NULL;
+    for (int pass = 0; pass < 2 && !found; pass++)
+        for (int i = 0; i < s->n_maps; i++) {
+            if (strcmp(s->maps[i].ruleset, ruleset) != 0 ||
+                (s->maps[i].game_system_id[0] != '\0') != (pass == 1))
+                continue;
+            if (found) {
+                fail(s, CS_EINPUT,
+                     "mappings %s and %s both name ruleset `%s`; pass one with --mapping",
+                     found->path, s->maps[i].path, ruleset);
+                return NULL;
+            }
+            found = &s->maps[i];
         }
-        found = &s->maps[i];
-    }
     if (!found) {
         fail(s, CS_EINPUT,
              "no mapping names ruleset `%s` (it says which parameter is the "
@@ -335,8 +343,11 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
     char *buf = NULL;
     size_t cap = 0;
     ssize_t len;
+    cs_sha256 sha;
+    cs_sha256_init(&sha);
     while (s.st == CS_OK && (len = getline(&buf, &cap, f)) > 0) {
         s.line++;
+        cs_sha256_update(&sha, buf, (size_t)len);
         /* A spreadsheet's "CSV UTF-8" starts with a byte order mark, which
          * would otherwise become part of the first column's name. */
         size_t skip = s.line == 1 && len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
@@ -376,6 +387,14 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
         cs_error_set(err, CS_EINPUT, "%s:1: empty file: expected a header row (name, ruleset, ...)",
                      path);
         return CS_EINPUT;
+    }
+    if (s.st == CS_OK) {
+        uint8_t digest[32];
+        char hex[65];
+        cs_sha256_final(&sha, digest);
+        cs_sha256_to_hex(digest, hex);
+        if (cs_units_add_input(out, path, hex) != CS_OK)
+            return cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
     }
     return s.st;
 }

@@ -28,6 +28,7 @@ typedef struct cs_units_doc {
     char path[CS_UNITS_PATH];
     cs_units_doc_slot *ids; /* open addressing, cap a power of two */
     size_t cap;
+    char sha256[65]; /* of the bytes parsed (hex) */
 } cs_units_doc;
 
 /* The file read (doc[0]) and its game system (doc[1], when doc[0] is a

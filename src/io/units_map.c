@@ -507,21 +507,125 @@ static void other_values(const cs_unit *u, const char *label, const cs_units_fou
               label, own, others);
 }
 
+/* The value parameter k has for unit u, as the analysis will read it: the
+ * unit's own, else --set, the mapping's fixed value, the ruleset's default;
+ * *origin says which. */
+static const char *value_for(const cs_units *out, const cs_unit *u, int k, const char **origin)
+{
+    const cs_units_mapping *m = u->map;
+    const char *key = m->rs->params[k].key;
+    for (int j = 0; j < u->n_values; j++)
+        if (u->value[j].param == k) {
+            *origin = "the unit's own";
+            return u->value[j].text;
+        }
+    for (int j = out->sets ? out->sets->n - 1 : -1; j >= 0; j--)
+        if (strcmp(out->sets->key[j], key) == 0) {
+            *origin = "--set";
+            return out->sets->val[j];
+        }
+    for (int j = 0; j < m->n_fixed; j++)
+        if (m->fixed_param[j] == k) {
+            *origin = "the mapping's";
+            return m->fixed_val[j];
+        }
+    *origin = "the ruleset's default";
+    return m->rs->params[k].def;
+}
+
+/* Characteristic i's `when` for u: true when it applies. A value given
+ * where it does not is an error in a CSV (its user wrote a number the
+ * table would ignore) and a warning for a catalogue. */
+static cs_status applies(const cs_units *out, const cs_unit *u, int i, const cs_units_found *f,
+                         bool csv, pending *warned, bool *yes, cs_error *err)
+{
+    const cs_units_mapping *m = u->map;
+    const cs_units_char *c = &m->chars[i];
+    *yes = true;
+    if (m->when_param[i] < 0)
+        return CS_OK;
+    const char *origin, *v = value_for(out, u, m->when_param[i], &origin);
+    *yes = cs_units_same_value(v, c->when_value);
+    if (*yes || f->n == 0)
+        return CS_OK;
+    const char *label = csv ? c->param : c->name;
+    const char *file = f->file[0] ? f->file[0] : u->file;
+    if (csv)
+        return cs_error_set(err, CS_EINPUT,
+                            "%s:%d: column `%s` applies only when %s = %s; here %s = %s (%s)",
+                            file, f->line[0], label, c->when_param, c->when_value, c->when_param,
+                            v, origin);
+    warn_at(warned, CS_UNIT_INVALID, file, f->line[0]);
+    note_part(warned->what, sizeof warned->what,
+              "%s `%s` is not used: it applies only when %s = %s, and %s = %s (%s)", label,
+              f->text[0], c->when_param, c->when_value, c->when_param, v, origin);
+    return CS_OK;
+}
+
+/* The mapping's rules the unit has: their values join the unit's, their
+ * notes are gathered in `noted`. */
+static cs_status rule_values(cs_unit *u, pending *noted, cs_error *err)
+{
+    const cs_units_mapping *m = u->map;
+    for (int r = 0; r < m->n_rules; r++) {
+        if (!(u->rules & (1u << r)))
+            continue;
+        const cs_units_rule *rule = &m->rules[r];
+        if (rule->note[0]) {
+            warn_at(noted, CS_UNIT_MISSING, u->file, u->line);
+            note_part(noted->what, sizeof noted->what, "%s", rule->note);
+        }
+        if (m->rule_param[r] < 0)
+            continue;
+        if (u->n_values == CS_UNITS_MAX_VALUES)
+            return cs_error_set(err, CS_ELIMIT, "%s:%d: unit `%s` carries more than %d values",
+                                u->file, u->line, u->name, CS_UNITS_MAX_VALUES);
+        cs_unit_value *uv = &u->value[u->n_values++];
+        uv->param = m->rule_param[r];
+        copy(uv->text, sizeof uv->text, rule->value);
+        copy(uv->raw, sizeof uv->raw, rule->name);
+    }
+    return CS_OK;
+}
+
+/* The notes of a unit kept, in the order skipped < incomplete < warned < noted. */
+static cs_status kept_notes(cs_units *out, const cs_unit *u, const pending *incomplete,
+                            const pending *warned, const pending *noted)
+{
+    cs_status st = CS_OK;
+    if (incomplete->what[0] != '\0')
+        st = add_note(out, CS_UNIT_INCOMPLETE, incomplete->problem, u, incomplete->file,
+                      incomplete->line, incomplete->what);
+    if (st == CS_OK && warned->what[0] != '\0')
+        st = add_note(out, CS_UNIT_WARNED, warned->problem, u, warned->file, warned->line,
+                      warned->what);
+    if (st == CS_OK && noted->what[0] != '\0')
+        st = add_note(out, CS_UNIT_NOTED, noted->problem, u, noted->file, noted->line,
+                      noted->what);
+    return st;
+}
+
 cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found, bool csv,
                           bool *kept, cs_error *err)
 {
     const cs_units_mapping *m = u->map;
     pending skipped = {.file = u->file}, incomplete = {.file = u->file},
-            warned = {.file = u->file};
+            warned = {.file = u->file}, noted = {.file = u->file};
     u->complete = true;
     *kept = false;
     for (int i = 0; i < m->n_chars; i++) {
         const char *label = csv ? m->chars[i].param : m->chars[i].name;
+        bool yes;
+        cs_status st = applies(out, u, i, &found[i], csv, &warned, &yes, err);
+        if (st != CS_OK)
+            return st;
+        if (!yes)
+            continue;
         cs_units_found one;
         verdict v;
         const cs_units_found *f = pick_text(u, label, &found[i], &warned, &v, &one);
         if (f) {
-            cs_status st = settle_one(u, i, f, csv, &v, err);
+            st = settle_one(u, i, f, csv, &v, err);
             if (st != CS_OK)
                 return st;
             if (v.ok && found[i].n > 0)
@@ -537,13 +641,19 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
     if (skipped.what[0] != '\0')
         return add_note(out, CS_UNIT_SKIPPED, skipped.problem, u, skipped.file, skipped.line,
                         skipped.what);
-    cs_status st = CS_OK;
-    if (incomplete.what[0] != '\0')
-        st = add_note(out, CS_UNIT_INCOMPLETE, incomplete.problem, u, incomplete.file,
-                      incomplete.line, incomplete.what);
-    if (st == CS_OK && warned.what[0] != '\0')
-        st = add_note(out, CS_UNIT_WARNED, warned.problem, u, warned.file, warned.line,
-                      warned.what);
+    /* A catalogue unit whose costs are all 0 has no points of its own
+     * (ASOIAF's Grey Wind and Summer come with Robb and Bran Stark): its
+     * points are unknown, never 0, which would read as the best buy. */
+    if (!csv && u->has_points && u->points == 0.0) {
+        u->has_points = false;
+        warn_at(&noted, CS_UNIT_MISSING, u->file, u->line);
+        note_part(noted.what, sizeof noted.what,
+                  "points unknown: its costs in the catalogue are 0 (it comes with another "
+                  "unit, or its cost is not in the data)");
+    }
+    cs_status st = rule_values(u, &noted, err);
+    if (st == CS_OK)
+        st = kept_notes(out, u, &incomplete, &warned, &noted);
     if (st != CS_OK)
         return st;
     *kept = true;

@@ -68,6 +68,26 @@ static bool slice(char *dst, size_t cap, const char *a, const char *b)
 #define SET(field, value)                                                                          \
     (copy((field), sizeof(field), (value)) ? 1 : fail(st, "value of `%s` is too long", name))
 
+/* A comma-separated list of names into list[*n] (at most max). */
+static int name_list(load_state *st, const char *key, const char *value, char (*list)[CS_UNITS_TEXT],
+                     int *n, int max)
+{
+    *n = 0;
+    const char *a = value;
+    while (*a) {
+        const char *b = strchr(a, ',');
+        if (!b)
+            b = a + strlen(a);
+        if (*n == max)
+            return fail(st, "more than %d %s", max, key);
+        if (!slice(list[*n], CS_UNITS_TEXT, a, b) || list[*n][0] == '\0')
+            return fail(st, "%s: expected names separated by commas", key);
+        (*n)++;
+        a = *b ? b + 1 : b;
+    }
+    return 1;
+}
+
 static int units_key(load_state *st, const char *name, const char *value)
 {
     cs_units_mapping *m = st->m;
@@ -78,34 +98,33 @@ static int units_key(load_state *st, const char *name, const char *value)
     if (strcmp(name, "cost") == 0)
         return SET(m->cost, value);
     if (strcmp(name, "speed") == 0)
-        return SET(m->speed, value);
+        return name_list(st, "speed", value, m->speed, &m->n_speeds, CS_UNITS_MAX_SPEEDS);
     if (strcmp(name, "distance") == 0)
         return SET(m->distance, value);
     if (strcmp(name, "base") == 0)
         return SET(m->base, value);
     if (strcmp(name, "range") == 0)
         return SET(m->range, value);
-    if (strcmp(name, "metrics") == 0) {
-        m->n_metrics = 0;
-        const char *a = value;
-        while (*a) {
-            const char *b = strchr(a, ',');
-            if (!b)
-                b = a + strlen(a);
-            if (m->n_metrics == CS_UNITS_MAX_METRICS)
-                return fail(st, "more than %d metrics", CS_UNITS_MAX_METRICS);
-            if (!slice(m->metric[m->n_metrics], CS_UNITS_TEXT, a, b) ||
-                m->metric[m->n_metrics][0] == '\0')
-                return fail(st, "metrics: expected names separated by commas");
-            m->n_metrics++;
-            a = *b ? b + 1 : b;
-        }
-        return 1;
-    }
+    if (strcmp(name, "variant") == 0)
+        return SET(m->variant, value);
+    if (strcmp(name, "type") == 0)
+        return SET(m->type, value);
+    if (strcmp(name, "mount_type") == 0)
+        return SET(m->mount_type, value);
+    if (strcmp(name, "metrics") == 0)
+        return name_list(st, "metrics", value, m->metric, &m->n_metrics, CS_UNITS_MAX_METRICS);
     return fail(st,
                 "unknown key `%s` in [units] (ruleset, game_system_id, cost, speed, "
-                "distance, base, range, metrics)",
+                "distance, base, range, variant, type, mount_type, metrics)",
                 name);
+}
+
+/* `NAME = VALUE` into name and value, trimmed; false if malformed. */
+static bool pair(const char *text, char *name, size_t ncap, char *value, size_t vcap)
+{
+    const char *eq = strchr(text, '=');
+    return eq && slice(name, ncap, text, eq) && slice(value, vcap, eq + 1, eq + strlen(eq)) &&
+           name[0] != '\0';
 }
 
 static int char_key(load_state *st, cs_units_char *c, const char *name, const char *value)
@@ -129,18 +148,46 @@ static int char_key(load_state *st, cs_units_char *c, const char *name, const ch
         return yes_no(value, &c->required) ? 1 : fail(st, "required: expected yes or no");
     if (strcmp(name, "alternate") == 0)
         return yes_no(value, &c->alternate) ? 1 : fail(st, "alternate: expected yes or no");
-    if (strcmp(name, "where") == 0) {
-        const char *eq = strchr(value, '=');
-        if (!eq || !slice(c->where_name, sizeof c->where_name, value, eq) ||
-            !slice(c->where_value, sizeof c->where_value, eq + 1, eq + strlen(eq)) ||
-            c->where_name[0] == '\0')
-            return fail(st, "where: expected `CHARACTERISTIC = VALUE`");
-        return 1;
-    }
+    if (strcmp(name, "where") == 0)
+        return pair(value, c->where_name, sizeof c->where_name, c->where_value,
+                    sizeof c->where_value)
+                   ? 1
+                   : fail(st, "where: expected `CHARACTERISTIC = VALUE`");
+    if (strcmp(name, "when") == 0)
+        return pair(value, c->when_param, sizeof c->when_param, c->when_value,
+                    sizeof c->when_value)
+                   ? 1
+                   : fail(st, "when: expected `PARAMETER = VALUE`");
+    if (strcmp(name, "mount") == 0)
+        return yes_no(value, &c->mount) ? 1 : fail(st, "mount: expected yes or no");
     return fail(st,
                 "unknown key `%s` in [characteristic %s] (param, format, required, "
-                "alternate, where)",
+                "alternate, where, when, mount)",
                 name, c->name);
+}
+
+/* A key of [rule NAME]; the section's first key creates the rule. */
+static int rule_key(load_state *st, const char *rname, const char *name, const char *value)
+{
+    cs_units_mapping *m = st->m;
+    cs_units_rule *r = NULL;
+    for (int i = 0; i < m->n_rules; i++)
+        if (strcmp(m->rules[i].name, rname) == 0)
+            r = &m->rules[i];
+    if (!r) {
+        if (m->n_rules == CS_UNITS_MAX_RULES)
+            return fail(st, "more than %d rules", CS_UNITS_MAX_RULES);
+        r = &m->rules[m->n_rules++];
+        *r = (cs_units_rule){.value = "true"};
+        copy(r->name, sizeof r->name, rname); /* fits: see below */
+    }
+    if (strcmp(name, "param") == 0)
+        return SET(r->param, value);
+    if (strcmp(name, "value") == 0)
+        return SET(r->value, value);
+    if (strcmp(name, "note") == 0)
+        return SET(r->note, value);
+    return fail(st, "unknown key `%s` in [rule %s] (param, value, note)", name, rname);
 }
 
 /* A value is shorter than inih's line, a section name than its buffer. */
@@ -188,7 +235,10 @@ static int handler(void *user, const char *section, const char *name, const char
         }
         return char_key(st, c, name, value);
     }
-    return fail(st, "unknown section [%s] (units, fixed, locked, characteristic NAME)", section);
+    if (strncmp(section, "rule ", 5) == 0)
+        return rule_key(st, section + 5, name, value);
+    return fail(st, "unknown section [%s] (units, fixed, locked, characteristic NAME, rule NAME)",
+                section);
 }
 
 cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_error *err)
@@ -211,6 +261,11 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
             return cs_error_set(err, CS_EINPUT, "%s: [characteristic %s] has no param", path,
                                 out->chars[i].name);
         }
+    for (int i = 0; i < out->n_rules; i++)
+        if (out->rules[i].param[0] == '\0' && out->rules[i].note[0] == '\0')
+            return cs_error_set(err, CS_EINPUT, "%s: [rule %s] has neither param nor note", path,
+                                out->rules[i].name);
+    copy(out->sha256, sizeof out->sha256, src.sha256);
     if (out->distance[0] == '\0')
         copy(out->distance, sizeof out->distance, "distance");
     if (out->range[0] == '\0')
@@ -226,14 +281,20 @@ static cs_status bind_names(cs_units_mapping *m, const cs_ruleset *rs, cs_error 
     if (m->distance_param < 0)
         return cs_error_set(err, CS_EINPUT, "%s: distance `%s` is not a parameter of %s", m->path,
                             m->distance, rs->name);
-    m->speed_param = -1;
-    if (m->speed[0]) {
-        m->speed_param = cs_ruleset_param_index(rs, m->speed);
-        cs_param_type t = m->speed_param >= 0 ? rs->params[m->speed_param].type : CS_PARAM_TEXT;
+    for (int i = 0; i < CS_UNITS_MAX_SPEEDS; i++)
+        m->speed_param[i] = -1;
+    for (int i = 0; i < m->n_speeds; i++) {
+        m->speed_param[i] = cs_ruleset_param_index(rs, m->speed[i]);
+        cs_param_type t =
+            m->speed_param[i] >= 0 ? rs->params[m->speed_param[i]].type : CS_PARAM_TEXT;
         if (t != CS_PARAM_REAL && t != CS_PARAM_INT)
             return cs_error_set(err, CS_EINPUT, "%s: speed `%s` is not a numeric parameter of %s",
-                                m->path, m->speed, rs->name);
+                                m->path, m->speed[i], rs->name);
     }
+    m->variant_param = -1;
+    if (m->variant[0] && (m->variant_param = cs_ruleset_param_index(rs, m->variant)) < 0)
+        return cs_error_set(err, CS_EINPUT, "%s: variant `%s` is not a parameter of %s", m->path,
+                            m->variant, rs->name);
     for (int i = 0; i < m->n_metrics; i++) {
         m->metric_index[i] = cs_ruleset_metric_index(rs, m->metric[i]);
         if (m->metric_index[i] < 0)
@@ -254,6 +315,12 @@ static cs_status bind_names(cs_units_mapping *m, const cs_ruleset *rs, cs_error 
             if (m->char_param[j] == m->char_param[i])
                 return cs_error_set(err, CS_EINPUT, "%s: characteristics %s and %s both feed `%s`",
                                     m->path, m->chars[j].name, m->chars[i].name, m->chars[i].param);
+        m->when_param[i] = -1;
+        if (m->chars[i].when_param[0] &&
+            (m->when_param[i] = cs_ruleset_param_index(rs, m->chars[i].when_param)) < 0)
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [characteristic %s] when `%s` is not a parameter of %s",
+                                m->path, m->chars[i].name, m->chars[i].when_param, rs->name);
     }
     return CS_OK;
 }
@@ -290,6 +357,41 @@ static cs_status bind_fixed(cs_units_mapping *m, const cs_ruleset *rs, cs_error 
     return st;
 }
 
+/* The [rule NAME] parameters: each a parameter of the ruleset, neither the
+ * distance nor one a characteristic feeds or the mapping fixes (a unit's
+ * value would come from two places), its value read by the experiment
+ * model as a fixed value is. */
+static cs_status bind_rules(cs_units_mapping *m, const cs_ruleset *rs, cs_error *err)
+{
+    cs_status st = CS_OK;
+    for (int i = 0; st == CS_OK && i < m->n_rules; i++) {
+        const cs_units_rule *r = &m->rules[i];
+        int k = m->rule_param[i] = r->param[0] ? cs_ruleset_param_index(rs, r->param) : -1;
+        if (!r->param[0])
+            continue;
+        bool taken = k == m->distance_param;
+        for (int j = 0; j < m->n_chars; j++)
+            taken = taken || m->char_param[j] == k;
+        for (int j = 0; j < m->n_fixed; j++)
+            taken = taken || m->fixed_param[j] == k;
+        if (k < 0 || taken)
+            return cs_error_set(err, CS_EINPUT, "%s: [rule %s] param `%s` is %s", m->path,
+                                r->name, r->param,
+                                k < 0 ? "not a parameter of the ruleset"
+                                      : "the distance, fixed or fed by a characteristic");
+        cs_experiment e;
+        cs_experiment_init(&e, m->path);
+        st = cs_experiment_set(&e, "experiment", "ruleset", rs->name, m->path, 0, err);
+        if (st == CS_OK)
+            st = cs_experiment_set(&e, "params", r->param, r->value, m->path, 0, err);
+        if (st == CS_OK && e.param[k].kind != CS_VAL_FIXED)
+            st = cs_error_set(err, CS_EINPUT, "%s: [rule %s] %s = %s: expected one value",
+                              m->path, r->name, r->param, r->value);
+        cs_experiment_free(&e);
+    }
+    return st;
+}
+
 cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err)
 {
     const cs_ruleset *rs = cs_ruleset_find(m->ruleset);
@@ -299,6 +401,8 @@ cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err)
     cs_status st = bind_names(m, rs, err);
     if (st == CS_OK)
         st = bind_fixed(m, rs, err);
+    if (st == CS_OK)
+        st = bind_rules(m, rs, err);
     if (st != CS_OK)
         return st;
     cs_units_grid g;

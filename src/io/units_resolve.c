@@ -614,7 +614,10 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
     if (st == CS_OK) {
         const xmlNode *root = xmlDocGetRootElement(r.docs.doc[0].doc);
         cs_units_xml_prop(root, "name", r.catalogue, sizeof r.catalogue);
-        st = mark_children(&r, root, false);
+        for (int i = 0; st == CS_OK && i < r.docs.n; i++)
+            st = cs_units_add_input(out, r.docs.doc[i].path, r.docs.doc[i].sha256);
+        if (st == CS_OK)
+            st = mark_children(&r, root, false);
         if (st == CS_OK)
             st = walk(&r, root, 0);
     }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "chargesim/infile.h"
+#include "chargesim/sha256.h"
 #include "chargesim/unitsrc.h"
 #include "units_doc.h"
 
@@ -92,6 +93,7 @@ typedef struct xml_in {
     int err;
     size_t seen;        /* bytes read so far */
     const char *packed; /* the first were a compressed file's (infile.h) */
+    cs_sha256 sha;      /* of the bytes handed to libxml2: the table's provenance */
 } xml_in;
 
 static int read_stream(void *ctx, char *buf, int len)
@@ -101,6 +103,7 @@ static int read_stream(void *ctx, char *buf, int len)
     if (in->seen == 0 && (in->packed = cs_infile_packed((const unsigned char *)buf, n)))
         return -1;
     in->seen += n;
+    cs_sha256_update(&in->sha, buf, n);
     if (n == 0 && ferror(in->f)) {
         in->err = errno ? errno : EIO;
         return -1;
@@ -205,6 +208,7 @@ static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
     /* Opened through infile.h (under MPI, rank 0's bytes), never by libxml2
      * itself, which would also print its own I/O warning. */
     xml_in in = {.f = cs_infile_open(path)};
+    cs_sha256_init(&in.sha);
     if (!in.f)
         return cs_error_set(err, CS_EINPUT, "%s: cannot open: %s", path, strerror(errno));
     xmlParserCtxt *ctxt = xmlNewParserCtxt();
@@ -223,6 +227,9 @@ static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
         return CS_EINPUT;
     }
     xmlFreeParserCtxt(ctxt);
+    uint8_t digest[32];
+    cs_sha256_final(&in.sha, digest);
+    cs_sha256_to_hex(digest, d->sha256);
     const xmlNode *root = xmlDocGetRootElement(d->doc);
     if (!cs_units_xml_is(root, "catalogue") && !cs_units_xml_is(root, "gameSystem")) {
         cs_error_set(err, CS_EINPUT,

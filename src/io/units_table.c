@@ -47,6 +47,8 @@ typedef struct layout {
     int c_params, c_tail, c_metrics, c_p, ncols, nd;
     bool pct;         /* md and tex: percentages for readers; CSV: [0, 1] */
     const char *none; /* an absent value */
+    bool any_unknown; /* some unit's points are unknown */
+    bool has_type;    /* some unit's mapping names a type: a `type` column after base */
 } layout;
 
 static const char *const head[] = {"catalogue", "name", "ruleset", "points", "base"};
@@ -58,6 +60,8 @@ static cs_status headers(cs_table *t, const layout *l, const cs_units_grid *g, c
     cs_status st = cs_table_init(t, l->ncols);
     for (int c = 0; st == CS_OK && c < 5; c++)
         st = cs_table_set_header(t, c, head[c], c == 3);
+    if (st == CS_OK && l->has_type)
+        st = cs_table_set_header(t, 5, "type", false);
     for (int c = 0; st == CS_OK && c < l->params.n; c++)
         st = cs_table_set_header(t, l->c_params + c, l->params.name[c], true);
     for (int c = 0; st == CS_OK && c < 5; c++)
@@ -77,7 +81,13 @@ static cs_status headers(cs_table *t, const layout *l, const cs_units_grid *g, c
     if (st == CS_OK && l->pct)
         st = cs_table_set_note(t, "p_D: p_success (%%) with the target D inches away; reach_Q: "
                                   "the farthest distance still at least Q%%; plus1_speed: inches "
-                                  "of reach_75 one more inch of speed buys.");
+                                  "of reach_75 one more inch of speed buys%s%s",
+                               l->metrics.n > 0 ? "; mean_<metric>: the charge's mean where "
+                                                  "every roll reaches, just beyond base contact "
+                                                  "(a property of the unit, whatever the "
+                                                  "distances)" : "",
+                               l->any_unknown ? "; `-`: unknown or none (points the data "
+                                                "does not give are never 0)." : ".");
     return st;
 }
 
@@ -125,6 +135,8 @@ static cs_status unit_row(cs_table *t, const layout *l, const cs_unit *un,
                             : cs_table_set(t, row, 3, "%s", none);
     if (st == CS_OK)
         st = cs_table_set(t, row, 4, "%s", un->base[0] ? un->base : none);
+    if (st == CS_OK && l->has_type)
+        st = cs_table_set(t, row, 5, "%s", un->type[0] ? un->type : none);
     for (int c = 0; st == CS_OK && c < l->params.n; c++) {
         const char *v = value_of(un, l->params.name[c]);
         st = cs_table_set(t, row, l->c_params + c, "%s", v ? v : none);
@@ -150,9 +162,11 @@ cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_
             add_name(&l.params, m->rs->params[u->unit[i].value[k].param].key);
         for (int k = 0; k < m->n_metrics; k++)
             add_name(&l.metrics, m->metric[k]);
+        l.any_unknown = l.any_unknown || !u->unit[i].has_points;
+        l.has_type = l.has_type || m->type[0] != '\0';
     }
     l.nd = cs_units_grid_count(g);
-    l.c_params = 5;
+    l.c_params = 5 + l.has_type;
     l.c_tail = l.c_params + l.params.n;
     l.c_metrics = l.c_tail + 5;
     l.c_p = l.c_metrics + l.metrics.n;
@@ -161,4 +175,78 @@ cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_
     for (int r = 0; st == CS_OK && r < u->n; r++)
         st = unit_row(t, &l, &u->unit[r], &res[r]);
     return st;
+}
+
+/* ---- the columns, described for the CSVW metadata ------------------------- */
+
+/* A parameter of some unit's ruleset, or NULL. */
+static const cs_param_def *param_of(const cs_units *u, const char *key)
+{
+    for (int i = 0; i < u->n; i++) {
+        int k = cs_ruleset_param_index(u->unit[i].map->rs, key);
+        if (k >= 0)
+            return &u->unit[i].map->rs->params[k];
+    }
+    return NULL;
+}
+
+/* A metric of some unit's mapping, or NULL. */
+static const cs_metric_def *metric_of(const cs_units *u, const char *name)
+{
+    for (int i = 0; i < u->n; i++) {
+        const cs_units_mapping *m = u->unit[i].map;
+        for (int k = 0; k < m->n_metrics; k++)
+            if (strcmp(m->metric[k], name) == 0)
+                return &m->rs->metrics[m->metric_index[k]];
+    }
+    return NULL;
+}
+
+bool cs_units_describe(const void *ctx, const char *title, const char **type, char *desc,
+                       size_t cap)
+{
+    static const char *const fixed[][3] = {
+        {"catalogue", "string", "the catalogue (or CSV file) the unit is in"},
+        {"name", "string", "the unit; a unit that may choose a mount has a row per choice: "
+                           "NAME (on MOUNT), NAME (on foot)"},
+        {"ruleset", "string", "the ruleset its charge is played by"},
+        {"points", "number", "points of the smallest legal unit (with this mount); empty when "
+                             "the data gives none (never 0)"},
+        {"base", "string", "base size as the data gives it"},
+        {"type", "string", "the unit's type as the data gives it (The Old World: Troop Type); "
+                           "empty for a mount choice the data gives no type"},
+        {"reach_50", "number", "the farthest distance (in) still charged at least 50% of the "
+                               "time, by exact inversion of the range distribution; empty when "
+                               "below 50% just beyond base contact"},
+        {"reach_75", "number", "as reach_50, at 75%"},
+        {"reach_90", "number", "as reach_50, at 90%"},
+        {"plus1_speed", "number", "inches of reach_75 one more inch of speed buys (reach_75 at "
+                                  "speed + 1 less reach_75)"},
+        {"points_per_inch_75", "number", "points / reach_75; empty when the points are unknown"},
+    };
+    const cs_units *u = ctx;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (strcmp(title, fixed[i][0]) == 0) {
+            *type = fixed[i][1];
+            snprintf(desc, cap, "%s", fixed[i][2]);
+            return true;
+        }
+    const cs_param_def *d = param_of(u, title);
+    const cs_metric_def *md = strncmp(title, "mean_", 5) == 0 ? metric_of(u, title + 5) : NULL;
+    if (d) {
+        *type = d->type == CS_PARAM_REAL || d->type == CS_PARAM_INT ? "number" : "string";
+        snprintf(desc, cap, "parameter %s%s%s%s, the unit's value: %s", title,
+                 d->unit[0] ? " (" : "", d->unit, d->unit[0] ? ")" : "", d->help);
+    } else if (md) {
+        *type = "number";
+        snprintf(desc, cap, "mean %s%s%s%s: %s; measured just beyond base contact, where every "
+                 "roll reaches (a property of the unit, whatever the distances)",
+                 title + 5, md->unit[0] ? " (" : "", md->unit, md->unit[0] ? ")" : "", md->help);
+    } else if (strncmp(title, "p_", 2) == 0) {
+        *type = "number";
+        snprintf(desc, cap, "p_success with the target %s in away, head-on (exact)", title + 2);
+    } else {
+        return false;
+    }
+    return true;
 }
