@@ -66,12 +66,14 @@ typedef struct cs_units_char {
 
 /* One `[rule NAME]` section: a special rule by name. A unit that has it
  * (a profile so named, or `NAME (...)`, among its own, its models' or its
- * mount's) gets param = value, and the note in its notes. */
+ * mount's) gets param = value, and the note in its notes; one without it
+ * gets param = otherwise, when the mapping gives one. */
 typedef struct cs_units_rule {
     char name[CS_UNITS_NAME];
     char param[CS_UNITS_TEXT]; /* "" = none */
-    char value[CS_UNITS_TEXT]; /* default "true" */
-    char note[CS_UNITS_NOTE];  /* "" = none */
+    char value[CS_UNITS_TEXT];     /* default "true" */
+    char otherwise[CS_UNITS_TEXT]; /* a unit without it gets param = this ("" = nothing) */
+    char note[CS_UNITS_NOTE];      /* "" = none */
 } cs_units_rule;
 
 /* One mapping file. Texts are kept as written; cs_units_mapping_bind
@@ -92,6 +94,9 @@ typedef struct cs_units_mapping {
                                            unit's type (The Old World's Troop Type) */
     char mount_type[CS_UNITS_TEXT];     /* [units] mount_type: the BattleScribe subType of
                                            mounts ("" = mounts are models like any other) */
+    char mount_group[CS_UNITS_TEXT];    /* [units] mount_group: a group whose model entries
+                                           are mounts, whatever their subType (The Old
+                                           World's "Mount" group: chariots, monsters) */
     int n_metrics;
     char metric[CS_UNITS_MAX_METRICS][CS_UNITS_TEXT]; /* [units] metrics, comma separated */
     int n_fixed;

@@ -568,10 +568,11 @@ static cs_status rule_values(cs_unit *u, pending *noted, cs_error *err)
 {
     const cs_units_mapping *m = u->map;
     for (int r = 0; r < m->n_rules; r++) {
-        if (!(u->rules & (1u << r)))
-            continue;
         const cs_units_rule *rule = &m->rules[r];
-        if (rule->note[0]) {
+        const bool has = u->rules & (1u << r);
+        if (!has && !(rule->otherwise[0] && m->rule_param[r] >= 0))
+            continue;
+        if (has && rule->note[0]) {
             warn_at(noted, CS_UNIT_MISSING, u->file, u->line);
             note_part(noted->what, sizeof noted->what, "%s", rule->note);
         }
@@ -582,7 +583,7 @@ static cs_status rule_values(cs_unit *u, pending *noted, cs_error *err)
                                 u->file, u->line, u->name, CS_UNITS_MAX_VALUES);
         cs_unit_value *uv = &u->value[u->n_values++];
         uv->param = m->rule_param[r];
-        copy(uv->text, sizeof uv->text, rule->value);
+        copy(uv->text, sizeof uv->text, has ? rule->value : rule->otherwise);
         copy(uv->raw, sizeof uv->raw, rule->name);
     }
     return CS_OK;

@@ -111,11 +111,13 @@ static int units_key(load_state *st, const char *name, const char *value)
         return SET(m->type, value);
     if (strcmp(name, "mount_type") == 0)
         return SET(m->mount_type, value);
+    if (strcmp(name, "mount_group") == 0)
+        return SET(m->mount_group, value);
     if (strcmp(name, "metrics") == 0)
         return name_list(st, "metrics", value, m->metric, &m->n_metrics, CS_UNITS_MAX_METRICS);
     return fail(st,
                 "unknown key `%s` in [units] (ruleset, game_system_id, cost, speed, "
-                "distance, base, range, variant, type, mount_type, metrics)",
+                "distance, base, range, variant, type, mount_type, mount_group, metrics)",
                 name);
 }
 
@@ -185,9 +187,12 @@ static int rule_key(load_state *st, const char *rname, const char *name, const c
         return SET(r->param, value);
     if (strcmp(name, "value") == 0)
         return SET(r->value, value);
+    if (strcmp(name, "otherwise") == 0)
+        return SET(r->otherwise, value);
     if (strcmp(name, "note") == 0)
         return SET(r->note, value);
-    return fail(st, "unknown key `%s` in [rule %s] (param, value, note)", name, rname);
+    return fail(st, "unknown key `%s` in [rule %s] (param, value, otherwise, note)", name,
+                rname);
 }
 
 /* A value is shorter than inih's line, a section name than its buffer. */
@@ -382,11 +387,15 @@ static cs_status bind_rules(cs_units_mapping *m, const cs_ruleset *rs, cs_error 
         cs_experiment e;
         cs_experiment_init(&e, m->path);
         st = cs_experiment_set(&e, "experiment", "ruleset", rs->name, m->path, 0, err);
-        if (st == CS_OK)
-            st = cs_experiment_set(&e, "params", r->param, r->value, m->path, 0, err);
-        if (st == CS_OK && e.param[k].kind != CS_VAL_FIXED)
-            st = cs_error_set(err, CS_EINPUT, "%s: [rule %s] %s = %s: expected one value",
-                              m->path, r->name, r->param, r->value);
+        for (int w = 0; w < 2 && st == CS_OK; w++) {
+            const char *v = w ? r->otherwise : r->value;
+            if (w && !v[0])
+                break;
+            st = cs_experiment_set(&e, "params", r->param, v, m->path, 0, err);
+            if (st == CS_OK && e.param[k].kind != CS_VAL_FIXED)
+                st = cs_error_set(err, CS_EINPUT, "%s: [rule %s] %s = %s: expected one value",
+                                  m->path, r->name, r->param, v);
+        }
         cs_experiment_free(&e);
     }
     return st;

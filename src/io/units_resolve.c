@@ -6,11 +6,15 @@
  * legal unit), and what its options say (mounts, upgrades, groups). For each
  * characteristic the mapping names, the texts found go to stage 3
  * (units_map.c, cs_units_settle), which reads them into the unit's values.
- * What is a unit, where its profiles and points come from: see
- * cs_units_read_bs in unitsrc.h. Not read: modifiers and conditions (a cost
- * or characteristic changed by an option), catalogue links between
- * catalogues, info groups (none in the data this was written against). */
+ * With the mapping's mount_type, mounts are rows of their own: a unit that
+ * must take its mount moves at the mount's M, one that may choose gets a
+ * row per choice (The Old World, issue 32). What is a unit, where its
+ * profiles and points come from: see cs_units_read_bs in unitsrc.h. Not
+ * read: modifiers and conditions (a cost, characteristic or rule changed
+ * by an option: a Duke's hidden Warhorse rules shown only to characters
+ * count as the warhorse's). */
 #include <libxml/tree.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,119 +27,30 @@
 /* Entries and links nested deeper than this are refused: a guard for the
  * stack (cycles are found as cycles; shared entries are resolved once). */
 #define LINK_DEPTH 256
-
-typedef struct ptrset {
-    const xmlNode **slot;
-    size_t cap, n;
-} ptrset;
-
-static size_t ptr_hash(const xmlNode *n, size_t cap)
-{
-    return ((uintptr_t)n >> 4) & (cap - 1);
-}
-
-static bool ptrset_has(const ptrset *s, const xmlNode *n)
-{
-    if (s->cap == 0)
-        return false;
-    for (size_t j = ptr_hash(n, s->cap); s->slot[j]; j = (j + 1) & (s->cap - 1))
-        if (s->slot[j] == n)
-            return true;
-    return false;
-}
-
-/* Adds n; *added says whether it was new. CS_ENOMEM if out of memory. */
-static cs_status ptrset_add(ptrset *s, const xmlNode *n, bool *added)
-{
-    *added = false;
-    if (ptrset_has(s, n))
-        return CS_OK;
-    if (2 * (s->n + 1) > s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 1024;
-        const xmlNode **q = calloc(cap, sizeof *q);
-        if (!q)
-            return CS_ENOMEM;
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->slot[i]) {
-                size_t j = ptr_hash(s->slot[i], cap);
-                while (q[j])
-                    j = (j + 1) & (cap - 1);
-                q[j] = s->slot[i];
-            }
-        free(s->slot);
-        s->slot = q;
-        s->cap = cap;
-    }
-    size_t j = ptr_hash(n, s->cap);
-    while (s->slot[j])
-        j = (j + 1) & (s->cap - 1);
-    s->slot[j] = n;
-    s->n++;
-    *added = true;
-    return CS_OK;
-}
-
-/* What an entry contributes below it: the points of its model children. An
- * entry reached twice inside one unit (two links to one shared group) is
- * resolved the first time and its sum reused, so a link graph costs time
- * linear in its entries, not in its paths (issue 15.6, 18.2). */
-typedef struct memo_slot {
-    const xmlNode *node;
-    bool done;      /* false while the entry is being resolved: a cycle if met */
-    bool has_points;
-    double points;
-} memo_slot;
-
-typedef struct memo {
-    memo_slot *slot; /* open addressing, cap a power of two */
-    size_t cap, n;
-} memo;
-
-static memo_slot *memo_find(const memo *m, const xmlNode *n)
-{
-    if (m->cap == 0)
-        return NULL;
-    for (size_t j = ptr_hash(n, m->cap); m->slot[j].node; j = (j + 1) & (m->cap - 1))
-        if (m->slot[j].node == n)
-            return &m->slot[j];
-    return NULL;
-}
-
-/* A new slot for n (not in m); NULL if out of memory. */
-static memo_slot *memo_insert(memo *m, const xmlNode *n)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
-        memo_slot *q = calloc(cap, sizeof *q);
-        if (!q)
-            return NULL;
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->slot[i].node) {
-                size_t j = ptr_hash(m->slot[i].node, cap);
-                while (q[j].node)
-                    j = (j + 1) & (cap - 1);
-                q[j] = m->slot[i];
-            }
-        free(m->slot);
-        m->slot = q;
-        m->cap = cap;
-    }
-    size_t j = ptr_hash(n, m->cap);
-    while (m->slot[j].node)
-        j = (j + 1) & (m->cap - 1);
-    m->slot[j] = (memo_slot){.node = n};
-    m->n++;
-    return &m->slot[j];
-}
-
-static void memo_clear(memo *m)
-{
-    if (m->n > 0)
-        memset(m->slot, 0, m->cap * sizeof *m->slot);
-    m->n = 0;
-}
+/* Mounts one unit may choose from: a row each. */
+#define CS_UNITS_MAX_ROWS 32
 
 /* ---- the reader's state ------------------------------------------------ */
+
+/* Profiles gathered for a unit or a mount. */
+typedef struct proflist {
+    const xmlNode **p;
+    int n, cap;
+} proflist;
+
+/* A mount met among a unit's models (an entry whose subType is the
+ * mapping's mount_type): required when the unit must take it (a min
+ * selections >= 1 on its link or entry: Knights Errant's warhorses),
+ * in_choice when it sits in a group the unit must choose one from. */
+typedef struct mount {
+    const xmlNode *link, *entry;
+    bool required, in_choice;
+} mount;
+
+typedef struct mounts {
+    mount *m;
+    int n, cap;
+} mounts;
 
 typedef struct reader {
     cs_units_docs docs; /* the file read and its game system */
@@ -143,13 +58,12 @@ typedef struct reader {
     cs_units *out;
     char catalogue[CS_UNITS_NAME];
     cs_error *err;
-    ptrset seen;     /* units read and link targets walked */
-    ptrset children; /* entries an entry link inside a unit points to: its models */
-    memo memo;       /* entries resolved for the unit being read */
-    ptrset opts;     /* link targets looked through for the unit's options */
-    /* The profiles of the unit being read. */
-    const xmlNode **prof;
-    int n_prof, cap_prof;
+    cs_units_nodes seen;     /* units read and link targets walked */
+    cs_units_nodes children; /* entries an entry link inside a unit points to: its models */
+    cs_units_memo memo;      /* entries resolved for the unit being read */
+    cs_units_nodes opts;     /* link targets looked through for the unit's options */
+    proflist *prof; /* where the profiles met go: the unit's own, or a mount's */
+    mounts *mounts; /* where the mounts met go (mount_type) */
 } reader;
 
 static const char *path_of(const reader *r, const xmlNode *n)
@@ -187,20 +101,38 @@ static bool unit_type(const xmlNode *n)
 
 static cs_status add_profile(reader *r, const xmlNode *p)
 {
-    if (r->n_prof == r->cap_prof) {
-        int cap = r->cap_prof ? 2 * r->cap_prof : 32;
-        const xmlNode **q = realloc(r->prof, (size_t)cap * sizeof *q);
+    proflist *l = r->prof;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 32;
+        const xmlNode **q = realloc(l->p, (size_t)cap * sizeof *q);
         if (!q)
             return CS_ENOMEM;
-        r->prof = q;
-        r->cap_prof = cap;
+        l->p = q;
+        l->cap = cap;
     }
-    r->prof[r->n_prof++] = p;
+    l->p[l->n++] = p;
     return CS_OK;
 }
 
+/* Is entry t a mount: the mapping's mount_type is its subType, or it is a
+ * model in a mount group (in_group)? */
+static bool is_mount(const reader *r, const xmlNode *t, bool in_group)
+{
+    return (r->m->mount_type[0] && cs_units_xml_prop_is(t, "subType", r->m->mount_type)) ||
+           (in_group && cs_units_xml_prop_is(t, "type", "model"));
+}
+
+/* Is group g one of the mapping's mount groups (its name, case aside)? */
+static bool mount_group(const reader *r, const xmlNode *g)
+{
+    char name[CS_UNITS_NAME];
+    return r->m->mount_group[0] && cs_units_xml_prop(g, "name", name, sizeof name) &&
+           strcasecmp(name, r->m->mount_group) == 0;
+}
+
 /* An entry's own profiles: <profiles> and the targets of its profile
- * <infoLinks> (shared profiles of the catalogue or the game system). */
+ * <infoLinks> (shared profiles of the catalogue or the game system), those
+ * of its <infoGroups> too (The Old World lists special rules so). */
 static cs_status own_profiles(reader *r, const xmlNode *e)
 {
     cs_status st = CS_OK;
@@ -224,6 +156,10 @@ static cs_status own_profiles(reader *r, const xmlNode *e)
                 if (st == CS_OK)
                     st = add_profile(r, t);
             }
+        } else if (cs_units_xml_is(c, "infoGroups")) {
+            for (const xmlNode *g = c->children; st == CS_OK && g; g = g->next)
+                if (cs_units_xml_is(g, "infoGroup"))
+                    st = own_profiles(r, g);
         }
     }
     return st;
@@ -296,10 +232,29 @@ static bool unit_upgrade(const xmlNode *link, const xmlNode *t)
     return cs_units_xml_prop_is(t, "type", "upgrade") && min_count(link, t) >= 1.0;
 }
 
+/* Records a mount met among the unit's models, once. */
+static cs_status add_mount(reader *r, const xmlNode *link, const xmlNode *t, bool in_choice)
+{
+    mounts *l = r->mounts;
+    for (int i = 0; i < l->n; i++)
+        if (l->m[i].entry == t)
+            return CS_OK;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        mount *q = realloc(l->m, (size_t)cap * sizeof *q);
+        if (!q)
+            return CS_ENOMEM;
+        l->m = q;
+        l->cap = cap;
+    }
+    l->m[l->n++] = (mount){link, t, min_count(link, t) >= 1.0, in_choice};
+    return CS_OK;
+}
+
 /* ---- shared entries, resolved once per unit ----------------------------- */
 
-static cs_status model_children(reader *r, const xmlNode *e, int depth, double *points,
-                                bool *has_points);
+static cs_status model_children(reader *r, const xmlNode *e, int depth, bool in_choice,
+                                bool in_group, double *points, bool *has_points);
 
 /* One model child t (reached through `link`, or nested when NULL): its
  * profiles join the unit's, its minimum count times its cost joins the
@@ -313,7 +268,7 @@ static cs_status model_child(reader *r, const xmlNode *link, const xmlNode *t, i
         *points += cost * min_count(link, t);
         *has_points = true;
     }
-    cs_status st = model_children(r, t, depth + 1, &below, &has_below);
+    cs_status st = model_children(r, t, depth + 1, false, false, &below, &has_below);
     *points += below;
     *has_points = *has_points || has_below;
     return st;
@@ -323,10 +278,10 @@ static cs_status model_child(reader *r, const xmlNode *link, const xmlNode *t, i
  * visit adds the profiles of its models and stores the sum; a later visit
  * (a second link to a shared entry) reuses the sum; an entry met again
  * while it is being resolved is a cycle. */
-static cs_status model_children(reader *r, const xmlNode *e, int depth, double *points,
-                                bool *has_points)
+static cs_status model_children(reader *r, const xmlNode *e, int depth, bool in_choice,
+                                bool in_group, double *points, bool *has_points)
 {
-    memo_slot *s = memo_find(&r->memo, e);
+    cs_units_memo_slot *s = cs_units_memo_find(&r->memo, e);
     if (s && !s->done)
         return cs_error_set(r->err, CS_EINPUT, "%s:%d: entry links form a cycle through `%s`",
                             path_of(r, e), cs_units_xml_line(e), (const char *)e->name);
@@ -338,7 +293,7 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, double *
     if (depth > LINK_DEPTH)
         return cs_error_set(r->err, CS_EINPUT, "%s:%d: entries and links nested deeper than %d",
                             path_of(r, e), cs_units_xml_line(e), LINK_DEPTH);
-    if (!memo_insert(&r->memo, e))
+    if (!cs_units_memo_insert(&r->memo, e))
         return CS_ENOMEM;
     double sum = 0.0;
     bool has = false;
@@ -355,17 +310,21 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, double *
                     break;
             }
             if (cs_units_xml_is(t, "selectionEntryGroup")) {
-                st = model_children(r, t, depth + 1, &sum, &has);
+                bool choice = in_choice || min_count(link, t) >= 1.0;
+                bool group = in_group || mount_group(r, t);
+                st = model_children(r, t, depth + 1, choice, group, &sum, &has);
+            } else if (cs_units_xml_is(t, "selectionEntry") && is_mount(r, t, in_group)) {
+                st = add_mount(r, link, t, in_choice);
             } else if (cs_units_xml_is(t, "selectionEntry") &&
-                       (cs_units_xml_prop_is(t, "type", "model") || (depth == 0 && unit_upgrade(link, t)))) {
-                st = memo_find(&r->memo, t) ? CS_OK : own_profiles(r, t);
+                       (cs_units_xml_prop_is(t, "type", "model") || unit_upgrade(link, t))) {
+                st = cs_units_memo_find(&r->memo, t) ? CS_OK : own_profiles(r, t);
                 if (st == CS_OK)
                     st = model_child(r, link, t, depth, &sum, &has);
             }
         }
     }
     /* The table may have moved while resolving what e holds. */
-    s = memo_find(&r->memo, e);
+    s = cs_units_memo_find(&r->memo, e);
     s->done = true;
     s->points = sum;
     s->has_points = has;
@@ -419,13 +378,6 @@ static bool profile_matches(const xmlNode *profile, const cs_units_char *c)
 
 /* ---- a unit's options --------------------------------------------------- */
 
-static void ptrset_clear(ptrset *s)
-{
-    if (s->n > 0)
-        memset(s->slot, 0, s->cap * sizeof *s->slot);
-    s->n = 0;
-}
-
 static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_found *opt);
 
 /* The mapped characteristics of one profile met among the options. */
@@ -463,13 +415,16 @@ static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_f
             bool added = false;
             if (cs_units_xml_prop(c, "targetId", id, sizeof id))
                 t = cs_units_docs_lookup(&r->docs, id);
-            if (t && (st = ptrset_add(&r->opts, t, &added)) == CS_OK && added) {
+            /* A mount is a row of its own (mount_type), not an option. */
+            if (t && (is_mount(r, t, false) || mount_group(r, t)))
+                continue;
+            if (t && (st = cs_units_nodes_add(&r->opts, t, &added)) == CS_OK && added) {
                 if (cs_units_xml_is(t, "profile"))
                     option_profile(r, t, opt);
                 else
                     st = option_texts(r, t, depth + 1, opt);
             }
-        } else {
+        } else if (!is_mount(r, c, false) && !mount_group(r, c)) {
             /* Nesting in one file is bounded by the parser; links count. */
             st = option_texts(r, c, depth, opt);
         }
@@ -479,68 +434,267 @@ static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_f
 
 /* ---- units ------------------------------------------------------------- */
 
-static cs_status read_unit(reader *r, const xmlNode *e)
+/* The texts of the mapped characteristics in a list of profiles. */
+static void texts_of(const reader *r, const proflist *l, cs_units_found *found)
 {
     const cs_units_mapping *m = r->m;
-    cs_unit u = {0};
-    cs_units_found found[CS_UNITS_MAX_CHARS];
-    memset(found, 0, sizeof found);
-    cs_units_xml_prop(e, "name", u.name, sizeof u.name);
-    cs_units_xml_prop(e, "id", u.id, sizeof u.id);
-    snprintf(u.catalogue, sizeof u.catalogue, "%s", r->catalogue);
-    snprintf(u.file, sizeof u.file, "%s", path_of(r, e));
-    u.line = cs_units_xml_line(e);
-    u.map = m;
-
-    r->n_prof = 0;
-    memo_clear(&r->memo);
-    double points = 0.0;
-    bool has_points = own_cost(r, e, &points);
-    cs_status st = own_profiles(r, e);
-    if (st == CS_OK)
-        st = model_children(r, e, 0, &points, &has_points);
-    if (st != CS_OK)
-        return st;
-    u.has_points = has_points;
-    u.points = points;
-
-    bool base_conflict = false;
-    for (int i = 0; i < r->n_prof; i++) {
-        const xmlNode *p = r->prof[i];
+    for (int i = 0; i < l->n; i++)
         for (int c = 0; c < m->n_chars; c++) {
-            const xmlNode *k = find_char(p, m->chars[c].name);
-            if (!k || !profile_matches(p, &m->chars[c]))
+            const xmlNode *k = find_char(l->p[i], m->chars[c].name);
+            if (!k || !profile_matches(l->p[i], &m->chars[c]))
                 continue;
             char v[CS_UNITS_TEXT];
             char_value(k, v, sizeof v);
             cs_units_found_add(&found[c], v, path_of(r, k), cs_units_xml_line(k));
         }
-        const xmlNode *b = m->base[0] ? find_char(p, m->base) : NULL;
-        if (b) {
-            char v[CS_UNITS_TEXT];
-            char_value(b, v, sizeof v);
-            if (u.base[0] && strcmp(u.base, v) != 0)
-                base_conflict = true;
-            snprintf(u.base, sizeof u.base, "%s", v);
+}
+
+/* The text of characteristic `name` in a list of profiles into buf: "" when
+ * none gives it, or when two give different texts (a unit with mixed
+ * models: none is the unit's). */
+static void one_text(const proflist *l, const char *name, char *buf, size_t cap)
+{
+    bool conflict = false;
+    buf[0] = '\0';
+    for (int i = 0; name[0] && i < l->n; i++) {
+        const xmlNode *k = find_char(l->p[i], name);
+        if (!k)
+            continue;
+        char v[CS_UNITS_TEXT];
+        char_value(k, v, sizeof v);
+        if (buf[0] && strcmp(buf, v) != 0)
+            conflict = true;
+        snprintf(buf, cap, "%s", v);
+    }
+    if (conflict)
+        buf[0] = '\0';
+}
+
+/* Does a profile named `name` (or `name (...)`: Fly (10)) carry rule `rule`? */
+static bool names_rule(const char *name, const char *rule)
+{
+    size_t n = strlen(rule);
+    while (*name == ' ')
+        name++;
+    return strncasecmp(name, rule, n) == 0 &&
+           (name[n] == '\0' || name[n] == ' ' || name[n] == '(');
+}
+
+/* The mapping's rules among a list of profiles' names, as bits. */
+static unsigned rules_of(const reader *r, const proflist *l)
+{
+    unsigned bits = 0;
+    for (int i = 0; i < l->n; i++) {
+        char name[CS_UNITS_NAME];
+        if (!cs_units_xml_prop(l->p[i], "name", name, sizeof name))
+            continue;
+        for (int k = 0; k < r->m->n_rules; k++)
+            if (names_rule(name, r->m->rules[k].name))
+                bits |= 1u << k;
+    }
+    return bits;
+}
+
+/* A mount's cost: its link's, which replaces the entry's (BattleScribe),
+ * else its entry's. */
+static bool mount_cost(const reader *r, const mount *mt, double *v)
+{
+    return (mt->link && own_cost(r, mt->link, v)) || own_cost(r, mt->entry, v);
+}
+
+/* A mount's profiles into level[0], and those of the mounts it must take
+ * itself (a chariot's steeds) into level[1], ... ; its points (cost times
+ * the count taken, and its models') into *points. */
+#define MOUNT_LEVELS 4
+static cs_status gather_mount(reader *r, const mount *mt, int lv, proflist *level,
+                              double *points, bool *has_points)
+{
+    mounts sub = {0};
+    proflist *saved_p = r->prof;
+    mounts *saved_m = r->mounts;
+    r->prof = &level[lv];
+    r->mounts = &sub;
+    cs_units_memo_clear(&r->memo);
+    double cost;
+    if (mount_cost(r, mt, &cost)) {
+        *points += cost * (mt->required ? fmax(1.0, min_count(mt->link, mt->entry)) : 1.0);
+        *has_points = true;
+    }
+    cs_status st = own_profiles(r, mt->entry);
+    if (st == CS_OK)
+        st = model_children(r, mt->entry, 1, false, false, points, has_points);
+    for (int i = 0; st == CS_OK && lv + 1 < MOUNT_LEVELS && i < sub.n; i++)
+        if (sub.m[i].required)
+            st = gather_mount(r, &sub.m[i], lv + 1, level, points, has_points);
+    r->prof = saved_p;
+    r->mounts = saved_m;
+    free(sub.m);
+    return st;
+}
+
+/* What a unit is before its mount: its own profiles, its values' texts in
+ * them and in its options, its points. */
+typedef struct base_unit {
+    cs_unit u;
+    proflist own;
+    cs_units_found found[CS_UNITS_MAX_CHARS];
+    cs_units_found opt[CS_UNITS_MAX_CHARS];
+} base_unit;
+
+static bool has_digit(const cs_units_found *f)
+{
+    const int kept = f->n < CS_UNITS_FOUND ? f->n : CS_UNITS_FOUND;
+    for (int i = 0; i < kept; i++)
+        if (strpbrk(f->text[i], "0123456789"))
+            return true;
+    return false;
+}
+
+/* For a characteristic read from the mount (mount = yes): a `-` beside a
+ * number is a model that moves with the others (a rider, a chariot's body,
+ * a war machine beside its crew), no value of its own, so only the texts
+ * with a digit stay (two numbers still contradict each other). */
+static void drop_words(cs_units_found *f)
+{
+    if (!has_digit(f) || f->n > CS_UNITS_FOUND)
+        return;
+    int k = 0;
+    for (int i = 0; i < f->n; i++)
+        if (strpbrk(f->text[i], "0123456789")) {
+            if (k != i) {
+                memcpy(f->text[k], f->text[i], sizeof f->text[k]);
+                f->file[k] = f->file[i];
+                f->line[k] = f->line[i];
+            }
+            k++;
+        }
+    f->n = k;
+}
+
+/* One row: the unit with the mounts `sel` (none: on foot), named `label`
+ * ("" keeps the unit's name). A characteristic read from the mount (mount =
+ * yes) takes the first level of the mount that gives a number for it, the
+ * unit's own texts when none does. Handed to stage 3. */
+static cs_status row(reader *r, const base_unit *b, const mount *const *sel, int n_sel,
+                     const char *label)
+{
+    const cs_units_mapping *m = r->m;
+    cs_unit u = b->u;
+    proflist level[MOUNT_LEVELS] = {{0}};
+    double points = 0.0;
+    bool has_points = false;
+    cs_status st = CS_OK;
+    for (int i = 0; st == CS_OK && i < n_sel; i++)
+        st = gather_mount(r, sel[i], 0, level, &points, &has_points);
+    cs_units_found found[CS_UNITS_MAX_CHARS];
+    memcpy(found, b->found, sizeof found);
+    for (int c = 0; st == CS_OK && c < m->n_chars; c++) {
+        for (int lv = 0; m->chars[c].mount && lv < MOUNT_LEVELS; lv++) {
+            cs_units_found f[CS_UNITS_MAX_CHARS];
+            memset(f, 0, sizeof f);
+            texts_of(r, &level[lv], f);
+            if (has_digit(&f[c])) {
+                /* The unit's options are the rider's: not the mount's values. */
+                found[c] = f[c];
+                found[c].options = NULL;
+                drop_words(&found[c]);
+                break;
+            }
         }
     }
-    /* Two base sizes (a unit with mixed models): none is the unit's. */
-    if (base_conflict)
-        u.base[0] = '\0';
-    /* The whole entry, options included, for what settle tells the user. */
-    cs_units_found opt[CS_UNITS_MAX_CHARS];
-    memset(opt, 0, sizeof opt);
-    ptrset_clear(&r->opts);
-    bool added;
-    st = ptrset_add(&r->opts, e, &added);
-    if (st == CS_OK)
-        st = option_texts(r, e, 0, opt);
-    if (st != CS_OK)
-        return st;
-    for (int c = 0; c < m->n_chars; c++)
-        found[c].options = &opt[c];
+    for (int lv = 0; lv < MOUNT_LEVELS; lv++)
+        u.rules |= rules_of(r, &level[lv]);
+    if (n_sel > 0 && label[0]) {
+        /* A mount chosen: the unit's type is the mount's, when it has one. */
+        one_text(&level[0], m->type, u.type, sizeof u.type);
+        snprintf(u.mount, sizeof u.mount, "%s", label);
+    }
+    if (label[0]) {
+        char full[2 * CS_UNITS_NAME + 8];
+        snprintf(full, sizeof full, "%s (%s%s)", b->u.name, n_sel ? "on " : "", label);
+        snprintf(u.name, sizeof u.name, "%.*s", (int)sizeof u.name - 1, full);
+    }
+    u.points += points;
+    u.has_points = u.has_points || has_points;
+    for (int lv = 0; lv < MOUNT_LEVELS; lv++)
+        free(level[lv].p);
     bool kept;
-    return cs_units_settle(r->out, &u, found, false, &kept, r->err);
+    return st == CS_OK ? cs_units_settle(r->out, &u, found, false, &kept, r->err) : st;
+}
+
+/* The rows of a unit with mounts: with the mounts it must take, one row;
+ * else one per mount it may choose, and on foot unless it must choose one. */
+static cs_status mount_rows(reader *r, const base_unit *b, const mounts *ms)
+{
+    const mount *sel[CS_UNITS_MAX_ROWS];
+    int n = 0;
+    bool foot = true;
+    for (int i = 0; i < ms->n && n < CS_UNITS_MAX_ROWS; i++) {
+        if (ms->m[i].required)
+            sel[n++] = &ms->m[i];
+        foot = foot && !ms->m[i].in_choice;
+    }
+    if (n > 0)
+        return row(r, b, sel, n, "");
+    cs_status st = foot ? row(r, b, NULL, 0, "on foot") : CS_OK;
+    for (int i = 0; st == CS_OK && i < ms->n; i++) {
+        char name[CS_UNITS_NAME];
+        cs_units_xml_prop(ms->m[i].entry, "name", name, sizeof name);
+        const mount *one = &ms->m[i];
+        st = row(r, b, &one, 1, name);
+    }
+    return st;
+}
+
+static cs_status read_unit(reader *r, const xmlNode *e)
+{
+    const cs_units_mapping *m = r->m;
+    base_unit *b = calloc(1, sizeof *b);
+    mounts ms = {0};
+    if (!b)
+        return CS_ENOMEM;
+    cs_unit *u = &b->u;
+    cs_units_xml_prop(e, "name", u->name, sizeof u->name);
+    cs_units_xml_prop(e, "id", u->id, sizeof u->id);
+    snprintf(u->catalogue, sizeof u->catalogue, "%s", r->catalogue);
+    snprintf(u->file, sizeof u->file, "%s", path_of(r, e));
+    u->line = cs_units_xml_line(e);
+    u->map = m;
+
+    r->prof = &b->own;
+    r->mounts = &ms;
+    cs_units_memo_clear(&r->memo);
+    double points = 0.0;
+    bool has_points = own_cost(r, e, &points);
+    cs_status st = own_profiles(r, e);
+    if (st == CS_OK)
+        st = model_children(r, e, 0, false, false, &points, &has_points);
+    u->has_points = has_points;
+    u->points = points;
+    texts_of(r, &b->own, b->found);
+    for (int c = 0; c < m->n_chars; c++)
+        if (m->chars[c].mount)
+            drop_words(&b->found[c]);
+    one_text(&b->own, m->base, u->base, sizeof u->base);
+    one_text(&b->own, m->type, u->type, sizeof u->type);
+    u->rules = rules_of(r, &b->own);
+    /* The whole entry, options included, for what settle tells the user. */
+    cs_units_nodes_clear(&r->opts);
+    bool added;
+    if (st == CS_OK)
+        st = cs_units_nodes_add(&r->opts, e, &added);
+    if (st == CS_OK)
+        st = option_texts(r, e, 0, b->opt);
+    for (int c = 0; c < m->n_chars; c++)
+        b->found[c].options = &b->opt[c];
+    bool kept;
+    if (st == CS_OK)
+        st = ms.n > 0 ? mount_rows(r, b, &ms)
+                      : cs_units_settle(r->out, u, b->found, false, &kept, r->err);
+    free(b->own.p);
+    free(ms.m);
+    free(b);
+    return st;
 }
 
 /* Marks what entry links inside units point to: those entries are the
@@ -556,8 +710,10 @@ static cs_status mark_children(reader *r, const xmlNode *n, bool inside)
             const xmlNode *t;
             bool added;
             st = target(r, c, &t);
-            if (st == CS_OK)
-                st = ptrset_add(&r->children, t, &added);
+            /* An entry typed unit stays a unit wherever it is linked from
+             * (The Old World's Weapon Teams, attached to regiments). */
+            if (st == CS_OK && !cs_units_xml_prop_is(t, "type", "unit"))
+                st = cs_units_nodes_add(&r->children, t, &added);
         }
         if (st == CS_OK)
             st = mark_children(r, c, inside || unit_type(c));
@@ -565,19 +721,44 @@ static cs_status mark_children(reader *r, const xmlNode *n, bool inside)
     return st;
 }
 
-/* Reads a unit met by the walk, once. */
+static cs_status nested_units(reader *r, const xmlNode *e);
+
+/* Reads a unit met by the walk, once, then the units it holds. */
 static cs_status unit_met(reader *r, const xmlNode *e)
 {
     bool added;
-    if (ptrset_has(&r->children, e))
+    if (cs_units_nodes_has(&r->children, e))
         return CS_OK;
-    cs_status st = ptrset_add(&r->seen, e, &added);
-    return st == CS_OK && added ? read_unit(r, e) : st;
+    cs_status st = cs_units_nodes_add(&r->seen, e, &added);
+    if (st == CS_OK && added)
+        st = read_unit(r, e);
+    return st == CS_OK && added ? nested_units(r, e) : st;
+}
+
+/* The units inside unit e: entries typed unit nested in it or linked from
+ * it (The Old World's detachments and weapon teams), each a unit of its
+ * own; its models and options are its own. */
+static cs_status nested_units(reader *r, const xmlNode *e)
+{
+    cs_status st = CS_OK;
+    for (const xmlNode *c = e->children; st == CS_OK && c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        const xmlNode *t = c;
+        if (cs_units_xml_is(c, "entryLink") && (st = target(r, c, &t)) != CS_OK)
+            break;
+        if (cs_units_xml_is(t, "selectionEntry") && cs_units_xml_prop_is(t, "type", "unit"))
+            st = unit_met(r, t);
+        else if (!cs_units_xml_is(c, "entryLink"))
+            st = nested_units(r, c);
+    }
+    return st;
 }
 
 /* Walks a subtree for units: every unit or model entry met is one (and is
- * not entered: what it nests belongs to it); entry links met outside units
- * are followed to their targets, which are units or are walked in turn. */
+ * not entered but for the units it holds: what it nests belongs to it);
+ * entry links met outside units are followed to their targets, which are
+ * units or are walked in turn. */
 static cs_status walk(reader *r, const xmlNode *n, int depth)
 {
     if (depth > LINK_DEPTH)
@@ -596,7 +777,7 @@ static cs_status walk(reader *r, const xmlNode *n, int depth)
             st = target(r, c, &t);
             if (st == CS_OK && unit_type(t))
                 st = unit_met(r, t);
-            else if (st == CS_OK && (st = ptrset_add(&r->seen, t, &added)) == CS_OK && added)
+            else if (st == CS_OK && (st = cs_units_nodes_add(&r->seen, t, &added)) == CS_OK && added)
                 st = walk(r, t, depth + 1);
         } else {
             st = walk(r, c, depth);
@@ -627,7 +808,6 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
     free(r.children.slot);
     free(r.memo.slot);
     free(r.opts.slot);
-    free(r.prof);
     cs_units_docs_close(&r.docs);
     return st;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlreader.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,24 +182,73 @@ static cs_status parse_error(const char *path, const xml_in *in, xmlParserCtxt *
     return cs_error_set(err, CS_EINPUT, "%s:%d: malformed XML: %s", path, line, msg);
 }
 
+/* libxml2's error channels as they were before a read silenced them. */
+typedef struct channels {
+    xmlStructuredErrorFunc s;
+    void *sc;
+    xmlGenericErrorFunc g;
+    void *gc;
+} channels;
+
+static channels silence(xml_errors *x)
+{
+    channels c = {xmlStructuredError, xmlStructuredErrorContext, xmlGenericError,
+                  xmlGenericErrorContext};
+    xmlSetStructuredErrorFunc(x, on_structured);
+    xmlSetGenericErrorFunc(x, on_generic);
+    return c;
+}
+
+static void restore(const channels *c)
+{
+    xmlSetStructuredErrorFunc(c->sc, c->s);
+    xmlSetGenericErrorFunc(c->gc, c->g);
+}
+
 /* Parses the stream with libxml2's channels silenced (xml_errors), then
  * puts them back as they were. */
 static xmlDoc *parse(xmlParserCtxt *ctxt, xml_in *in, const char *path, xml_errors *x)
 {
-    xmlStructuredErrorFunc old_s = xmlStructuredError;
-    void *old_sc = xmlStructuredErrorContext;
-    xmlGenericErrorFunc old_g = xmlGenericError;
-    void *old_gc = xmlGenericErrorContext;
-    xmlSetStructuredErrorFunc(x, on_structured);
-    xmlSetGenericErrorFunc(x, on_generic);
+    channels c = silence(x);
     /* NOERROR/NOWARNING: libxml2 keeps the error for us instead of printing
      * it; BIG_LINES: true line numbers past 65535. */
     xmlDoc *doc = xmlCtxtReadIO(ctxt, read_stream, NULL, in, path, NULL,
                                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                                     XML_PARSE_BIG_LINES);
-    xmlSetStructuredErrorFunc(old_sc, old_s);
-    xmlSetGenericErrorFunc(old_gc, old_g);
+    restore(&c);
     return doc;
+}
+
+/* The root element's attribute `attr` (*found), read with libxml2's reader
+ * only as far as the root: a directory's catalogues are scanned for the one
+ * a link names without parsing each whole. A file that does not read is
+ * not the one. */
+static cs_status root_attr(const char *path, const char *attr, char *out, size_t cap,
+                           bool *found)
+{
+    *found = false;
+    xml_in in = {.f = cs_infile_open(path)};
+    cs_sha256_init(&in.sha);
+    if (!in.f)
+        return CS_OK;
+    xml_errors x = {0};
+    channels c = silence(&x);
+    xmlTextReaderPtr rd = xmlReaderForIO(read_stream, NULL, &in, path, NULL,
+                                         XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                             XML_PARSE_NOWARNING);
+    while (rd && xmlTextReaderRead(rd) == 1)
+        if (xmlTextReaderNodeType(rd) == XML_READER_TYPE_ELEMENT) {
+            xmlChar *v = xmlTextReaderGetAttribute(rd, (const xmlChar *)attr);
+            if (v)
+                snprintf(out, cap, "%s", (const char *)v);
+            *found = v != NULL;
+            xmlFree(v);
+            break;
+        }
+    xmlFreeTextReader(rd);
+    restore(&c);
+    fclose(in.f);
+    return rd ? CS_OK : CS_ENOMEM;
 }
 
 static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
@@ -255,17 +305,23 @@ static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
 
 /* ---- a catalogue and its game system ------------------------------------- */
 
+/* The directory a file is in ("." when none is named). */
+static void dir_of(const char *path, char *dir, size_t cap)
+{
+    snprintf(dir, cap, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+    else
+        snprintf(dir, cap, ".");
+}
+
 /* The .gst next to `cat_path` whose root id is `system_id`. */
 static cs_status find_gst(const char *cat_path, const char *system_id, char *out, size_t cap,
                           cs_error *err)
 {
     char dir[CS_UNITS_PATH];
-    snprintf(dir, sizeof dir, "%s", cat_path);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        slash[slash == dir ? 1 : 0] = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
+    dir_of(cat_path, dir, sizeof dir);
     static const char *const gst_only[] = {".gst", NULL};
     char(*files)[CS_UNITS_PATH];
     int n;
@@ -295,6 +351,71 @@ static cs_status find_gst(const char *cat_path, const char *system_id, char *out
     return st;
 }
 
+/* Is a document with root id `id` open already? */
+static bool is_open(const cs_units_docs *d, const char *id)
+{
+    for (int i = 0; i < d->n; i++)
+        if (cs_units_xml_prop_is(xmlDocGetRootElement(d->doc[i].doc), "id", id))
+            return true;
+    return false;
+}
+
+/* The catalogue beside `from` whose root id is `id`, into out (*found). */
+static cs_status find_catalogue(const char *from, const char *id, char *out, size_t cap,
+                                bool *found, cs_error *err)
+{
+    char dir[CS_UNITS_PATH];
+    dir_of(from, dir, sizeof dir);
+    static const char *const cat_only[] = {".cat", NULL};
+    char(*files)[CS_UNITS_PATH];
+    int n;
+    *found = false;
+    cs_status st = cs_units_list_files(dir, cat_only, &files, &n, err);
+    for (int i = 0; st == CS_OK && !*found && i < n; i++) {
+        char rid[CS_UNITS_TEXT];
+        bool has;
+        st = root_attr(files[i], "id", rid, sizeof rid, &has);
+        if (st == CS_OK && has && strcmp(rid, id) == 0) {
+            snprintf(out, cap, "%s", files[i]);
+            *found = true;
+        }
+    }
+    free(files);
+    if (st == CS_ENOMEM)
+        cs_error_set(err, CS_ENOMEM, "%s: out of memory", from);
+    return st;
+}
+
+/* Opens the catalogues document i links that are not open yet. */
+static cs_status open_links(cs_units_docs *d, int i, cs_error *err)
+{
+    const xmlNode *root = xmlDocGetRootElement(d->doc[i].doc);
+    cs_status st = CS_OK;
+    for (const xmlNode *c = root->children; st == CS_OK && c; c = c->next) {
+        if (!cs_units_xml_is(c, "catalogueLinks"))
+            continue;
+        for (const xmlNode *l = c->children; st == CS_OK && l; l = l->next) {
+            char id[CS_UNITS_TEXT], name[CS_UNITS_NAME] = "", path[CS_UNITS_PATH];
+            bool found;
+            if (!cs_units_xml_is(l, "catalogueLink") ||
+                !cs_units_xml_prop(l, "targetId", id, sizeof id) || is_open(d, id))
+                continue;
+            cs_units_xml_prop(l, "name", name, sizeof name);
+            st = find_catalogue(d->doc[0].path, id, path, sizeof path, &found, err);
+            if (st == CS_OK && !found)
+                st = cs_error_set(err, CS_EINPUT, "%s:%d: <catalogueLink> `%s`: no catalogue "
+                                  "(.cat) with id %s beside it", d->doc[i].path,
+                                  cs_units_xml_line(l), name, id);
+            if (st == CS_OK && d->n == CS_UNITS_DOCS)
+                st = cs_error_set(err, CS_ELIMIT, "%s: more than %d linked catalogues",
+                                  d->doc[0].path, CS_UNITS_DOCS - 2);
+            if (st == CS_OK && (st = open_doc(path, &d->doc[d->n], err)) == CS_OK)
+                d->n++;
+        }
+    }
+    return st;
+}
+
 cs_status cs_units_docs_open(const char *path, cs_units_docs *d, cs_error *err)
 {
     *d = (cs_units_docs){0};
@@ -302,18 +423,22 @@ cs_status cs_units_docs_open(const char *path, cs_units_docs *d, cs_error *err)
     if (st != CS_OK)
         return st;
     d->n = 1;
+    /* Breadth first: the file's own links, then theirs. */
+    for (int i = 0; st == CS_OK && i < d->n; i++)
+        st = open_links(d, i, err);
     const xmlNode *root = xmlDocGetRootElement(d->doc[0].doc);
-    if (cs_units_xml_is(root, "catalogue")) {
+    if (st == CS_OK && cs_units_xml_is(root, "catalogue")) {
         char id[CS_UNITS_TEXT], gst[CS_UNITS_PATH];
         if (!cs_units_xml_prop(root, "gameSystemId", id, sizeof id))
             st = cs_error_set(err, CS_EINPUT, "%s:%d: <catalogue> has no gameSystemId", path,
                               cs_units_xml_line(root));
         if (st == CS_OK)
             st = find_gst(path, id, gst, sizeof gst, err);
-        if (st == CS_OK)
-            st = open_doc(gst, &d->doc[1], err);
-        if (st == CS_OK)
-            d->n = 2;
+        if (st == CS_OK && d->n == CS_UNITS_DOCS)
+            st = cs_error_set(err, CS_ELIMIT, "%s: more than %d linked catalogues", path,
+                              CS_UNITS_DOCS - 2);
+        if (st == CS_OK && (st = open_doc(gst, &d->doc[d->n], err)) == CS_OK)
+            d->n++;
     }
     if (st != CS_OK)
         cs_units_docs_close(d);
@@ -360,6 +485,103 @@ cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error 
     }
     close_doc(&d);
     return st;
+}
+
+/* ---- sets of elements (units_doc.h) ------------------------------------- */
+
+static size_t ptr_hash(const xmlNode *n, size_t cap)
+{
+    return ((uintptr_t)n >> 4) & (cap - 1);
+}
+
+bool cs_units_nodes_has(const cs_units_nodes *s, const xmlNode *n)
+{
+    if (s->cap == 0)
+        return false;
+    for (size_t j = ptr_hash(n, s->cap); s->slot[j]; j = (j + 1) & (s->cap - 1))
+        if (s->slot[j] == n)
+            return true;
+    return false;
+}
+
+cs_status cs_units_nodes_add(cs_units_nodes *s, const xmlNode *n, bool *added)
+{
+    *added = false;
+    if (cs_units_nodes_has(s, n))
+        return CS_OK;
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        const xmlNode **q = calloc(cap, sizeof *q);
+        if (!q)
+            return CS_ENOMEM;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slot[i]) {
+                size_t j = ptr_hash(s->slot[i], cap);
+                while (q[j])
+                    j = (j + 1) & (cap - 1);
+                q[j] = s->slot[i];
+            }
+        free(s->slot);
+        s->slot = q;
+        s->cap = cap;
+    }
+    size_t j = ptr_hash(n, s->cap);
+    while (s->slot[j])
+        j = (j + 1) & (s->cap - 1);
+    s->slot[j] = n;
+    s->n++;
+    *added = true;
+    return CS_OK;
+}
+
+cs_units_memo_slot *cs_units_memo_find(const cs_units_memo *m, const xmlNode *n)
+{
+    if (m->cap == 0)
+        return NULL;
+    for (size_t j = ptr_hash(n, m->cap); m->slot[j].node; j = (j + 1) & (m->cap - 1))
+        if (m->slot[j].node == n)
+            return &m->slot[j];
+    return NULL;
+}
+
+cs_units_memo_slot *cs_units_memo_insert(cs_units_memo *m, const xmlNode *n)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        cs_units_memo_slot *q = calloc(cap, sizeof *q);
+        if (!q)
+            return NULL;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slot[i].node) {
+                size_t j = ptr_hash(m->slot[i].node, cap);
+                while (q[j].node)
+                    j = (j + 1) & (cap - 1);
+                q[j] = m->slot[i];
+            }
+        free(m->slot);
+        m->slot = q;
+        m->cap = cap;
+    }
+    size_t j = ptr_hash(n, m->cap);
+    while (m->slot[j].node)
+        j = (j + 1) & (m->cap - 1);
+    m->slot[j] = (cs_units_memo_slot){.node = n};
+    m->n++;
+    return &m->slot[j];
+}
+
+void cs_units_memo_clear(cs_units_memo *m)
+{
+    if (m->n > 0)
+        memset(m->slot, 0, m->cap * sizeof *m->slot);
+    m->n = 0;
+}
+
+void cs_units_nodes_clear(cs_units_nodes *s)
+{
+    if (s->n > 0)
+        memset(s->slot, 0, s->cap * sizeof *s->slot);
+    s->n = 0;
 }
 
 /* ---- the files SOURCE names ---------------------------------------------- */
