@@ -80,19 +80,25 @@ cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error 
 /* ---- stage 2: resolve entries (src/io/units_resolve.c, units_csv.c) ------ */
 
 /* BattleScribe. `path` is a .cat (its .gst, the file in the same directory
- * whose root id is the catalogue's gameSystemId, is read for links) or a
- * .gst. Units are the selection entries of type unit or model not nested in
- * another such entry, defined in the file or reached from it by an entry
- * link outside any unit; each unit's profiles are its own, those its info
+ * whose root id is the catalogue's gameSystemId, and the catalogues it
+ * links, found there by root id, are read for links) or a .gst. Units are
+ * the selection entries of type unit or model not nested in another such
+ * entry, defined in the file or reached from it by an entry link outside
+ * any unit, and the entries typed unit a unit nests or links (detachments);
+ * each unit's profiles are its own (info groups included), those its info
  * links point to, those of its model children (nested, in groups, or
- * linked), and those of its own "upgrade" children it must take at least
- * once (min selections >= 1: models typed so, T9A's Steppe Wolfhounds and
- * Feldraks). Shared entries are resolved once per unit (linear in the
- * entries however often they are linked); a cycle of links is CS_EINPUT.
- * The whole entry, options included (optional upgrades, mounts, groups,
- * every link), is also looked through, each element once, for the mapped
- * characteristics: see cs_units_settle for how those texts are used.
- * `map` must be bound. Appends to `out`. */
+ * linked), and those of the "upgrade" children its models must take at
+ * least once (min selections >= 1: models typed so, T9A's Steppe
+ * Wolfhounds and Feldraks). Shared entries are resolved once per unit
+ * (linear in the entries however often they are linked); a cycle of links
+ * is CS_EINPUT. With the mapping's mount_type / mount_group, mounts are
+ * not models: a unit gets one row with the mounts it must take, or a row
+ * per mount it may choose (and one on foot), see
+ * experiments/mappings/README.md. The whole entry, options included
+ * (optional upgrades, groups, every link; not mounts), is also looked
+ * through, each element once, for the mapped characteristics: see
+ * cs_units_settle for how those texts are used. Every file read is added
+ * to out's inputs with its SHA-256. `map` must be bound. Appends to `out`. */
 cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out,
                            cs_error *err);
 
