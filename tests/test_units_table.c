@@ -244,3 +244,24 @@ Test(units_table, metrics_are_properties_of_the_unit)
     free(out);
     free(err);
 }
+
+/* A catalogue characteristic its `when` does not apply to is not used, and
+ * the unit's note says so (a CSV would be refused: t9a_csv_in_either_edition). */
+Test(units_table, a_catalogue_value_its_when_excludes_is_noted)
+{
+    char map[1024], cmd[2400], *out, *err;
+    snprintf(map, sizeof map, "%s/m.ini", th_tmpdir());
+    snprintf(cmd, sizeof cmd,
+             "sed -e '/^required = yes/a when = preset = w40k' '%s/tests/data/units/mappings/new.ini' "
+             ">'%s'",
+             th_root(), map);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "units '%s/tests/data/units/new.cat' --mapping '%s' --distance 8",
+             th_root(), map);
+    cr_expect_eq(th_cli(cmd, &out, &err), 0, "%s", err);
+    cr_expect(strstr(err, "unit `Swordsmen` kept, warning: Adv `4\"` is not used: it applies only "
+                          "when preset = w40k, and preset = none (the ruleset's default)"),
+              "%s", err);
+    free(out);
+    free(err);
+}
