@@ -226,7 +226,7 @@ typedef struct cs_unit_result {
     bool has_plus1;
     double plus1; /* inches of reach_75 gained with speed + 1 */
     bool has_metric[CS_UNITS_MAX_METRICS];
-    double metric[CS_UNITS_MAX_METRICS]; /* E[metric | defined] at the first distance */
+    double metric[CS_UNITS_MAX_METRICS]; /* E[metric | defined] just beyond contact */
     bool has_ppi;
     double points_per_inch; /* points / reach at 75% */
     char variant[CS_UNITS_TEXT]; /* the mapping's variant parameter as resolved ("" = none) */
@@ -245,7 +245,10 @@ typedef struct cs_unit_result {
  * below it there. plus1 = reach_75 with speed + 1 less reach_75: the inches
  * of 75% reach one more inch of speed buys (1 wherever the speed is added
  * to the roll); absent without a speed parameter, when speed + 1 is out of
- * its range or reach_75 is absent. Metrics only for a complete unit.
+ * its range or reach_75 is absent. Metrics: E[metric | defined] just beyond
+ * base contact (the reach search's nearest distance), where every roll
+ * reaches, for a complete unit only: properties of the unit, as the reach.
+ * variant: the mapping's variant parameter as resolved.
  * out->p must hold cs_units_grid_count(g) doubles. CS_EINPUT (err names the
  * unit's file:line and the key) when a value does not read, the ruleset
  * rejects it, a --set sweeps or draws, or the layout is not fixed. */
