@@ -156,8 +156,11 @@ cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_
     l.none = l.pct ? "-" : "";
     for (int i = 0; i < u->n; i++) {
         const cs_units_mapping *m = u->unit[i].map;
+        /* A characteristic with a `when` is a column only where a unit
+         * carries it (t9a.ini: charge_speed or advance_rate, as the edition). */
         for (int k = 0; k < m->n_chars; k++)
-            add_name(&l.params, m->chars[k].param);
+            if (m->when_param[k] < 0 || value_of(&u->unit[i], m->chars[k].param))
+                add_name(&l.params, m->chars[k].param);
         for (int k = 0; k < u->unit[i].n_values; k++)
             add_name(&l.params, m->rs->params[u->unit[i].value[k].param].key);
         for (int k = 0; k < m->n_metrics; k++)
