@@ -27,7 +27,7 @@
 /* Entries and links nested deeper than this are refused: a guard for the
  * stack (cycles are found as cycles; shared entries are resolved once). */
 #define LINK_DEPTH 256
-/* Mounts one unit may choose from: a row each. */
+/* Mounts one unit must take together (a row holds them all). */
 #define CS_UNITS_MAX_ROWS 32
 
 /* ---- the reader's state ------------------------------------------------ */
@@ -629,7 +629,10 @@ static cs_status mount_rows(reader *r, const base_unit *b, const mounts *ms)
     const mount *sel[CS_UNITS_MAX_ROWS];
     int n = 0;
     bool foot = true;
-    for (int i = 0; i < ms->n && n < CS_UNITS_MAX_ROWS; i++) {
+    for (int i = 0; i < ms->n; i++) {
+        if (ms->m[i].required && n == CS_UNITS_MAX_ROWS)
+            return cs_error_set(r->err, CS_ELIMIT, "%s:%d: unit `%s` must take more than %d mounts",
+                                b->u.file, b->u.line, b->u.name, CS_UNITS_MAX_ROWS);
         if (ms->m[i].required)
             sel[n++] = &ms->m[i];
         foot = foot && !ms->m[i].in_choice;
