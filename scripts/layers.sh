@@ -1,7 +1,7 @@
 #!/bin/sh
 # make layers: every #include "chargesim/..." in src/ and include/ must point
-# down (or sideways) the layers core < rules < sim < io < cli (STYLE.md 2,
-# DESIGN.md "Layers", issue 16). Prints each violation as
+# down (or sideways) the layers core < rules < sim < io < cli
+# (docs/ARCHITECTURE.md, "The intended shape" and "House rules"; issue 16). Prints each violation as
 #   file:line: X (layer) includes Y (layer)
 # and exits 1 if there is any. Usage: scripts/layers.sh [ROOT] (default: the
 # repository this script sits in).
@@ -21,7 +21,7 @@ geom_vec.h core    header only: vector types and static inline helpers
 ruleset.h  rules   the interface types; every src/rules/*.c fills one
 rules.h    rules   src/rules/registry.c (the ruleset table)
 sim.h      sim     src/sim/sched.c, src/sim/dicesim.c
-estimator.h sim    src/sim/est_mc.c, est_cond.c, est_exact.c, est_common.c, est_rqmc.c
+estimator.h sim    src/sim/est_mc.c, est_cond.c, est_common.c, est_rqmc.c
 cli.h      cli     src/cli/common.c and the src/cli/cmd_*.c commands
 unitsrc.h  io      src/io/units_source.c, units_resolve.c, units_csv.c, units_map.c, units_mapping.c, units_table.c
 '

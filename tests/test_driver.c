@@ -39,7 +39,7 @@ static cs_point_result one_point(const char *method, const char *const *sets, in
     return p;
 }
 
-/* The published oracle of RULES.md (generic): exact values by hand.
+/* The published checks of docs/rules/generic.md: exact values by hand.
  * P(2D6 >= 8) = 15/36; re-rolling a failed roll: 1 - (21/36)^2 = 855/1296;
  * 3D6 drop lowest >= 8 = 147/216; highest of 2D6 >= 5 = 1 - (4/6)^2 = 20/36. */
 typedef struct oracle {
@@ -280,7 +280,12 @@ Test(driver, experiment_errors_name_line_and_key)
         {"[experiment]\nruleset = generic\n[params]\nmove = 3,,4\n", NULL, "empty element"},
         {"[experiment]\nruleset = generic\n[params]\ndice = 2d\n", NULL, "column 3"},
         {"[experiment]\nruleset = generic\n[params]\nmove = uniform(1,3)\n", NULL, "only layout parameters can be drawn"},
-        {"[experiment]\nruleset = generic\nmethod = exact\n[params]\ndistance = uniform(1,3)\n", NULL, "method exact"},
+        {"[experiment]\nruleset = generic\nmethod = exact\n[params]\ndistance = uniform(1,3)\n", NULL,
+         ":3: method = exact: the layout is drawn at random each trial (distance = uniform(1,3), "},
+        {"[experiment]\nruleset = generic\n[params]\ndistance = 7..9:1.5\n", NULL,
+         ":4: distance = '7..9:1.5': the step does not land on 9 (the last value would be 8.5)"},
+        {"[experiment]\nruleset = generic\n[params]\ndistance = 8..8.00000000000001:0.000000000000001\n",
+         NULL, ":4: distance = '8..8.00000000000001:0.000000000000001': the step is too small"},
         {"[experiment]\nruleset = generic\n[params]\nreroll = sometimes\n", NULL, "expected one of: none, failed, one_die"},
         {"[experiment]\nruleset = generic\n[params]\nmove = 3\n", "mvoe=4", "command line: [params] unknown key 'mvoe'"},
         {"[experiment]\nruleset = generic\n[params]\npreset = w40k\nmove = 5\n", NULL, ":5: move = 5: w40k and aos"},

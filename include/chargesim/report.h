@@ -36,6 +36,11 @@ cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const 
                                  const char *column, cs_format fmt, cs_table **out, int *n,
                                  cs_error *err);
 
+/* What cs_report_pivot_column would refuse, found from the experiment
+ * alone, so --pivot is checked before the first trial runs. */
+cs_status cs_report_pivot_check(const cs_experiment *e, const char *row, const char *col,
+                                const char *column, cs_error *err);
+
 /* One sentence saying how the numbers were obtained: "exact", or the
  * method, trials and the widest interval half-width. */
 void cs_report_method_note(const cs_run_result *r, char *buf, int cap);

@@ -28,15 +28,23 @@ static const char usage[] =
     "and --set, drawn ones included (each cell is then estimated like a run; a fixed\n"
     "layout is exact); a swept key is an error. Every cell draws from the same\n"
     "streams (common random numbers), so the cell at x = 0 equals chargesim run at\n"
-    "distance y, and the same seed gives the same bytes on any thread count.\n"
+    "distance y wherever every placement stands (below), and the same seed gives\n"
+    "the same bytes on any thread count.\n"
     "\n"
     "Output: one CSV row per cell, y outer, x inner: x, y, trials, p_success,\n"
-    "ci_low, ci_high, p_<outcome> for each outcome, method. A cell where the target\n"
+    "ci_low, ci_high, p_<outcome> for each outcome, p_cannot_stand,\n"
+    "ci_low_cannot_stand, ci_high_cannot_stand, method. A cell where the target\n"
     "cannot stand (touching or overlapping the charger, on another unit or on\n"
-    "impassable terrain) has trials 0, empty probabilities and method none.\n"
+    "impassable terrain) has trials 0, empty probabilities, p_cannot_stand 1 and\n"
+    "method none. Where values are drawn per trial (angle = uniform(-45,45)), a\n"
+    "trial whose draws put the target where it cannot stand is no failed charge:\n"
+    "it is left out, the cell's odds are over the placements that can stand\n"
+    "(trials counts those), and p_cannot_stand is the share left out, with its\n"
+    "interval; the picture hatches a cell the more, the larger that share.\n"
     "\n"
     "options:\n"
-    "  --x LO..HI:STEP    target positions across, inches (default -24..24:0.5)\n"
+    "  --x LO..HI:STEP    target positions across, inches (default -24..24:0.5); STEP\n"
+    "                     must land on HI\n"
     "  --y LO..HI:STEP    target positions ahead, inches (default 0..24:0.5)\n"
     "  --set K=V          override a key: section.key=value, or key=value for [params]\n"
     "  --trials N         trials (or sampled layouts) per cell when the layout is random\n"
@@ -52,8 +60,9 @@ static const char usage[] =
     "  -o FILE            write the CSV to FILE (default: standard output, unless --plot\n"
     "                     is given)\n"
     "  --plot FILE        the picture: .svg, .png or .pdf by the extension; heatmap with\n"
-    "                     the 50/75/90%% contours, the charger to scale, colour bar,\n"
-    "                     cells where the target cannot stand hatched grey\n"
+    "                     the 50/75/90% contours, the charger to scale, colour bar,\n"
+    "                     cells where the target cannot stand hatched grey, cells\n"
+    "                     where some drawn placements cannot hatched over\n"
     "  --quiet            no progress bar (it shows only on a terminal, after 1 s)\n"
     "  -h, --help         this text\n"
     "\n"
@@ -133,8 +142,7 @@ static int parse_args(map_args *a, int argc, char **argv)
         if (strcmp(s, "--quiet") == 0)
             a->quiet = true;
         else if (s[0] == '-' && s[1] != '\0')
-            return cs_cli_fail(CMD, CS_EINPUT, "unknown option '%s' (see chargesim map --help)",
-                               s);
+            return cs_cli_unknown_option(CMD, s, usage);
         else if (a->path)
             return cs_cli_fail(CMD, CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
                                a->path, s);
@@ -165,9 +173,11 @@ static int parse_args(map_args *a, int argc, char **argv)
 static cs_status map_table(const cs_map_result *m, cs_table *t)
 {
     const cs_ruleset *rs = m->exp->rs;
-    int nc = 7 + rs->n_outcomes, c = 0;
+    int nc = 10 + rs->n_outcomes, c = 0;
     cs_status st = cs_table_init(t, nc);
     static const char *const head[] = {"x", "y", "trials", "p_success", "ci_low", "ci_high"};
+    static const char *const stand[] = {"p_cannot_stand", "ci_low_cannot_stand",
+                                        "ci_high_cannot_stand"};
     for (int k = 0; k < 6; k++)
         st |= cs_table_set_header(t, c++, head[k], true);
     for (int o = 0; o < rs->n_outcomes; o++) {
@@ -175,6 +185,8 @@ static cs_status map_table(const cs_map_result *m, cs_table *t)
         snprintf(name, sizeof name, "p_%s", rs->outcomes[o]);
         st |= cs_table_set_header(t, c++, name, true);
     }
+    for (int k = 0; k < 3; k++)
+        st |= cs_table_set_header(t, c++, stand[k], true);
     st |= cs_table_set_header(t, c, "method", false);
     for (int j = 0; st == CS_OK && j < m->y.n; j++)
         for (int i = 0; st == CS_OK && i < m->x.n; i++) {
@@ -183,19 +195,25 @@ static cs_status map_table(const cs_map_result *m, cs_table *t)
             if (row < 0)
                 return CS_ENOMEM;
             c = 0;
-            st |= cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->x, i));
-            st |= cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->y, j));
+            char xt[64], yt[64];
+            cs_map_axis_text(&m->x, i, xt, sizeof xt);
+            cs_map_axis_text(&m->y, j, yt, sizeof yt);
+            st |= cs_table_set(t, row, c++, "%s", xt);
+            st |= cs_table_set(t, row, c++, "%s", yt);
             st |= cs_table_set(t, row, c++, "%llu", (unsigned long long)cell->trials);
-            if (!cell->placed) {
-                st |= cs_table_set(t, row, nc - 1, "none");
-                continue;
-            }
+            /* Where the target stands: the share of placements where it cannot. */
+            st |= cs_table_set(t, row, nc - 4, "%.6f", cell->p_cannot_stand);
+            st |= cs_table_set(t, row, nc - 3, "%.6f", cell->cannot_stand_low);
+            st |= cs_table_set(t, row, nc - 2, "%.6f", cell->cannot_stand_high);
+            st |= cs_table_set(t, row, nc - 1, "%s",
+                               cell->placed ? cs_method_name(m->method) : "none");
+            if (!cell->placed || cell->trials == 0)
+                continue; /* no placement stood: no odds */
             st |= cs_table_set(t, row, c++, "%.6f", cell->p_success);
             st |= cs_table_set(t, row, c++, "%.6f", cell->ci_low);
             st |= cs_table_set(t, row, c++, "%.6f", cell->ci_high);
             for (int o = 0; o < rs->n_outcomes; o++)
                 st |= cs_table_set(t, row, c++, "%.6f", cell->p_outcome[o]);
-            st |= cs_table_set(t, row, c, "%s", cs_method_name(m->method));
         }
     return st == CS_OK ? CS_OK : CS_ENOMEM;
 }
@@ -232,11 +250,13 @@ static void caption(const cs_map_result *m, char *buf, size_t cap)
 static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err)
 {
     size_t n = (size_t)m->x.n * (size_t)m->y.n;
-    double *p = malloc(n * sizeof *p);
+    double *p = malloc(2 * n * sizeof *p), *cannot = p + n;
     if (!p)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
-    for (size_t k = 0; k < n; k++)
-        p[k] = m->cell[k].placed ? m->cell[k].p_success : (double)NAN;
+    for (size_t k = 0; k < n; k++) {
+        p[k] = m->cell[k].placed && m->cell[k].trials ? m->cell[k].p_success : (double)NAN;
+        cannot[k] = m->cell[k].p_cannot_stand;
+    }
     char title[512], cap[1024];
     if (m->exp->description && m->exp->description[0])
         snprintf(title, sizeof title, "%s", m->exp->description);
@@ -245,8 +265,8 @@ static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err
                  m->exp->name);
     caption(m, cap, sizeof cap);
     cs_heatmap h = {m->x.n, m->y.n, cs_map_axis_value(&m->x, 0), m->x.step,
-                    cs_map_axis_value(&m->y, 0), m->y.step, p, m->charger_w, m->charger_d,
-                    title, cap};
+                    cs_map_axis_value(&m->y, 0), m->y.step, p, cannot, m->charger_w,
+                    m->charger_d, title, cap};
     cs_canvas_format f = CS_CANVAS_SVG;
     cs_canvas_format_of(o->path, &f);
     cs_status st = cs_heatmap_draw(&h, f, o->f, err);

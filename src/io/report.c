@@ -529,6 +529,13 @@ static cs_status pivot_keys(pivot *pv, cs_error *err)
     return CS_OK;
 }
 
+cs_status cs_report_pivot_check(const cs_experiment *e, const char *row, const char *col,
+                                const char *column, cs_error *err)
+{
+    pivot pv = {.e = e, .row = row, .col = col, .column = column};
+    return pivot_keys(&pv, err);
+}
+
 cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const char *col,
                                  const char *column, cs_format fmt, cs_table **out, int *n,
                                  cs_error *err)

@@ -1,4 +1,4 @@
-/* generic — any "move + dice" charge (shared/RULES.md, last section), the
+/* generic — any "move + dice" charge (docs/rules/generic.md), the
  * smallest complete ruleset and the model for the others.
  *
  * range = move + <dice>; the charge succeeds when the range reaches
@@ -77,7 +77,7 @@ typedef struct generic_layout {
 enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
 
 /* Each preset's engagement distance and declaration limit, from the game's
- * core rules (shared/RULES.md, generic table):
+ * core rules (docs/rules/generic.md, the presets):
  * - w40k: a charge must end within Engagement Range, 1" (so a gap of d
  *   needs 2D6 >= d - 1); a charge may be declared against a unit within
  *   12", and not by a unit already within Engagement Range of an enemy.
@@ -104,10 +104,10 @@ static const preset_rule preset_rules[] = {
 
 /* The dice each preset rolls. tow: "M + highest of 2D6"; its Swiftstride
  * adds a D6 to that pool, the highest still kept: the highest of 3D6 (The
- * Old World, Swiftstride, as issue 32 reads it; Knights Errant, M 8, reach
- * 10" with 1 - (1/6)^3) -- an assumption, marked on the parameter, where
- * adding the D6 to the total is the other reading. whfb8 swiftstride: 3D6
- * drop lowest. */
+ * Old World rulebook, Swiftstride, as issue 32 reads it; docs/rules/generic.md;
+ * Knights Errant, M 8, reach 10" with 1 - (1/6)^3) -- an assumption, marked
+ * on the parameter, where adding the D6 to the total is the other reading.
+ * whfb8 swiftstride: 3D6 drop lowest. */
 static const char *preset_dice(int preset, bool swift)
 {
     switch (preset) {
@@ -396,7 +396,7 @@ const cs_ruleset cs_rules_generic = {
         "range = move + dice; the charge succeeds when the range reaches distance -\n"
         "engagement (head-on; a range reaches a distance when range >= distance - 1e-6\n"
         "inch, so decimal distances such as 8.3 are exact).\n"
-        "Presets (shared/RULES.md, generic), each as its game's core rules play it:\n"
+        "Presets (docs/rules/generic.md), each as its game's core rules play it:\n"
         "  preset  roll                engagement   who may declare\n"
         "  w40k    2D6 (no move)       1\"           target within 12\"; not already within 1\"\n"
         "  aos     2D6 (no move)       1/2\"         target within 12\"; not already within 1/2\"\n"
@@ -415,10 +415,10 @@ const cs_ruleset cs_rules_generic = {
         "engagement (inches) overrides the preset's value; its default -1 means \"the\n"
         "preset's\". The declaration limits follow the preset; none and whfb8 have none.\n"
         "Swiftstride: whfb8 rolls 3D6 and drops the lowest; tow adds a D6 to the pool\n"
-        "the highest is kept from: the highest of 3D6 (The Old World, Swiftstride;\n"
-        "assumption, the reading of issue 32; set preset = none and dice = 2d6kh1+1d6\n"
-        "to add the D6 to the total instead). The rule's own M + 9 declaration limit\n"
-        "stays, though the highest of 3D6 never carries the charger past M + 6.\n"
+        "the highest is kept from: the highest of 3D6 (its rulebook, Swiftstride;\n"
+        "assumption: set preset = none and dice = 2d6kh1+1d6 to add the D6 to the\n"
+        "total instead). The rule's own M + 9 declaration limit stays, though the\n"
+        "highest of 3D6 never carries the charger past M + 6.\n"
         "Re-rolls: failed re-rolls the whole roll once when it falls short; one_die\n"
         "re-rolls the single die that best helps, which for a plain sum is the lowest one\n"
         "(only plain NdX(+constant) rolls accept it).\n"
