@@ -170,6 +170,8 @@ static void describe(const cs_csvw_source *src, const char *title, const char **
     const cs_ruleset *rs = src->run ? src->run->exp->rs : NULL;
     int idx = rs ? cs_ruleset_param_index(rs, title) : -1, k;
     *type = "string";
+    if (src->describe && src->describe(src->describe_ctx, title, type, desc, cap))
+        return;
     if (idx >= 0) {
         const cs_param_def *d = &rs->params[idx];
         *type = param_datatype(d);
@@ -341,6 +343,15 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
                             json_pack("{s:s, s:s}", "path", src->input, "sha256", hex));
     if (src->run)
         json_object_set_new(root, "chargesim:experiment", experiment_json(src));
+    if (src->about || src->n_files > 0) {
+        json_t *files = json_array();
+        for (int i = 0; i < src->n_files; i++)
+            json_array_append_new(files, json_pack("{s:s, s:s}", "path", src->files[i].path,
+                                                   "sha256", src->files[i].sha256));
+        json_object_set_new(root, "chargesim:units",
+                            json_pack("{s:s, s:o}", "rulesets", src->about ? src->about : "",
+                                      "inputs", files));
+    }
     if (src->remade)
         json_object_set_new(
             root, "chargesim:remade_from",
