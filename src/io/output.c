@@ -50,13 +50,45 @@ static void track(const char *name, bool on)
     }
 }
 
-static void on_signal(int sig)
+/* While deferring (cs_outfile_defer_signals), the first SIGINT or SIGTERM
+ * caught, which the run answers at its next safe point; 0 when none. */
+static volatile sig_atomic_t deferring, deferred;
+
+static void die_of(int sig)
 {
     for (int i = 0; i < MAX_LIVE; i++)
         if (live_used[i])
             unlink(live[i]);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+static void on_signal(int sig)
+{
+    if (deferring && sig != SIGHUP) {
+        if (!deferred)
+            deferred = sig;
+        return;
+    }
+    die_of(sig);
+}
+
+void cs_outfile_defer_signals(bool on)
+{
+    deferring = on;
+    if (!on && deferred)
+        die_of(deferred);
+}
+
+int cs_outfile_deferred_signal(void)
+{
+    return deferred;
+}
+
+void cs_outfile_raise_deferred(void)
+{
+    if (deferred)
+        die_of(deferred);
 }
 
 void cs_outfile_install_signal_cleanup(void)
@@ -481,6 +513,19 @@ void cs_outfile_abort(cs_outfile *o)
     if (o->backup)
         unlink(o->backup);
     release(o);
+}
+
+cs_status cs_outfile_remove(const char *path, cs_error *err)
+{
+    char *target = follow_links(path);
+    if (!target)
+        return cs_error_set(err, errno == ENOMEM ? CS_ENOMEM : CS_ERUNTIME,
+                            "%s: cannot remove it: %s", path, strerror(errno));
+    int e = unlink(target) == 0 || errno == ENOENT ? 0 : errno;
+    free(target);
+    if (e)
+        return cs_error_set(err, CS_ERUNTIME, "%s: cannot remove it: %s", path, strerror(e));
+    return CS_OK;
 }
 
 cs_status cs_output_check_inputs(const char *out, const char *what, const char *const *inputs,

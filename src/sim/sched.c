@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "chargesim/checkpoint.h"
 #include "chargesim/estimator.h"
 #include "chargesim/sched_mpi.h"
 
@@ -36,6 +37,16 @@ typedef struct sched {
     double precision, z;
     uint64_t max_trials;     /* --precision adds blocks up to this many trials */
     uint64_t done, planned;  /* progress, trials */
+    /* --checkpoint (checkpoint.h; NULL: off): saved between chunks, resumed
+     * from `resume` (its passes not yet taken); pass 1 is resample_pass,
+     * whose checkpoints hold the run's own (`main`) too. */
+    cs_ckpt *ck;
+    cs_ckpt_run resume;
+    int pass;
+    const struct sched *main;
+    uint64_t chunk;          /* items per chunk (CHUNK; adapted under MPI, ckpt_agree) */
+    uint64_t target;         /* blocks per point of the round under way */
+    double chunk_start;      /* when the chunk under way started */
 } sched;
 
 /* Items of a round are cut into chunks so the slots stay small. */
@@ -122,18 +133,35 @@ static void gather_round(sched *s, const uint64_t *items, uint64_t n_items, uint
             s->done += block_trials(&s->run, items[2 * i + 1]);
 }
 
+/* Whether the chunk under way stops taking items (one process only; under
+ * MPI the ranks decide together between chunks, ckpt_agree): a signal
+ * asked to stop, or a checkpoint is due. Asked each time a thread takes
+ * an item. */
+static bool cut_now(const sched *s)
+{
+    const cs_ckpt *ck = s->ck;
+    if (!ck || multi_rank())
+        return false;
+    return (ck->sink.stop && ck->sink.stop(ck->sink.user)) || cs_ckpt_now() - ck->last >= ck->every;
+}
+
 /* Computes this process's share of a round's items (point, block) into
- * their slots, then gathers the others' (the backend, sched_mpi.h). False
- * when a thread had no memory for its layout: its blocks' slots stay empty,
- * and an empty block must not pass for a computed one. */
-static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigned char *slots)
+ * their slots, then gathers the others' (the backend, sched_mpi.h). Items
+ * are taken in order, and none once the chunk is cut (cut_now), so the
+ * items computed are the first *merge of them: their blocks merge as they
+ * would have, and the rest is the next chunk's. False when a thread had no
+ * memory for its layout: its blocks' slots stay empty, and an empty block
+ * must not pass for a computed one. */
+static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigned char *slots,
+                      uint64_t *merge)
 {
     const cs_est_run *run = &s->run;
     const cs_estimator *est = s->est;
     const size_t ts = est->tally_size;
-    uint64_t lo, hi;
-    int failed = 0;
+    uint64_t lo, hi, next;
+    int failed = 0, cut = 0;
     cs_sched_share(n_items, &lo, &hi);
+    next = lo;
 #pragma omp parallel num_threads(s->threads)
     {
         void *layout = malloc(run->rs->layout_size ? run->rs->layout_size : 1);
@@ -142,8 +170,16 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
 #pragma omp atomic write
             failed = 1;
         }
-#pragma omp for schedule(dynamic, 1)
-        for (uint64_t i = lo; i < hi; i++) {
+        for (;;) {
+            uint64_t i;
+#pragma omp critical(cs_sched_items)
+            {
+                if (!cut && next < hi && cut_now(s))
+                    cut = 1;
+                i = cut || next >= hi ? hi : next++;
+            }
+            if (i >= hi)
+                break;
             uint64_t k = items[2 * i], b = items[2 * i + 1], n = block_trials(run, b);
             void *slot = slots + i * ts;
             memset(slot, 0, ts);
@@ -164,6 +200,7 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
     /* Gathered even so: the other ranks wait in the gather (the caller
      * then fails, and the backend ends them). */
     gather_round(s, items, n_items, lo, hi, slots);
+    *merge = multi_rank() ? n_items : next - lo;
     return !failed;
 }
 
@@ -178,25 +215,182 @@ static void merge_round(sched *s, const uint64_t *items, uint64_t n_items,
     }
 }
 
-/* The next up to CHUNK items of a round from (*k, *b) on: blocks
+/* The next up to s->chunk items of a round from (*k, *b) on: blocks
  * [blocks_done, target) of every active point, points in order. */
+/* The first point from k on with blocks of the round left to run (a
+ * resumed round may have finished some), and its next block into *b. */
+static uint64_t first_open(const sched *s, uint64_t target, uint64_t k, uint64_t *b)
+{
+    while (k < s->n_points && !(s->pts[k].active && s->pts[k].blocks_done < target))
+        k++;
+    if (k < s->n_points)
+        *b = s->pts[k].blocks_done;
+    return k;
+}
+
 static uint64_t next_items(const sched *s, uint64_t target, uint64_t *k, uint64_t *b,
                            uint64_t *items)
 {
     uint64_t n = 0;
-    while (n < CHUNK && *k < s->n_points) {
+    while (n < s->chunk && *k < s->n_points) {
         items[2 * n] = *k;
         items[2 * n + 1] = *b;
         n++;
-        if (++*b >= target) {
-            do
-                ++*k;
-            while (*k < s->n_points && !s->pts[*k].active);
-            if (*k < s->n_points)
-                *b = s->pts[*k].blocks_done;
-        }
+        if (++*b >= target)
+            *k = first_open(s, target, *k + 1, b);
     }
     return n;
+}
+
+/* --checkpoint (checkpoint.h). A checkpoint is taken only here, between
+ * chunks, where every block computed is merged: the state is then every
+ * point's tally, blocks and activity and the round's target, which a
+ * resumed run takes back before its first round (ckpt_resume). */
+
+static cs_status misfit(cs_error *err, const char *what)
+{
+    return cs_error_set(err, CS_EINPUT,
+                        "--checkpoint: the run's state in it does not fit this run (%s); "
+                        "remove the file to start afresh",
+                        what);
+}
+
+/* Pass p's points as cs_ckpt_save_run takes them; bd and act hold
+ * n_points each. */
+static void pass_record(const sched *p, uint64_t *bd, unsigned char *act, cs_ckpt_pass *out)
+{
+    for (uint64_t k = 0; k < p->n_points; k++) {
+        bd[k] = p->pts[k].blocks_done;
+        act[k] = p->pts[k].active;
+    }
+    *out = (cs_ckpt_pass){p->target, p->n_points, p->est->tally_size, "", bd, act, p->tallies};
+    snprintf(out->estimator, sizeof out->estimator, "%s", p->est->name);
+}
+
+/* Every point's histograms summed over threads and ranks (a collective
+ * under MPI) into *hist (malloc'ed; NULL without --dist). */
+static cs_status hist_sum(const sched *s, uint64_t **hist, uint64_t *len, cs_error *err)
+{
+    *hist = NULL;
+    *len = s->thread_hist ? s->hist_stride * s->n_points : 0;
+    if (!s->thread_hist)
+        return CS_OK;
+    if (!(*hist = calloc(*len ? (size_t)*len : 1, sizeof **hist)))
+        return cs_error_set(err, CS_ENOMEM, "out of memory for the checkpoint");
+    for (int t = 0; t < s->threads; t++)
+        for (uint64_t i = 0; i < *len; i++)
+            (*hist)[i] += s->thread_hist[t][i];
+    if (multi_rank())
+        backend->sum_u64(*hist, *len);
+    return CS_OK;
+}
+
+/* Writes a checkpoint of s (in resample_pass, of the run's own pass too);
+ * under MPI rank 0 writes what every rank holds. */
+static cs_status ckpt_save(sched *s, cs_error *err)
+{
+    const sched *p[2] = {s->pass ? s->main : s, s};
+    cs_ckpt_run r = {.n_passes = s->pass + 1, .done = s->done};
+    uint64_t *bd = calloc(2 * (size_t)s->n_points + 1, sizeof *bd);
+    unsigned char *act = calloc(2 * (size_t)s->n_points + 1, 1);
+    uint64_t *hist = NULL;
+    cs_status st = bd && act ? hist_sum(s, &hist, &r.hist_len, err)
+                             : cs_error_set(err, CS_ENOMEM, "out of memory for the checkpoint");
+    for (int i = 0; st == CS_OK && i < r.n_passes; i++)
+        pass_record(p[i], bd + (size_t)i * s->n_points, act + (size_t)i * s->n_points,
+                    &r.pass[i]);
+    r.hist = hist;
+    if (st == CS_OK && (!multi_rank() || backend->rank == 0))
+        st = cs_ckpt_save_run(s->ck, &r, err);
+    free(bd);
+    free(act);
+    free(hist);
+    return st;
+}
+
+/* Under MPI the ranks take every checkpoint decision together, between
+ * chunks: a signal any rank caught stops them all; rank 0's clock says
+ * when a checkpoint is due and how many items the next chunk takes, so
+ * that a chunk lasts about an eighth of the interval (at most a second)
+ * and a signal is answered within it. */
+static void ckpt_agree(sched *s, bool *stop, bool *due)
+{
+    uint64_t v[3] = {*stop, 0, 0};
+    if (backend->rank == 0) {
+        double dt = cs_ckpt_now() - s->chunk_start, want = fmin(s->ck->every / 8.0, 1.0);
+        double next = fmin((double)s->chunk * want / fmax(dt, 1e-6), 2.0 * (double)s->chunk);
+        uint64_t least = 2 * (uint64_t)backend->size;
+        v[1] = *due;
+        v[2] = next < (double)least ? least : next > (double)CHUNK ? CHUNK : (uint64_t)next;
+    }
+    backend->sum_u64(v, 3);
+    *stop = v[0] > 0;
+    *due = v[1] > 0;
+    s->chunk = v[2];
+}
+
+/* After a chunk (or, round_end, a --precision round that another follows):
+ * a checkpoint when one is due or a signal asks to stop, and then the
+ * stop. */
+static cs_status ckpt_tick(sched *s, bool round_end, cs_error *err)
+{
+    cs_ckpt *ck = s->ck;
+    if (!ck)
+        return CS_OK;
+    bool stop = ck->sink.stop && ck->sink.stop(ck->sink.user);
+    bool due = round_end || cs_ckpt_now() - ck->last >= ck->every;
+    if (multi_rank())
+        ckpt_agree(s, &stop, &due);
+    if (!stop && !due)
+        return CS_OK;
+    cs_status st = ckpt_save(s, err);
+    if (st != CS_OK || !stop)
+        return st;
+    if (multi_rank()) { /* no rank ends before rank 0's checkpoint is on disk */
+        uint64_t one = 1;
+        backend->sum_u64(&one, 1);
+    }
+    ck->stopped = true;
+    return cs_error_set(err, CS_ERUNTIME, "stopped by a signal after writing a checkpoint");
+}
+
+/* This pass's state from the checkpoint the run resumes, if any: every
+ * point's blocks, activity and tally and the round's target; for the pass
+ * that was under way, the progress and histograms too (under MPI rank 0
+ * holds them, as if its threads had computed every block). *complete: the
+ * checkpoint is past this pass (an exact run's resampling was under way). */
+static cs_status ckpt_resume(sched *s, uint64_t cap_blocks, uint64_t *target, bool *complete,
+                             cs_error *err)
+{
+    *complete = false;
+    if (s->resume.n_passes <= s->pass)
+        return CS_OK;
+    const cs_ckpt_pass *in = &s->resume.pass[s->pass];
+    if (in->n_points != s->n_points || in->tally_size != s->est->tally_size ||
+        strcmp(in->estimator, s->est->name) != 0 || in->target == 0 || in->target > cap_blocks)
+        return misfit(err, "its points, estimator or round");
+    for (uint64_t k = 0; k < s->n_points; k++) {
+        uint64_t bd = cs_ckpt_u64_at(in->blocks_done, k);
+        if (bd > in->target || in->active[k] > 1 || (!s->pts[k].placed && (bd || in->active[k])))
+            return misfit(err, "a point's blocks");
+        s->pts[k].blocks_done = bd;
+        s->pts[k].active = in->active[k] && s->resume.n_passes == s->pass + 1;
+    }
+    memcpy(s->tallies, in->tallies, (size_t)s->n_points * s->est->tally_size);
+    *target = in->target;
+    s->target = in->target;
+    if ((*complete = s->resume.n_passes > s->pass + 1))
+        return CS_OK;
+    uint64_t hl = s->thread_hist ? s->hist_stride * s->n_points : 0;
+    if (s->resume.hist_len != hl)
+        return misfit(err, "its histograms");
+    for (int t = 0; t < s->threads && hl; t++)
+        memset(s->thread_hist[t], 0, (size_t)hl * sizeof **s->thread_hist);
+    for (uint64_t i = 0; hl && (!multi_rank() || backend->rank == 0) && i < hl; i++)
+        s->thread_hist[0][i] = cs_ckpt_u64_at(s->resume.hist, i);
+    s->done = s->resume.done;
+    s->resume.n_passes = 0;
+    return CS_OK;
 }
 
 static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
@@ -217,24 +411,26 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
                             (unsigned long long)n_items);
     }
     s->planned = s->done + n_items * s->run.block_size;
-    uint64_t k = 0, b = 0;
-    while (k < s->n_points && !s->pts[k].active)
-        k++;
-    if (k < s->n_points)
-        b = s->pts[k].blocks_done;
-    for (uint64_t left = n_items; left > 0;) {
-        uint64_t n = next_items(s, target, &k, &b, items);
-        if (!run_round(s, items, n, slots)) {
-            free(items);
-            free(slots);
-            return cs_error_set(err, CS_ENOMEM, "out of memory");
+    uint64_t b = 0, k = first_open(s, target, 0, &b);
+    cs_status st = CS_OK;
+    for (uint64_t left = n_items; st == CS_OK && left > 0;) {
+        uint64_t n = next_items(s, target, &k, &b, items), m;
+        s->chunk_start = s->ck ? cs_ckpt_now() : 0.0;
+        if (!run_round(s, items, n, slots, &m)) {
+            st = cs_error_set(err, CS_ENOMEM, "out of memory");
+            break;
         }
-        merge_round(s, items, n, slots);
-        left -= n;
+        merge_round(s, items, m, slots);
+        left -= m;
+        if (m < n) { /* a cut chunk: the next one starts at its first item left */
+            k = items[2 * m];
+            b = items[2 * m + 1];
+        }
+        st = ckpt_tick(s, false, err);
     }
     free(items);
     free(slots);
-    return CS_OK;
+    return st;
 }
 
 /* Rounds of blocks until every point is done: one round without
@@ -251,8 +447,12 @@ static cs_status run_pass(sched *s, cs_error *err)
     uint64_t extra = s->max_trials > run->trials ? s->max_trials - run->trials : 0;
     uint64_t cap_whole = target + extra / run->block_size;
     uint64_t cap_blocks = target + (extra + run->block_size - 1) / run->block_size;
-    cs_status st;
+    bool complete;
+    cs_status st = ckpt_resume(s, cap_blocks, &target, &complete, err);
+    if (st != CS_OK || complete)
+        return st;
     for (;;) {
+        s->target = target;
         if (s->est->grow && (st = s->est->grow(&s->run, target, err)) != CS_OK)
             return st;
         if ((st = run_round_items(s, target, err)) != CS_OK)
@@ -275,6 +475,9 @@ static cs_status run_pass(sched *s, cs_error *err)
         if (!any)
             return CS_OK;
         target = next;
+        s->target = target;
+        if ((st = ckpt_tick(s, true, err)) != CS_OK)
+            return st;
     }
 }
 
@@ -326,6 +529,10 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
     s->precision = e->precision;
     s->z = cs_stats_z(e->confidence);
     s->max_trials = opts->max_trials ? opts->max_trials : CS_SIM_DEFAULT_MAX_TRIALS;
+    s->ck = opts->checkpoint;
+    /* Under MPI a checkpoint waits for a chunk's end: chunks start small
+     * and grow to their interval (ckpt_agree); alone, a chunk is cut. */
+    s->chunk = s->ck && multi_rank() ? 2 * (uint64_t)backend->size : CHUNK;
 }
 
 /* Bytes one point holds with estimator est (NULL: not known, as for a
@@ -447,12 +654,14 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
     const cs_estimator *re = s->est->resample;
     unsigned any = 0;
     if (!re) /* an estimator that resamples has cs_est_tally tallies */
-        return CS_OK;
+        return s->resume.n_passes > 1 ? misfit(err, "no metric to resample") : CS_OK;
     for (uint64_t k = 0; k < s->n_points; k++)
         any |= ((const cs_est_tally *)s->pts[k].tally)->sampled_mask;
     if (!any || s->opts->points)
-        return CS_OK;
+        return s->resume.n_passes > 1 ? misfit(err, "no metric to resample") : CS_OK;
     sched r = *s;
+    r.pass = 1;
+    r.main = s;
     r.est = re;
     r.precision = 0.0;
     r.run.sequential = false;
@@ -590,6 +799,11 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     if ((st = check_bounds(&s, e, err)) != CS_OK)
         return st;
     if (s.est->setup && (st = s.est->setup(&s.run, err)) != CS_OK) {
+        free_state(&s);
+        return st;
+    }
+    bool resumed = false;
+    if (s.ck && (st = cs_ckpt_take_run(s.ck, &s.resume, &resumed, err)) != CS_OK) {
         free_state(&s);
         return st;
     }
