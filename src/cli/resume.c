@@ -6,6 +6,7 @@
 #include "chargesim/cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,11 @@ void cs_cli_ckpt_arm(cs_cli_ckpt *c)
         cs_outfile_defer_signals(true);
 }
 
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
+}
+
 int cs_cli_ckpt_stopped(cs_cli_ckpt *c)
 {
     if (!c->path)
@@ -224,12 +230,12 @@ int cs_cli_ckpt_stopped(cs_cli_ckpt *c)
         fprintf(stderr,
                 "chargesim %s: stopped by %s: the checkpoint %s is written; run the same "
                 "command to go on from it:\n  %s\n",
-                c->cmd, strsignal(sig), c->path, line);
+                c->cmd, signal_name(sig), c->path, line);
     else
         fprintf(stderr,
                 "chargesim %s: stopped by %s; the checkpoint could not be written (above): %s "
                 "holds the last one written, if any; the same command goes on from it:\n  %s\n",
-                c->cmd, strsignal(sig), c->path, line);
+                c->cmd, signal_name(sig), c->path, line);
     return 128 + sig;
 }
 

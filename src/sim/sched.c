@@ -135,14 +135,16 @@ static void gather_round(sched *s, const uint64_t *items, uint64_t n_items, uint
 
 /* Whether the chunk under way stops taking items (one process only; under
  * MPI the ranks decide together between chunks, ckpt_agree): a signal
- * asked to stop, or a checkpoint is due. Asked each time a thread takes
- * an item. */
-static bool cut_now(const sched *s)
+ * asked to stop, or a checkpoint is due once `taken` items are (at least
+ * one, so that an interval shorter than a checkpoint's writing still
+ * moves on). Asked each time a thread takes an item. */
+static bool cut_now(const sched *s, uint64_t taken)
 {
     const cs_ckpt *ck = s->ck;
     if (!ck || multi_rank())
         return false;
-    return (ck->sink.stop && ck->sink.stop(ck->sink.user)) || cs_ckpt_now() - ck->last >= ck->every;
+    return (ck->sink.stop && ck->sink.stop(ck->sink.user)) ||
+           (taken > 0 && cs_ckpt_now() - ck->last >= ck->every);
 }
 
 /* Computes this process's share of a round's items (point, block) into
@@ -174,7 +176,7 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
             uint64_t i;
 #pragma omp critical(cs_sched_items)
             {
-                if (!cut && next < hi && cut_now(s))
+                if (!cut && next < hi && cut_now(s, next - lo))
                     cut = 1;
                 i = cut || next >= hi ? hi : next++;
             }
