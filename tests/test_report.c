@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "chargesim/report.h"
+#include "chargesim/tablewrite.h"
+#include "chargesim/tablewrite.h"
 #include "support/helpers.h"
 
 /* WHFB 8th (M + 2D6 >= distance), exact. The distance list keeps 7.5 as

@@ -1,9 +1,13 @@
 #ifndef CHARGESIM_REPORT_H
 #define CHARGESIM_REPORT_H
 /* Turning a run's results into tables: the summary (one row per sweep
- * point), the long-form distributions (--dist) and pivoted probability
- * tables (--pivot ROW:COL) for publishing. */
+ * point), the long-form distributions (--dist), pivoted probability
+ * tables (--pivot ROW:COL) for publishing, and a threat map's cells. The
+ * tables hold text as the CSV writes it (columns.h defines each column);
+ * both front ends show them: the command line through tablewrite.h, the
+ * web edition as they are. */
 #include "chargesim/error.h"
+#include "chargesim/map.h"
 #include "chargesim/sim.h"
 #include "chargesim/table.h"
 
@@ -35,6 +39,12 @@ cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *c
 cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const char *col,
                                  const char *column, cs_format fmt, cs_table **out, int *n,
                                  cs_error *err);
+
+/* The CSV of a threat map (map.h), one row per cell, y outer: x, y,
+ * trials, p_success, ci_low, ci_high, p_<outcome>..., method. A cell where
+ * the target cannot stand has trials 0, empty probabilities and method
+ * none. */
+cs_status cs_report_map(const cs_map_result *m, cs_table *t);
 
 /* One sentence saying how the numbers were obtained: "exact", or the
  * method, trials and the widest interval half-width. */

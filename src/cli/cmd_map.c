@@ -13,7 +13,8 @@
 #include "chargesim/map.h"
 #include "chargesim/output.h"
 #include "chargesim/sim.h"
-#include "chargesim/table.h"
+#include "chargesim/report.h"
+#include "chargesim/tablewrite.h"
 
 static const char usage[] =
     "usage: chargesim map EXPERIMENT.ini [options]\n"
@@ -161,45 +162,6 @@ static int parse_args(map_args *a, int argc, char **argv)
     return 0;
 }
 
-/* The CSV of a map as a table: one row per cell, y outer. */
-static cs_status map_table(const cs_map_result *m, cs_table *t)
-{
-    const cs_ruleset *rs = m->exp->rs;
-    int nc = 7 + rs->n_outcomes, c = 0;
-    cs_status st = cs_table_init(t, nc);
-    static const char *const head[] = {"x", "y", "trials", "p_success", "ci_low", "ci_high"};
-    for (int k = 0; k < 6; k++)
-        st |= cs_table_set_header(t, c++, head[k], true);
-    for (int o = 0; o < rs->n_outcomes; o++) {
-        char name[96];
-        snprintf(name, sizeof name, "p_%s", rs->outcomes[o]);
-        st |= cs_table_set_header(t, c++, name, true);
-    }
-    st |= cs_table_set_header(t, c, "method", false);
-    for (int j = 0; st == CS_OK && j < m->y.n; j++)
-        for (int i = 0; st == CS_OK && i < m->x.n; i++) {
-            const cs_map_cell *cell = &m->cell[(size_t)j * (size_t)m->x.n + (size_t)i];
-            int row = cs_table_add_row(t);
-            if (row < 0)
-                return CS_ENOMEM;
-            c = 0;
-            st |= cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->x, i));
-            st |= cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->y, j));
-            st |= cs_table_set(t, row, c++, "%llu", (unsigned long long)cell->trials);
-            if (!cell->placed) {
-                st |= cs_table_set(t, row, nc - 1, "none");
-                continue;
-            }
-            st |= cs_table_set(t, row, c++, "%.6f", cell->p_success);
-            st |= cs_table_set(t, row, c++, "%.6f", cell->ci_low);
-            st |= cs_table_set(t, row, c++, "%.6f", cell->ci_high);
-            for (int o = 0; o < rs->n_outcomes; o++)
-                st |= cs_table_set(t, row, c++, "%.6f", cell->p_outcome[o]);
-            st |= cs_table_set(t, row, c, "%s", cs_method_name(m->method));
-        }
-    return st == CS_OK ? CS_OK : CS_ENOMEM;
-}
-
 /* The picture's second line: ruleset, what p_success counts, method,
  * seed, then the values the experiment set (not the defaults, not the
  * map's own), cut with "..." where the line would outgrow the picture. */
@@ -262,7 +224,7 @@ static cs_status write_outputs(const map_args *a, const cs_map_result *m, cs_out
     cs_status st = CS_OK;
     if (csv->f) {
         cs_table t;
-        st = map_table(m, &t);
+        st = cs_report_map(m, &t);
         if (st != CS_OK)
             cs_error_set(err, st, "out of memory");
         else if (cs_table_write(&t, CS_FORMAT_CSV, csv->f) != CS_OK)

@@ -14,6 +14,7 @@
 #include "chargesim/output.h"
 #include "chargesim/parse.h"
 #include "chargesim/sim.h"
+#include "chargesim/tablewrite.h"
 
 /* The directory part of `path` ("." when it has none) into buf. */
 static void dir_of(const char *path, char *buf, size_t cap)

@@ -1,5 +1,6 @@
 /* The unit table (unitsrc.h: cs_units_table), as a cs_table so that CSV,
  * Markdown and LaTeX come from the project's one set of writers. */
+#include <stdio.h>
 #include <string.h>
 
 #include "chargesim/unitsrc.h"

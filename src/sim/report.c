@@ -1,6 +1,8 @@
 /* Summary, distribution and pivot tables; see include/chargesim/report.h. */
 #include "chargesim/report.h"
 
+#include "chargesim/columns.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,138 +17,27 @@ static const char *point_text(const cs_experiment *e, uint64_t k, int sweep_pos)
     return v->text[choice[e->sweep[sweep_pos]]];
 }
 
-/* The outcomes p_success counts when --success changed them, joined by
- * '+'; NULL for the ruleset's own set, so default output keeps its bytes. */
-static const char *custom_success(const cs_run_result *r, char *buf, size_t cap)
-{
-    if (!r->success_mask || r->success_mask == r->exp->rs->success_mask)
-        return NULL;
-    cs_sim_success_names(r->exp->rs, r->success_mask, buf, cap);
-    for (char *c = buf; *c; c++)
-        if (*c == ',')
-            *c = '+';
-    return buf;
-}
-
-/* The [labels] label of swept parameter i at point k, or NULL. */
-static const char *point_label(const cs_experiment *e, uint64_t k, int sweep_pos)
-{
-    int choice[CS_MAX_PARAMS];
-    cs_experiment_point_choices(e, k, choice);
-    int i = e->sweep[sweep_pos];
-    return cs_experiment_label(e, i, choice[i]);
-}
-
-/* Swept keys with [labels]: each gets a KEY_label column beside it. */
-static int n_labelled(const cs_experiment *e)
-{
-    int n = 0;
-    for (int s = 0; s < e->n_sweep; s++)
-        n += e->label[e->sweep[s]].n > 0;
-    return n;
-}
-
-static bool method_exactish(const cs_run_result *r)
-{
-    return r->method == CS_METHOD_EXACT;
-}
-
-static cs_status set_prob(cs_table *t, int row, int col, double p, cs_format fmt)
-{
-    if (fmt == CS_FORMAT_CSV)
-        return cs_table_set(t, row, col, "%.6f", p);
-    return cs_table_set(t, row, col, "%.2f", 100.0 * p);
-}
-
 cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out)
 {
-    const cs_experiment *e = r->exp;
-    const cs_ruleset *rs = e->rs;
-    bool pct = fmt != CS_FORMAT_CSV;
-    /* CSV also carries each outcome's interval; md and tex state the widest
-     * of them in the note instead, to stay readable. */
-    int n_ci = pct ? 0 : 2 * rs->n_outcomes;
-    char succ[512];
-    const char *custom = pct ? NULL : custom_success(r, succ, sizeof succ);
-    int ncols = e->n_sweep + n_labelled(e) + 5 + rs->n_outcomes + rs->n_metrics + n_ci + 1 +
-                (custom != NULL);
-    int c = 0;
-    char name[128];
+    cs_summary_col col[CS_SUMMARY_MAX_COLS];
+    int ncols = cs_columns_summary(r, fmt, col);
     cs_status st = cs_table_init(out, ncols);
-    if (st != CS_OK)
-        return st;
-    for (int s = 0; s < e->n_sweep; s++) {
-        st |= cs_table_set_header(out, c++, rs->params[e->sweep[s]].key, true);
-        if (e->label[e->sweep[s]].n > 0) {
-            snprintf(name, sizeof name, "%s_label", rs->params[e->sweep[s]].key);
-            st |= cs_table_set_header(out, c++, name, false);
-        }
-    }
-    st |= cs_table_set_header(out, c++, "trials", true);
-    st |= cs_table_set_header(out, c++, "successes", true);
-    st |= cs_table_set_header(out, c++, pct ? "p_success %" : "p_success", true);
-    st |= cs_table_set_header(out, c++, pct ? "ci_low %" : "ci_low", true);
-    st |= cs_table_set_header(out, c++, pct ? "ci_high %" : "ci_high", true);
-    for (int o = 0; o < rs->n_outcomes; o++) {
-        snprintf(name, sizeof name, pct ? "p_%s %%" : "p_%s", rs->outcomes[o]);
-        st |= cs_table_set_header(out, c++, name, true);
-    }
-    for (int m = 0; m < rs->n_metrics; m++) {
-        snprintf(name, sizeof name, "mean_%s", rs->metrics[m].name);
-        st |= cs_table_set_header(out, c++, name, true);
-    }
-    for (int o = 0; o < rs->n_outcomes && n_ci; o++) {
-        snprintf(name, sizeof name, "ci_low_%s", rs->outcomes[o]);
-        st |= cs_table_set_header(out, c++, name, true);
-        snprintf(name, sizeof name, "ci_high_%s", rs->outcomes[o]);
-        st |= cs_table_set_header(out, c++, name, true);
-    }
-    st |= cs_table_set_header(out, c++, "method", false);
-    if (custom)
-        st |= cs_table_set_header(out, c++, "success", false);
-    /* c == ncols: the column count above is the one place to change. */
-    for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++) {
-        const cs_point_result *pr = &r->point[k];
+    for (int c = 0; st == CS_OK && c < ncols; c++)
+        st = cs_columns_summary_head(out, c, r, fmt, col[c]);
+    for (uint64_t k = 0; st == CS_OK && k < r->n_points; k++) {
         int row = cs_table_add_row(out);
         if (row < 0)
-            return CS_ENOMEM;
-        c = 0;
-        for (int s = 0; s < e->n_sweep; s++) {
-            st |= cs_table_set(out, row, c++, "%s", point_text(e, k, s));
-            if (e->label[e->sweep[s]].n > 0)
-                st |= cs_table_set(out, row, c++, "%s", point_label(e, k, s));
-        }
-        st |= cs_table_set(out, row, c++, "%llu", (unsigned long long)pr->trials);
-        if (r->method == CS_METHOD_MC)
-            st |= cs_table_set(out, row, c, "%llu", (unsigned long long)pr->successes);
-        c++;
-        st |= set_prob(out, row, c++, pr->p_success, fmt);
-        st |= set_prob(out, row, c++, pr->ci_low, fmt);
-        st |= set_prob(out, row, c++, pr->ci_high, fmt);
-        for (int o = 0; o < rs->n_outcomes; o++)
-            st |= set_prob(out, row, c++, pr->p_outcome[o], fmt);
-        for (int m = 0; m < rs->n_metrics; m++) {
-            if (pr->mean[m] == pr->mean[m])
-                st |= cs_table_set(out, row, c, pct ? "%.2f" : "%.4f", pr->mean[m]);
-            c++;
-        }
-        for (int o = 0; o < rs->n_outcomes && n_ci; o++) {
-            st |= set_prob(out, row, c++, pr->outcome_low[o], fmt);
-            st |= set_prob(out, row, c++, pr->outcome_high[o], fmt);
-        }
-        st |= cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
-        if (custom)
-            st |= cs_table_set(out, row, c++, "%s", custom);
+            break;
+        for (int c = 0; st == CS_OK && c < ncols; c++)
+            st = cs_columns_summary_cell(out, row, c, r, k, fmt, col[c]);
     }
-    if (st != CS_OK)
-        return CS_ENOMEM;
-    if (pct) {
+    if (st == CS_OK && fmt != CS_FORMAT_CSV) {
         char note[1024];
         cs_report_method_note(r, note, sizeof note);
-        st |= cs_table_set_title(out, "%s (%s)", e->name, rs->name);
-        st |= cs_table_set_note(out, "%s", note);
+        cs_table_set_title(out, "%s (%s)", r->exp->name, r->exp->rs->name);
+        cs_table_set_note(out, "%s", note);
     }
-    return st == CS_OK ? CS_OK : CS_ENOMEM;
+    return cs_table_status(out);
 }
 
 static void method_sentence(const cs_run_result *r, char *buf, int cap)
@@ -167,7 +58,7 @@ static void method_sentence(const cs_run_result *r, char *buf, int cap)
         for (int m = 0; m < e->rs->n_metrics; m++)
             any_sampled |= r->point[k].mean_sampled[m];
     }
-    if (method_exactish(r)) {
+    if (r->method == CS_METHOD_EXACT) {
         snprintf(buf, (size_t)cap,
                  "Exact probabilities (method exact: every dice outcome enumerated)%s.",
                  any_sampled ? "; means of measured quantities without an exact form are "
@@ -204,7 +95,7 @@ void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
 {
     char succ[512];
     method_sentence(r, buf, cap);
-    const char *custom = custom_success(r, succ, sizeof succ);
+    const char *custom = cs_columns_custom_success(r, succ, sizeof succ);
     if (!custom)
         return;
     size_t used = strlen(buf);
@@ -214,84 +105,92 @@ void cs_report_method_note(const cs_run_result *r, char *buf, int cap)
     snprintf(buf + used, (size_t)cap - used, " p_success counts %s (--success).", succ);
 }
 
+/* A row of the long form for point k: the swept keys, then metric and
+ * value; the caller fills count, p, ci_low, ci_high and method. */
+static int dist_row(const cs_run_result *r, uint64_t k, cs_table *out)
+{
+    const cs_experiment *e = r->exp;
+    int row = cs_table_add_row(out);
+    for (int c = 0; row >= 0 && c < e->n_sweep; c++)
+        cs_table_set(out, row, c, "%s", point_text(e, k, c));
+    return row;
+}
+
+/* The distribution rows of metric m at point k. */
+static void dist_metric(const cs_run_result *r, uint64_t k, int m, cs_table *out)
+{
+    const cs_experiment *e = r->exp;
+    const cs_point_result *pr = &r->point[k];
+    bool counts = r->method == CS_METHOD_MC || pr->mean_sampled[m];
+    /* Observations behind the shares: trials, or layouts where the
+     * metric was measured (its probability mass in layouts). */
+    double n = counts ? pr->hist_total[m] : pr->hist_total[m] / CS_FIXED_ONE;
+    for (int i = 0; i < r->bins[m].nbins; i++) {
+        if (pr->hist[m][i] == 0)
+            continue;
+        int row = dist_row(r, k, out), c = e->n_sweep;
+        if (row < 0)
+            return;
+        double p = (double)pr->hist[m][i] / pr->hist_total[m], lo = p, hi = p;
+        if (counts || r->method != CS_METHOD_EXACT)
+            /* n is the number of layouts where the metric was measured
+             * for exact distributions (see cs_stats_wilson_real). */
+            cs_stats_wilson_real(p, n, r->z, &lo, &hi);
+        cs_table_set(out, row, c++, "%s", e->rs->metrics[m].name);
+        /* Values beyond the metric's declared range are counted in
+         * the outer bins and said to be so. */
+        int outside = cs_binning_outside(&r->bins[m], i);
+        if (outside < 0)
+            cs_table_set(out, row, c++, "<%.10g", cs_binning_lo(&r->bins[m]));
+        else if (outside > 0)
+            cs_table_set(out, row, c++, ">%.10g", cs_binning_hi(&r->bins[m]));
+        else
+            cs_table_set(out, row, c++, "%.10g", cs_binning_value(&r->bins[m], i));
+        if (counts)
+            cs_table_set(out, row, c, "%llu", (unsigned long long)pr->hist[m][i]);
+        c++;
+        cs_table_set(out, row, c++, "%.6f", p);
+        cs_table_set(out, row, c++, "%.6f", lo);
+        cs_table_set(out, row, c++, "%.6f", hi);
+        cs_table_set(out, row, c++, "%s", counts ? "mc" : cs_method_name(r->method));
+    }
+}
+
 cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
 {
     const cs_experiment *e = r->exp;
     const cs_ruleset *rs = e->rs;
-    int ncols = e->n_sweep + 7, c;
-    cs_status st = cs_table_init(out, ncols);
-    if (st != CS_OK)
-        return st;
+    static const char *const tail[] = {"metric", "value", "count", "p",
+                                       "ci_low", "ci_high", "method"};
+    int c;
+    if (cs_table_init(out, e->n_sweep + 7) != CS_OK)
+        return cs_table_status(out);
     for (c = 0; c < e->n_sweep; c++)
-        st |= cs_table_set_header(out, c, rs->params[e->sweep[c]].key, true);
-    st |= cs_table_set_header(out, c++, "metric", false);
-    st |= cs_table_set_header(out, c++, "value", true);
-    st |= cs_table_set_header(out, c++, "count", true);
-    st |= cs_table_set_header(out, c++, "p", true);
-    st |= cs_table_set_header(out, c++, "ci_low", true);
-    st |= cs_table_set_header(out, c++, "ci_high", true);
-    st |= cs_table_set_header(out, c++, "method", false);
-    for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++) {
+        cs_columns_param(out, c, rs, e->sweep[c]);
+    for (int j = 0; j < 7; j++)
+        cs_columns_fixed(out, c++, tail[j], NULL);
+    for (uint64_t k = 0; k < r->n_points && cs_table_status(out) == CS_OK; k++) {
         const cs_point_result *pr = &r->point[k];
         for (int o = 0; o < rs->n_outcomes; o++) {
-            int row = cs_table_add_row(out);
+            int row = dist_row(r, k, out);
             if (row < 0)
-                return CS_ENOMEM;
-            for (c = 0; c < e->n_sweep; c++)
-                st |= cs_table_set(out, row, c, "%s", point_text(e, k, c));
-            st |= cs_table_set(out, row, c++, "outcome");
-            st |= cs_table_set(out, row, c++, "%s", rs->outcomes[o]);
+                break;
+            c = e->n_sweep;
+            cs_table_set(out, row, c++, "outcome");
+            cs_table_set(out, row, c++, "%s", rs->outcomes[o]);
             if (r->method == CS_METHOD_MC)
-                st |= cs_table_set(out, row, c, "%llu",
-                                   (unsigned long long)pr->outcome_count[o]);
+                cs_table_set(out, row, c, "%llu", (unsigned long long)pr->outcome_count[o]);
             c++;
-            st |= cs_table_set(out, row, c++, "%.6f", pr->p_outcome[o]);
-            st |= cs_table_set(out, row, c++, "%.6f", pr->outcome_low[o]);
-            st |= cs_table_set(out, row, c++, "%.6f", pr->outcome_high[o]);
-            st |= cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
+            cs_table_set(out, row, c++, "%.6f", pr->p_outcome[o]);
+            cs_table_set(out, row, c++, "%.6f", pr->outcome_low[o]);
+            cs_table_set(out, row, c++, "%.6f", pr->outcome_high[o]);
+            cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
         }
-        for (int m = 0; m < rs->n_metrics && pr->hist[m]; m++) {
-            if (rs->metrics[m].kind != CS_METRIC_DIST)
-                continue; /* a mean only (ruleset.h, cs_metric_kind) */
-            bool counts = r->method == CS_METHOD_MC || pr->mean_sampled[m];
-            /* Observations behind the shares: trials, or layouts where the
-             * metric was measured (its probability mass in layouts). */
-            double n = counts ? pr->hist_total[m] : pr->hist_total[m] / CS_FIXED_ONE;
-            for (int i = 0; i < r->bins[m].nbins; i++) {
-                if (pr->hist[m][i] == 0)
-                    continue;
-                int row = cs_table_add_row(out);
-                if (row < 0)
-                    return CS_ENOMEM;
-                double p = (double)pr->hist[m][i] / pr->hist_total[m], lo = p, hi = p;
-                if (counts || r->method != CS_METHOD_EXACT)
-                    /* n is the number of layouts where the metric was measured
-                     * for exact distributions (see cs_stats_wilson_real). */
-                    cs_stats_wilson_real(p, n, r->z, &lo, &hi);
-                for (c = 0; c < e->n_sweep; c++)
-                    st |= cs_table_set(out, row, c, "%s", point_text(e, k, c));
-                st |= cs_table_set(out, row, c++, "%s", rs->metrics[m].name);
-                /* Values beyond the metric's declared range are counted in
-                 * the outer bins and said to be so. */
-                int outside = cs_binning_outside(&r->bins[m], i);
-                if (outside < 0)
-                    st |= cs_table_set(out, row, c++, "<%.10g", cs_binning_lo(&r->bins[m]));
-                else if (outside > 0)
-                    st |= cs_table_set(out, row, c++, ">%.10g", cs_binning_hi(&r->bins[m]));
-                else
-                    st |= cs_table_set(out, row, c++, "%.10g", cs_binning_value(&r->bins[m], i));
-                if (counts)
-                    st |= cs_table_set(out, row, c, "%llu", (unsigned long long)pr->hist[m][i]);
-                c++;
-                st |= cs_table_set(out, row, c++, "%.6f", p);
-                st |= cs_table_set(out, row, c++, "%.6f", lo);
-                st |= cs_table_set(out, row, c++, "%.6f", hi);
-                st |= cs_table_set(out, row, c++, "%s",
-                                   counts ? "mc" : cs_method_name(r->method));
-            }
-        }
+        for (int m = 0; m < rs->n_metrics && pr->hist[m]; m++)
+            if (rs->metrics[m].kind == CS_METRIC_DIST) /* else a mean only (ruleset.h) */
+                dist_metric(r, k, m, out);
     }
-    return st == CS_OK ? CS_OK : CS_ENOMEM;
+    return cs_table_status(out);
 }
 
 static int sweep_pos_of(const cs_experiment *e, const char *key)
@@ -396,14 +295,18 @@ static cs_status pivot_headers(const pivot *pv, cs_table *t, const char *note)
     int lead = pv->csv ? pv->n_other : 0;
     /* A CSV pivot has no note: each row carries its provenance instead. */
     int tail = pv->csv ? 2 + (pv->custom != NULL) : 0;
-    cs_status st = cs_table_init(t, lead + 1 + pv->cv->n + tail);
+    if (cs_table_init(t, lead + 1 + pv->cv->n + tail) != CS_OK)
+        return cs_table_status(t);
     int c = 0;
     for (int s = 0; pv->csv && s < e->n_sweep; s++)
         if (s != pv->rp && s != pv->cp)
-            st |= cs_table_set_header(t, c++, e->rs->params[e->sweep[s]].key, true);
+            cs_columns_param(t, c++, e->rs, e->sweep[s]);
     char head[256];
     snprintf(head, sizeof head, "%s \\ %s", pv->row, pv->col);
-    st |= cs_table_set_header(t, c++, pv->csv ? pv->row : head, true);
+    if (pv->csv)
+        cs_columns_param(t, c++, e->rs, e->sweep[pv->rp]);
+    else
+        cs_table_set_header(t, c++, head, true);
     for (int j = 0; j < pv->cv->n; j++) {
         const char *lab = cs_experiment_label(e, e->sweep[pv->cp], j);
         if (pv->csv)
@@ -412,18 +315,21 @@ static cs_status pivot_headers(const pivot *pv, cs_table *t, const char *note)
             snprintf(head, sizeof head, "%s (%s)", lab, pv->cv->text[j]);
         else
             snprintf(head, sizeof head, "%s", pv->cv->text[j]);
-        st |= cs_table_set_header(t, c++, head, true);
+        cs_table_set_header(t, c, head, true);
+        cs_table_describe(t, c++, CS_DT_NUMBER, "%s in percent at %s = %s", pv->column, pv->col,
+                          pv->cv->text[j]);
     }
     if (pv->csv) {
-        st |= cs_table_set_header(t, c++, "method", false);
-        st |= cs_table_set_header(t, c++, "max_ci_halfwidth_pct", true);
-        if (pv->custom)
-            st |= cs_table_set_header(t, c++, "success", false);
+        cs_columns_fixed(t, c++, "method", NULL);
+        cs_columns_fixed(t, c++, "max_ci_halfwidth_pct", NULL);
+        if (pv->custom) {
+            cs_table_set_header(t, c, "success", false);
+            cs_table_describe(t, c++, CS_DT_STRING, "success");
+        }
     } else {
-        st |= cs_table_set_note(t, "Cells: %s%s. %s", pv->column, pv->pct ? " in percent" : "",
-                                note);
+        cs_table_set_note(t, "Cells: %s%s. %s", pv->column, pv->pct ? " in percent" : "", note);
     }
-    return st;
+    return cs_table_status(t);
 }
 
 /* A new row of table tt for point k's row value ri: the other swept keys
@@ -431,16 +337,15 @@ static cs_status pivot_headers(const pivot *pv, cs_table *t, const char *note)
 static cs_status pivot_new_row(const pivot *pv, cs_table *tt, uint64_t k, int ri, int *slot)
 {
     const cs_experiment *e = pv->e;
-    cs_status st = CS_OK;
     if ((*slot = cs_table_add_row(tt)) < 0)
-        return CS_ENOMEM;
+        return cs_table_status(tt);
     int c = 0;
     char title[512] = "";
     for (int s = 0; s < e->n_sweep; s++) {
         if (s == pv->rp || s == pv->cp)
             continue;
         if (pv->csv)
-            st |= cs_table_set(tt, *slot, c++, "%s", point_text(e, k, s));
+            cs_table_set(tt, *slot, c++, "%s", point_text(e, k, s));
         size_t used = strlen(title);
         snprintf(title + used, sizeof title - used, "%s%s = %s", used ? ", " : "",
                  e->rs->params[e->sweep[s]].key, point_text(e, k, s));
@@ -448,15 +353,14 @@ static cs_status pivot_new_row(const pivot *pv, cs_table *tt, uint64_t k, int ri
     /* md and tex name a labelled value by its label too ([labels]). */
     const char *lab = pv->csv ? NULL : cs_experiment_label(e, e->sweep[pv->rp], ri);
     if (lab)
-        st |= cs_table_set(tt, *slot, c, "%s (%s)", lab, pv->rv->text[ri]);
+        cs_table_set(tt, *slot, c, "%s (%s)", lab, pv->rv->text[ri]);
     else
-        st |= cs_table_set(tt, *slot, c, "%s", pv->rv->text[ri]);
-    if (!pv->csv)
-        st |= title[0] ? cs_table_set_title(tt, "%s: %s%s, %s", e->name, pv->column,
-                                            pv->pct ? " (%)" : "", title)
-                       : cs_table_set_title(tt, "%s: %s%s", e->name, pv->column,
-                                            pv->pct ? " (%)" : "");
-    return st;
+        cs_table_set(tt, *slot, c, "%s", pv->rv->text[ri]);
+    if (!pv->csv && title[0])
+        cs_table_set_title(tt, "%s: %s%s, %s", e->name, pv->column, pv->pct ? " (%)" : "", title);
+    else if (!pv->csv)
+        cs_table_set_title(tt, "%s: %s%s", e->name, pv->column, pv->pct ? " (%)" : "");
+    return cs_table_status(tt);
 }
 
 /* Point k into its (group, row value, column value) cell. */
@@ -465,7 +369,7 @@ static cs_status pivot_point(const pivot *pv, cs_table *t, int *row_of, uint64_t
     const cs_experiment *e = pv->e;
     uint64_t g = 0, gmul = 1;
     int ri = 0, ci = 0, choice[CS_MAX_PARAMS];
-    cs_status st = CS_OK;
+    cs_status st;
     cs_experiment_point_choices(e, k, choice);
     for (int s = e->n_sweep - 1; s >= 0; s--) {
         int idx = choice[e->sweep[s]];
@@ -484,18 +388,18 @@ static cs_status pivot_point(const pivot *pv, cs_table *t, int *row_of, uint64_t
         return st;
     int col0 = (pv->csv ? pv->n_other : 0) + 1, nc = pv->cv->n;
     double h;
-    st |= pivot_cell(tt, *slot, col0 + ci, pv->r, &pv->r->point[k], &pv->what, pv->csv, &h);
+    pivot_cell(tt, *slot, col0 + ci, pv->r, &pv->r->point[k], &pv->what, pv->csv, &h);
     if (!pv->csv)
-        return st;
+        return cs_table_status(tt);
     /* The row's widest interval half-width, in percentage points (empty for
      * a column without an interval). */
     const char *prev = tt->cell[(size_t)*slot * (size_t)tt->ncols + (size_t)(col0 + nc + 1)];
     if (h >= 0.0 && (!prev || strtod(prev, NULL) < h))
-        st |= cs_table_set(tt, *slot, col0 + nc + 1, "%.4f", h);
-    st |= cs_table_set(tt, *slot, col0 + nc, "%s", cs_method_name(pv->r->method));
+        cs_table_set(tt, *slot, col0 + nc + 1, "%.4f", h);
+    cs_table_set(tt, *slot, col0 + nc, "%s", cs_method_name(pv->r->method));
     if (pv->custom)
-        st |= cs_table_set(tt, *slot, col0 + nc + 2, "%s", pv->custom);
-    return st;
+        cs_table_set(tt, *slot, col0 + nc + 2, "%s", pv->custom);
+    return cs_table_status(tt);
 }
 
 /* The pivot's row and column keys: CS_OK, or the error naming what was
@@ -547,14 +451,14 @@ cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const 
     int *row_of = calloc((size_t)(groups * (uint64_t)pv.rv->n), sizeof *row_of);
     char note[1024], succ[512];
     cs_report_method_note(r, note, sizeof note);
-    pv.custom = pv.csv ? custom_success(r, succ, sizeof succ) : NULL;
+    pv.custom = pv.csv ? cs_columns_custom_success(r, succ, sizeof succ) : NULL;
     st = t && row_of ? CS_OK : CS_ENOMEM;
     for (int i = 0; i < n_tables && st == CS_OK; i++)
-        st |= pivot_headers(&pv, &t[i], note);
+        st = pivot_headers(&pv, &t[i], note);
     for (uint64_t g = 0; row_of && g < groups * (uint64_t)pv.rv->n; g++)
         row_of[g] = -1;
     for (uint64_t k = 0; k < r->n_points && st == CS_OK; k++)
-        st |= pivot_point(&pv, t, row_of, k);
+        st = pivot_point(&pv, t, row_of, k);
     free(row_of);
     if (st != CS_OK) {
         for (int i = 0; t && i < n_tables; i++)
@@ -565,4 +469,40 @@ cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const 
     *out = t;
     *n = n_tables;
     return CS_OK;
+}
+
+cs_status cs_report_map(const cs_map_result *m, cs_table *t)
+{
+    const cs_ruleset *rs = m->exp->rs;
+    static const char *const head[] = {"x", "y", "trials", "p_success", "ci_low", "ci_high"};
+    int nc = 7 + rs->n_outcomes, c = 0;
+    if (cs_table_init(t, nc) != CS_OK)
+        return cs_table_status(t);
+    for (int k = 0; k < 6; k++)
+        cs_columns_fixed(t, c++, head[k], NULL);
+    for (int o = 0; o < rs->n_outcomes; o++)
+        cs_columns_outcome(t, c++, rs, o, CS_COLUMNS_P, NULL);
+    cs_columns_fixed(t, c, "method", NULL);
+    for (int j = 0; j < m->y.n; j++)
+        for (int i = 0; i < m->x.n && cs_table_status(t) == CS_OK; i++) {
+            const cs_map_cell *cell = &m->cell[(size_t)j * (size_t)m->x.n + (size_t)i];
+            int row = cs_table_add_row(t);
+            if (row < 0)
+                break;
+            c = 0;
+            cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->x, i));
+            cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->y, j));
+            cs_table_set(t, row, c++, "%llu", (unsigned long long)cell->trials);
+            if (!cell->placed) {
+                cs_table_set(t, row, nc - 1, "none");
+                continue;
+            }
+            cs_table_set(t, row, c++, "%.6f", cell->p_success);
+            cs_table_set(t, row, c++, "%.6f", cell->ci_low);
+            cs_table_set(t, row, c++, "%.6f", cell->ci_high);
+            for (int o = 0; o < rs->n_outcomes; o++)
+                cs_table_set(t, row, c++, "%.6f", cell->p_outcome[o]);
+            cs_table_set(t, row, c, "%s", cs_method_name(m->method));
+        }
+    return cs_table_status(t);
 }
