@@ -21,7 +21,8 @@
  * columns: trials, successes, p_success, ci_low, ci_high, method (every
  * table of a run), x, y (maps), p_success_a, p_success_b, delta, delta_lo,
  * delta_hi (compare), metric, value, count, p (--dist), p_at_least,
- * p_at_most and their intervals (dice), max_ci_halfwidth_pct (pivots).
+ * p_at_most and their intervals (dice), max_ci_halfwidth_pct (pivots),
+ * success (the --success set).
  * Any other name is a programming error (CS_EINPUT). */
 cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *header);
 
@@ -42,6 +43,12 @@ cs_status cs_columns_outcome(cs_table *t, int c, const cs_ruleset *rs, int o,
 
 /* Column c is mean_<metric> of metric m of rs. */
 cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m);
+
+/* Column c of a comparison (compare.h): for outcome o, or p_success when
+ * o < 0, which = 0 variant A, 1 variant B, 2 their difference B - A,
+ * 3 and 4 the ends of its paired interval (p_success_a ... delta_hi,
+ * p_<outcome>_a ... p_<outcome>_delta_hi). */
+cs_status cs_columns_paired(cs_table *t, int c, const cs_ruleset *rs, int o, int which);
 
 /* The summary's columns, in order. */
 typedef enum cs_summary_kind {

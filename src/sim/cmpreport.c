@@ -18,22 +18,13 @@ static cs_status csv_headers(const cs_cmp_result *r, cs_table *t)
 {
     const cs_experiment *e = r->a;
     const cs_ruleset *rs = e->rs;
-    static const char *const cell[] = {"_a", "_b", "_delta", "_delta_lo", "_delta_hi"};
-    static const char *const succ[] = {"p_success_a", "p_success_b", "delta", "delta_lo",
-                                       "delta_hi"};
     int c = 0;
-    char name[160];
     for (int s = 0; s < e->n_sweep; s++)
         cs_columns_param(t, c++, rs, e->sweep[s]);
     cs_columns_fixed(t, c++, "trials", NULL);
-    for (int j = 0; j < 5; j++)
-        cs_columns_fixed(t, c++, succ[j], NULL);
-    for (int o = 0; o < rs->n_outcomes; o++)
-        for (int j = 0; j < 5; j++) {
-            snprintf(name, sizeof name, "p_%s%s", rs->outcomes[o], cell[j]);
-            cs_table_set_header(t, c, name, true);
-            cs_table_describe(t, c++, CS_DT_STRING, "%s", name);
-        }
+    for (int o = -1; o < rs->n_outcomes; o++)
+        for (int j = 0; j < 5; j++)
+            cs_columns_paired(t, c++, rs, o, j);
     cs_columns_fixed(t, c, "method", NULL);
     return cs_table_status(t);
 }
@@ -137,7 +128,8 @@ cs_status cs_report_compare_pivot(const cs_cmp_result *r, const char *row, const
         cs_columns_param(out, 0, e->rs, e->sweep[rp]);
     for (int j = 0; j < cv->n; j++) {
         cs_table_set_header(out, j + 1, cv->text[j], true);
-        cs_table_describe(out, j + 1, CS_DT_STRING, "%s", cv->text[j]);
+        cs_table_describe(out, j + 1, CS_DT_NUMBER, "delta of p_success at %s = %s", col,
+                          cv->text[j]);
     }
     for (int i = 0; cs_table_status(out) == CS_OK && i < rv->n; i++)
         if (cs_table_add_row(out) == i)

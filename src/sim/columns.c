@@ -36,6 +36,7 @@ static const struct fixed {
     {"ci_low_at_most", CS_DT_NUMBER, true, "lower end of the Wilson interval of p_at_most"},
     {"ci_high_at_most", CS_DT_NUMBER, true, "upper end of the Wilson interval of p_at_most"},
     {"max_ci_halfwidth_pct", CS_DT_NUMBER, true, "the row's widest interval half-width, in percentage points"},
+    {"success", CS_DT_STRING, false, "the outcomes p_success counts (--success), joined by +"},
 };
 
 cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *header)
@@ -90,6 +91,36 @@ cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m)
     return cs_table_describe(t, c, CS_DT_NUMBER,
                              "mean %s%s%s%s over the trials where it was measured: %s", d->name,
                              d->unit[0] ? " (" : "", d->unit, d->unit[0] ? ")" : "", d->help);
+}
+
+cs_status cs_columns_paired(cs_table *t, int c, const cs_ruleset *rs, int o, int which)
+{
+    static const char *const succ[] = {"p_success_a", "p_success_b", "delta", "delta_lo",
+                                       "delta_hi"};
+    static const char *const suffix[] = {"_a", "_b", "_delta", "_delta_lo", "_delta_hi"};
+    if (o < 0)
+        return cs_columns_fixed(t, c, succ[which], NULL);
+    const char *out = rs->outcomes[o];
+    char name[160];
+    snprintf(name, sizeof name, "p_%s%s", out, suffix[which]);
+    cs_status st = cs_table_set_header(t, c, name, true);
+    if (st != CS_OK)
+        return st;
+    switch (which) {
+    case 0:
+        return cs_table_describe(t, c, CS_DT_NUMBER, "p_%s of variant A", out);
+    case 1:
+        return cs_table_describe(t, c, CS_DT_NUMBER,
+                                 "p_%s of variant B (A with the --b overrides), same random "
+                                 "numbers", out);
+    case 2:
+        return cs_table_describe(t, c, CS_DT_NUMBER, "p_%s_b - p_%s_a, on common random numbers",
+                                 out, out);
+    default:
+        return cs_table_describe(t, c, CS_DT_NUMBER,
+                                 "%s end of the paired confidence interval of p_%s_delta",
+                                 which == 3 ? "lower" : "upper", out);
+    }
 }
 
 const char *cs_columns_custom_success(const cs_run_result *r, char *buf, size_t cap)
@@ -149,7 +180,9 @@ cs_status cs_columns_summary_head(cs_table *t, int c, const cs_run_result *r, cs
     case CS_SUM_LABEL:
         snprintf(name, sizeof name, "%s_label", rs->params[e->sweep[col.index]].key);
         st = cs_table_set_header(t, c, name, false);
-        return st == CS_OK ? cs_table_describe(t, c, CS_DT_STRING, "%s", name) : st;
+        return st == CS_OK ? cs_table_describe(t, c, CS_DT_STRING, "the label ([labels]) of %s's value",
+                                               rs->params[e->sweep[col.index]].key)
+                           : st;
     case CS_SUM_TRIALS:
         return cs_columns_fixed(t, c, "trials", NULL);
     case CS_SUM_SUCCESSES:
@@ -172,8 +205,7 @@ cs_status cs_columns_summary_head(cs_table *t, int c, const cs_run_result *r, cs
     case CS_SUM_METHOD:
         return cs_columns_fixed(t, c, "method", NULL);
     case CS_SUM_SUCCESS:
-        st = cs_table_set_header(t, c, "success", false);
-        return st == CS_OK ? cs_table_describe(t, c, CS_DT_STRING, "success") : st;
+        return cs_columns_fixed(t, c, "success", NULL);
     }
     return CS_EINPUT;
 }

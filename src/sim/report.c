@@ -316,16 +316,15 @@ static cs_status pivot_headers(const pivot *pv, cs_table *t, const char *note)
         else
             snprintf(head, sizeof head, "%s", pv->cv->text[j]);
         cs_table_set_header(t, c, head, true);
-        cs_table_describe(t, c++, CS_DT_NUMBER, "%s in percent at %s = %s", pv->column, pv->col,
+        cs_table_describe(t, c++, pv->what.kind == PV_MEAN || pv->pct ? CS_DT_NUMBER : CS_DT_INTEGER,
+                          "%s%s at %s = %s", pv->column, pv->pct ? " in percent" : "", pv->col,
                           pv->cv->text[j]);
     }
     if (pv->csv) {
         cs_columns_fixed(t, c++, "method", NULL);
         cs_columns_fixed(t, c++, "max_ci_halfwidth_pct", NULL);
-        if (pv->custom) {
-            cs_table_set_header(t, c, "success", false);
-            cs_table_describe(t, c++, CS_DT_STRING, "success");
-        }
+        if (pv->custom)
+            cs_columns_fixed(t, c++, "success", NULL);
     } else {
         cs_table_set_note(t, "Cells: %s%s. %s", pv->column, pv->pct ? " in percent" : "", note);
     }
