@@ -107,3 +107,24 @@ Test(layers, header_without_a_layer_fails)
     cr_expect_neq(make_layers(), 0, "%s", out);
     cr_expect(strstr(out, "include/chargesim/orphan.h: no layer"), "%s", out);
 }
+
+/* The web edition's layer (src/web/, issue 31) stands on sim beside cli:
+ * it may not include io (no WebAssembly build of its libraries) nor cli,
+ * and nothing but web includes it. */
+Test(layers, web_stands_on_sim_and_never_includes_io)
+{
+    copy_tree();
+    write_file("src/web/fine.c", "#include \"chargesim/sim.h\"\n#include \"chargesim/web.h\"\n");
+    write_file("src/web/bad.c", "/* planted */\n#include \"chargesim/output.h\"\n"
+                                "#include \"chargesim/cli.h\"\n");
+    write_file("src/cli/usesweb.c", "#include \"chargesim/web.h\"\n");
+    write_file("src/io/usesweb2.c", "#include \"chargesim/webjson.h\"\n");
+    cr_expect_neq(make_layers(), 0, "%s", out);
+    cr_expect(strstr(out, "src/web/bad.c:2: bad.c (web) includes output.h (io)\n"), "%s", out);
+    cr_expect(strstr(out, "src/web/bad.c:3: bad.c (web) includes cli.h (cli)\n"), "%s", out);
+    cr_expect(strstr(out, "src/cli/usesweb.c:1: usesweb.c (cli) includes web.h (web)\n"), "%s",
+              out);
+    cr_expect(strstr(out, "src/io/usesweb2.c:1: usesweb2.c (io) includes webjson.h (web)\n"),
+              "%s", out);
+    cr_expect(!strstr(out, "fine.c"), "%s", out);
+}

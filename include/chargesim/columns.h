@@ -26,6 +26,11 @@
  * Any other name is a programming error (CS_EINPUT). */
 cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *header);
 
+/* The values parameter d accepts, in one line into buf, as `chargesim
+ * rules` and the web edition's form show them: "a|b|c" (choices, polygon
+ * kinds), "lo..hi" (real, int), "true|false"; "" for the others. */
+void cs_columns_accepted(const cs_param_def *d, char *buf, size_t cap);
+
 /* Column c is parameter i of rs: header its key, datatype its type. */
 cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i);
 

@@ -10,6 +10,7 @@
  *            ci_high_at_most (Wilson intervals; CSV: %.6f)
  * md and tex give percentages with 4 decimals ("p %"), a title (the
  * expression) and a note saying how the numbers were obtained. */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "chargesim/dice.h"
@@ -19,6 +20,15 @@
 /* Parses expr into *d; CS_EINPUT with the message the command line prints:
  * "'EXPR': column N: what", then the expression and a caret under column N. */
 cs_status cs_dicereport_parse(const char *expr, cs_dice *d, cs_error *err);
+
+/* Trials `chargesim dice --trials` takes at most. */
+#define CS_DICE_MAX_TRIALS 1000000000000ULL
+
+/* The options' combination: --exact and --trials N exclude each other, and
+ * sampling_only (an option meaningful only when sampling, "--seed", or
+ * NULL) needs --trials. CS_OK, or CS_EINPUT with the refusal. */
+cs_status cs_dicereport_options(bool exact, uint64_t trials, const char *sampling_only,
+                                cs_error *err);
 
 /* The exact distribution of d (expr as the user wrote it). A refusal of
  * cs_dice_exact says to sample instead. */

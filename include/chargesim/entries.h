@@ -9,6 +9,10 @@
 #include "chargesim/error.h"
 #include "chargesim/experiment.h"
 
+/* Overrides one command takes at most (--set, compare's --b): a longer
+ * list is refused as "too many overrides". */
+#define CS_ENTRIES_MAX_SETS 256
+
 typedef struct cs_entry {
     char *section, *key, *value;
     const char *origin; /* not owned: the file name, or "command line" */
@@ -32,8 +36,11 @@ cs_status cs_entries_add_set(cs_entries *l, const char *set, cs_error *err);
 /* Builds e (initialised by the caller, cs_experiment_init) from the
  * entries: every [experiment] entry first (the ruleset decides what the
  * parameters are), then the others in order, a later entry for a key
- * replacing an earlier one; then cs_experiment_finish. */
-cs_status cs_entries_apply(const cs_entries *l, cs_experiment *e, cs_error *err);
+ * replacing an earlier one; then cs_experiment_finish. *failed (if not
+ * NULL) is the index of the entry refused, or -1 when the entries were
+ * taken and the experiment as a whole was refused (a value the ruleset's
+ * prepare turned down, names the key in the message). */
+cs_status cs_entries_apply(const cs_entries *l, cs_experiment *e, int *failed, cs_error *err);
 
 void cs_entries_free(cs_entries *l);
 

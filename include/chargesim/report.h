@@ -46,6 +46,16 @@ cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const 
  * none. */
 cs_status cs_report_map(const cs_map_result *m, cs_table *t);
 
+/* The warning of a --precision run some of whose `what` ("points",
+ * "cells") stopped at the trial cap: "warning: some ... (--max-trials)". */
+void cs_report_precision_warning(const char *what, uint64_t max_trials, char *buf, size_t cap);
+
+/* A map's one-line caption (the picture's second line, the web page's
+ * note): ruleset, what p_success counts, method, seed, then the values the
+ * experiment set (not the defaults, not the map's own), cut with "..." past
+ * about 140 characters. */
+void cs_report_map_caption(const cs_map_result *m, char *buf, size_t cap);
+
 /* One sentence saying how the numbers were obtained: "exact", or the
  * method, trials and the widest interval half-width. */
 void cs_report_method_note(const cs_run_result *r, char *buf, int cap);

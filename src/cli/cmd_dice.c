@@ -50,7 +50,7 @@ static int dice_option(dice_args *a, int argc, char **argv, int *i, bool *matche
         return 0;
     }
     if (cs_cli_opt(argc, argv, i, "--trials", &v))
-        return cs_cli_uint("dice", "--trials", v, 1, 1000000000000ULL, &a->trials);
+        return cs_cli_uint("dice", "--trials", v, 1, CS_DICE_MAX_TRIALS, &a->trials);
     if (cs_cli_opt(argc, argv, i, "--seed", &v)) {
         a->sampling_only = "--seed";
         return cs_cli_uint("dice", "--seed", v, 0, UINT64_MAX, &a->seed);
@@ -116,13 +116,9 @@ static int parse_args(dice_args *a, int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
-    if (a->exact && a->trials)
-        return cs_cli_fail("dice", CS_EINPUT, "--exact and --trials exclude each other");
-    if (a->sampling_only && !a->trials)
-        return cs_cli_fail("dice", CS_EINPUT,
-                           "%s applies only to sampling (--trials N); the exact distribution "
-                           "has no seed, threads or interval",
-                           a->sampling_only);
+    cs_error err;
+    if (cs_dicereport_options(a->exact, a->trials, a->sampling_only, &err) != CS_OK)
+        return cs_cli_fail_err("dice", &err);
     return 0;
 }
 

@@ -162,35 +162,6 @@ static int parse_args(map_args *a, int argc, char **argv)
     return 0;
 }
 
-/* The picture's second line: ruleset, what p_success counts, method,
- * seed, then the values the experiment set (not the defaults, not the
- * map's own), cut with "..." where the line would outgrow the picture. */
-#define CAPTION_CHARS 140
-
-static void caption(const cs_map_result *m, char *buf, size_t cap)
-{
-    const cs_experiment *e = m->exp;
-    char succ[256];
-    cs_sim_success_names(e->rs, m->success_mask, succ, sizeof succ);
-    size_t u = (size_t)snprintf(buf, cap, "%s; p_success = %s; %s, seed %llu", e->rs->name, succ,
-                                cs_method_name(m->method), (unsigned long long)e->seed);
-    bool first = true;
-    for (int i = 0; i < e->rs->n_params && u < cap; i++) {
-        const cs_value_spec *v = &e->param[i];
-        const char *key = e->rs->params[i].key;
-        if (!v->raw || strcmp(v->origin, "default") == 0 || strcmp(key, "distance") == 0 ||
-            strcmp(key, "offset") == 0)
-            continue;
-        size_t need = strlen(key) + strlen(v->raw) + 3;
-        if (u + need > CAPTION_CHARS) {
-            snprintf(buf + u, cap - u, "%s", first ? "; ..." : ", ...");
-            return;
-        }
-        u += (size_t)snprintf(buf + u, cap - u, "%s %s=%s", first ? ";" : ",", key, v->raw);
-        first = false;
-    }
-}
-
 static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err)
 {
     size_t n = (size_t)m->x.n * (size_t)m->y.n;
@@ -205,7 +176,7 @@ static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err
     else
         snprintf(title, sizeof title, "%s: threat map (p_success by the target's position)",
                  m->exp->name);
-    caption(m, cap, sizeof cap);
+    cs_report_map_caption(m, cap, sizeof cap);
     cs_heatmap h = {m->x.n, m->y.n, cs_map_axis_value(&m->x, 0), m->x.step,
                     cs_map_axis_value(&m->y, 0), m->y.step, p, m->charger_w, m->charger_d,
                     title, cap};
@@ -287,8 +258,8 @@ static int setup(const map_args *a, const cs_experiment *e, cs_map_axis *x, cs_m
                  cs_run_opts *opts)
 {
     cs_error err;
-    if (cs_map_axis_parse(a->x ? a->x : "-24..24:0.5", "--x", x, &err) != CS_OK ||
-        cs_map_axis_parse(a->y ? a->y : "0..24:0.5", "--y", y, &err) != CS_OK ||
+    if (cs_map_axis_parse(a->x ? a->x : CS_MAP_DEFAULT_X, "--x", x, &err) != CS_OK ||
+        cs_map_axis_parse(a->y ? a->y : CS_MAP_DEFAULT_Y, "--y", y, &err) != CS_OK ||
         (a->success && cs_sim_parse_success(e->rs, a->success, &opts->success_mask, &err) != CS_OK))
         return cs_cli_fail_err(CMD, &err);
     if (a->max_trials && !(e->precision > 0.0))

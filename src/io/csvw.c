@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chargesim/cmdline.h"
 #include "chargesim/infile.h"
 
 #ifndef CS_VERSION
@@ -58,36 +59,9 @@ static const char *input_sha256(const cs_csvw_source *src)
     return src->input && src->run ? src->run->exp->sha256 : "";
 }
 
-/* One argument as a POSIX shell reads it back: bare when it is safe,
- * else in single quotes. */
-static void shell_word(char *buf, size_t cap, const char *a)
-{
-    size_t used = strlen(buf);
-    bool plain = a[0] != '\0';
-    for (const char *p = a; *p && plain; p++)
-        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,%+@-",
-                       *p) != NULL;
-    if (plain) {
-        snprintf(buf + used, cap - used, "%s", a);
-        return;
-    }
-    snprintf(buf + used, cap - used, "'");
-    for (const char *p = a; *p; p++) {
-        used = strlen(buf);
-        snprintf(buf + used, cap - used, *p == '\'' ? "'\\''" : "%c", *p);
-    }
-    used = strlen(buf);
-    snprintf(buf + used, cap - used, "'");
-}
-
 static void command_line(const cs_csvw_source *src, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "chargesim %s", src->command);
-    for (int i = 0; i < src->argc; i++) {
-        size_t used = strlen(buf);
-        snprintf(buf + used, cap - used, " ");
-        shell_word(buf, cap, src->argv[i]);
-    }
+    cs_cmdline_join(buf, cap, src->command, src->argc, src->argv);
 }
 
 /* A column's CSVW name: its title with every character a URI template

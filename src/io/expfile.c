@@ -108,7 +108,7 @@ cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
     for (int i = 0; i < n_sets && st == CS_OK; i++)
         st = cs_entries_add_set(&r.list, sets[i], err);
     if (st == CS_OK)
-        st = cs_entries_apply(&r.list, e, err);
+        st = cs_entries_apply(&r.list, e, NULL, err);
     if (st != CS_OK)
         goto fail;
     cs_entries_free(&r.list);

@@ -48,6 +48,23 @@ static cs_status csv_row(const cs_cmp_result *r, uint64_t k, cs_table *t, int ro
     return cs_table_status(t);
 }
 
+void cs_report_compare_note(const cs_cmp_result *r, const char *b_desc, char *buf, size_t cap)
+{
+    const cs_experiment *e = r->a;
+    char how[160];
+    if (r->method == CS_METHOD_EXACT)
+        snprintf(how, sizeof how, "exact on both sides (one fixed layout per point)");
+    else
+        snprintf(how, sizeof how, "%s, %llu %s per point, seed %llu, %g%% confidence",
+                 cs_method_name(r->method), (unsigned long long)e->trials,
+                 r->method == CS_METHOD_MC ? "trials" : "layouts", (unsigned long long)e->seed,
+                 100.0 * e->confidence);
+    snprintf(buf, cap,
+             "A: %s; B: A with %s. delta = B - A in percentage points of p_success, paired "
+             "(common random numbers), %s.",
+             e->name, b_desc, how);
+}
+
 /* md/tex: one publishable row per point, percentages and percentage points. */
 static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table *t)
 {
@@ -73,18 +90,9 @@ static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table 
         cs_table_set(t, row, ns + 3, "%+.2f", 100.0 * p->d[0]);
         cs_table_set(t, row, ns + 4, "[%+.2f, %+.2f]", 100.0 * p->lo[0], 100.0 * p->hi[0]);
     }
-    char how[160];
-    if (r->method == CS_METHOD_EXACT)
-        snprintf(how, sizeof how, "exact on both sides (one fixed layout per point)");
-    else
-        snprintf(how, sizeof how, "%s, %llu %s per point, seed %llu, %g%% confidence",
-                 cs_method_name(r->method), (unsigned long long)e->trials,
-                 r->method == CS_METHOD_MC ? "trials" : "layouts", (unsigned long long)e->seed,
-                 100.0 * e->confidence);
-    cs_table_set_note(t,
-                      "A: %s; B: A with %s. delta = B - A in percentage points of p_success, "
-                      "paired (common random numbers), %s.",
-                      e->name, b_desc, how);
+    char note[1024];
+    cs_report_compare_note(r, b_desc, note, sizeof note);
+    cs_table_set_note(t, "%s", note);
     return cs_table_status(t);
 }
 

@@ -50,6 +50,21 @@ cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *hea
     return CS_EINPUT;
 }
 
+void cs_columns_accepted(const cs_param_def *d, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (d->type == CS_PARAM_CHOICE || (d->type == CS_PARAM_POLYGON && d->choices)) {
+        for (int c = 0; d->choices[c]; c++) {
+            size_t u = strlen(buf);
+            snprintf(buf + u, cap - u, "%s%s", c ? "|" : "", d->choices[c]);
+        }
+    } else if (d->type == CS_PARAM_REAL || d->type == CS_PARAM_INT) {
+        snprintf(buf, cap, "%g..%g", d->min, d->max);
+    } else if (d->type == CS_PARAM_BOOL) {
+        snprintf(buf, cap, "true|false");
+    }
+}
+
 cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i)
 {
     const cs_param_def *d = &rs->params[i];

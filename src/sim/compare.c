@@ -267,9 +267,9 @@ static cs_status prepare_b(cmp_run *c, cs_error *err)
     const cs_experiment *b = c->b;
     const cs_ruleset *rs = b->rs;
     uint64_t n = b->n_points;
-    c->ctx_b = calloc(n, sizeof *c->ctx_b);
-    c->layout_b = calloc(n, sizeof *c->layout_b);
-    c->random_b = calloc(n, sizeof *c->random_b);
+    c->ctx_b = calloc((size_t)n, sizeof *c->ctx_b);
+    c->layout_b = calloc((size_t)n, sizeof *c->layout_b);
+    c->random_b = calloc((size_t)n, sizeof *c->random_b);
     if (!c->ctx_b || !c->layout_b || !c->random_b)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     for (uint64_t k = 0; k < n; k++) {
@@ -345,8 +345,8 @@ cs_status cs_sim_compare(const cs_experiment *a, const cs_experiment *b, const c
     c.a.method = m;
     c.b = b;
     cs_est_run_init(&c.run_b, b, est, opts->success_mask);
-    cmp_tally *tl = calloc(a->n_points ? a->n_points : 1, sizeof *tl);
-    out->point = calloc(a->n_points ? a->n_points : 1, sizeof *out->point);
+    cmp_tally *tl = calloc(a->n_points ? (size_t)a->n_points : 1, sizeof *tl);
+    out->point = calloc(a->n_points ? (size_t)a->n_points : 1, sizeof *out->point);
     if (!tl || !out->point)
         st = cs_error_set(err, CS_ENOMEM, "out of memory");
     if (st == CS_OK)
@@ -373,4 +373,32 @@ void cs_cmp_result_free(cs_cmp_result *r)
 {
     free(r->point);
     memset(r, 0, sizeof *r);
+}
+
+/* Why B cannot pair with A, or NULL: rows pair by sweep point, so B must
+ * keep the sweep; the same trials and seed are what makes the pairing. */
+const char *cs_cmp_pair_problem(const cs_experiment *a, const cs_experiment *b, char *buf,
+                                size_t cap)
+{
+    if (a->trials != b->trials || a->seed != b->seed)
+        return "--b changes trials or seed: both variants run the same trials on the same "
+               "seed (set them with --trials and --seed)";
+    bool same_sweep = a->n_sweep == b->n_sweep && a->n_points == b->n_points;
+    for (int s = 0; same_sweep && s < a->n_sweep; s++)
+        same_sweep = a->sweep[s] == b->sweep[s] &&
+                     a->param[a->sweep[s]].n == b->param[b->sweep[s]].n;
+    if (!same_sweep) {
+        snprintf(buf, cap,
+                 "--b changes the sweep shape (A has %llu sweep points, B %llu): rows pair "
+                 "point by point, so sweep a key with --set (both variants) and give B fixed "
+                 "values",
+                 (unsigned long long)a->n_points, (unsigned long long)b->n_points);
+        return buf;
+    }
+    bool same = a->method == b->method && a->confidence == b->confidence &&
+                a->precision == b->precision;
+    for (int i = 0; same && i < a->rs->n_params; i++)
+        same = strcmp(a->param[i].raw ? a->param[i].raw : "",
+                      b->param[i].raw ? b->param[i].raw : "") == 0;
+    return same ? "--b changes nothing: variant B equals A" : NULL;
 }

@@ -19,6 +19,19 @@ cs_status cs_dicereport_parse(const char *expr, cs_dice *d, cs_error *err)
                         diag.what, expr, diag.column > 1 ? diag.column - 1 : 0, "");
 }
 
+cs_status cs_dicereport_options(bool exact, uint64_t trials, const char *sampling_only,
+                                cs_error *err)
+{
+    if (exact && trials)
+        return cs_error_set(err, CS_EINPUT, "--exact and --trials exclude each other");
+    if (sampling_only && !trials)
+        return cs_error_set(err, CS_EINPUT,
+                            "%s applies only to sampling (--trials N); the exact distribution "
+                            "has no seed, threads or interval",
+                            sampling_only);
+    return CS_OK;
+}
+
 /* The value column: a total of the expression. */
 static void value_column(cs_table *t, const char *expr)
 {
@@ -67,7 +80,7 @@ cs_status cs_dicereport_exact(const char *expr, const cs_dice *d, cs_format fmt,
     char canon[128];
     cs_dice_format(d, canon, sizeof canon);
     cs_table_set_title(t, "%s", canon);
-    cs_table_set_note(t, "Exact probabilities (every outcome enumerated), in percent.");
+    cs_table_set_note(t, "Exact probabilities (every outcome enumerated)%s.", pct ? ", in percent" : "");
     free(dist);
     if ((st = cs_table_status(t)) != CS_OK)
         return cs_error_set(err, st, "out of memory");
@@ -122,8 +135,9 @@ cs_status cs_dicereport_sampled(const char *expr, const cs_dice *d, uint64_t tri
     }
     free(cnt);
     cs_table_set_title(t, "%s", expr);
-    cs_table_set_note(t, "Monte Carlo: %llu rolls, seed %llu; %g%% Wilson intervals, in percent.",
-                      (unsigned long long)trials, (unsigned long long)seed, 100.0 * confidence);
+    cs_table_set_note(t, "Monte Carlo: %llu rolls, seed %llu; %g%% Wilson intervals%s.",
+                      (unsigned long long)trials, (unsigned long long)seed, 100.0 * confidence,
+                      pct ? ", in percent" : "");
     if ((st = cs_table_status(t)) != CS_OK)
         return cs_error_set(err, st, "out of memory");
     return CS_OK;

@@ -57,9 +57,11 @@ cs_status cs_entries_add_set(cs_entries *l, const char *set, cs_error *err)
     return CS_OK;
 }
 
-cs_status cs_entries_apply(const cs_entries *l, cs_experiment *e, cs_error *err)
+cs_status cs_entries_apply(const cs_entries *l, cs_experiment *e, int *failed, cs_error *err)
 {
     cs_status st = CS_OK;
+    if (failed)
+        *failed = -1;
     /* [experiment] first: the ruleset decides what the parameters are. */
     for (int pass = 0; pass < 2 && st == CS_OK; pass++)
         for (int i = 0; i < l->n && st == CS_OK; i++) {
@@ -68,6 +70,8 @@ cs_status cs_entries_apply(const cs_entries *l, cs_experiment *e, cs_error *err)
             if (is_exp != (pass == 0))
                 continue;
             st = cs_experiment_set(e, en->section, en->key, en->value, en->origin, en->line, err);
+            if (st != CS_OK && failed)
+                *failed = i;
         }
     if (st == CS_OK)
         st = cs_experiment_finish(e, err);

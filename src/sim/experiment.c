@@ -714,6 +714,13 @@ cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error 
             return cs_error_set(err, CS_EINPUT,
                                 "method exact: the layout is drawn at random each trial; use "
                                 "--method conditional (exact dice, sampled layouts) or mc");
+#ifdef CS_NO_RQMC /* the web edition: no GSL, so no Sobol points (src/web/) */
+        if (e->method == CS_METHOD_RQMC)
+            return cs_error_set(err, CS_EINPUT,
+                                "method rqmc: the web edition has no rqmc (GSL's Sobol points "
+                                "have no WebAssembly build); use conditional here, or rqmc "
+                                "with bin/chargesim");
+#endif
         *out = e->method;
         return CS_OK;
     }

@@ -505,3 +505,40 @@ cs_status cs_report_map(const cs_map_result *m, cs_table *t)
         }
     return cs_table_status(t);
 }
+
+void cs_report_precision_warning(const char *what, uint64_t max_trials, char *buf, size_t cap)
+{
+    snprintf(buf, cap,
+             "warning: some %s stopped before reaching the requested precision: no further "
+             "round fits the cap of %llu trials (--max-trials)",
+             what, (unsigned long long)max_trials);
+}
+
+/* The picture's second line: ruleset, what p_success counts, method,
+ * seed, then the values the experiment set (not the defaults, not the
+ * map's own), cut with "..." where the line would outgrow the picture. */
+#define CAPTION_CHARS 140
+
+void cs_report_map_caption(const cs_map_result *m, char *buf, size_t cap)
+{
+    const cs_experiment *e = m->exp;
+    char succ[256];
+    cs_sim_success_names(e->rs, m->success_mask, succ, sizeof succ);
+    size_t u = (size_t)snprintf(buf, cap, "%s; p_success = %s; %s, seed %llu", e->rs->name, succ,
+                                cs_method_name(m->method), (unsigned long long)e->seed);
+    bool first = true;
+    for (int i = 0; i < e->rs->n_params && u < cap; i++) {
+        const cs_value_spec *v = &e->param[i];
+        const char *key = e->rs->params[i].key;
+        if (!v->raw || strcmp(v->origin, "default") == 0 || strcmp(key, "distance") == 0 ||
+            strcmp(key, "offset") == 0)
+            continue;
+        size_t need = strlen(key) + strlen(v->raw) + 3;
+        if (u + need > CAPTION_CHARS) {
+            snprintf(buf + u, cap - u, "%s", first ? "; ..." : ", ...");
+            return;
+        }
+        u += (size_t)snprintf(buf + u, cap - u, "%s %s=%s", first ? ";" : ",", key, v->raw);
+        first = false;
+    }
+}
