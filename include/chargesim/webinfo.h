@@ -6,7 +6,9 @@
  * range, accepted values (as `chargesim rules` writes them), help and
  * flags (drawn per trial, an assumption); the outcomes, the success set and
  * the measured quantities; whether it has a threat map and exact
- * probabilities. The methods and the map's default axes come with it. */
+ * probabilities. The methods and each command's other settings (the
+ * experiment's keys with their defaults, the map's axes, the dice
+ * options) come with it. */
 #include "chargesim/webjson.h"
 
 /* Writes the description as one JSON object into j. */

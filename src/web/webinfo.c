@@ -1,9 +1,73 @@
 /* The rulesets as JSON for the page; see include/chargesim/webinfo.h. */
 #include "chargesim/webinfo.h"
 
+#include <stdio.h>
+
 #include "chargesim/columns.h"
 #include "chargesim/experiment.h"
+#include "chargesim/map.h"
 #include "chargesim/ruleset.h"
+
+/* One setting of a command's form: its key in the link, its default as
+ * text and what it does. */
+typedef struct setting {
+    const char *key, *def, *help;
+} setting;
+
+static void settings(cs_webjson *j, const char *cmd, const setting *s, int n)
+{
+    cs_webjson_key(j, cmd);
+    cs_webjson_open(j, '[');
+    for (int i = 0; i < n; i++) {
+        cs_webjson_open(j, '{');
+        cs_webjson_key(j, "key");
+        cs_webjson_string(j, s[i].key);
+        cs_webjson_key(j, "default");
+        cs_webjson_string(j, s[i].def);
+        cs_webjson_key(j, "help");
+        cs_webjson_string(j, s[i].help);
+        cs_webjson_close(j, '}');
+    }
+    cs_webjson_close(j, ']');
+}
+
+/* The settings each command takes besides the ruleset's parameters, their
+ * defaults those of a fresh experiment (experiment.c) and of the map. */
+static void all_settings(cs_webjson *j)
+{
+    cs_experiment e;
+    char trials[32], seed[32], conf[32];
+    cs_experiment_init(&e, "-");
+    snprintf(trials, sizeof trials, "%llu", (unsigned long long)e.trials);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)e.seed);
+    snprintf(conf, sizeof conf, "%g", e.confidence);
+    const char *method = cs_method_name(e.method);
+    cs_experiment_free(&e);
+    const setting run[] = {
+        {"experiment.trials", trials, "trials per sweep point (sampled layouts under conditional)"},
+        {"experiment.seed", seed, "the seed: the same seed gives the same numbers"},
+        {"experiment.method", method, "auto (the best the scenario allows), mc, conditional or exact"},
+        {"experiment.confidence", conf, "the intervals' confidence"},
+        {"experiment.precision", "0", "add trials until every interval half-width is at most this "
+                                      "(0.001 or 0.1%); 0: off"},
+        {"success", "", "the outcomes p_success counts, e.g. charged,caught (default: the "
+                        "ruleset's success set)"},
+        {"x", CS_MAP_DEFAULT_X, "the target's positions across the table, LO..HI:STEP inches"},
+        {"y", CS_MAP_DEFAULT_Y, "the target's positions ahead of the charger, LO..HI:STEP inches"},
+    };
+    const setting dice[] = {
+        {"expr", "", "a dice expression in Roll20 notation: 2d6, 3d6dl1, 2d6kh1, d6ro1, d6!, 2d6+4"},
+        {"trials", "", "sample this many rolls instead of the exact distribution"},
+        {"seed", seed, "the seed of the sampling"},
+    };
+    cs_webjson_key(j, "settings");
+    cs_webjson_open(j, '{');
+    settings(j, "run", run, 6);
+    settings(j, "compare", run, 6);
+    settings(j, "map", run, 8);
+    settings(j, "dice", dice, 3);
+    cs_webjson_close(j, '}');
+}
 
 static void param(cs_webjson *j, const cs_param_def *d)
 {
@@ -93,6 +157,7 @@ void cs_webinfo_write(cs_webjson *j)
     for (int m = CS_METHOD_AUTO; m <= CS_METHOD_RQMC; m++)
         cs_webjson_string(j, cs_method_name((cs_method)m));
     cs_webjson_close(j, ']');
+    all_settings(j);
     cs_webjson_key(j, "rulesets");
     cs_webjson_open(j, '[');
     for (int i = 0; i < cs_ruleset_count(); i++)
