@@ -325,6 +325,25 @@ web: deps-web
 	@command -v $(EMCC) >/dev/null || { echo "make web needs emscripten: make deps-web"; exit 1; }
 	@$(MAKE) --no-print-directory web/chargesim.js
 
+# The browser test (tests/web/test_web.py): web/ served on the loopback,
+# Debian's headless Chromium driven over the DevTools protocol from
+# Debian's python3, every table checked against bin/chargesim. It first
+# rebuilds the engine and requires the committed web/ to be that build,
+# byte for byte (outside a git checkout that check is skipped).
+test-web: deps-web
+	@$(MAKE) --no-print-directory $(BIN) web
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+	  git diff --quiet -- web/chargesim.js web/chargesim.wasm || \
+	  { echo "test-web: web/chargesim.js or .wasm differs from the committed files: commit make web's build"; exit 1; }; \
+	fi
+	/usr/bin/python3 tests/web/test_web.py $(BIN) web
+
+# The web edition's speed in headless Chromium (not a test): a 97 x 49
+# exact T9A threat map, a 24-distance exact table, the .wasm's size.
+bench-web: deps-web
+	@$(MAKE) --no-print-directory web
+	/usr/bin/python3 tests/web/bench_web.py web
+
 clean:
 	rm -rf build build-asan build-ubsan build-tsan build-fuzz build-mpi build-cov build-web bin
 
