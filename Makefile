@@ -51,7 +51,7 @@ COMPDIR  ?= $(DATADIR)/bash-completion/completions
 MAPDIR   ?= $(DATADIR)/chargesim/mappings
 MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
 
-.PHONY: all deps deps-mpi deps-web web test-web bench-web test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers sizes coverage
+.PHONY: all deps deps-mpi deps-web web test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers sizes coverage
 
 all: $(BIN)
 
@@ -337,6 +337,10 @@ test-web: deps-web
 	  { echo "test-web: web/chargesim.js or .wasm differs from the committed files: commit make web's build"; exit 1; }; \
 	fi
 	/usr/bin/python3 tests/web/test_web.py $(BIN) web
+
+# The README's screenshot of the web edition, taken by headless Chromium.
+web-screenshot: deps-web
+	/usr/bin/python3 tests/web/screenshot.py web docs/web-edition.png
 
 # The web edition's speed in headless Chromium (not a test): a 97 x 49
 # exact T9A threat map, a 24-distance exact table, the .wasm's size.
