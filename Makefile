@@ -102,7 +102,10 @@ $(BIN): $(BUILD)/src/cli/main.o $(BUILD)/libchargesim.a
 # only the test binary, which holds the wrappers, is linked with them.
 TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=fdopen \
              -Wl,--wrap=csv_init,--wrap=xmlNewParserCtxt,--wrap=gsl_qrng_alloc
-$(TESTBIN): $(TEST_OBJ) $(BUILD)/libchargesim.a
+# The web edition's C side (src/web/) is built natively into the tests too
+# (tests/test_web.c), not into bin/chargesim.
+WEB_NATIVE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/web/*.c)))
+$(TESTBIN): $(TEST_OBJ) $(WEB_NATIVE_OBJ) $(BUILD)/libchargesim.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(TEST_WRAP) $(LDLIBS) -lcriterion
 
@@ -352,4 +355,4 @@ clean:
 	rm -rf build build-asan build-ubsan build-tsan build-fuzz build-mpi build-cov build-web bin
 
 -include $(wildcard $(WEB_BUILD)/src/*/*.d)
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(FUZZ_BUILD)/*/*/*.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d
+-include $(LIB_OBJ:.o=.d) $(WEB_NATIVE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(FUZZ_BUILD)/*/*/*.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d

@@ -153,6 +153,21 @@ def test_runs(b, site):
 def test_map_compare_dice(b, site):
     against_cli(b, site, "map: t9a with Swiftstride", "map", [
         ("experiment.ruleset", "t9a"), ("maximised", "1"), ("x", "-6..6:1"), ("y", "0..12:1")])
+    # The value under the pointer: the cell's numbers as the table has them.
+    box = b.eval("(() => { const r = document.getElementById('map').getBoundingClientRect();"
+                 " return [r.left, r.top, r.width, r.height]; })()")
+    shown = ""
+    for k in range(1, 10):  # across the canvas until the pointer is over a cell
+        b.call("Input.dispatchMouseEvent", type="mouseMoved", x=box[0] + box[2] * k / 20,
+               y=box[1] + box[3] * 0.5)
+        shown = b.eval("document.getElementById('map-readout').textContent")
+        if shown:
+            break
+    cells = {tuple(r[:2]): r for r in b.table()[1:]}
+    where = shown.split(":")[0].replace("x = ", "").replace(" y = ", "").split(",")
+    row = cells.get(tuple(where))
+    check("map: the value under the pointer is the cell's",
+          row is not None and ("p_success " + row[3]) in shown, repr(shown))
     against_cli(b, site, "compare: The Old World, M 5 against M 4", "compare", [
         ("experiment.ruleset", "generic"), ("preset", "tow"), ("move", "4"),
         ("distance", "6..12"), ("b.move", "5")])
@@ -214,6 +229,7 @@ def test_cancel(b, site):
     # The page works on: the next link runs in a fresh engine.
     again = [("experiment.ruleset", "generic"), ("preset", "whfb8"), ("move", "5"),
              ("distance", "6..8")]
+    b.eval("document.body.dataset.state = 'navigating'")  # not the cancelled run's state
     b.call("Page.navigate", url=site.url + fragment("run", again))
     after = b.wait(timeout=60)
     rows = len(b.table() or [])
