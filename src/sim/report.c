@@ -201,71 +201,59 @@ static int sweep_pos_of(const cs_experiment *e, const char *key)
     return -1;
 }
 
-/* A reported column a pivot can show: a probability (and its interval),
- * a mean, or a count, as the summary CSV names them. */
-typedef struct pivot_what {
-    enum { PV_PROB, PV_MEAN, PV_TRIALS, PV_SUCCESSES } kind;
-    int idx;   /* outcome (-1: success) or metric */
-    int which; /* probabilities: 0 the estimate, 1 ci_low, 2 ci_high */
-} pivot_what;
-
-static bool pivot_parse(const cs_ruleset *rs, const char *name, pivot_what *w)
+/* A reported column a pivot can show, as the summary CSV names it: a
+ * probability or an end of its interval, a mean, trials or successes. */
+static bool pivot_parse(const cs_ruleset *rs, const char *name, cs_summary_col *w)
 {
     static const char *const pre[] = {"p_", "ci_low_", "ci_high_"};
     static const char *const succ[] = {"p_success", "ci_low", "ci_high"};
-    memset(w, 0, sizeof *w);
-    if (strcmp(name, "trials") == 0 || strcmp(name, "successes") == 0) {
-        w->kind = name[0] == 't' ? PV_TRIALS : PV_SUCCESSES;
+    static const cs_summary_kind kind[2][3] = {
+        {CS_SUM_P_SUCCESS, CS_SUM_CI_LOW, CS_SUM_CI_HIGH},
+        {CS_SUM_P_OUTCOME, CS_SUM_CI_LOW_OUTCOME, CS_SUM_CI_HIGH_OUTCOME}};
+    *w = (cs_summary_col){strcmp(name, "trials") == 0 ? CS_SUM_TRIALS : CS_SUM_SUCCESSES, 0};
+    if (strcmp(name, "trials") == 0 || strcmp(name, "successes") == 0)
         return true;
-    }
     for (int i = 0; i < 3; i++) {
-        w->kind = PV_PROB;
-        w->which = i;
-        w->idx = -1;
+        *w = (cs_summary_col){kind[0][i], 0};
         if (strcmp(name, succ[i]) == 0)
             return true;
         size_t n = strlen(pre[i]);
         for (int o = 0; strncmp(name, pre[i], n) == 0 && o < rs->n_outcomes; o++)
             if (strcmp(name + n, rs->outcomes[o]) == 0) {
-                w->idx = o;
+                *w = (cs_summary_col){kind[1][i], o};
                 return true;
             }
     }
     for (int m = 0; strncmp(name, "mean_", 5) == 0 && m < rs->n_metrics; m++)
         if (strcmp(name + 5, rs->metrics[m].name) == 0) {
-            w->kind = PV_MEAN;
-            w->idx = m;
+            *w = (cs_summary_col){CS_SUM_MEAN, m};
             return true;
         }
     return false;
 }
 
-/* One pivot cell; *half gets the interval half-width behind a probability
- * (percentage points), or -1 where the column has none. */
-static cs_status pivot_cell(cs_table *t, int row, int col, const cs_run_result *r,
-                            const cs_point_result *pr, const pivot_what *w, bool csv,
-                            double *half)
+/* Whether a summary column holds a probability (or an end of its interval). */
+static bool is_probability(cs_summary_col w)
 {
-    *half = -1.0;
-    switch (w->kind) {
-    case PV_TRIALS:
-        return cs_table_set(t, row, col, "%llu", (unsigned long long)pr->trials);
-    case PV_SUCCESSES:
-        return r->method == CS_METHOD_MC
-                   ? cs_table_set(t, row, col, "%llu", (unsigned long long)pr->successes)
-                   : CS_OK;
-    case PV_MEAN:
-        if (pr->mean[w->idx] != pr->mean[w->idx])
-            return CS_OK; /* never measured: empty, as in the summary */
-        return cs_table_set(t, row, col, csv ? "%.4f" : "%.2f", pr->mean[w->idx]);
-    case PV_PROB:
-        break;
-    }
-    double p = w->idx < 0 ? pr->p_success : pr->p_outcome[w->idx];
-    double lo = w->idx < 0 ? pr->ci_low : pr->outcome_low[w->idx];
-    double hi = w->idx < 0 ? pr->ci_high : pr->outcome_high[w->idx];
-    *half = 50.0 * (hi - lo);
-    return cs_table_set(t, row, col, "%.2f", 100.0 * (w->which == 0 ? p : w->which == 1 ? lo : hi));
+    return w.kind != CS_SUM_TRIALS && w.kind != CS_SUM_SUCCESSES && w.kind != CS_SUM_MEAN;
+}
+
+/* One pivot cell: point k's value of column w, written as the summary
+ * writes it (columns.h), probabilities in percent with 2 decimals as in md;
+ * *half gets the interval half-width behind a probability (percentage
+ * points), or -1 where the column has none. */
+static cs_status pivot_cell(cs_table *t, int row, int col, const cs_run_result *r, uint64_t k,
+                            cs_summary_col w, bool csv, double *half)
+{
+    const cs_point_result *pr = &r->point[k];
+    bool p = is_probability(w);
+    bool success = w.kind == CS_SUM_P_SUCCESS || w.kind == CS_SUM_CI_LOW ||
+                   w.kind == CS_SUM_CI_HIGH;
+    *half = !p       ? -1.0
+            : success ? 50.0 * (pr->ci_high - pr->ci_low)
+                      : 50.0 * (pr->outcome_high[w.index] - pr->outcome_low[w.index]);
+    return cs_columns_summary_cell(t, row, col, r, k, p || !csv ? CS_FORMAT_MD : CS_FORMAT_CSV,
+                                   w);
 }
 
 cs_status cs_report_pivot(const cs_run_result *r, const char *row, const char *col,
@@ -280,7 +268,7 @@ typedef struct pivot {
     const cs_run_result *r;
     const cs_experiment *e;
     const char *row, *col, *column;
-    pivot_what what;
+    cs_summary_col what;
     bool pct;                       /* cells are percentages */
     int rp, cp, n_other;            /* sweep positions; other swept keys */
     const cs_value_spec *rv, *cv;   /* the row and column keys' values */
@@ -316,7 +304,7 @@ static cs_status pivot_headers(const pivot *pv, cs_table *t, const char *note)
         else
             snprintf(head, sizeof head, "%s", pv->cv->text[j]);
         cs_table_set_header(t, c, head, true);
-        cs_table_describe(t, c++, pv->what.kind == PV_MEAN || pv->pct ? CS_DT_NUMBER : CS_DT_INTEGER,
+        cs_table_describe(t, c++, pv->what.kind == CS_SUM_MEAN || pv->pct ? CS_DT_NUMBER : CS_DT_INTEGER,
                           "%s%s at %s = %s", pv->column, pv->pct ? " in percent" : "", pv->col,
                           pv->cv->text[j]);
     }
@@ -387,7 +375,7 @@ static cs_status pivot_point(const pivot *pv, cs_table *t, int *row_of, uint64_t
         return st;
     int col0 = (pv->csv ? pv->n_other : 0) + 1, nc = pv->cv->n;
     double h;
-    pivot_cell(tt, *slot, col0 + ci, pv->r, &pv->r->point[k], &pv->what, pv->csv, &h);
+    pivot_cell(tt, *slot, col0 + ci, pv->r, k, pv->what, pv->csv, &h);
     if (!pv->csv)
         return cs_table_status(tt);
     /* The row's widest interval half-width, in percentage points (empty for
@@ -412,7 +400,7 @@ static cs_status pivot_keys(pivot *pv, cs_error *err)
                             "p_success, ci_low, ci_high, p_/ci_low_/ci_high_<outcome>, "
                             "mean_<metric>, trials or successes (chargesim rules %s)",
                             pv->row, pv->col, pv->column, pv->column, e->rs->name);
-    pv->pct = pv->what.kind == PV_PROB;
+    pv->pct = is_probability(pv->what);
     pv->rp = sweep_pos_of(e, pv->row);
     pv->cp = sweep_pos_of(e, pv->col);
     if (pv->rp < 0 || pv->cp < 0 || pv->rp == pv->cp) {
