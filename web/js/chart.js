@@ -5,8 +5,8 @@
 //           yMin, yMax, series: [{label, ys, lo, hi, dashed}]}
 // ys, lo and hi are numbers (NaN: no value), indexed like xs.
 
-const COLOURS = ['#1f5fa8', '#c0392b', '#2e8b57', '#8e44ad', '#d35400', '#16a085', '#7f8c8d',
-                 '#b7950b', '#2c3e50', '#e84393'];
+const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2',
+                 '#7f7f7f', '#bcbd22', '#17becf'];
 const MARGIN = {left: 60, right: 170, top: 14, bottom: 46};
 
 function ticks(lo, hi, n) {
@@ -104,8 +104,18 @@ function legend(ctx, spec, w) {
   ctx.textBaseline = 'middle';
   spec.series.slice(0, 20).forEach((s, k) => {
     const y = MARGIN.top + 8 + k * 18;
-    ctx.fillStyle = COLOURS[k % COLOURS.length];
-    ctx.fillRect(w - MARGIN.right + 12, y - 5, 14, 10);
+    ctx.fillStyle = ctx.strokeStyle = COLOURS[k % COLOURS.length];
+    if (s.dashed) {
+      ctx.lineWidth = 2;
+      ctx.setLineDash([5, 4]);
+      ctx.beginPath();
+      ctx.moveTo(w - MARGIN.right + 10, y);
+      ctx.lineTo(w - MARGIN.right + 28, y);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    } else {
+      ctx.fillRect(w - MARGIN.right + 12, y - 5, 14, 10);
+    }
     ctx.fillStyle = '#333';
     ctx.fillText(s.label, w - MARGIN.right + 32, y);
   });

@@ -2,8 +2,8 @@
 // the table's, as the CSV writes them; only the axis scale (percent) is
 // the page's.
 //   run      p_success with its interval against the last swept key, one
-//            curve per value of the other swept keys; with a single curve
-//            every outcome's share too; with no swept key, the shares as bars
+//            curve per value of the other swept keys, and every outcome's
+//            share (dashed) of the first; with no swept key, the shares as bars
 //   compare  delta (B - A) with its paired interval, in percentage points
 //   dice     p of each total, as bars
 
@@ -37,8 +37,10 @@ function curves(result, keys, y, lo, hi, scale, extra) {
   const series = gs.slice(0, 10).map((g) => ({
     label: g.label || y, ys: pick(y, g), lo: pick(lo, g), hi: pick(hi, g),
   }));
-  if (gs.length === 1) {
-    for (const name of extra) series.push({label: name, ys: pick(name, gs[0]), dashed: true});
+  // Every outcome's share, dashed: of the one curve, or of the first group.
+  for (const name of extra) {
+    series.push({label: gs.length === 1 ? name : `${name}, ${gs[0].label}`, ys: pick(name, gs[0]),
+                 dashed: true});
   }
   return {xs, series, xLabel: keys[keys.length - 1]};
 }
@@ -53,7 +55,7 @@ function runSpec(result) {
             series: [{label: 'share', ys: ['p_success', ...outcomes].map((h) => 100 * Number(row[result.header.indexOf(h)]))}]};
   }
   const c = curves(result, keys, 'p_success', 'ci_low', 'ci_high', pct, outcomes);
-  return {...c, yLabel: 'p_success (%)', yMin: 0, yMax: 100};
+  return {...c, yLabel: 'p_success and shares (%)', yMin: 0, yMax: 100};
 }
 
 function compareSpec(result) {
