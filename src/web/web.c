@@ -128,6 +128,10 @@ static bool collect(cs_webjob *j)
         else
             add_set(j, i, strcmp(j->cmd, "compare") == 0 && strncmp(k, "b.", 2) == 0);
     }
+    if (j->oom) {
+        cs_error_set(&j->err, CS_ENOMEM, "out of memory");
+        return false;
+    }
     if (j->too_many || req.too_many) {
         cs_error_set(&j->err, CS_EINPUT, "too many overrides");
         return false;
