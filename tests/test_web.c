@@ -250,6 +250,7 @@ Test(web, links_that_are_no_command_are_refused)
 {
     exec("draw", (const char *const[]){NULL});
     cr_expect(strstr(str("message"), "unknown command 'draw'"));
+    cr_expect_str_eq(str("cli"), "chargesim: unknown command 'draw': expected run, map, compare or dice");
     cs_web_begin("run");
     for (int i = 0; i < 600; i++)
         cs_web_pair("distance", "3");

@@ -148,7 +148,10 @@ static const char *field_key(int i)
 static void write_error(cs_webjson *o, const cs_webjob *j, const char *command)
 {
     char cli[1200];
-    snprintf(cli, sizeof cli, "chargesim %s: %s", j->cmd, j->err.msg);
+    if (cs_webjob_known(j->cmd))
+        snprintf(cli, sizeof cli, "chargesim %s: %s", j->cmd, j->err.msg);
+    else
+        snprintf(cli, sizeof cli, "chargesim: %s", j->err.msg);
     cs_webjson_open(o, '{');
     cs_webjson_key(o, "ok");
     cs_webjson_bool(o, false);

@@ -82,7 +82,7 @@ function paramTable(rs, pairs, compare) {
 
 // The command's settings besides the parameters (the engine's list).
 function settings(cmd, pairs) {
-  const rows = info.settings[cmd].map((s) =>
+  const rows = (info.settings[cmd] ?? []).map((s) =>
     el('label', {}, s.key.replace('experiment.', ''), ' ',
        field(s.key, s.default, s.key === 'experiment.method' ? info.methods : [], get(pairs, s.key)),
        el('small', {}, s.help)));
