@@ -3,12 +3,19 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails,
 # so `make run` / `make test` never continue on a half-equipped machine.
 set -eu
+# Every tool the build and the tests use that a minimal Debian (debootstrap
+# --variant=minbase) lacks: man-db for `man -l` in tests/install.sh, git for
+# the clone of tests/examples.sh (issue 29). What such a system has already
+# (coreutils' timeout, util-linux's prlimit and unshare, bsdutils' script,
+# gzip, diffutils, mawk) is not listed.
 pkgs="gcc make pkg-config libcsv-dev libinih-dev libcriterion-dev libxml2-dev gnuplot-nox
-      libjansson-dev libcairo2-dev libgsl-dev clang libomp-dev libclang-rt-14-dev gcovr"
+      libjansson-dev libcairo2-dev libgsl-dev clang libomp-dev libclang-rt-14-dev gcovr
+      man-db git"
 # Open MPI only when asked (MPI=1 scripts/deps.sh, make deps-mpi): the default
-# build does not use it (issue 22).
+# build does not use it (issue 22). tests/mpi.sh finds and kills ranks with
+# pgrep and ps (procps).
 if [ "${MPI:-}" = 1 ]; then
-    pkgs="$pkgs libopenmpi-dev openmpi-bin"
+    pkgs="$pkgs libopenmpi-dev openmpi-bin procps"
 fi
 # The web edition only when asked (WEB=1 scripts/deps.sh, make deps-web):
 # emscripten builds it, headless Chromium runs its test over the DevTools

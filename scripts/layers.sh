@@ -1,10 +1,11 @@
 #!/bin/sh
 # make layers: every #include "chargesim/..." in src/ and include/ must point
-# down (or sideways) the layers core < rules < sim < io < cli (STYLE.md 2,
-# DESIGN.md "Layers", issue 16). The web edition's layer, web (src/web/,
-# issue 31), stands beside cli on sim: it may include core, rules and sim,
-# never io (libcsv, libinih, jansson, libxml2 and cairo have no WebAssembly
-# build) nor cli, and only web includes web. Prints each violation as
+# down (or sideways) the layers core < rules < sim < io < cli
+# (docs/ARCHITECTURE.md, "The intended shape" and "House rules"; issue 16).
+# The web edition's layer, web (src/web/, issue 31), stands beside cli on
+# sim: it may include core, rules and sim, never io (libcsv, libinih,
+# jansson, libxml2 and cairo have no WebAssembly build) nor cli, and only
+# web includes web. Prints each violation as
 #   file:line: X (layer) includes Y (layer)
 # and exits 1 if there is any. Usage: scripts/layers.sh [ROOT] (default: the
 # repository this script sits in).
@@ -24,7 +25,7 @@ geom_vec.h core    header only: vector types and static inline helpers
 ruleset.h  rules   the interface types; every src/rules/*.c fills one
 rules.h    rules   src/rules/registry.c (the ruleset table)
 sim.h      sim     src/sim/sched.c, src/sim/dicesim.c
-estimator.h sim    src/sim/est_mc.c, est_cond.c, est_exact.c, est_common.c, est_rqmc.c
+estimator.h sim    src/sim/est_mc.c, est_cond.c, est_common.c, est_rqmc.c
 cli.h      cli     src/cli/common.c and the src/cli/cmd_*.c commands
 unitsrc.h  io      src/io/units_bs.c, units_csv.c, units_map.c, units_table.c
 '

@@ -191,7 +191,7 @@ static double ch_pass(const ch_set *c)
 enum { CH_CHARGED, CH_DIVING, CH_INTERCEPTED, CH_FAILED, CH_FAILED_TEST, CH_FELL, CH_DECLINED,
        CH_ILLEGAL, CH_N };
 
-/* The reference: RULES.md coreheim in whole hundredths. Tests come in route
+/* The reference: docs/rules/coreheim.md in whole hundredths. Tests come in route
  * order (out of sight at the start, then the climb and the jump by where
  * they stand, the climb first on a tie); each failure ends the charge. */
 static void ch_reference(const ch_set *c, const char *const *names, double *out)
@@ -328,7 +328,7 @@ typedef struct as_set {
  * not engaged (nor touching the target: distance 0), the front has room
  * (fewer than two engaged there) and speed + 6 reaches; then speed + roll
  * reaches on the rolls with 100 (speed + roll) >= distance, a natural 1
- * being disordered (RULES.md asoiaf). A charger no wider than the target
+ * being disordered (docs/rules/asoiaf.md). A charger no wider than the target
  * lies wholly in its front arc, so the located side is the front. */
 static void as_reference(const as_set *a, const char *const *names, double *out)
 {

@@ -29,7 +29,7 @@ typedef struct dcase {
 /* ---- the reference ---------------------------------------------------- */
 
 /* The roll of one throw of k six-sided faces f[0..k-1], as each preset's
- * game reads it (RULES.md, generic). */
+ * game reads it (docs/rules/generic.md). */
 static int roll_of(const dcase *c, const int *f)
 {
     if (c->preset == PR_TOW) {
@@ -362,7 +362,7 @@ Test(decimal_generic, issue_example_through_the_driver)
                   1e-12); /* 7.2 short of 7.3 needs 8, never 7 */
 }
 
-/* Issue 15.1 and RULES.md's oracle: 40k at 8" needs 2D6 >= 7; the
+/* Issue 15.1 and docs/rules/generic.md's check: 40k at 8" needs 2D6 >= 7; the
  * declaration limits at their edges. */
 Test(decimal_generic, presets_engagement_and_declaration)
 {

@@ -327,7 +327,7 @@ Test(decimal, sovl_flee_and_counter_against_hundredths)
         snprintf(what, sizeof what, "set %d: %s (%ld\") on %s (%ld\", %dD6) from %s", k,
                  cs_sovl_type_keys[ta], cm, cs_sovl_type_keys[tb], tm, n, dt);
 
-        /* Reference (sovl-ChargePhase.md): gap 0 is an Engagement, no valid
+        /* Reference (SOVL Charge Phase): gap 0 is an Engagement, no valid
          * target; out of range (100 cm < D) no valid target either, and a1
          * never charges (illegal). Else b1 may flee iff tm > 0 and
          * tm > cm - d, i.e. 100 cm < D + 100 tm; the chase is caught iff

@@ -39,7 +39,7 @@ static cs_point_result one_point(const char *method, const char *const *sets, in
     return p;
 }
 
-/* The published oracle of RULES.md (generic): exact values by hand.
+/* The published checks of docs/rules/generic.md: exact values by hand.
  * P(2D6 >= 8) = 15/36; re-rolling a failed roll: 1 - (21/36)^2 = 855/1296;
  * 3D6 drop lowest >= 8 = 147/216; highest of 2D6 >= 5 = 1 - (4/6)^2 = 20/36. */
 typedef struct oracle {

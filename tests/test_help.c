@@ -2,13 +2,15 @@
  * ways: each option the help lists is one the command knows, and each
  * option the command knows is in its help. The parser's options are the
  * option-like string literals of src/cli/cmd_NAME.c that the binary does
- * not call unknown. Also: help texts print `%`, never `%%`, and
- * --version / -V print the one version. */
+ * not call unknown. Also: help texts print `%`, never `%%`,
+ * --version / -V print the one version, and every ruleset's text cites its
+ * page of docs/rules/. */
 #include <criterion/criterion.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "support/helpers.h"
 
@@ -120,4 +122,32 @@ Test(help, version_from_one_place)
     cr_assert_eq(th_cli("--help", &out, NULL), 0);
     cr_expect(strstr(out, "--version") && !strstr(out, "%%"), "%s", out);
     free(out);
+}
+
+/* Every ruleset's `chargesim rules NAME` text points to its page of
+ * docs/rules/ (issue 29), which exists and is listed in the index; and it
+ * cites nothing outside the repository. */
+Test(help, every_ruleset_cites_its_docs_rules_page)
+{
+    char *index = NULL;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/rules/README.md", th_root());
+    index = th_slurp(path, NULL);
+    cr_assert(index, "%s: cannot read", path);
+    for (int i = 0; i < cs_ruleset_count(); i++) {
+        const cs_ruleset *rs = cs_ruleset_at(i);
+        const char *at = strstr(rs->doc, "docs/rules/");
+        cr_assert(at, "%s: its rules text cites no docs/rules/ page", rs->name);
+        size_t n = strcspn(at, " ,;:)\n");
+        snprintf(path, sizeof path, "%s/%.*s", th_root(), (int)n, at);
+        cr_expect(access(path, R_OK) == 0, "%s cites %.*s, which does not exist", rs->name,
+                  (int)n, at);
+        char listed[64];
+        snprintf(listed, sizeof listed, "`%s`", rs->name);
+        cr_expect(strstr(index, listed), "docs/rules/README.md does not list %s", rs->name);
+        cr_expect(!strstr(rs->doc, "shared/") && !strstr(rs->doc, "RULES.md") &&
+                      !strstr(rs->doc, "reference-rules"),
+                  "%s: its rules text cites a file outside the repository", rs->name);
+    }
+    free(index);
 }

@@ -1,6 +1,9 @@
 /* `make layers` (scripts/layers.sh, issue 16): run on a scratch copy of the
  * tree, it passes on the tree as it is and fails, naming file, line and
- * both layers, when an include points up or a header has no layer. */
+ * both layers, when an include points up or a header has no layer.
+ * `make archdoc` (scripts/archdoc.sh, issue 29) likewise: it passes on the
+ * tree and lists exactly the files docs/ARCHITECTURE.md misses or names in
+ * vain. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,18 +29,20 @@ static void cleanup(void)
 
 TestSuite(layers, .fini = cleanup);
 
-/* A copy of what `make layers` reads: the Makefile, the script, src/, include/. */
+/* A copy of what `make layers` and `make archdoc` read: the Makefile, the
+ * scripts, src/, include/, tests/ (archdoc's bare names) and the doc. */
 static void copy_tree(void)
 {
     const char *tmp = th_tmpdir();
     cr_assert(tmp);
     snprintf(dir, sizeof dir, "%s", tmp);
     const char *root = th_root();
-    char cmd[2048];
+    char cmd[8192];
     snprintf(cmd, sizeof cmd,
-             "cp -R '%s/Makefile' '%s/src' '%s/include' '%s/' && mkdir '%s/scripts' && "
-             "cp '%s/scripts/layers.sh' '%s/scripts/'",
-             root, root, root, dir, dir, root, dir);
+             "cp -R '%s/Makefile' '%s/src' '%s/include' '%s/' && mkdir '%s/scripts' "
+             "'%s/docs' '%s/tests' && cp '%s/scripts/layers.sh' '%s/scripts/archdoc.sh' "
+             "'%s/scripts/' && cp '%s/docs/ARCHITECTURE.md' '%s/docs/'",
+             root, root, root, dir, dir, dir, dir, root, root, dir, root, dir);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
@@ -51,19 +56,24 @@ static void write_file(const char *rel, const char *text)
     cr_assert_eq(fclose(f), 0);
 }
 
-/* `make layers` in the copy (outside the calling make's jobserver); its
+/* `make TARGET` in the copy (outside the calling make's jobserver); its
  * exit status, stdout and stderr in `out`. */
-static int make_layers(void)
+static int make_target(const char *target)
 {
     char log[1100], cmd[3000];
-    snprintf(log, sizeof log, "%s/layers.log", dir);
+    snprintf(log, sizeof log, "%s/%s.log", dir, target);
     snprintf(cmd, sizeof cmd,
-             "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C '%s' layers >'%s' 2>&1", dir,
-             log);
+             "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C '%s' %s >'%s' 2>&1", dir,
+             target, log);
     int st = system(cmd);
     out = th_slurp(log, NULL);
     cr_assert(out);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static int make_layers(void)
+{
+    return make_target("layers");
 }
 
 Test(layers, clean_tree_passes)
@@ -106,6 +116,45 @@ Test(layers, header_without_a_layer_fails)
     write_file("include/chargesim/orphan.h", "/* no .c, not listed */\n");
     cr_expect_neq(make_layers(), 0, "%s", out);
     cr_expect(strstr(out, "include/chargesim/orphan.h: no layer"), "%s", out);
+}
+
+Test(layers, archdoc_clean_tree_passes)
+{
+    copy_tree();
+    cr_expect_eq(make_target("archdoc"), 0, "%s", out);
+    cr_expect(strstr(out, "names every file under src/ and include/"), "%s", out);
+}
+
+/* A new file the doc does not name, a file the doc names that is gone, a
+ * bare name and a glob that name nothing: each is listed, and only those. */
+Test(layers, archdoc_lists_missing_and_extra_files)
+{
+    copy_tree();
+    write_file("src/sim/newmod.c", "/* planted */\n");
+    write_file("include/chargesim/newmod.h", "/* planted */\n");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && rm src/core/parse.c && "
+             "printf '%%s\\n' '' 'The gone `geom.c`, `src/io/gone.c` and `src/core/geom*.c`.' "
+             "'A system header <stdio.h> and the folder `src/gone/` are not ours.' "
+             ">>docs/ARCHITECTURE.md",
+             dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    cr_expect_neq(make_target("archdoc"), 0, "%s", out);
+    const char *missing = strstr(out, "docs/ARCHITECTURE.md: missing:");
+    const char *extra = strstr(out, "docs/ARCHITECTURE.md: extra:");
+    cr_assert(missing && extra && missing < extra, "%s", out);
+    cr_expect(strstr(missing, "\n  include/chargesim/newmod.h\n  src/sim/newmod.c\n"
+                              "docs/ARCHITECTURE.md: extra:"),
+              "%s", out);
+    cr_expect(strstr(extra, "\n  src/core/parse.c (line "), "%s", out);
+    cr_expect(strstr(extra, "\n  src/io/gone.c (line "), "%s", out);
+    cr_expect(strstr(extra, "\n  src/core/geom*.c (line "), "%s", out);
+    cr_expect(strstr(extra, "\n  src/gone/ (line "), "%s", out);
+    cr_expect(strstr(extra, "\n  geom.c (docs/ARCHITECTURE.md line "), "%s", out);
+    cr_expect(!strstr(out, "stdio.h"), "%s", out);
+    /* parse.c is named but gone: extra, never missing. */
+    cr_expect(!strstr(missing, "parse.c") || strstr(missing, "parse.c") > extra, "%s", out);
 }
 
 /* The web edition's layer (src/web/, issue 31) stands on sim beside cli:

@@ -486,7 +486,7 @@ Test(review_agree, t9a_published_table_monte_carlo)
  * on a failure. A roll a + b >= 8 stands; otherwise the final total is
  * max(a, b) + f, and the top two of {a, b, f} sum to at least 8 exactly when
  * max(a, b) + f does (a + b < 8 and min + f <= max + f): the same event as
- * 3D6 drop lowest >= 8, 147/216 (RULES.md's 68.06%). */
+ * 3D6 drop lowest >= 8, 147/216 (docs/rules/generic.md's 68.06%). */
 Test(review_agree, generic_one_die_by_hand)
 {
     const char *sets[] = {"distance=8", "reroll=one_die"};

@@ -408,7 +408,7 @@ Test(sovl, intercept_wins_by_flank)
     run *r = malloc(sizeof *r);
     /* b2 faces a1's left flank (centre (-INF_W/2, -INF_D/2)) straight on,
      * from exactly 6": equal to a1's charge, and a flank charge outranks a
-     * front one (distance first, then flank: RULES.md). */
+     * front one (distance first, then flank: docs/rules/sovl.md). */
     cs_vec2 side = {-INF_W / 2.0, -INF_D / 2.0};
     intercept_layout(&p, (cs_vec2){side.x - 6.0, side.y}, -90.0);
     exact(&p, r);
@@ -484,9 +484,9 @@ Test(sovl, flee_from_charge)
 }
 
 /* Issue 15.2. At a gap of 0 the two units are in base contact: an
- * Engagement (sovl-CombatPhase.md "Resolve Engagements": "Each grouping of
+ * Engagement (SOVL Combat Phase "Resolve Engagements": "Each grouping of
  * two or more units in base contact is considered an Engagement"), and an
- * engaged side is not a valid target (sovl-ChargePhase.md "Charge Side").
+ * engaged side is not a valid target (SOVL Charge Phase "Charge Side").
  * No charge is declared, so the focus charge is `illegal`, the outcome for
  * "no valid target", in the exact and the sampled path. Before the fix a1
  * charged (and b1, greedy, counter charged) at 0". */
@@ -543,7 +543,7 @@ Test(sovl, no_valid_target_touching_at_a_corner)
 
 Test(sovl, an_engaged_unit_cannot_flee)
 {
-    /* sovl-ChargePhase.md "Fleeing from a Charge": "It is not already
+    /* SOVL Charge Phase "Fleeing from a Charge": "It is not already
      * engaged in combat or fleeing." Cavalry charges b1 from 10": alone, b1
      * flees (caught 15/36, flee_from_charge). With a2 in base contact with
      * b1's rear it is engaged and may not flee; it cannot counter charge

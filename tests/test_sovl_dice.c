@@ -165,7 +165,7 @@ Test(sovl_dice, to_hit_and_saves)
     cr_expect_float_eq(cs_sovl_d6_p_at_least(1, true), 5.0 / 6.0, 1e-12);
     cr_expect_float_eq(cs_sovl_d6_p_at_least(8, false), 0.0, 1e-12);
     cr_expect_float_eq(cs_sovl_d6_p_at_least(8, true), 1.0 / 6.0, 1e-12);
-    /* sovl-CombatPhase.md Damage Save table. */
+    /* SOVL Combat Phase Damage Save table. */
     cr_expect_eq(cs_sovl_save_needed(6, 3), 6); /* more than 2 higher */
     cr_expect_eq(cs_sovl_save_needed(5, 3), 5); /* 2 higher */
     cr_expect_eq(cs_sovl_save_needed(4, 3), 5);

@@ -40,7 +40,7 @@ static void set_choice(cs_params *p, const char *key, const char *text)
     cr_assert_fail("no choice %s for %s", text, key);
 }
 
-/* The head-on layout at gap d (RULES.md, Head-on scenario). */
+/* The head-on layout at gap d (docs/rules/README.md, the head-on layout). */
 static cs_params head_on(double d)
 {
     cs_params p;
@@ -292,7 +292,7 @@ Test(t9a, maximised_and_minimised)
 Test(t9a, edition_2_range)
 {
     /* 2D6 + 4 at 11": P(2D6 >= 7) = 21/36. Maximised, Advance Rate 0, at
-     * 8": 3D6 drop the lowest >= 8, 147/216 by enumeration (RULES.md's
+     * 8": 3D6 drop the lowest >= 8, 147/216 by enumeration (docs/rules/t9a.md's
      * oracle 68.06%). Maximised and Minimised cancel. */
     cs_params p = head_on(11.0);
     set_choice(&p, "edition", "2");

@@ -670,8 +670,8 @@ Test(units, reach_is_the_inverted_range_distribution, .timeout = 30)
 }
 
 /* Issue 15.6: the T9A 2nd-edition catalogue has no Charge Speed, which
- * edition 3's range needs (D6 + 4 + Cha, t9a-3rd-charge-rules.md, Charge
- * Range); the mapping locks edition = 2, so asking for 3 is refused with
+ * edition 3's range needs (D6 + 4 + Cha, T9A 3rd ed., Charge Range;
+ * docs/rules/t9a.md); the mapping locks edition = 2, so asking for 3 is refused with
  * what is missing, from --set and from a CSV column alike. */
 Test(units, t9a_edition_3_without_charge_speed_is_refused)
 {

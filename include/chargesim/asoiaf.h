@@ -5,7 +5,7 @@
  *
  * ASOIAF, Charge, "Résoudre l'Attaque": once in place the attacker makes one
  * melee attack; the charge bonus re-rolls every failed hit roll. Each hit
- * then asks the defender for a save (RULES.md asoiaf, Charge attack). */
+ * then asks the defender for a save (docs/rules/asoiaf.md, Charge attack). */
 #include <stdbool.h>
 
 #include "chargesim/rng.h"

@@ -144,7 +144,7 @@ struct cs_scenario;
 void cs_drawing_scenario(cs_drawing *d, const struct cs_scenario *s);
 
 /* The target's arcs: a ray from each corner at 135 degrees to both edges
- * (RULES.md, Common geometry). */
+ * (docs/rules/README.md, units as rectangles). */
 void cs_drawing_arcs(cs_drawing *d, const cs_rect *target);
 
 /* The field of view `arc` degrees wide from the front corners of r. */

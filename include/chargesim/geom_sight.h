@@ -3,12 +3,12 @@
 /* A unit's arcs, its field of view and line of sight (src/core/geom_sight.c). */
 #include "chargesim/geom_vec.h"
 
-/* ---- arcs (RULES.md, Common geometry) ----------------------------------- */
+/* ---- arcs (docs/rules/README.md, units as rectangles) ------------------- */
 
 /* The arc of r holding point p. The arcs are bounded by four rays, one from
  * each corner, pointing outward at 135 degrees to both edges meeting there
  * (45 degrees off the unit's forward or backward direction); a point on a
- * boundary ray belongs to the flank arc (RULES.md). A point inside r (or on
+ * boundary ray belongs to the flank arc (docs/rules/README.md). A point inside r (or on
  * its boundary) is given the arc of its nearest edge, ties to the flank,
  * then front before rear. */
 cs_facing cs_geom_arc_of_point(const cs_rect *r, cs_vec2 p);
@@ -21,7 +21,7 @@ typedef struct cs_arc_share {
                            area[0..3] + overlap = other's area */
     cs_facing majority; /* the arc with the largest area */
     bool tie;           /* the two largest areas are equal within
-                           CS_GEOM_EPS * other's area: RULES.md lets the
+                           CS_GEOM_EPS * other's area: the rules let the
                            charger choose between `majority` and `tie_with` */
     cs_facing tie_with; /* the runner-up arc (meaningful when tie) */
 } cs_arc_share;

@@ -1,7 +1,7 @@
 #ifndef CHARGESIM_OUTPUT_H
 #define CHARGESIM_OUTPUT_H
-/* The one module through which every command writes every file (DESIGN.md,
- * "One output module"; issue 17 point 1). No other module opens a file for
+/* The one module through which every command writes every file
+ * (docs/ARCHITECTURE.md, "One output module"; issue 17 point 1). No other module opens a file for
  * writing.
  *
  * - A regular file (or a name that does not exist yet) is written to a

@@ -2,7 +2,7 @@
 #define CHARGESIM_SCENARIO_H
 /* The battlefield of one trial: charger, target, a few other units and a
  * few terrain pieces, placed relative to the canonical head-on layout
- * (RULES.md, Head-on scenario). Pure; building one is cheap (a few sin/cos)
+ * (docs/rules/README.md, the head-on layout). Pure; building one is cheap (a few sin/cos)
  * because every placement value may be drawn afresh each trial.
  *
  * The scenario frame (geom.h conventions, inches and degrees):

@@ -1,6 +1,6 @@
 #ifndef CHARGESIM_SOVL_H
 #define CHARGESIM_SOVL_H
-/* SOVL ("Game Loop" rules, shared/reference-rules/sovl-*.md): the unit types
+/* SOVL ("Game Loop" rules; docs/rules/sovl.md): the unit types
  * table and the dice of the strategic and combat phases as pure functions,
  * each with an exact probability beside its sampler (src/rules/sovl.c). The
  * charge phase itself is the `sovl` ruleset (src/rules/sovl_setup.c, with
@@ -10,7 +10,7 @@
 
 #include "chargesim/rng.h"
 
-/* The unit types of sovl-UnitTypes.md "Unit Types", in table order. */
+/* The unit types of SOVL Unit Stats and Types "Unit Types", in table order. */
 typedef enum cs_sovl_type {
     CS_SOVL_INFANTRY_20,
     CS_SOVL_INFANTRY_25,
@@ -43,8 +43,8 @@ extern const char *const cs_sovl_type_keys[CS_SOVL_N_TYPES + 1];
 /* Millimetres to inches (the rules give bases in mm and distances in inches). */
 #define CS_SOVL_MM_PER_INCH 25.4
 
-/* ---- Discipline tests (sovl-UnitTypes.md "Discipline and Rank Bonus",
- * sovl-CombatPhase.md "Break Tests", sovl-StrategicPhase.md "Rally") ---- */
+/* ---- Discipline tests (SOVL Unit Stats and Types "Discipline and Rank Bonus",
+ * SOVL Combat Phase "Break Tests", SOVL Strategic Phase "Rally") ---- */
 
 enum {
     CS_SOVL_FEARLESS = 1u << 0,   /* ignores all penalties to Discipline tests */
@@ -67,7 +67,7 @@ double cs_sovl_discipline_p(int target);
 /* One sampled test: rolls 2D6 into *roll (if not NULL); true on a pass. */
 bool cs_sovl_discipline_roll(int target, cs_rng *rng, int *roll);
 
-/* ---- Flight moves (sovl-UnitTypes.md "Flight Move") ---- */
+/* ---- Flight moves (SOVL Unit Stats and Types "Flight Move") ---- */
 
 /* One D6 for each 4 points of BASE movement allowance (modifiers such as
  * Swift do not count): infantry 2, monsters 3, cavalry 4, war machine 0. */
@@ -87,8 +87,8 @@ double cs_sovl_flight_p_reach(int n, double edge_distance);
 /* One sampled flight move of n D6, in inches. */
 int cs_sovl_flight_roll(int n, cs_rng *rng);
 
-/* ---- Ranged attacks (sovl-StrategicPhase.md "Ranged Attacks") and the
- * damage save (sovl-CombatPhase.md "Damage Save") ---- */
+/* ---- Ranged attacks (SOVL Strategic Phase "Ranged Attacks") and the
+ * damage save (SOVL Combat Phase "Damage Save") ---- */
 
 typedef enum cs_sovl_weapon {
     CS_SOVL_LONGBOW,
@@ -106,7 +106,7 @@ typedef struct cs_sovl_weapon_def {
     int power;        /* Power of the shot, against the target's Defense */
 } cs_sovl_weapon_def;
 
-/* The row of weapon `w` of sovl-UnitProperties.md "Ranged Attacks"; NULL
+/* The row of weapon `w` of SOVL Equipment and Unit Properties "Ranged Attacks"; NULL
  * outside the table. The war machines (D3 hits and such) are not modelled. */
 const cs_sovl_weapon_def *cs_sovl_weapon_get(int w);
 

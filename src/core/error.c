@@ -1,6 +1,6 @@
 /* Formatted errors; see include/chargesim/error.h. In core although it
  * includes <stdio.h>: vsnprintf only formats into the caller's buffer; the
- * core still reads and writes no stream (STYLE.md 2). */
+ * core still reads and writes no stream (docs/ARCHITECTURE.md, House rules). */
 #include "chargesim/error.h"
 
 #include <stdarg.h>

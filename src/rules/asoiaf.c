@@ -1,5 +1,5 @@
-/* A Song of Ice and Fire TMG charges (seed asoiaf-charge-fr.txt, RULES.md
- * asoiaf, issue 6).
+/* A Song of Ice and Fire TMG charges (A Song of Ice and Fire: Tabletop
+ * Miniatures Game, core rules, Charge action; docs/rules/asoiaf.md, issue 6).
  *
  * Everything but the dice lives in the layout: whether the charge may be
  * declared, the distance the straight charge move needs to touch the target,
@@ -92,7 +92,7 @@ _Static_assert(P_COUNT <= CS_MAX_PARAMS, "asoiaf has too many parameters");
 
 /* What a disordered charge (a natural 1 on the charge die) costs when it
  * still connects. The source names the disordered charge but says nothing of
- * its effect; RULES.md takes the loss of the charge bonus. */
+ * its effect; docs/rules/asoiaf.md takes the loss of the charge bonus. */
 enum { DIS_NO_BONUS, DIS_NONE, DIS_NO_ATTACK };
 static const char *const disordered_choices[] = {"no_bonus", "none", "no_attack", NULL};
 
@@ -596,7 +596,7 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
 }
 
 static const char doc[] =
-    "A Song of Ice and Fire TMG charges (seed asoiaf-charge-fr.txt; RULES.md asoiaf).\n"
+    "A Song of Ice and Fire TMG charges (core rules, Charge action; docs/rules/asoiaf.md).\n"
     "Declaration (Charge, cible légale), else `illegal`: the charger is not engaged (the\n"
     "charger_engaged flag, or touching the target or another enemy); the target is within\n"
     "speed + 6 (closest points of the trays: the most the charger could move); it is in\n"

@@ -1,5 +1,6 @@
-/* coreheim: Mordheim-style skirmish charges (seed coreheim-charges.md,
- * reference-rules/coreheim-1.1, 1.3, 1.4 and 5.8; shared/RULES.md "coreheim").
+/* coreheim: Mordheim-style skirmish charges (Coreheim rules, 1.1 Profile
+ * Characteristics, 1.3 Movement, 1.4 Charges, 5.8 Interception; the reading
+ * is docs/rules/coreheim.md).
  *
  * Warriors are single points. The charge runs along the most direct route,
  * a straight horizontal lane of length `distance` from the charger (x = 0)
@@ -139,8 +140,8 @@ static const cs_metric_def metrics[N_METRICS] = {
 };
 
 static const char doc[] =
-    "coreheim: Mordheim-style charges by single warriors (seed coreheim-charges.md,\n"
-    "reference-rules coreheim-1.1, 1.3, 1.4, 5.8; shared/RULES.md).\n"
+    "coreheim: Mordheim-style charges by single warriors (Coreheim rules, 1.1, 1.3,\n"
+    "1.4 and 5.8, cited below by number; the project's account: docs/rules/coreheim.md).\n"
     "Readings taken:\n"
     "- Tests (1.1): D12 >= initiative passes; a natural 12 passes and a natural 1 fails.\n"
     "  tests = d6_under, the classic Warhammer test this variant copies (Warhammer\n"
@@ -556,7 +557,7 @@ const cs_ruleset cs_rules_coreheim = {
     .n_params = N_PARAMS,
     .outcomes = outcomes,
     .n_outcomes = N_OUTCOMES,
-    /* p_success: contact with the declared target (RULES.md, issue 15.5); an
+    /* p_success: contact with the declared target (docs/rules/coreheim.md, issue 15.5); an
      * interception ends in contact with another warrior. */
     .success_mask = (1u << O_CHARGED) | (1u << O_DIVING),
     .metrics = metrics,

@@ -1,4 +1,4 @@
-/* generic — any "move + dice" charge (shared/RULES.md, last section), the
+/* generic — any "move + dice" charge (docs/rules/generic.md), the
  * smallest complete ruleset and the model for the others.
  *
  * range = move + <dice>; the charge succeeds when the range reaches
@@ -76,7 +76,7 @@ typedef struct generic_layout {
 enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
 
 /* Each preset's engagement distance and declaration limit, from the game's
- * core rules (shared/RULES.md, generic table):
+ * core rules (docs/rules/generic.md, the presets):
  * - w40k: a charge must end within Engagement Range, 1" (so a gap of d
  *   needs 2D6 >= d - 1); a charge may be declared against a unit within
  *   12", and not by a unit already within Engagement Range of an enemy.
@@ -102,7 +102,7 @@ static const preset_rule preset_rules[] = {
 };
 
 /* The dice each preset rolls. tow: "M + highest of 2D6"; its swiftstride
- * "adds a D6" (RULES.md), read as one more D6 added to the total — an
+ * "adds a D6" (The Old World, Swiftstride), read as one more D6 added to the total — an
  * assumption, marked on the parameter. whfb8 swiftstride: 3D6 drop lowest. */
 static const char *preset_dice(int preset, bool swift)
 {
@@ -392,7 +392,7 @@ const cs_ruleset cs_rules_generic = {
         "range = move + dice; the charge succeeds when the range reaches distance -\n"
         "engagement (head-on; a range reaches a distance when range >= distance - 1e-6\n"
         "inch, so decimal distances such as 8.3 are exact).\n"
-        "Presets (shared/RULES.md, generic), each as its game's core rules play it:\n"
+        "Presets (docs/rules/generic.md), each as its game's core rules play it:\n"
         "  preset  roll                engagement   who may declare\n"
         "  w40k    2D6 (no move)       1\"           target within 12\"; not already within 1\"\n"
         "  aos     2D6 (no move)       1/2\"         target within 12\"; not already within 1/2\"\n"
@@ -410,7 +410,7 @@ const cs_ruleset cs_rules_generic = {
         "is 0: base contact) is engaged: outcome `illegal`, as is a target out of range.\n"
         "engagement (inches) overrides the preset's value; its default -1 means \"the\n"
         "preset's\". The declaration limits follow the preset; none and whfb8 have none.\n"
-        "Swiftstride: whfb8 rolls 3D6 and drops the lowest; tow 'adds a D6' (RULES.md),\n"
+        "Swiftstride: whfb8 rolls 3D6 and drops the lowest; tow 'adds a D6' (its rulebook),\n"
         "read as one more D6 added to the total (assumption; set preset = none and\n"
         "dice = 3d6kh1 for the other reading). The rule's own M + 9 declaration limit\n"
         "stays, though the extra D6 can carry the charger further.\n"

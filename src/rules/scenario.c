@@ -1,5 +1,5 @@
 /* The battlefield of one trial, placed relative to the head-on layout
- * (RULES.md, Head-on scenario; frame and parameters in scenario.h). */
+ * (docs/rules/README.md, the head-on layout; frame and parameters in scenario.h). */
 #include "chargesim/scenario.h"
 
 #include <math.h>

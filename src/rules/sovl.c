@@ -1,15 +1,15 @@
 /* SOVL: the unit types and weapons tables and the dice of the strategic and
  * combat phases (chargesim/sovl.h). The charge phase ruleset built on them is
- * src/rules/sovl_setup.c, sovl_phase.c and sovl_exact.c. The rules are
- * shared/reference-rules/sovl-*.md and the seeds shared/seeds/sovl-*.md, read
- * as shared/RULES.md "sovl" says. */
+ * src/rules/sovl_setup.c, sovl_phase.c and sovl_exact.c. The rules are the
+ * SOVL "Game Loop" pages, cited below by page and section, read as
+ * docs/rules/sovl.md says. */
 #include "chargesim/sovl.h"
 
 #include <stdlib.h>
 
 #include "chargesim/reach.h"
 
-/* ---- Unit types (sovl-UnitTypes.md "Unit Types") ---- */
+/* ---- Unit types (SOVL Unit Stats and Types "Unit Types") ---- */
 
 static const cs_sovl_unit_type unit_types[CS_SOVL_N_TYPES] = {
     [CS_SOVL_INFANTRY_20] = {"infantry_20", 20.0, 20.0, 8, 1.0},
@@ -40,7 +40,7 @@ int cs_sovl_rank_bonus(int models, int frontage)
 {
     if (models <= 0 || frontage <= 0)
         return 0;
-    /* sovl-UnitTypes.md: "Each rank with at least 3 models gives +1 Rank
+    /* SOVL Unit Stats and Types: "Each rank with at least 3 models gives +1 Rank
      * Bonus, including the first rank." Full ranks hold `frontage` models;
      * the rear rank holds the remainder. */
     int full = models / frontage;
@@ -50,7 +50,7 @@ int cs_sovl_rank_bonus(int models, int frontage)
 
 int cs_sovl_discipline_target(int discipline, int rank_bonus, int penalty, unsigned props)
 {
-    /* sovl-UnitProperties.md: Reanimated "Never fails Discipline tests";
+    /* SOVL Equipment and Unit Properties: Reanimated "Never fails Discipline tests";
      * Fearless "Ignores all penalties to Discipline tests". */
     if (props & CS_SOVL_REANIMATED)
         return 12;
@@ -77,7 +77,7 @@ bool cs_sovl_discipline_roll(int target, cs_rng *rng, int *roll)
     int r = cs_rng_die(rng, 6) + cs_rng_die(rng, 6);
     if (roll)
         *roll = r;
-    /* sovl-UnitTypes.md: "If the result is lower than or equal to the units
+    /* SOVL Unit Stats and Types: "If the result is lower than or equal to the units
      * Discipline stat, it is succesful." */
     return r <= target;
 }
@@ -86,7 +86,7 @@ bool cs_sovl_discipline_roll(int target, cs_rng *rng, int *roll)
 
 int cs_sovl_flight_dice(int base_move)
 {
-    /* sovl-UnitTypes.md "Flight Move": "roll one d6 for each 4 points of
+    /* SOVL Unit Stats and Types "Flight Move": "roll one d6 for each 4 points of
      * base movement allowance"; a remainder below 4 adds no die. */
     return base_move > 0 ? base_move / 4 : 0;
 }
@@ -151,7 +151,7 @@ const cs_sovl_weapon_def *cs_sovl_weapon_get(int w)
 
 int cs_sovl_hit_needed(int skill, bool long_range)
 {
-    /* sovl-StrategicPhase.md "Ranged Attacks": 4+, "Chance to hit increases
+    /* SOVL Strategic Phase "Ranged Attacks": 4+, "Chance to hit increases
      * by one for each point of Skill over 3 and decreases by one for each
      * point of skill under 3"; beyond half the maximum range "a -1 penalty
      * to be hit". */
@@ -177,7 +177,7 @@ bool cs_sovl_d6_roll_at_least(int needed, bool natural, cs_rng *rng)
 
 int cs_sovl_save_needed(int power, int defense)
 {
-    /* sovl-CombatPhase.md "Damage Save": higher Power 5+, 6+ when "the
+    /* SOVL Combat Phase "Damage Save": higher Power 5+, 6+ when "the
      * difference is more than 2"; equal 4+; lower Power 3+, 2+ when more
      * than 2 lower. */
     int diff = power - defense;

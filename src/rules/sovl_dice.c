@@ -44,39 +44,39 @@ static const cs_param_def params[N_PARAMS] = {
                 0, 0, test_choices, 0},
     [P_DISCIPLINE] = {"discipline", CS_PARAM_INT, "7", "",
                       "Discipline stat: a test passes on 2D6 <= Discipline + Rank Bonus - penalty "
-                      "(sovl-UnitTypes.md)",
+                      "(SOVL Unit Stats and Types)",
                       0, 12, NULL, 0},
     [P_MODELS] = {"models", CS_PARAM_INT, "10", "",
                   "models in the unit: ranks for the Rank Bonus, and one D6 each when shooting",
                   1, MAX_MODELS, NULL, 0},
     [P_FRONTAGE] = {"frontage", CS_PARAM_INT, "5", "",
                     "models per rank; each rank of >= 3 models gives +1 Rank Bonus, the first "
-                    "included (sovl-UnitTypes.md)",
+                    "included (SOVL Unit Stats and Types)",
                     1, MAX_MODELS, NULL, 0},
     [P_PENALTY] = {"penalty", CS_PARAM_INT, "0", "",
-                   "combat score difference subtracted in a break test (sovl-CombatPhase.md); 0 "
-                   "for a rally (sovl-StrategicPhase.md)",
+                   "combat score difference subtracted in a break test (SOVL Combat Phase); 0 "
+                   "for a rally (SOVL Strategic Phase)",
                    0, 24, NULL, 0},
     [P_FEARLESS] = {"fearless", CS_PARAM_BOOL, "false", "",
-                    "Fearless: ignores all penalties to Discipline tests (sovl-UnitProperties.md)",
+                    "Fearless: ignores all penalties to Discipline tests (SOVL Equipment and Unit Properties)",
                     0, 1, NULL, 0},
     [P_REANIMATED] = {"reanimated", CS_PARAM_BOOL, "false", "",
-                      "Reanimated: never fails Discipline tests (sovl-UnitProperties.md)", 0, 1,
+                      "Reanimated: never fails Discipline tests (SOVL Equipment and Unit Properties)", 0, 1,
                       NULL, 0},
     [P_TYPE] = {"type", CS_PARAM_CHOICE, "infantry_20", "",
                 "unit type; a flight move is one D6 per 4 points of its base movement "
-                "(sovl-UnitTypes.md)",
+                "(SOVL Unit Stats and Types)",
                 0, 0, cs_sovl_type_keys, 0},
     [P_EDGE_DISTANCE] = {"edge_distance", CS_PARAM_REAL, "6", "in",
                          "distance the fleeing unit must move to reach the table edge; reaching "
-                         "it flees the battlefield (sovl-UnitTypes.md)",
+                         "it flees the battlefield (SOVL Unit Stats and Types)",
                          0, 200, NULL, CS_PF_LAYOUT},
     [P_SKILL] = {"skill", CS_PARAM_INT, "3", "",
                  "Skill of the shooters: 4+ to hit, one better per point over 3, one worse per "
-                 "point under 3 (sovl-StrategicPhase.md)",
+                 "point under 3 (SOVL Strategic Phase)",
                  0, 10, NULL, 0},
     [P_WEAPON] = {"weapon", CS_PARAM_CHOICE, "longbow", "",
-                  "ranged weapon: its maximum range and Power (sovl-UnitProperties.md)", 0, 0,
+                  "ranged weapon: its maximum range and Power (SOVL Equipment and Unit Properties)", 0, 0,
                   cs_sovl_weapon_keys, 0},
     [P_TARGET_DISTANCE] = {"target_distance", CS_PARAM_REAL, "12", "in",
                            "distance to the target: beyond the weapon's range no attack, beyond "
@@ -84,7 +84,7 @@ static const cs_param_def params[N_PARAMS] = {
                            0, 200, NULL, CS_PF_LAYOUT},
     [P_DEFENSE] = {"defense", CS_PARAM_INT, "3", "",
                    "target's Defense against the weapon's Power in the Damage Save table "
-                   "(sovl-CombatPhase.md)",
+                   "(SOVL Combat Phase)",
                    0, 12, NULL, 0},
     [P_NATURAL_ROLLS] = {"natural_rolls", CS_PARAM_BOOL, "false", "",
                          "to hit, a natural 1 always misses and a 6 always hits; the rules are "
@@ -177,7 +177,7 @@ static void clear_metrics(cs_trial *out)
 }
 
 /* The hit score for a target at distance d, or 0 beyond the weapon's range
- * (sovl-StrategicPhase.md "units outside of that range can't be targeted";
+ * (SOVL Strategic Phase "units outside of that range can't be targeted";
  * "further away than half the maximum range" is long range). Both are
  * "does this range reach this distance" (reach.h): a target at 15.0" is
  * within half of a 30" range even when the decimal it came from does not
@@ -212,7 +212,7 @@ static void resolve(const void *vctx, const void *vlayout, cs_rng *rng, cs_trial
             out->outcome = O_OUT_OF_RANGE;
             return;
         }
-        /* sovl-StrategicPhase.md: a D6 per model; the defender rolls a
+        /* SOVL Strategic Phase: a D6 per model; the defender rolls a
          * Damage Save against each hit and takes a wound per failure. */
         int hits = 0, wounds = 0;
         for (int k = 0; k < c->shooters; k++)
@@ -290,22 +290,22 @@ static void outcome_probabilities(const void *vctx, const void *vlayout, cs_prob
 }
 
 static const char doc[] =
-    "SOVL dice of the strategic and combat phases (shared/reference-rules/sovl-*.md).\n"
-    "test = discipline: 2D6 <= Discipline + Rank Bonus - penalty passes (sovl-UnitTypes.md\n"
+    "SOVL dice of the strategic and combat phases (SOVL rules; docs/rules/sovl.md).\n"
+    "test = discipline: 2D6 <= Discipline + Rank Bonus - penalty passes (SOVL Unit Stats and Types\n"
     "  \"Discipline and Rank Bonus\"); Rank Bonus = ranks of >= 3 models, the first included,\n"
     "  from models and frontage; penalty = the combat score difference of a break test\n"
-    "  (sovl-CombatPhase.md); a rally is the same test with penalty 0\n"
-    "  (sovl-StrategicPhase.md). Fearless drops the penalty, Reanimated never fails.\n"
+    "  (SOVL Combat Phase); a rally is the same test with penalty 0\n"
+    "  (SOVL Strategic Phase). Fearless drops the penalty, Reanimated never fails.\n"
     "  Outcomes pass / fail.\n"
     "test = flight: one D6 per 4 points of the type's base movement (infantry 2D6, monsters\n"
     "  3D6, cavalry 4D6); the unit leaves the table when the roll >= edge_distance - 1e-6\n"
-    "  (sovl-UnitTypes.md \"Flight Move\"). Outcomes off_table / on_table.\n"
+    "  (SOVL Unit Stats and Types \"Flight Move\"). Outcomes off_table / on_table.\n"
     "test = ranged: one D6 per model, 4+ to hit, +-1 per point of Skill from 3, -1 beyond half\n"
-    "  the weapon's range, no attack beyond it (sovl-StrategicPhase.md \"Ranged Attacks\");\n"
+    "  the weapon's range, no attack beyond it (SOVL Strategic Phase \"Ranged Attacks\");\n"
     "  in range means target_distance <= range + 1e-6\" and long range target_distance >\n"
     "  range/2 + 1e-6\" (CS_REACH_TOL: decimal distances are never flipped by binary\n"
     "  floating point); each hit then faces the Damage Save of the weapon's Power against\n"
-    "  the target's Defense (sovl-CombatPhase.md: 5+ / 6+ when Power is more than 2 higher,\n"
+    "  the target's Defense (SOVL Combat Phase: 5+ / 6+ when Power is more than 2 higher,\n"
     "  4+ equal, 3+ / 2+ when more than 2 lower). Outcomes casualties (>= 1 wound) /\n"
     "  no_casualties / out_of_range.\n"
     "p_success is P(pass, off_table or casualties): the event each test asks about.\n"

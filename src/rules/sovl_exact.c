@@ -1,7 +1,7 @@
 /* SOVL charge phase: the dice. The phase is deterministic given the layout
  * (sovl_phase.c) but for the flight moves of units fleeing a charge:
  * resolve samples them, outcome_probabilities sums their exact distribution
- * (issue 4); the focus charge gives the outcome (RULES.md: one per trial). */
+ * (issue 4); the focus charge gives the outcome (docs/rules/sovl.md: one per trial). */
 #include <math.h>
 
 #include "chargesim/reach.h"
@@ -36,7 +36,7 @@ static const int dice_metrics[] = {M_SUCCESSFUL_A, M_SUCCESSFUL_B, M_FLANK_A, M_
                                    M_REAR_A,       M_REAR_B,       M_CAUGHT};
 #define N_DICE_METRICS ((int)(sizeof dice_metrics / sizeof dice_metrics[0]))
 
-/* The focus charge (RULES.md: one outcome per trial): the first charge of
+/* The focus charge (docs/rules/sovl.md: one outcome per trial): the first charge of
  * the phase, or the first one declared by the chosen unit; -1 if none. */
 static int focus_index(const charge_ctx *c, const phase *ph)
 {

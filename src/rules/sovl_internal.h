@@ -5,7 +5,7 @@
  * struct), sovl_phase.c (declarations and resolution, deterministic given
  * the placement) and sovl_exact.c (the flight dice: sampled and exact).
  *
- * The charge phase (sovl-ChargePhase.md; RULES.md "sovl"): one trial is one
+ * The charge phase (SOVL Charge Phase; docs/rules/sovl.md): one trial is one
  * charge phase: up to three units a side, players alternating one
  * declaration at a time until both pass, then resolution. Given the
  * placement the declarations are deterministic (the policies are), so the
@@ -26,7 +26,7 @@
  * charge) takes away, so a phase holds at most 6 + 2 * 6 declarations. */
 #define MAX_CHARGES 24
 #define MAX_DECLARATIONS (2 * MAX_CHARGES + 4)
-#define MAX_FLIGHT_DICE 4 /* 16" base movement at most (sovl-UnitTypes.md) */
+#define MAX_FLIGHT_DICE 4 /* 16" base movement at most (SOVL Unit Stats and Types) */
 
 /* The parameters of one unit, UNIT_STRIDE apart from P_UNIT1 (a1..a3, b1..b3). */
 enum { F_TYPE, F_FRONTAGE, F_RANKS, F_X, F_Y, F_FACING, F_MOVE_MOD, UNIT_STRIDE };

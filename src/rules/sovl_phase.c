@@ -1,6 +1,6 @@
 /* SOVL charge phase: the declarations (alternating, with counter charges,
  * Charge Intercepts and Flee From Charge) and the placements at resolution,
- * deterministic given the layout (sovl-ChargePhase.md; RULES.md "sovl"). */
+ * deterministic given the layout (SOVL Charge Phase; docs/rules/sovl.md). */
 #include <math.h>
 #include <stddef.h>
 
@@ -48,11 +48,11 @@ static bool shorter(double a, double b)
     return a < b - CS_REACH_TOL;
 }
 
-/* Charge Priority (sovl-ChargePhase.md "Charge Intercept"): "A shorter
+/* Charge Priority (SOVL Charge Phase "Charge Intercept"): "A shorter
  * charge distance has higher priority"; "A charge against the side or rear
  * of a unit has higher priority than one against the front". The page lists
  * distance first; which criterion decides first is the `priority` parameter
- * (RULES.md: shorter distance first, then flank/rear). True when charge 1
+ * (docs/rules/sovl.md: shorter distance first, then flank/rear). True when charge 1
  * has strictly higher priority than charge 0. */
 static bool outranks(const charge_ctx *c, double d1, cs_facing s1, double d0, cs_facing s0)
 {
@@ -71,7 +71,7 @@ static bool outranks(const charge_ctx *c, double d1, cs_facing s1, double d0, cs
 
 /* Base contact: the two footprints touch (closest points within
  * CS_REACH_TOL of 0, corner to corner included: a range of 0 reaches the
- * gap). sovl-CombatPhase.md "Resolve Engagements": "Each grouping of two or
+ * gap). SOVL Combat Phase "Resolve Engagements": "Each grouping of two or
  * more units in base contact is considered an Engagement". */
 static bool in_base_contact(const cs_rect *a, const cs_rect *b)
 {
@@ -107,7 +107,7 @@ static bool placement_blocked(const charge_ctx *c, const phase *ph, int u, int t
     return false;
 }
 
-/* sovl-ChargePhase.md: "there also needs to be enough space in base contact
+/* SOVL Charge Phase: "there also needs to be enough space in base contact
  * to place the charger", and at resolution "The charger should be centered
  * against the target if possible. If it's blocked by terrain or other units,
  * place it in a way that maximises base contact." The charger is placed flush
@@ -162,8 +162,8 @@ static bool find_room(const charge_ctx *c, const phase *ph, int u, int t, cs_fac
     return false;
 }
 
-/* Line of sight for a charge (sovl-ChargePhase.md: the target must be in
- * "Line of Sight of the charger"; sovl-SetupAndDeployment.md: forests,
+/* Line of sight for a charge (SOVL Charge Phase: the target must be in
+ * "Line of Sight of the charger"; SOVL Setup and Deployment: forests,
  * cliffs and buildings block it). centre_line: the range line crosses no
  * blocking terrain. any_part: no blocking terrain enters the region swept by
  * the lines from the charger's front edge to the target side (their convex
@@ -192,8 +192,8 @@ static bool sight_clear(const charge_ctx *c, const cs_rect *ur, const cs_rect *t
 
 /* The static part of "Valid Target" for charger u and target t: not in base
  * contact with the charger (a gap of 0: the two already form an Engagement,
- * sovl-CombatPhase.md, and "If a side of a unit is already engaged ... it's
- * not a valid target for a new charge", sovl-ChargePhase.md "Charge Side";
+ * SOVL Combat Phase, and "If a side of a unit is already engaged ... it's
+ * not a valid target for a new charge", SOVL Charge Phase "Charge Side";
  * the charge is then never declared, so the focus charge reports
  * `illegal`, the outcome for "no valid target"), the side by
  * the majority of the charger in the target's arcs ("check wich side arc
@@ -266,7 +266,7 @@ static bool charge_option(const charge_ctx *c, const phase *ph, int u, int t, op
     return found;
 }
 
-/* sovl-ChargePhase.md "Counter Charge": "if a unit has an incoming charge in
+/* SOVL Charge Phase "Counter Charge": "if a unit has an incoming charge in
  * the front, and no other charges against the flanks or rear, it is allowed
  * to declare a Counter Charge ... against the incoming charger, and needs to
  * be in charge range." Range is measured front-edge centre to front-edge
@@ -287,7 +287,7 @@ static bool counter_option(const charge_ctx *c, const phase *ph, int u, option *
     return true;
 }
 
-/* sovl-ChargePhase.md "Fleeing from a Charge": one enemy unit has declared a
+/* SOVL Charge Phase "Fleeing from a Charge": one enemy unit has declared a
  * charge against it and it has not declared a counter charge; it is not
  * already engaged in combat (in base contact with an enemy) or fleeing; it
  * has more than 0 movement; its Move Speed is greater than the charger's
@@ -388,7 +388,7 @@ static void apply(phase *ph, const option *o)
     ph->against[o->t][o->side] = k;
 }
 
-/* sovl-ChargePhase.md "Resolve Charges", in declaration order; chases of
+/* SOVL Charge Phase "Resolve Charges", in declaration order; chases of
  * fleeing units last (assumption: the page fixes no order; this keeps their
  * dice from moving the other placements). A counter charge pair: "rotate
  * both units so they face eachother. Find the half way point between them,
@@ -397,7 +397,7 @@ static void apply(phase *ph, const option *o)
  * charging unit. Then, move the charging unit it's full move speed towards
  * the fleeing unit": the fleeing unit moves straight away along the line of
  * the charge, so the charger catches it iff its move reaches distance +
- * flight move (reach.h; RULES.md: reaching it counts as a success). */
+ * flight move (reach.h; docs/rules/sovl.md: reaching it counts as a success). */
 static void resolve_placements(const charge_ctx *c, phase *ph)
 {
     for (int k = 0; k < ph->n; k++) {
@@ -441,7 +441,7 @@ static void resolve_placements(const charge_ctx *c, phase *ph)
     }
 }
 
-/* Declarations (sovl-ChargePhase.md: "Players take turns using Alternating
+/* Declarations (SOVL Charge Phase: "Players take turns using Alternating
  * Activations to declare one charge at a time, until both players pass"),
  * then the placements. Deterministic given the layout. */
 void cs_sovl_phase_run(const charge_ctx *c, const charge_layout *l, phase *ph)

@@ -23,7 +23,7 @@ static const char *const focus_choices[] = {"first", "a1", "a2", "a3", "b1", "b2
 
 #define UNIT_PARAMS(id, x, y, facing)                                                          \
     {id "_type", CS_PARAM_CHOICE, "infantry_20", "",                                           \
-     "unit " id ": unit type; base size and movement = charge range (sovl-UnitTypes.md)", 0, 0, \
+     "unit " id ": unit type; base size and movement = charge range (SOVL Unit Stats and Types)", 0, 0, \
      cs_sovl_type_keys, 0},                                                                    \
     {id "_frontage", CS_PARAM_INT, "5", "",                                                    \
      "unit " id ": models per rank; width = frontage x base width", 1, 20, NULL, 0},           \
@@ -37,7 +37,7 @@ static const char *const focus_choices[] = {"first", "a1", "a2", "a3", "b1", "b2
      "unit " id ": facing, 0 = towards +y, counter-clockwise positive", -360, 360, NULL,       \
      CS_PF_LAYOUT},                                                                            \
     {id "_move_mod", CS_PARAM_INT, "0", "in",                                                  \
-     "unit " id ": movement modifier (Swift +1, Heavy Armor -1...; sovl-UnitProperties.md); "  \
+     "unit " id ": movement modifier (Swift +1, Heavy Armor -1...; SOVL Equipment and Unit Properties); "  \
      "flight dice keep the base movement",                                                     \
      -4, 4, NULL, 0}
 
@@ -76,7 +76,7 @@ static const cs_param_def charge_params[N_PARAMS] = {
     [P_LOS_ARC] = {"los_arc", CS_PARAM_REAL, "90", "deg",
                    "total line-of-sight arc: rays at los_arc/2 outward from the two front "
                    "corners; 90 as the rules page's figure draws it, 45 the literal \"45 degree "
-                   "arc\" (sovl-ChargePhase.md)",
+                   "arc\" (SOVL Charge Phase)",
                    1, 180, NULL, CS_PF_ASSUMPTION},
     [P_LOS_BLOCK] = {"los_block", CS_PARAM_CHOICE, "centre_line", "",
                      "centre_line: blocked when the range line (charger front-edge centre to "
@@ -85,7 +85,7 @@ static const cs_param_def charge_params[N_PARAMS] = {
                      "the target side",
                      0, 0, block_choices, CS_PF_ASSUMPTION},
     [P_PRIORITY] = {"priority", CS_PARAM_CHOICE, "distance_first", "",
-                    "Charge Priority order (sovl-ChargePhase.md \"Charge Intercept\"): shorter "
+                    "Charge Priority order (SOVL Charge Phase \"Charge Intercept\"): shorter "
                     "distance first, flank/rear over front on equal distance; or flank/rear "
                     "first, then distance",
                     0, 0, priority_choices, CS_PF_ASSUMPTION},
@@ -108,7 +108,7 @@ static const cs_param_def charge_params[N_PARAMS] = {
                  0, 0, focus_choices, 0},
     [P_TERRAIN] = {"terrain", CS_PARAM_POLYGON, "", "in",
                    "convex terrain pieces \"kind: x,y x,y x,y ...; ...\" (kind solid = cliff or "
-                   "building, blocking = forest, impassable = river; sovl-SetupAndDeployment.md)",
+                   "building, blocking = forest, impassable = river; SOVL Setup and Deployment)",
                    0, 0, terrain_kinds, 0},
     UNIT_PARAMS("a1", "0", "-1.181", "0"),
     UNIT_PARAMS("a2", "-8", "-1.181", "0"),
@@ -224,7 +224,7 @@ static bool charge_layout_is_random(const void *vctx)
 /* ---- prepare ---- */
 
 /* Which units are on the table, their footprints (frontage and ranks of
- * bases, sovl-UnitTypes.md "Unit Types"), charge range and flight dice. */
+ * bases, SOVL Unit Stats and Types "Unit Types"), charge range and flight dice. */
 static void prepare_units(charge_ctx *c, const double *num)
 {
     c->n_side[0] = (int)num[P_UNITS_A];
@@ -242,7 +242,7 @@ static void prepare_units(charge_ctx *c, const double *num)
     }
 }
 
-/* The terrain pieces (sovl-SetupAndDeployment.md), parsed by the one
+/* The terrain pieces (SOVL Setup and Deployment), parsed by the one
  * polygon parser (the loader has checked the same text with it). */
 static cs_status prepare_terrain(charge_ctx *c, const char *text, cs_diag *diag)
 {
@@ -334,14 +334,14 @@ static cs_status charge_prepare(const cs_params *p, void *vctx, cs_diag *diag)
 }
 
 static const char charge_doc[] =
-    "SOVL charge phase (shared/seeds/sovl-charge-phase.md, reference-rules/sovl-ChargePhase.md,\n"
-    "RULES.md \"sovl\"). No charge dice: charge range = movement allowance (+ move_mod) of the\n"
-    "unit type (sovl-UnitTypes.md), measured from the centre of the charger's front edge to\n"
+    "SOVL charge phase (SOVL rules, Charge Phase; the project's account: docs/rules/sovl.md).\n"
+    "No charge dice: charge range = movement allowance (+ move_mod) of the\n"
+    "unit type (SOVL Unit Stats and Types), measured from the centre of the charger's front edge to\n"
     "the centre of the target side. One trial is one charge phase with up to 3 units a side.\n"
     "Valid target: not in base contact with the charger: at a gap of 0 (closest points\n"
     "within 1e-6\", corner to corner included) the two already form an Engagement\n"
-    "(sovl-CombatPhase.md \"Resolve Engagements\") and an engaged side is no valid target\n"
-    "(sovl-ChargePhase.md \"Charge Side\"), so no charge is declared and the focus charge\n"
+    "(SOVL Combat Phase \"Resolve Engagements\") and an engaged side is no valid target\n"
+    "(SOVL Charge Phase \"Charge Side\"), so no charge is declared and the focus charge\n"
     "reports `illegal`, this ruleset's outcome for \"no valid target\". The side is the\n"
     "target arc holding the majority of the charger's area (exact clipping; on an exact\n"
     "tie the better valid side by Charge Priority); in range (move >= distance - 1e-6\",\n"
@@ -352,7 +352,7 @@ static const char charge_doc[] =
     "range line, any_part = the hull of the charger's front edge and the target side); room\n"
     "to place the charger flush in base contact; the side free; a target that declared a\n"
     "charge only by a Charge Intercept of higher priority (priority: distance_first =\n"
-    "shorter distance, then flank/rear over front on equal distance, as RULES.md reads the\n"
+    "shorter distance, then flank/rear over front on equal distance, as docs/rules/sovl.md reads the\n"
     "page; flank_first the other order), which cancels its charge.\n"
     "Valid charger: not fleeing, no charge declared, no charge declared against it; except\n"
     "the counter charge: a unit charged only in the front may charge its charger if it is\n"
@@ -418,8 +418,8 @@ const cs_ruleset cs_rules_sovl = {
  * centre and measures `distance` to its nearest point, so the centre is
  * worked back from the front-edge centre. b1 cannot stand touching or
  * overlapping a1 (already in base contact: an engaged side is no valid
- * target, sovl-ChargePhase.md "Charge Side"), overlapping another unit, or
- * on solid or impassable terrain (sovl-SetupAndDeployment.md). */
+ * target, SOVL Charge Phase "Charge Side"), overlapping another unit, or
+ * on solid or impassable terrain (SOVL Setup and Deployment). */
 static cs_status charge_map_place(cs_params *p, double x, double y, cs_map_spot *spot,
                                   cs_diag *diag)
 {

@@ -1,5 +1,5 @@
-/* t9a — The Ninth Age charges (shared/RULES.md "t9a"; the 3rd-edition text is
- * shared/reference-rules/t9a-3rd-charge-rules.md, cited below by section).
+/* t9a — The Ninth Age charges (The Ninth Age: Fantasy Battles, 3rd edition
+ * rulebook, cited below by section; the reading is docs/rules/t9a.md).
  *
  * A trial splits as issue 4 asks: draw_layout does all the geometry of one
  * placement (declaration checks, closest distance, Target Facing, snaking
@@ -326,7 +326,7 @@ void cs_t9a_failed_move(const cs_scenario *s, cs_facing f, double dist, cs_t9a_f
  * sorted in place; returns the kept sum and stores edition 2's failed
  * charge distance, "the highest single D6 rolled": of the kept dice, or of
  * every die rolled when failed_die = rolled (they differ only where
- * Minimised discarded a higher die; RULES.md is silent). */
+ * Minimised discarded a higher die; the rulebook is silent: docs/rules/t9a.md). */
 static int keep_dice(const t9a_ctx *c, int *face, int *high)
 {
     int m = c->n_dice + c->extra;
@@ -452,7 +452,7 @@ static void resolve(const void *vctx, const void *vl, cs_rng *rng, cs_trial *out
     out->m[M_RANGE] = (double)range;
 
     if (c->reaction == REACT_FLEE) {
-        /* The gap grows by exactly the flee distance (RULES.md: the target
+        /* The gap grows by exactly the flee distance (docs/rules/t9a.md: the target
          * pivots in place and flees directly away); reaching it catches the
          * fleeing unit, which is then destroyed. */
         int flee = cs_rng_die(rng, 6) + cs_rng_die(rng, 6);
@@ -535,8 +535,8 @@ const cs_ruleset cs_rules_t9a = {
     .name = "t9a",
     .summary = "The Ninth Age: charge range, snaking charge move, align, failed charge, flee",
     .doc =
-        "Readings (shared/RULES.md t9a; 3rd-edition text in\n"
-        "shared/reference-rules/t9a-3rd-charge-rules.md):\n"
+        "Readings (The Ninth Age: Fantasy Battles, 3rd edition rulebook, by section;\n"
+        "the project's account: docs/rules/t9a.md):\n"
         "- Charge Range: edition 3 rolls D6 + 4 + charge_speed; edition 2 rolls 2D6 +\n"
         "  advance_rate. Dice, Maximised/Minimised: each extra D6 is rolled and the lowest\n"
         "  (maximised) or highest (minimised) discarded; one of each cancels. Swiftstride is\n"
@@ -574,7 +574,7 @@ const cs_ruleset cs_rules_t9a = {
         "  distance, or just before contact; then forward for the rest, stopping just\n"
         "  before contact (final_gap 0 then). Edition 2 moves the same way (assumption).\n"
         "- Reaction flee: the target flees 2D6 directly away; the gap grows by exactly the\n"
-        "  flee distance (RULES.md). Range >= distance + flee: `caught` (the fleeing unit is\n"
+        "  flee distance (Flee Move). Range >= distance + flee: `caught` (the fleeing unit is\n"
         "  destroyed: a success), else `fled`. Table edges are not modelled, and neither is\n"
         "  the charger's failed move after a flee (no final_gap then).\n"
         "- Reaches: range >= distance - 1e-6 inch (CS_REACH_TOL, reach.h; a millionth of\n"
