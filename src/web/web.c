@@ -12,7 +12,7 @@
 #include "chargesim/cmdline.h"
 #include "chargesim/webinfo.h"
 #include "chargesim/webjson.h"
-#include "chargesim/webrun.h"
+#include "chargesim/webjob.h"
 
 #define MAX_PAIRS (2 * CS_ENTRIES_MAX_SETS)
 

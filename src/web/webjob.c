@@ -1,8 +1,8 @@
 /* One request of the web edition, run as the command line runs the same
- * command; see include/chargesim/webrun.h. Each command below follows its
+ * command; see include/chargesim/webjob.h. Each command below follows its
  * src/cli/cmd_*.c: the same checks in the same order, so a link and the
  * command it shows give the same table or the same refusal. */
-#include "chargesim/webrun.h"
+#include "chargesim/webjob.h"
 
 #include <stdio.h>
 #include <stdlib.h>

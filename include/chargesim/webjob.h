@@ -1,8 +1,8 @@
-#ifndef CHARGESIM_WEBRUN_H
-#define CHARGESIM_WEBRUN_H
+#ifndef CHARGESIM_WEBJOB_H
+#define CHARGESIM_WEBJOB_H
 /* One request of the web edition (web.h) as it runs: the overrides and
  * options its link gave, the command line they make, and what the run
- * gives back. web.c sorts a link's pairs into a job; webrun.c runs it as
+ * gives back. web.c sorts a link's pairs into a job; webjob.c runs it as
  * the command line runs the same command, check for check. */
 #include <stdbool.h>
 
