@@ -174,7 +174,8 @@ for exp in $files; do
         md_cmd="$bin compare $exp$bargs --format md"
         title=${description:-$name}
         for ext in png svg; do
-            "$plot" summary "$out/$name.csv" --x "${x:-distance}" --title "$title" -o "$out/$name.$ext" ||
+            "$plot" summary "$out/$name.csv" --x "${x:-distance}" --rules "$ruleset" --title "$title" \
+                -o "$out/$name.$ext" ||
                 die "$exp: the chart failed"
         done
         {
@@ -191,13 +192,22 @@ for exp in $files; do
     fi
     "$bin" run "$exp" --quiet -o "$out/$name.csv" || exit 1
 
-    # Swept keys (the columns before `trials`): name, values, all numeric?
+    # Swept keys (the columns before `trials`, but a KEY_label beside its
+    # KEY: the [labels] of KEY): name, values, all numeric?
     awk -F ',' '
-        NR == 1 { for (i = 1; i <= NF && $i != "trials"; i++) key[++n] = $i; next }
+        NR == 1 {
+            for (i = 1; i <= NF && $i != "trials"; i++) col[$i] = i
+            for (i = 1; i <= NF && $i != "trials"; i++)
+                if (!($i ~ /_label$/ && (substr($i, 1, length($i) - 6) in col))) {
+                    key[++n] = $i; kc[n] = i
+                }
+            next
+        }
         {
             for (i = 1; i <= n; i++) {
-                if (!((i, $i) in seen)) { seen[i, $i] = 1; cnt[i]++; if (cnt[i] == 1) first[i] = $i }
-                if ($i !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/) text[i] = 1
+                v = $kc[i]
+                if (!((i, v) in seen)) { seen[i, v] = 1; cnt[i]++; if (cnt[i] == 1) first[i] = v }
+                if (v !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/) text[i] = 1
             }
         }
         END { for (i = 1; i <= n; i++) printf "%s\t%d\t%d\t%s\n", key[i], cnt[i], text[i] ? 0 : 1, first[i] }' \
@@ -282,7 +292,8 @@ done
 
 # The gallery, only for a full run (a partial run would drop experiments).
 # Hand-written notes (what changed in the numbers and why) sit in the README
-# between a line `<!-- notes -->` and a line `<!-- /notes -->`; they are kept.
+# between a line `<!-- notes -->` and a line `<!-- /notes -->`; they are kept,
+# at the end of the README, after the results.
 if [ "$full" = 1 ]; then
     if [ -f "$out/README.md" ]; then
         awk '/^<!-- notes -->$/ { on = 1 } on { print } /^<!-- \/notes -->$/ { on = 0 }' \
@@ -299,14 +310,17 @@ if [ "$full" = 1 ]; then
         printf 'Unless a chart says otherwise, percentages are the chance that the\n'
         printf 'charge succeeds as the ruleset defines it (`bin/chargesim rules NAME`\n'
         printf 'lists its outcomes); shaded bands and error bars are confidence\n'
-        printf 'intervals where a value was sampled.\n\n'
-        [ ! -s "$tmp/notes" ] || { cat "$tmp/notes"; printf '\n'; }
+        printf 'intervals where a value was sampled.'
+        [ ! -s "$tmp/notes" ] || printf ' What changed in the numbers, and why:\n[at the end](#what-changed-and-why).'
+        printf '\n\n'
         printf '| experiment | ruleset | question |\n| --- | --- | --- |\n'
         cat "$index"
         printf '\n'
         printf 'Per-unit charge tables of real armies (BattleScribe data from\n'
         printf '[data/](../data/)): [units/](units/).\n\n'
         cat "$gallery"
+        # The change notes last: a reader comes for the results.
+        [ ! -s "$tmp/notes" ] || cat "$tmp/notes"
     } >"$tmp/README.md"
     mv -f "$tmp/README.md" "$out/README.md"
 fi

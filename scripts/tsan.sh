@@ -58,5 +58,11 @@ for t in 2 7; do
     "$bin" run "$ini" --method rqmc --trials 4096 --precision 0.01 --threads $t \
         --set distance='uniform(2,20)' -o "$tmp/rqmc.csv"
     "$bin" dice 3d6dl1 --trials 200000 --threads $t -o "$tmp/dice.csv"
+    # A threat map with a drawn angle: every thread asks the map whether
+    # each trial's target can stand (cs_sim_points.stands).
+    for m in mc conditional rqmc; do
+        "$bin" map "$dir/experiments/map-t9a.ini" --set 'angle=uniform(-45,45)' --method $m \
+            --trials 512 --x -2..2:1 --y 0..3:1 --threads $t --quiet -o "$tmp/map.csv"
+    done
 done
-echo "tsan: no data races reported (mc, conditional, exact, rqmc, --dist, --precision, dice on 2 and 7 threads)"
+echo "tsan: no data races reported (mc, conditional, exact, rqmc, --dist, --precision, dice, map with drawn values on 2 and 7 threads)"

@@ -152,7 +152,8 @@ static const row experiment_rows[] = {
      "swiftstride = 'maybe': expected true or false"},
     {GEN, "$B run e.ini --set 'move=uniform(1,2)'", 2,
      "only layout parameters can be drawn per trial"},
-    {GEN, "$B run e.ini --set move=0..1000000:1", 2, "more than 100000 sweep values"},
+    {GEN, "$B run e.ini --set move=0..1000000:1", 2,
+     "command line: move = '0..1000000:1': 1000001 values; a sweep may have at most 100000"},
     {GEN,
      "$B run e.ini --set "
      "move=10000000000000000000000000000000000000000000000000000000000000000000000000000000000"
@@ -494,7 +495,8 @@ Test(errors, precision_not_reached)
 #define T9 "printf '[experiment]\\nruleset = t9a\\ntrials = 100\\n[params]\\n' >e.ini"
 static const row sweep_rows[] = {
     {GEN, "$B run e.ini --set distance=0..1000:0.01", 2,
-     "chargesim run: a sweep may have at most 100000 values"},
+     "chargesim run: command line: distance = '0..1000:0.01': 100001 values; a sweep may have "
+     "at most 100000"},
     {T9,
      "$B run e.ini --set charger_models=0..10000 --set target_models=0..10000 "
      "--set other1_x=-200..200:0.005 --set other1_y=-200..200:0.005 "

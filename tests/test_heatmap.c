@@ -23,7 +23,7 @@ static cs_heatmap sample_map(void)
             double x = -10 + i, y = j, d = hypot(x, y);
             cells[j * NX + i] = (fabs(x) < 3 && y < 1) ? (double)NAN : 1.0 / (1.0 + exp(d - 6.0));
         }
-    return (cs_heatmap){NX, NY, -10, 1, 0, 1, cells, 5, 2, "title", "caption"};
+    return (cs_heatmap){NX, NY, -10, 1, 0, 1, cells, NULL, 5, 2, "title", "caption"};
 }
 
 static char *render(cs_canvas_format f, size_t *len)

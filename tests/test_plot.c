@@ -3,7 +3,9 @@
  * chunk), the SVG's size, the same bytes twice, and exit status 2 with the
  * missing column named, leaving no chart behind. */
 #define _DEFAULT_SOURCE
+#include <cairo.h>
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -313,4 +315,84 @@ Test(plot, charts_the_csv_dice_writes)
     cr_expect_eq(plot("dice summary.csv -o x.png"), 2);
     cr_expect(strstr(errtext, "not a chargesim dice CSV"), "%s", errtext);
     cr_expect_eq(plot("dice d.csv --y p_success_maybe -o x.png"), 2);
+}
+
+/* Whether the picture at path has ink within 2 pixels of an edge: text
+ * there is cut off (a title centred past the left edge read "9A 3rd
+ * edition: ..."). */
+static bool ink_at_edges(const char *path)
+{
+    cairo_surface_t *img = cairo_image_surface_create_from_png(path);
+    cr_assert_eq(cairo_surface_status(img), CAIRO_STATUS_SUCCESS, "%s", path);
+    cairo_surface_flush(img);
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+    int stride = cairo_image_surface_get_stride(img);
+    const unsigned char *px = cairo_image_surface_get_data(img);
+    bool ink = false;
+    for (int y = 0; y < h && !ink; y++)
+        for (int x = 0; x < w && !ink; x++) {
+            if (x >= 2 && x < w - 2 && y >= 2 && y < h - 2)
+                continue;
+            const unsigned char *q = px + y * stride + 4 * x; /* B, G, R, A */
+            ink = q[3] > 0 && (q[0] < 200 || q[1] < 200 || q[2] < 200);
+        }
+    cairo_surface_destroy(img);
+    return ink;
+}
+
+/* A compare CSV (delta columns): the curves are named by the [labels] of
+ * their key, and a title too long for one line is wrapped beside the
+ * legend, never cut off at the picture's edge. */
+Test(plot, compare_chart_names_curves_by_label_and_fits_its_title)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/cmp.csv", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs("maximised,maximised_label,distance,trials,p_success_a,p_success_b,delta,delta_lo,"
+          "delta_hi,method\n", f);
+    static const char *const lab[] = {"no Swiftstride", "Swiftstride (maximised)"};
+    for (int m = 0; m < 2; m++)
+        for (int d = 6; d <= 9; d++)
+            fprintf(f, "%d,%s,%d,100,0.5,0.6,0.%d,0.0%d,0.%d,conditional\n", m, lab[m], d, d,
+                    d, d + 1);
+    fclose(f);
+    static const char title[] = "T9A 3rd edition: what +1 charge speed adds to the chance of "
+                                "a charge, random approach, a long title";
+    char args[1024];
+    snprintf(args, sizeof args, "summary cmp.csv --x distance --title '%s' -o cmp.svg", title);
+    cr_assert_eq(plot(args), 0, "%s", errtext);
+    snprintf(path, sizeof path, "%s/cmp.svg", dir);
+    char *svg = th_slurp(path, NULL);
+    cr_assert(svg);
+    cr_expect(strstr(svg, "no Swiftstride") && strstr(svg, "Swiftstride (maximised)"),
+              "legend by label");
+    cr_expect(!strstr(svg, "maximised = 0"), "the curve is named by its value");
+    free(svg);
+    snprintf(args, sizeof args, "summary cmp.csv --x distance --title '%s' -o cmp.png", title);
+    cr_assert_eq(plot(args), 0, "%s", errtext);
+    snprintf(path, sizeof path, "%s/cmp.png", dir);
+    cr_expect(!ink_at_edges(path), "the title runs off the picture");
+}
+
+/* Every chart in results/: nothing drawn at its edges, so no text cut off. */
+Test(plot, no_chart_of_the_gallery_is_cut_off)
+{
+    char rdir[512];
+    snprintf(rdir, sizeof rdir, "%s/results", th_root());
+    DIR *d = opendir(rdir);
+    cr_assert(d, "%s", rdir);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".png") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", rdir, e->d_name);
+        cr_expect(!ink_at_edges(path), "%s: something is cut off at its edge", e->d_name);
+        n++;
+    }
+    closedir(d);
+    cr_expect_geq(n, 30, "results/ has its charts");
 }

@@ -12,6 +12,9 @@
 #include "chargesim/report.h"
 
 int cs_cli_run(int argc, char **argv);
+/* `run` as rerun calls it: the table's metadata keeps the provenance
+ * `remade` recorded (csvw.h); NULL: as cs_cli_run. */
+int cs_cli_run_remade(int argc, char **argv, const cs_csvw_remade *remade);
 int cs_cli_compare(int argc, char **argv);
 int cs_cli_dice(int argc, char **argv);
 int cs_cli_rules(int argc, char **argv);
@@ -30,6 +33,10 @@ bool cs_cli_opt(int argc, char **argv, int *i, const char *name, const char **va
 int cs_cli_fail(const char *cmd, cs_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int cs_cli_fail_err(const char *cmd, const cs_error *err);
+/* An unknown option `arg` of command cmd: the message, with the nearest of
+ * the options `usage` (the command's --help text) lists as a suggestion
+ * ("did you mean --trials?"); returns exit status 2. */
+int cs_cli_unknown_option(const char *cmd, const char *arg, const char *usage);
 /* Warns that some of a --precision run's `what` ("points", "cells") stopped
  * at the trial cap before reaching the precision (stderr; the run stands). */
 void cs_cli_precision_warning(const char *cmd, const char *what, uint64_t max_trials);

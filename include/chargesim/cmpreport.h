@@ -23,5 +23,9 @@ void cs_report_compare_note(const cs_cmp_result *r, const char *b_desc, char *bu
 cs_status cs_report_compare_pivot(const cs_cmp_result *r, const char *row, const char *col,
                                   const char *b_desc, cs_format fmt, cs_table *out,
                                   cs_error *err);
+/* What cs_report_compare_pivot would refuse, from the experiment alone,
+ * so --pivot is checked before the first trial runs. */
+cs_status cs_report_compare_pivot_check(const cs_experiment *e, const char *row,
+                                        const char *col, cs_error *err);
 
 #endif

@@ -34,6 +34,9 @@ void cs_columns_accepted(const cs_param_def *d, char *buf, size_t cap);
 /* Column c is parameter i of rs: header its key, datatype its type. */
 cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i);
 
+/* Column c is KEY_label, the [labels] label of swept parameter i's value. */
+cs_status cs_columns_label(cs_table *t, int c, const cs_ruleset *rs, int i);
+
 /* Which number of an outcome a column holds. */
 typedef enum cs_columns_est {
     CS_COLUMNS_P,       /* p_<outcome>: the estimate */

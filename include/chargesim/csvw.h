@@ -35,6 +35,23 @@ typedef enum cs_csvw_kind {
     CS_CSVW_UNITS,   /* `units`: one row per unit */
 } cs_csvw_kind;
 
+/* What `chargesim rerun` keeps of the table it makes again
+ * (cs_csvw_rerun_args): the metadata it read and the SHA-256 of its bytes,
+ * the command the table was first made with, the experiment file it was
+ * first made from (NULL: none) with that file's SHA-256, and each
+ * parameter's recorded origin ("FILE:LINE", "command line" or "default").
+ * The new table's metadata records them (cs_csvw_source.remade), so a
+ * rerun keeps the original provenance and says it was made again. */
+typedef struct cs_csvw_remade {
+    char *meta_path;
+    char meta_sha256[65];
+    char *command_line;
+    char *input;
+    char input_sha256[65];
+    int n;
+    char *key[CS_MAX_PARAMS], *origin[CS_MAX_PARAMS];
+} cs_csvw_remade;
+
 typedef struct cs_csvw_source {
     cs_csvw_kind kind;
     const char *command;        /* "run", "dice", "compare", "map" */
@@ -50,6 +67,7 @@ typedef struct cs_csvw_source {
     uint64_t dice_trials;       /* dice: 0 = exact */
     uint64_t dice_seed;
     double dice_confidence;
+    const cs_csvw_remade *remade; /* run by rerun: the original provenance, or NULL */
 } cs_csvw_source;
 
 /* The metadata's name beside csv_path: csv_path + "-metadata.json"
@@ -68,8 +86,17 @@ void cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap);
 /* Reads a metadata file and rebuilds the command that makes its CSV again,
  * from the recorded values alone: (*argv)[0] is the command ("run" or
  * "dice"), then its arguments, without -o; for a --dist CSV the last
- * argument is "--dist", its file to follow. Free with cs_csvw_free_args. */
-cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc, cs_error *err);
+ * argument is "--dist", its file to follow. Free with cs_csvw_free_args.
+ * remade (may be NULL) gets the original provenance of a run's table
+ * (zeroed for a dice table); free it with cs_csvw_remade_free. */
+cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc,
+                             cs_csvw_remade *remade, cs_error *err);
 void cs_csvw_free_args(char **argv, int argc);
+/* remade (may be NULL) as cs_csvw_rerun_args filled it: NULL when the table
+ * is a dice table (no experiment). Frees what it holds. */
+void cs_csvw_remade_free(cs_csvw_remade *r);
+/* Gives e the provenance r recorded: each parameter its first origin, the
+ * input's SHA-256. */
+cs_status cs_csvw_remade_apply(const cs_csvw_remade *r, cs_experiment *e, cs_error *err);
 
 #endif

@@ -78,11 +78,15 @@ typedef struct cs_est_point {
     void *layout;       /* the fixed layout, built once (unused when random) */
     cs_params params;   /* the point's values, drawn ones at their centre */
     bool random_layout; /* the layout varies between trials */
+    uint64_t k;         /* the point's own index (index is 0 for a caller's point) */
+    const cs_sim_points *caller; /* a caller's point with stands: asked of each
+                                    trial's drawn values; else NULL */
 } cs_est_point;
 
 /* The tally of mc, conditional and exact: one block's or one point's. */
 typedef struct cs_est_tally {
-    uint64_t trials;                  /* trials or layouts */
+    uint64_t trials;                  /* trials or layouts (those that stand, cs_est_stands) */
+    uint64_t cannot_stand;            /* trials left out: the target could not stand */
     uint64_t count[CS_MAX_OUTCOMES];  /* mc: trials per outcome */
     uint64_t mdef[CS_MAX_METRICS];    /* mc: trials where the metric was measured */
     unsigned sampled_mask;            /* conditional: metrics estimated by sampling */
@@ -151,6 +155,16 @@ void cs_est_run_init(cs_est_run *run, const cs_experiment *e, const cs_estimator
 
 /* Draws the per-trial parameters into num from rng, in table order. */
 void cs_est_draw_params(const cs_est_run *run, double *num, cs_rng *rng);
+/* Whether the target of point pt can stand in the layout of the drawn
+ * values num (cs_sim_points.stands); true when nothing is drawn or no
+ * caller asks. A trial where it cannot is left out of every sum. */
+bool cs_est_stands(const cs_est_run *run, const cs_est_point *pt, const double *num);
+/* The share of trials left out (cannot_stand of all) and its interval,
+ * Wilson's (continuity-corrected at a --precision stopping time), into r;
+ * exactly 0 where no trial is asked (cs_est_stands). For mc and
+ * conditional, whose trials draw independently. */
+void cs_est_report_stands(const cs_est_run *run, const cs_est_point *pt, uint64_t cannot_stand,
+                          uint64_t stood, double z, cs_point_result *r);
 /* Adds `mass` to metric m's bin of value v in one point's histogram h, if
  * this pass fills metric m's histogram. */
 void cs_est_hist_add(const cs_est_run *run, uint64_t *h, int m, double v, uint64_t mass);

@@ -77,6 +77,8 @@ typedef struct cs_experiment {
     uint64_t trials;     /* per sweep point; 100000 by default */
     uint64_t seed;       /* 1 by default */
     cs_method method;
+    char *method_origin; /* where method was set: file name or "command line"; NULL: default */
+    int method_line;     /* line in method_origin, 0 if none */
     double confidence;   /* 0.95 by default */
     double precision;    /* target interval half-width; 0 = off */
     unsigned replicates; /* rqmc: independent scrambles, the interval's R */

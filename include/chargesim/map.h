@@ -13,6 +13,7 @@
  * is `chargesim run` of the experiment at distance y, and the same seed
  * gives the same bytes on any thread count. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "chargesim/experiment.h"
@@ -23,26 +24,37 @@
 #define CS_MAP_DEFAULT_X "-24..24:0.5" /* the axes when none is given */
 #define CS_MAP_DEFAULT_Y "0..24:0.5"
 
-/* One axis: n values lo + i * step (i < n) up to hi, each rounded through
- * its "%.10g" text as the experiment's sweeps are, so a value equals the
+/* One axis: n values lo + i * step (i < n), the last of them hi, each the
+ * number its text (cs_map_axis_text) stands for, so a value equals the
  * same number written in an experiment file. */
 typedef struct cs_map_axis {
     double lo, hi, step;
     int n;
+    int places; /* decimal places of LO and STEP as written (parse.h), -1 unknown */
 } cs_map_axis;
 
 /* Parses "LO..HI:STEP" (or "LO..HI" with step 0.5) into *out; CS_EINPUT
- * with a message naming `what` (e.g. "--x") otherwise. */
+ * with a message naming `what` (e.g. "--x") otherwise, also when STEP
+ * does not land on HI (HI would be dropped unsaid). */
 cs_status cs_map_axis_parse(const char *text, const char *what, cs_map_axis *out, cs_error *err);
-/* Value i of the axis. */
+/* Value i of the axis as the CSV writes it: the text of a swept value
+ * (cs_parse_format_value), so values a step apart never print alike. */
+void cs_map_axis_text(const cs_map_axis *a, int i, char *buf, size_t cap);
+/* Value i of the axis: the number its text stands for. */
 double cs_map_axis_value(const cs_map_axis *a, int i);
 
-/* One cell's estimate. */
+/* One cell's estimate. Where values are drawn per trial, a trial whose
+ * draws put the target where it cannot stand (a drawn angle turning it
+ * onto the charger) is no failed charge: it is left out, the cell's odds
+ * are over the placements that can stand, and their share is reported. */
 typedef struct cs_map_cell {
     bool placed;        /* false: the target cannot stand here (no numbers) */
-    uint64_t trials;    /* trials (mc) or layouts (conditional, exact) */
+    uint64_t trials;    /* trials (mc) or layouts (conditional, exact) where it stands */
     double p_success, ci_low, ci_high;
     double p_outcome[CS_MAX_OUTCOMES];
+    uint64_t cannot_stand; /* trials left out: the target could not stand */
+    double p_cannot_stand, cannot_stand_low, cannot_stand_high; /* their share of all, with
+                                                       its interval; 1 where !placed */
 } cs_map_cell;
 
 typedef struct cs_map_result {

@@ -17,6 +17,11 @@
  *   then they are renamed in a row; if a rename fails, the files already
  *   renamed get their old contents back (hard-linked aside beforehand) and
  *   the message says what could and could not be restored.
+ * - A regular file this process may not replace (another user's, in a
+ *   sticky directory such as /tmp) is refused when it is opened, before
+ *   any work, and again before a group's first rename (it may have changed
+ *   hands meanwhile): a commit never stops half-way on it, and never leaves
+ *   a backup link behind that only the other user could remove.
  * - SIGINT, SIGTERM and SIGHUP remove every temporary file before the
  *   process dies of the signal (cs_outfile_install_signal_cleanup); for
  *   SIGKILL, a supervising process can (cs_outfile_observe). */

@@ -30,4 +30,13 @@ cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial
                           cs_error *err);
 void cs_replay_free(cs_replay *r);
 
+/* The title of the trial's picture (`chargesim draw`), one line each of
+ * CS_REPLAY_TITLE_LINE bytes: the experiment's name and ruleset (`run -`:
+ * the ruleset alone); the swept values, trial, trials and seed; and, when
+ * parameters are drawn per trial, the values this trial drew (offset,
+ * angle...), which decide it. Returns the lines written (2 or 3). */
+#define CS_REPLAY_TITLE_LINE 512
+int cs_replay_title(const cs_experiment *e, uint64_t point, uint64_t trial, const cs_replay *r,
+                    char lines[][CS_REPLAY_TITLE_LINE]);
+
 #endif

@@ -40,10 +40,15 @@ cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const 
                                  const char *column, cs_format fmt, cs_table **out, int *n,
                                  cs_error *err);
 
+/* What cs_report_pivot_column would refuse, found from the experiment
+ * alone, so --pivot is checked before the first trial runs. */
+cs_status cs_report_pivot_check(const cs_experiment *e, const char *row, const char *col,
+                                const char *column, cs_error *err);
+
 /* The CSV of a threat map (map.h), one row per cell, y outer: x, y,
- * trials, p_success, ci_low, ci_high, p_<outcome>..., method. A cell where
- * the target cannot stand has trials 0, empty probabilities and method
- * none. */
+ * trials, p_success, ci_low, ci_high, p_<outcome>..., p_cannot_stand and
+ * its interval, method. A cell where the target cannot stand at all has
+ * trials 0, empty probabilities and method none. */
 cs_status cs_report_map(const cs_map_result *m, cs_table *t);
 
 /* The warning of a --precision run some of whose `what` ("points",

@@ -52,6 +52,13 @@ typedef struct cs_sim_points {
     uint64_t n;
     bool (*place)(void *user, uint64_t k, cs_params *params);
     void *user;
+    /* Optional (NULL: every layout stands). Where parameters are drawn per
+     * trial, whether point k's target can stand in the layout one trial's
+     * values `num` make (a drawn angle may turn it onto the charger): false
+     * leaves the trial out of the point's estimate, which is then over the
+     * layouts that can stand, and counts it in cannot_stand. Called from
+     * the worker threads: it must only read. */
+    bool (*stands)(void *user, uint64_t k, const double *num);
 } cs_sim_points;
 
 typedef struct cs_run_opts {
@@ -70,6 +77,11 @@ typedef struct cs_point_result {
     cs_params params;         /* the point's values (drawn ones at their centre) */
     uint64_t trials;          /* trials (mc) or layouts (conditional, exact) */
     uint64_t successes;       /* mc only */
+    /* cs_sim_points.stands: the trials left out as layouts where the target
+     * cannot stand (not in trials), and their share of all trials with its
+     * interval (0 when none is left out). */
+    uint64_t cannot_stand;
+    double p_cannot_stand, cannot_stand_low, cannot_stand_high;
     double p_success, ci_low, ci_high;
     double p_outcome[CS_MAX_OUTCOMES];
     double outcome_low[CS_MAX_OUTCOMES], outcome_high[CS_MAX_OUTCOMES]; /* their intervals */

@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chargesim/cli.h"
 #include "chargesim/csvw.h"
 #include "chargesim/cmpreport.h"
 #include "chargesim/compare.h"
 #include "chargesim/expfile.h"
+#include "chargesim/output.h"
 #include "chargesim/sim.h"
 
 static const char usage[] =
@@ -20,7 +22,8 @@ static const char usage[] =
     "trial its own stream), so the difference B - A is far less noisy than that of\n"
     "two independent runs. One row per sweep point: the swept keys, trials,\n"
     "p_success_a, p_success_b, delta (B - A), delta_lo, delta_hi (the paired\n"
-    "interval), p_<outcome>_a, _b, _delta, _delta_lo, _delta_hi, method.\n"
+    "interval), p_<outcome>_a, _b, _delta, _delta_lo, _delta_hi, method; a swept\n"
+    "key that [labels] name has its KEY_label column beside it.\n"
     "\n"
     "options:\n"
     "  --b K=V            variant B's override, the syntax of --set (repeatable; at\n"
@@ -39,7 +42,8 @@ static const char usage[] =
     "  --format F         csv (default), md or tex (delta in percentage points)\n"
     "  --pivot ROW:COL    a table of delta (p_success; md/tex in percentage points): rows\n"
     "                     one swept key, columns the other (the experiment sweeps two)\n"
-    "  -o FILE            write to FILE (default: standard output)\n"
+    "  -o FILE            write to FILE (default: standard output); a CSV gets\n"
+    "                     FILE-metadata.json beside it (CSVW: columns, provenance)\n"
     "  --quiet            no progress bar\n"
     "  -h, --help         this text\n"
     "\n"
@@ -104,7 +108,7 @@ static int parse_args(cmp_args *a, int argc, char **argv)
         if (strcmp(s, "--quiet") == 0)
             a->quiet = true;
         else if (s[0] == '-' && s[1] != '\0')
-            return fail("unknown option '%s' (see chargesim compare --help)", s);
+            return cs_cli_unknown_option("compare", s, usage);
         else if (a->path)
             return fail("one experiment file at a time ('%s')", s);
         else
@@ -158,6 +162,34 @@ static int make_pivot(const cmp_args *a, const cs_cmp_result *res, const char *b
     return 0;
 }
 
+/* What the output would refuse after the run, checked before it: the
+ * pivot's keys, and -o naming the experiment or a file that cannot be
+ * made (opened here and dropped; the table is written through the output
+ * module after the run). 0, or the exit status after the message. */
+static int check_outputs(const cmp_args *a, const cs_experiment *e)
+{
+    cs_error err;
+    if (a->pivot) {
+        char row[256];
+        const char *colon = strchr(a->pivot, ':');
+        snprintf(row, sizeof row, "%.*s", (int)(colon - a->pivot), a->pivot);
+        if (cs_report_compare_pivot_check(e, row, colon + 1, &err) != CS_OK)
+            return cs_cli_fail_err("compare", &err);
+    }
+    if (cs_output_check_inputs(a->out, "-o", &a->path, 1, &err) != CS_OK)
+        return cs_cli_fail_err("compare", &err);
+    /* A device or FIFO is written through: opening one now would write to
+     * it, or wait for a reader. */
+    struct stat sb;
+    if (!a->out || strcmp(a->out, "-") == 0 || (stat(a->out, &sb) == 0 && !S_ISREG(sb.st_mode)))
+        return 0;
+    cs_outfile o;
+    if (cs_outfile_open(&o, a->out, &err) != CS_OK)
+        return cs_cli_fail_err("compare", &err);
+    cs_outfile_abort(&o);
+    return 0;
+}
+
 static int run_compare(cmp_args *a)
 {
     cs_experiment ea, eb;
@@ -182,6 +214,8 @@ static int run_compare(cmp_args *a)
         rc = cs_cli_fail_err("compare", &err);
     else if (a->max_trials && !(ea.precision > 0.0))
         rc = cs_cli_fail("compare", CS_EINPUT, "--max-trials applies only with --precision");
+    else
+        rc = check_outputs(a, &ea);
     cs_cmp_result res;
     memset(&res, 0, sizeof res);
     cs_progress prog;

@@ -103,8 +103,7 @@ static int parse_args(dice_args *a, int argc, char **argv)
         /* "-1d6" or "-3" is an expression, not an option. */
         if (s[0] == '-' && s[1] != '\0' && !(s[1] >= '0' && s[1] <= '9') && s[1] != 'd' &&
             s[1] != 'D')
-            return cs_cli_fail("dice", CS_EINPUT,
-                               "unknown option '%s' (see chargesim dice --help)", s);
+            return cs_cli_unknown_option("dice", s, usage);
         if (a->expr)
             return cs_cli_fail("dice", CS_EINPUT,
                                "one expression at a time ('%s' and '%s'); write it without "

@@ -21,6 +21,9 @@ static const char usage[] =
     "route with its climb, jump and interceptors; sovl: every declared charge of\n"
     "the phase), a scale bar in inches, a legend, and a caption with the trial's\n"
     "outcome, the range it rolled, the distance it needed and the rules applied.\n"
+    "The title names the experiment (or, for `run -`, the ruleset), the swept\n"
+    "values, the trial and seed, and the values drawn for this trial (offset,\n"
+    "angle...), which decide it.\n"
     "\n"
     "  --set K=V    override a key, as for chargesim run\n"
     "  --point P    the sweep point, 0-based, in the order of `run`'s rows (default 0)\n"
@@ -82,14 +85,10 @@ static int draw_trial(const cs_experiment *e, const char *path, uint64_t point, 
     static cs_drawing d; /* a few tens of kilobytes */
     cs_drawing_init(&d);
     e->rs->draw(r.ctx, r.num, &r.layout_rng, r.layout, &r.dice_rng, &r.trial, &d);
+    char lines[3][CS_REPLAY_TITLE_LINE];
+    int n = cs_replay_title(e, point, trial, &r, lines);
     cs_replay_free(&r);
-    char l0[512], l1[512], label[384];
-    cs_experiment_point_label(e, point, label, sizeof label);
-    snprintf(l0, sizeof l0, "%s (ruleset %s)", e->name, e->rs->name);
-    snprintf(l1, sizeof l1, "%s%strial %llu of %llu, seed %llu", label, label[0] ? "; " : "",
-             (unsigned long long)trial, (unsigned long long)e->trials,
-             (unsigned long long)e->seed);
-    cs_battlefield_title t = {2, {l0, l1, NULL, NULL}};
+    cs_battlefield_title t = {n, {lines[0], lines[1], n > 2 ? lines[2] : NULL, NULL}};
     return write_picture(&d, &t, fmt, out);
 }
 
@@ -122,8 +121,7 @@ int cs_cli_draw(int argc, char **argv)
                 return cs_cli_fail("draw", CS_EINPUT, "-o needs a file name");
             out = v;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return cs_cli_fail("draw", CS_EINPUT, "unknown option '%s' (see chargesim draw --help)",
-                               a);
+            return cs_cli_unknown_option("draw", a, usage);
         } else if (path) {
             return cs_cli_fail("draw", CS_EINPUT, "one experiment file at a time");
         } else {

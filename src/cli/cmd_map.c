@@ -29,15 +29,23 @@ static const char usage[] =
     "and --set, drawn ones included (each cell is then estimated like a run; a fixed\n"
     "layout is exact); a swept key is an error. Every cell draws from the same\n"
     "streams (common random numbers), so the cell at x = 0 equals chargesim run at\n"
-    "distance y, and the same seed gives the same bytes on any thread count.\n"
+    "distance y wherever every placement stands (below), and the same seed gives\n"
+    "the same bytes on any thread count.\n"
     "\n"
     "Output: one CSV row per cell, y outer, x inner: x, y, trials, p_success,\n"
-    "ci_low, ci_high, p_<outcome> for each outcome, method. A cell where the target\n"
+    "ci_low, ci_high, p_<outcome> for each outcome, p_cannot_stand,\n"
+    "ci_low_cannot_stand, ci_high_cannot_stand, method. A cell where the target\n"
     "cannot stand (touching or overlapping the charger, on another unit or on\n"
-    "impassable terrain) has trials 0, empty probabilities and method none.\n"
+    "impassable terrain) has trials 0, empty probabilities, p_cannot_stand 1 and\n"
+    "method none. Where values are drawn per trial (angle = uniform(-45,45)), a\n"
+    "trial whose draws put the target where it cannot stand is no failed charge:\n"
+    "it is left out, the cell's odds are over the placements that can stand\n"
+    "(trials counts those), and p_cannot_stand is the share left out, with its\n"
+    "interval; the picture hatches a cell the more, the larger that share.\n"
     "\n"
     "options:\n"
-    "  --x LO..HI:STEP    target positions across, inches (default -24..24:0.5)\n"
+    "  --x LO..HI:STEP    target positions across, inches (default -24..24:0.5); STEP\n"
+    "                     must land on HI\n"
     "  --y LO..HI:STEP    target positions ahead, inches (default 0..24:0.5)\n"
     "  --set K=V          override a key: section.key=value, or key=value for [params]\n"
     "  --trials N         trials (or sampled layouts) per cell when the layout is random\n"
@@ -53,8 +61,9 @@ static const char usage[] =
     "  -o FILE            write the CSV to FILE (default: standard output, unless --plot\n"
     "                     is given)\n"
     "  --plot FILE        the picture: .svg, .png or .pdf by the extension; heatmap with\n"
-    "                     the 50/75/90%% contours, the charger to scale, colour bar,\n"
-    "                     cells where the target cannot stand hatched grey\n"
+    "                     the 50/75/90% contours, the charger to scale, colour bar,\n"
+    "                     cells where the target cannot stand hatched grey, cells\n"
+    "                     where some drawn placements cannot hatched over\n"
     "  --quiet            no progress bar (it shows only on a terminal, after 1 s)\n"
     "  -h, --help         this text\n"
     "\n"
@@ -134,8 +143,7 @@ static int parse_args(map_args *a, int argc, char **argv)
         if (strcmp(s, "--quiet") == 0)
             a->quiet = true;
         else if (s[0] == '-' && s[1] != '\0')
-            return cs_cli_fail(CMD, CS_EINPUT, "unknown option '%s' (see chargesim map --help)",
-                               s);
+            return cs_cli_unknown_option(CMD, s, usage);
         else if (a->path)
             return cs_cli_fail(CMD, CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
                                a->path, s);
@@ -165,11 +173,13 @@ static int parse_args(map_args *a, int argc, char **argv)
 static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err)
 {
     size_t n = (size_t)m->x.n * (size_t)m->y.n;
-    double *p = malloc(n * sizeof *p);
+    double *p = malloc(2 * n * sizeof *p), *cannot = p + n;
     if (!p)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
-    for (size_t k = 0; k < n; k++)
-        p[k] = m->cell[k].placed ? m->cell[k].p_success : (double)NAN;
+    for (size_t k = 0; k < n; k++) {
+        p[k] = m->cell[k].placed && m->cell[k].trials ? m->cell[k].p_success : (double)NAN;
+        cannot[k] = m->cell[k].p_cannot_stand;
+    }
     char title[512], cap[1024];
     if (m->exp->description && m->exp->description[0])
         snprintf(title, sizeof title, "%s", m->exp->description);
@@ -178,8 +188,8 @@ static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err
                  m->exp->name);
     cs_report_map_caption(m, cap, sizeof cap);
     cs_heatmap h = {m->x.n, m->y.n, cs_map_axis_value(&m->x, 0), m->x.step,
-                    cs_map_axis_value(&m->y, 0), m->y.step, p, m->charger_w, m->charger_d,
-                    title, cap};
+                    cs_map_axis_value(&m->y, 0), m->y.step, p, cannot, m->charger_w,
+                    m->charger_d, title, cap};
     cs_canvas_format f = CS_CANVAS_SVG;
     cs_canvas_format_of(o->path, &f);
     cs_status st = cs_heatmap_draw(&h, f, o->f, err);

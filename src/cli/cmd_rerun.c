@@ -14,7 +14,10 @@ static const char usage[] =
     "parameter as resolved, trials, seed, method, confidence, precision, pivot; or\n"
     "the dice expression and its sampling), without the experiment file: the same\n"
     "chargesim version gives the same bytes. Written with -o FILE, the new CSV's\n"
-    "own metadata records the command that rerun ran.\n"
+    "own metadata records the command that rerun ran, and keeps the original\n"
+    "provenance: the experiment file and its SHA-256, where each parameter was set,\n"
+    "and the first command, under chargesim:remade_from with this metadata's\n"
+    "SHA-256.\n"
     "\n"
     "  -o FILE      write to FILE (default: standard output)\n"
     "  -h, --help   this text\n"
@@ -34,8 +37,7 @@ int cs_cli_rerun(int argc, char **argv)
                 return cs_cli_fail("rerun", CS_EINPUT, "-o needs a file name");
             out = v;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return cs_cli_fail("rerun", CS_EINPUT,
-                               "unknown option '%s' (see chargesim rerun --help)", a);
+            return cs_cli_unknown_option("rerun", a, usage);
         } else if (meta) {
             return cs_cli_fail("rerun", CS_EINPUT, "one metadata file at a time");
         } else {
@@ -49,12 +51,14 @@ int cs_cli_rerun(int argc, char **argv)
     char **args;
     int n;
     cs_error err;
-    if (cs_csvw_rerun_args(meta, &args, &n, &err) != CS_OK)
+    cs_csvw_remade remade;
+    if (cs_csvw_rerun_args(meta, &args, &n, &remade, &err) != CS_OK)
         return cs_cli_fail_err("rerun", &err);
     /* -o goes last: after a trailing --dist it names the distributions. */
     char **full = malloc(((size_t)n + 5) * sizeof *full);
     if (!full) {
         cs_csvw_free_args(args, n);
+        cs_csvw_remade_free(&remade);
         return cs_cli_fail("rerun", CS_ENOMEM, "out of memory");
     }
     memcpy(full, args, (size_t)n * sizeof *full);
@@ -76,9 +80,11 @@ int cs_cli_rerun(int argc, char **argv)
         m++;
     }
     full[m] = NULL;
+    /* A run's table keeps its first provenance (csvw.h, cs_csvw_remade). */
     int rc = strcmp(args[0], "dice") == 0 ? cs_cli_dice(m - 1, full + 1)
-                                          : cs_cli_run(m - 1, full + 1);
+                                          : cs_cli_run_remade(m - 1, full + 1, &remade);
     free(full);
     cs_csvw_free_args(args, n);
+    cs_csvw_remade_free(&remade);
     return rc;
 }

@@ -16,12 +16,15 @@ static const char usage[] =
     "       chargesim run - --set experiment.ruleset=NAME [options]   (no file)\n"
     "\n"
     "Runs every sweep point of the experiment and writes one row per point:\n"
-    "the swept keys, trials, successes, p_success, ci_low, ci_high, p_<outcome>\n"
-    "for each outcome, mean_<metric> for each measured quantity, and method.\n"
+    "the swept keys (and KEY_label where [labels] name their values), trials,\n"
+    "successes, p_success, ci_low, ci_high, p_<outcome> for each outcome,\n"
+    "mean_<metric> for each measured quantity, (CSV) ci_low_<outcome> and\n"
+    "ci_high_<outcome>, and method (then success, with --success).\n"
     "\n"
     "options:\n"
     "  --set K=V          override a key: section.key=value, or key=value for [params]\n"
-    "                     (repeatable; values take the file's syntax, e.g. distance=1..12)\n"
+    "                     (repeatable; values take the file's syntax, e.g. distance=1..12;\n"
+    "                     a..b:step must land on b)\n"
     "  --trials N         trials (or sampled layouts) per sweep point\n"
     "  --seed S           the seed; the same seed gives the same bytes on any thread count\n"
     "  --threads T        worker threads (default: all cores; more are capped at them)\n"
@@ -47,7 +50,7 @@ static const char usage[] =
     "  -o FILE            write to FILE (default: standard output); a CSV gets\n"
     "                     FILE-metadata.json beside it (CSVW: columns, provenance)\n"
     "  --dist FILE        also write distributions in long form (CSV): swept keys,\n"
-    "                     metric, value, count, p, method\n"
+    "                     metric, value, count, p, ci_low, ci_high, method\n"
     "  --quiet            no progress bar (it shows only on a terminal, after 1 s)\n"
     "  -h, --help         this text\n"
     "\n"
@@ -65,6 +68,7 @@ typedef struct run_args {
     cs_format fmt;
     int argc;    /* the command line, for the metadata */
     char **argv;
+    const cs_csvw_remade *remade; /* run by rerun: the original provenance */
 } run_args;
 
 /* An option taking a value that is kept as text: 0, or the exit status. */
@@ -137,8 +141,7 @@ static int parse_args(run_args *a, int argc, char **argv)
         if (strcmp(s, "--quiet") == 0)
             a->quiet = true;
         else if (s[0] == '-' && s[1] != '\0')
-            return cs_cli_fail("run", CS_EINPUT, "unknown option '%s' (see chargesim run --help)",
-                               s);
+            return cs_cli_unknown_option("run", s, usage);
         else if (a->path)
             return cs_cli_fail("run", CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
                                a->path, s);
@@ -154,17 +157,25 @@ static int parse_args(run_args *a, int argc, char **argv)
     return 0;
 }
 
+/* --pivot ROW:COL[:COLUMN] cut into its parts; *what is COLUMN, p_success
+ * when not given. */
+static void pivot_parts(const char *pivot, char *row, char *col, size_t cap, const char **what)
+{
+    const char *colon = strchr(pivot, ':'), *w = strchr(colon + 1, ':');
+    snprintf(row, cap, "%.*s", (int)(colon - pivot), pivot);
+    snprintf(col, cap, "%.*s", (int)(w ? (size_t)(w - colon - 1) : cap - 1), colon + 1);
+    *what = w ? w + 1 : "p_success";
+}
+
 /* The tables of a finished run: the pivot, or the summary. */
 static cs_status make_tables(const run_args *a, const cs_run_result *res, cs_table **tables,
                              int *n_tables, cs_error *err)
 {
     if (a->pivot) {
         char row[256], col[256];
-        const char *colon = strchr(a->pivot, ':'), *what = strchr(colon + 1, ':');
-        snprintf(row, sizeof row, "%.*s", (int)(colon - a->pivot), a->pivot);
-        snprintf(col, sizeof col, "%.*s", (int)(what ? what - colon - 1 : 255), colon + 1);
-        return cs_report_pivot_column(res, row, col, what ? what + 1 : "p_success", a->fmt,
-                                      tables, n_tables, err);
+        const char *what;
+        pivot_parts(a->pivot, row, col, sizeof row, &what);
+        return cs_report_pivot_column(res, row, col, what, a->fmt, tables, n_tables, err);
     }
     *tables = calloc(1, sizeof **tables);
     *n_tables = *tables ? 1 : 0;
@@ -255,9 +266,10 @@ static cs_status write_outputs(const run_args *a, const cs_run_result *res, run_
     /* Never empty: an experiment has at least one sweep point, a row each
      * (or a cell each of a pivot). */
     cs_status st = make_tables(a, res, &tables, &n_tables, err);
+    const char *input = a->remade ? a->remade->input : strcmp(a->path, "-") ? a->path : NULL;
     cs_csvw_source meta = {a->pivot ? CS_CSVW_PIVOT : CS_CSVW_SUMMARY, "run", a->argc, a->argv,
-                           a->out, strcmp(a->path, "-") ? a->path : NULL, res, a->pivot, NULL,
-                           0, 0, 0.0};
+                           a->out, input, res, a->pivot, NULL,
+                           0, 0, 0.0, a->remade};
     if (st == CS_OK)
         st = add_provenance(a, &meta, f, tables, n_tables, err);
     for (int t = 0; st == CS_OK && t < n_tables; t++) {
@@ -294,11 +306,19 @@ static int run_experiment(const run_args *a)
         cs_output_check_inputs(a->dist, "--dist", &a->path, 1, &err) != CS_OK ||
         cs_expfile_load(a->path, a->sets.set, a->sets.n, &e, &err) != CS_OK)
         return cs_cli_fail_err("run", &err);
-    int rc = 0;
-    if (a->success && cs_sim_parse_success(e.rs, a->success, &opts.success_mask, &err) != CS_OK)
-        rc = cs_cli_fail_err("run", &err);
-    else if (a->max_trials && !(e.precision > 0.0))
-        rc = cs_cli_fail("run", CS_EINPUT, "--max-trials applies only with --precision");
+    char row[256], col[256];
+    const char *what = "p_success";
+    if (a->pivot)
+        pivot_parts(a->pivot, row, col, sizeof row, &what);
+    /* Every option is checked before the first trial runs. */
+    cs_status st = a->remade ? cs_csvw_remade_apply(a->remade, &e, &err) : CS_OK;
+    if (st == CS_OK && a->success)
+        st = cs_sim_parse_success(e.rs, a->success, &opts.success_mask, &err);
+    if (st == CS_OK && a->pivot)
+        st = cs_report_pivot_check(&e, row, col, what, &err);
+    if (st == CS_OK && a->max_trials && !(e.precision > 0.0))
+        st = cs_error_set(&err, CS_EINPUT, "--max-trials applies only with --precision");
+    int rc = st != CS_OK ? cs_cli_fail_err("run", &err) : 0;
     run_files f;
     if (!rc && files_open(a, &f, &err) != CS_OK)
         rc = cs_cli_fail_err("run", &err);
@@ -311,7 +331,7 @@ static int run_experiment(const run_args *a)
     opts.progress = cs_progress_update;
     opts.progress_user = &prog;
     cs_run_result res;
-    cs_status st = cs_sim_run(&e, &opts, &res, &err);
+    st = cs_sim_run(&e, &opts, &res, &err);
     cs_progress_finish(&prog);
     if (st == CS_OK)
         st = write_outputs(a, &res, &f, &err);
@@ -329,8 +349,14 @@ static int run_experiment(const run_args *a)
 
 int cs_cli_run(int argc, char **argv)
 {
+    return cs_cli_run_remade(argc, argv, NULL);
+}
+
+int cs_cli_run_remade(int argc, char **argv, const cs_csvw_remade *remade)
+{
     run_args a;
     memset(&a, 0, sizeof a);
+    a.remade = remade;
     a.fmt = CS_FORMAT_CSV;
     a.argc = argc;
     a.argv = argv;

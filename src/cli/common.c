@@ -74,6 +74,32 @@ int cs_cli_fail(const char *cmd, cs_status st, const char *fmt, ...)
     return cs_status_exit_code(st);
 }
 
+int cs_cli_unknown_option(const char *cmd, const char *arg, const char *usage)
+{
+    /* The options are those its --help lists: lines starting "  -" name
+     * one, or two ("-h, --help"), each up to a blank, '=' or '['. */
+    char word[64], opts[64][32];
+    int n = 0;
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(arg, "="), arg);
+    cs_parse_suggest sg = {word, NULL, 0};
+    for (const char *l = usage; l && *l && n < 64; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        const char *p = l + strspn(l, " ");
+        while (p > l && *p == '-' && p[1] != ' ' && n < 64) {
+            size_t len = strcspn(p, " ,\n=[");
+            snprintf(opts[n], sizeof opts[n], "%.*s", (int)len, p);
+            cs_parse_suggest_offer(&sg, opts[n++]);
+            p += len;
+            if (*p != ',')
+                break;
+            p += 1 + strspn(p + 1, " ");
+        }
+    }
+    if (sg.best)
+        return cs_cli_fail(cmd, CS_EINPUT, "unknown option '%s'; did you mean %s? (see chargesim %s --help)",
+                           arg, sg.best, cmd);
+    return cs_cli_fail(cmd, CS_EINPUT, "unknown option '%s' (see chargesim %s --help)", arg, cmd);
+}
+
 int cs_cli_fail_err(const char *cmd, const cs_error *err)
 {
     return cs_cli_fail(cmd, err->status, "%s", err->msg);

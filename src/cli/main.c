@@ -5,6 +5,7 @@
 
 #include "chargesim/output.h"
 #include "chargesim/cli.h"
+#include "chargesim/parse.h"
 #ifdef CS_MPI
 #include "chargesim/sched_mpi.h"
 #include "chargesim/supervise.h"
@@ -24,7 +25,7 @@ static const char usage[] =
     "  dice EXPR            exact or sampled distribution of a dice expression\n"
     "  rules [NAME]         the rulesets, their parameters, outcomes and readings\n"
     "  units SOURCE         per-unit charge odds from a units CSV or BattleScribe data\n"
-    "  draw EXPERIMENT.ini  one trial's battlefield as an SVG picture\n"
+    "  draw EXPERIMENT.ini  one trial's battlefield as an SVG, PNG or PDF picture\n"
     "  rerun FILE.csv-metadata.json\n"
     "                       a CSV made again from its CSVW metadata alone\n"
     "  map EXPERIMENT.ini   threat map: p_success for every target position, CSV and picture\n"
@@ -79,7 +80,14 @@ static int dispatch(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return checked_exit(commands[i].fn(argc - 2, argv + 2));
-    fprintf(stderr, "chargesim: unknown command '%s'\n\n%s", argv[1], usage);
+    cs_parse_suggest sg = {argv[1], NULL, 0};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        cs_parse_suggest_offer(&sg, commands[i].name);
+    if (sg.best)
+        fprintf(stderr, "chargesim: unknown command '%s'; did you mean %s?\n\n%s", argv[1],
+                sg.best, usage);
+    else
+        fprintf(stderr, "chargesim: unknown command '%s'\n\n%s", argv[1], usage);
     return 2;
 }
 

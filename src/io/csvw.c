@@ -8,6 +8,7 @@
 
 #include "chargesim/cmdline.h"
 #include "chargesim/infile.h"
+#include "chargesim/sha256.h"
 
 #ifndef CS_VERSION
 #define CS_VERSION "unknown"
@@ -131,6 +132,13 @@ static json_t *parameters(const cs_experiment *e)
                     json_array_append_new(vals, json_string(v->text[k]));
                 json_object_set_new(p, "values", vals);
             }
+            /* [labels] name the values in the table: rerun gives them back. */
+            if (e->label[i].n > 0) {
+                json_t *labs = json_array();
+                for (int k = 0; k < e->label[i].n; k++)
+                    json_array_append_new(labs, json_string(e->label[i].text[k]));
+                json_object_set_new(p, "labels", labs);
+            }
             json_array_append_new(arr, p);
         }
     return arr;
@@ -157,6 +165,9 @@ static json_t *experiment_json(const cs_csvw_source *src)
                           e->precision, "outcomes", outs, "success_outcomes", succ,
                           "parameters", parameters(e));
     json_object_set_new(x, "method_run", json_string(cs_method_name(r->method)));
+    /* The replicates decide rqmc's numbers; rerun passes them on. */
+    if (r->method == CS_METHOD_RQMC)
+        json_object_set_new(x, "replicates", json_integer((json_int_t)e->replicates));
     if (src->pivot)
         json_object_set_new(x, "pivot", json_string(src->pivot));
     return x;
@@ -201,6 +212,13 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
                             json_pack("{s:s, s:s}", "path", src->input, "sha256", hex));
     if (src->run)
         json_object_set_new(root, "chargesim:experiment", experiment_json(src));
+    if (src->remade)
+        json_object_set_new(
+            root, "chargesim:remade_from",
+            json_pack("{s:s, s:s, s:s, s:s}", "metadata", src->remade->meta_path, "sha256",
+                      src->remade->meta_sha256, "command_line", src->remade->command_line,
+                      "note", "made again by chargesim rerun from the recorded values alone; "
+                              "the input above was not read again"));
     if (src->kind == CS_CSVW_DICE) {
         char seed[32], trials[32];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)src->dice_seed);
@@ -230,7 +248,10 @@ void cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap)
     char cmd[4096];
     const char *hex = input_sha256(src);
     command_line(src, cmd, sizeof cmd);
-    int n = snprintf(buf, cap, "Made by chargesim %s: `%s`", CS_VERSION, cmd);
+    /* A code span; one holding a backquote is fenced by two (CommonMark). */
+    const char *fence = strchr(cmd, '`') ? "`` " : "`";
+    int n = snprintf(buf, cap, "Made by chargesim %s: %s%s%s", CS_VERSION, fence, cmd,
+                     strchr(cmd, '`') ? " ``" : "`");
     if (src->input && n >= 0 && (size_t)n < cap)
         n += snprintf(buf + n, cap - (size_t)n, "; %s SHA-256 %s", src->input, hex);
     if (src->run && n >= 0 && (size_t)n < cap) {
@@ -289,9 +310,33 @@ static const char *str_of(json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
+/* --set labels.KEY=a,b,c from a parameter's recorded labels, if any. */
+static void add_labels(args *a, const char *key, json_t *labs)
+{
+    size_t len = 1, i;
+    json_t *l;
+    json_array_foreach(labs, i, l) len += strlen(json_string_value(l) ? json_string_value(l) : "") + 1;
+    if (len == 1)
+        return;
+    char *joined = malloc(len);
+    if (!joined) {
+        a->oom = true;
+        return;
+    }
+    joined[0] = '\0';
+    json_array_foreach(labs, i, l)
+    {
+        strcat(joined, i ? "," : "");
+        strcat(joined, json_string_value(l) ? json_string_value(l) : "");
+    }
+    add(a, "%s", "--set", NULL);
+    add(a, "labels.%s=%s", key, joined);
+    free(joined);
+}
+
 /* The run again from the recorded experiment: no file ("-"), every value as a --set, [experiment] keys first, swept
  * parameters in their recorded order so the rows come in the same order. */
-static cs_status run_args(json_t *root, args *a, cs_error *err)
+static cs_status run_args(json_t *root, args *a, cs_csvw_remade *remade, cs_error *err)
 {
     json_t *x = json_object_get(root, "chargesim:experiment");
     static const char *const keys[] = {"ruleset", "name", "description", "trials", "seed",
@@ -320,17 +365,31 @@ static cs_status run_args(json_t *root, args *a, cs_error *err)
         add(a, "%s", "--set", NULL);
         add(a, "experiment.%s=%s", reals[i], num);
     }
+    json_t *rep = json_object_get(x, "replicates");
+    if (json_is_integer(rep)) {
+        char num[32];
+        snprintf(num, sizeof num, "%lld", (long long)json_integer_value(rep));
+        add(a, "%s", "--set", NULL);
+        add(a, "experiment.replicates=%s", num, NULL);
+    }
     json_t *ps = json_object_get(x, "parameters"), *p;
     size_t i;
     if (!json_is_array(ps))
         return cs_error_set(err, CS_EINPUT, "chargesim:experiment has no parameters");
     json_array_foreach(ps, i, p)
     {
-        const char *k = str_of(p, "key"), *v = str_of(p, "value");
+        const char *k = str_of(p, "key"), *v = str_of(p, "value"), *o = str_of(p, "origin");
         if (!k || !v)
             return cs_error_set(err, CS_EINPUT, "parameter %zu has no key or value", i);
         add(a, "%s", "--set", NULL);
         add(a, "%s=%s", k, v);
+        add_labels(a, k, json_object_get(p, "labels"));
+        if (remade && o && remade->n < CS_MAX_PARAMS) {
+            remade->key[remade->n] = strdup(k);
+            remade->origin[remade->n] = strdup(o);
+            a->oom |= !remade->key[remade->n] || !remade->origin[remade->n];
+            remade->n++;
+        }
     }
     add(a, "%s", "--quiet", NULL);
     add(a, "%s", "--format", NULL);
@@ -368,26 +427,87 @@ static cs_status dice_args(json_t *root, args *a, cs_error *err)
     return CS_OK;
 }
 
-cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc, cs_error *err)
+/* The whole of f (read to its end) as a malloc'd buffer of *n bytes; NULL
+ * with errno when it cannot be read or memory runs out. */
+static char *read_all(FILE *f, size_t *n)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        len += fread(buf + len, 1, cap - len, f);
+        if (ferror(f)) {
+            int e = errno ? errno : EIO;
+            free(buf);
+            errno = e;
+            return NULL;
+        }
+        if (len < cap)
+            break;
+        char *nb = cap > CS_INFILE_MAX ? NULL : realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            errno = cap > CS_INFILE_MAX ? EFBIG : ENOMEM;
+            return NULL;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    *n = len;
+    return buf;
+}
+
+/* The provenance a table made again keeps (csvw.h, cs_csvw_remade): the
+ * first command (a table remade before keeps its first one) and input. */
+static cs_status remade_fill(json_t *root, const char *meta_path, const char *bytes, size_t n,
+                             cs_csvw_remade *r, cs_error *err)
+{
+    json_t *from = json_object_get(root, "chargesim:remade_from");
+    json_t *in = json_object_get(root, "chargesim:input");
+    const char *cmd = str_of(from, "command_line");
+    cmd = cmd ? cmd : str_of(root, "chargesim:command_line");
+    r->meta_path = strdup(meta_path);
+    r->command_line = strdup(cmd ? cmd : "");
+    cs_sha256_hex(bytes, n, r->meta_sha256);
+    if (str_of(in, "path")) {
+        r->input = strdup(str_of(in, "path"));
+        snprintf(r->input_sha256, sizeof r->input_sha256, "%s",
+                 str_of(in, "sha256") ? str_of(in, "sha256") : "");
+        if (!r->input)
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+    }
+    return r->meta_path && r->command_line ? CS_OK : cs_error_set(err, CS_ENOMEM, "out of memory");
+}
+
+cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc,
+                             cs_csvw_remade *remade, cs_error *err)
 {
     json_error_t je;
     *argv = NULL;
     *argc = 0;
-    /* Opened through infile.h (under MPI, rank 0's bytes); the message for a
-     * file that cannot be opened is worded as json_load_file words it. */
+    if (remade)
+        memset(remade, 0, sizeof *remade);
+    /* Opened through infile.h (under MPI, rank 0's bytes); read whole, for
+     * the digest the new metadata records. */
     FILE *f = cs_infile_open(meta_path);
-    if (!f)
-        return cs_error_set(err, CS_EINPUT, "%s:-1: not JSON: unable to open %s: %s", meta_path,
-                            meta_path, strerror(errno));
+    size_t len = 0;
+    char *bytes = f ? read_all(f, &len) : NULL;
+    int e = errno;
+    if (f)
+        fclose(f);
+    if (!bytes)
+        return cs_error_set(err, e == ENOMEM ? CS_ENOMEM : CS_EINPUT, "%s: cannot %s: %s",
+                            meta_path, f ? "read it" : "open it", strerror(e));
     watch_json_allocations();
-    json_t *root = json_loadf(f, 0, &je);
-    fclose(f);
+    json_t *root = json_loadb(bytes, len, 0, &je);
     if (json_alloc_failed) { /* NULL, "invalid token", or a value cut short */
         json_decref(root);
+        free(bytes);
         return cs_error_set(err, CS_ENOMEM, "%s: out of memory", meta_path);
     }
-    if (!root)
+    if (!root) {
+        free(bytes);
         return cs_error_set(err, CS_EINPUT, "%s:%d: not JSON: %s", meta_path, je.line, je.text);
+    }
     args a = {0};
     const char *table = str_of(root, "chargesim:table");
     cs_status st;
@@ -397,11 +517,14 @@ cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc, cs_
         st = dice_args(root, &a, err);
     else if (strcmp(table, "summary") == 0 || strcmp(table, "pivot") == 0 ||
              strcmp(table, "dist") == 0)
-        st = run_args(root, &a, err);
+        st = run_args(root, &a, remade, err);
     else
         st = cs_error_set(err, CS_EINPUT, "chargesim:table '%s': rerun makes summary, pivot, "
                                           "dist and dice tables again; run the metadata's "
                                           "chargesim:command_line for the others", table);
+    if (st == CS_OK && remade && strcmp(table, "dice") != 0)
+        st = remade_fill(root, meta_path, bytes, len, remade, err);
+    free(bytes);
     if (st == CS_OK && table && strcmp(table, "dist") == 0) {
         /* The distributions go where the caller points --dist. */
         add(&a, "%s", "--dist", NULL);
@@ -416,10 +539,47 @@ cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc, cs_
             cs_error_set(err, st, "%s: %s", meta_path, msg);
         }
         cs_csvw_free_args(a.v, a.n);
+        cs_csvw_remade_free(remade);
         return st;
     }
     *argv = a.v;
     *argc = a.n;
+    return CS_OK;
+}
+
+void cs_csvw_remade_free(cs_csvw_remade *r)
+{
+    if (!r)
+        return;
+    free(r->meta_path);
+    free(r->command_line);
+    free(r->input);
+    for (int i = 0; i < r->n; i++) {
+        free(r->key[i]);
+        free(r->origin[i]);
+    }
+    memset(r, 0, sizeof *r);
+}
+
+cs_status cs_csvw_remade_apply(const cs_csvw_remade *r, cs_experiment *e, cs_error *err)
+{
+    snprintf(e->sha256, sizeof e->sha256, "%s", r->input ? r->input_sha256 : "");
+    for (int k = 0; k < r->n; k++) {
+        int i = cs_ruleset_param_index(e->rs, r->key[k]);
+        if (i < 0)
+            continue; /* refused already by the run's own --set */
+        /* "FILE:LINE" back into the file and its line. */
+        const char *colon = strrchr(r->origin[k], ':');
+        size_t digits = colon ? strspn(colon + 1, "0123456789") : 0;
+        bool at_line = colon && digits > 0 && colon[1 + digits] == '\0';
+        char *o = at_line ? strndup(r->origin[k], (size_t)(colon - r->origin[k]))
+                          : strdup(r->origin[k]);
+        if (!o)
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+        free(e->param[i].origin);
+        e->param[i].origin = o;
+        e->param[i].line = at_line ? atoi(colon + 1) : 0;
+    }
     return CS_OK;
 }
 

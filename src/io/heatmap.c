@@ -56,6 +56,41 @@ static void hatch(cairo_t *cr, double x, double y, double w, double h)
 
 static double cell(const cs_heatmap *h, int i, int j) { return h->p[(size_t)j * (size_t)h->nx + (size_t)i]; }
 
+/* The share of cell (i, j)'s drawn placements where the target cannot stand. */
+static double share(const cs_heatmap *h, int i, int j)
+{
+    return h->cannot ? h->cannot[(size_t)j * (size_t)h->nx + (size_t)i] : 0.0;
+}
+
+/* Hatching over a cell's colour, darker the larger the share s of its
+ * placements where the target cannot stand (0 < s < 1). */
+static void hatch_share(cairo_t *cr, double x, double y, double w, double h, double s)
+{
+    cairo_save(cr);
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_clip(cr);
+    cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, 0.3 + 0.7 * s);
+    cairo_set_line_width(cr, 0.7);
+    /* Lines u + v = 4k on the page, so the hatching runs on from cell to cell. */
+    for (double d = floor((x + y) / 4.0) * 4.0; d < x + y + w + h; d += 4.0) {
+        cairo_move_to(cr, d - y - h, y + h);
+        cairo_line_to(cr, d - y + h, y - h);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* Whether some cell has placements that stand and some that do not. */
+static bool any_share(const cs_heatmap *h)
+{
+    for (int j = 0; h->cannot && j < h->ny; j++)
+        for (int i = 0; i < h->nx; i++)
+            if (share(h, i, j) > 0.0 && !isnan(cell(h, i, j)))
+                return true;
+    return false;
+}
+
 static void cells(cairo_t *cr, const cs_heatmap *h, const frame *f)
 {
     cairo_save(cr);
@@ -71,6 +106,8 @@ static void cells(cairo_t *cr, const cs_heatmap *h, const frame *f)
                 colour(cr, v);
                 cairo_rectangle(cr, x, y, w + 0.5, ht + 0.5);
                 cairo_fill(cr);
+                if (share(h, i, j) > 0.0)
+                    hatch_share(cr, x, y, w, ht, share(h, i, j));
             }
         }
     cairo_restore(cr);
@@ -232,7 +269,7 @@ static void colour_bar(cairo_t *cr, const frame *f, double *below)
     *below = TOP + h + 30;
 }
 
-static void legend(cairo_t *cr, const frame *f, double y)
+static void legend(cairo_t *cr, const cs_heatmap *h, const frame *f, double y)
 {
     static const char *names[3] = {"50% contour", "75% contour", "90% contour"};
     double x = LEFT + f->pw + 18;
@@ -251,6 +288,15 @@ static void legend(cairo_t *cr, const frame *f, double y)
     cairo_set_source_rgb(cr, 0, 0, 0);
     text_at(cr, x + 28, y, 9, "cannot be placed", 0.0);
     y += 15;
+    if (any_share(h)) {
+        hatch_share(cr, x, y - 9, 22, 10, 0.5);
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        text_at(cr, x + 28, y, 9, "some draws cannot", 0.0);
+        text_at(cr, x + 28, y + 11, 9, "stand: odds over", 0.0);
+        text_at(cr, x + 28, y + 22, 9, "the rest (darker:", 0.0);
+        text_at(cr, x + 28, y + 33, 9, "more cannot)", 0.0);
+        y += 48;
+    }
     cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
     cairo_set_line_width(cr, 2.5);
     cairo_move_to(cr, x, y - 3);
@@ -297,7 +343,7 @@ cs_status cs_heatmap_draw(const cs_heatmap *h, cs_canvas_format format, FILE *ou
     axes(cr, &f);
     double below;
     colour_bar(cr, &f, &below);
-    legend(cr, &f, below);
+    legend(cr, h, &f, below);
     cairo_set_source_rgb(cr, 0, 0, 0);
     double ybase = TOP + f.ph + 48;
     if (h->title) {

@@ -155,6 +155,33 @@ static char *temp_name(const char *target, const char *suffix)
     return t;
 }
 
+/* Whether this process may replace the file at target (rename over it
+ * removes its entry): in a sticky directory (mode 1777, as /tmp) only the
+ * file's owner, the directory's owner or root may. Asked before anything
+ * is written or renamed, so that a commit never stops half-way on it and
+ * never leaves a backup it could not remove (a link to another user's
+ * file in such a directory would be that user's to delete). */
+static bool may_replace(const char *target)
+{
+    struct stat sf, sd;
+    if (lstat(target, &sf) != 0 || geteuid() == 0 || sf.st_uid == geteuid())
+        return true;
+    const char *slash = strrchr(target, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - target) + (slash == target) : 1,
+             slash ? target : ".");
+    return stat(dir, &sd) != 0 || !(sd.st_mode & S_ISVTX) || sd.st_uid == geteuid();
+}
+
+static cs_status not_replaceable(const char *path, cs_error *err)
+{
+    return cs_error_set(err, CS_ERUNTIME,
+                        "%s: cannot replace it: %s (it belongs to another user, in a directory "
+                        "where only a file's owner may remove it, as in /tmp); nothing was "
+                        "written",
+                        path, strerror(EPERM));
+}
+
 static mode_t default_mode(void)
 {
     mode_t mask = umask(0);
@@ -248,6 +275,10 @@ cs_status cs_outfile_open(cs_outfile *o, const char *path, cs_error *err)
     }
     if (exists && !S_ISREG(sb.st_mode))
         return open_through(o, o->target, err);
+    if (!may_replace(o->target)) {
+        cs_outfile_abort(o);
+        return not_replaceable(path, err);
+    }
     o->tmp = temp_name(o->target, ".XXXXXX");
     if (!o->tmp)
         return fail_open(o, err, path, errno, ".XXXXXX.");
@@ -395,6 +426,16 @@ cs_status cs_outfile_commit_all(cs_outfile *const *o, int n, cs_error *err)
     for (int i = 0; i < n; i++)
         if (o[i] && o[i]->tmp)
             renamed++;
+    /* Every rename must be allowed before the first one happens (a file
+     * may have changed hands since it was opened). */
+    for (int i = 0; i < n; i++)
+        if (o[i] && o[i]->tmp && !may_replace(o[i]->target)) {
+            not_replaceable(o[i]->path, err);
+            for (int j = 0; j < n; j++)
+                if (o[j])
+                    cs_outfile_abort(o[j]);
+            return CS_ERUNTIME;
+        }
     /* Old files are kept aside only when there is something to undo. */
     for (int i = 0; renamed > 1 && i < n; i++)
         if (o[i] && o[i]->tmp)

@@ -72,27 +72,77 @@ static void write_md(const cs_table *t, FILE *f)
         fprintf(f, "\n%s\n", t->note);
 }
 
-/* LaTeX special characters in text cells. */
+/* One character of LaTeX text. Every special character is escaped; a
+ * hyphen before another is cut off with {} (LaTeX would join "--" into an
+ * en dash); in code (a `...` span) quotes are the typewriter's straight
+ * ones, so a command reads as typed. */
+static void tex_char(FILE *f, char c, char next, bool code)
+{
+    /* In \texttt these are the typewriter font's own ASCII glyphs (OT1 and
+     * T1 alike); \textless and kin would fetch them from another font. */
+    if (code && strchr("\\|<>{}~^_\"", c) && c != '\0') {
+        fprintf(f, "\\char%d{}", c);
+        return;
+    }
+    switch (c) {
+    case '%': fputs("\\%", f); break;
+    case '&': fputs("\\&", f); break;
+    case '_': fputs("\\_", f); break;
+    case '#': fputs("\\#", f); break;
+    case '$': fputs("\\$", f); break;
+    case '{': fputs("\\{", f); break;
+    case '}': fputs("\\}", f); break;
+    case '~': fputs("\\textasciitilde{}", f); break;
+    case '^': fputs("\\textasciicircum{}", f); break;
+    case '\\': fputs("\\textbackslash{}", f); break;
+    case '|': fputs("\\textbar{}", f); break;
+    case '<': fputs("\\textless{}", f); break;
+    case '>': fputs("\\textgreater{}", f); break;
+    case '`': fputs("\\textasciigrave{}", f); break;
+    case '"': fputs("''", f); break;
+    case '\'': fputs(code ? "\\textquotesingle{}" : "'", f); break;
+    case '-': fputs(code || next == '-' ? "-{}" : "-", f); break;
+    default: fputc(c, f);
+    }
+}
+
+/* Where the code span opened by the run of n backquotes at s closes: the
+ * next run of exactly n (CommonMark's rule, which the Markdown note
+ * follows), or NULL. */
+static const char *code_end(const char *s, size_t n)
+{
+    for (const char *p = s + n; (p = strchr(p, '`')) != NULL;) {
+        size_t m = strspn(p, "`");
+        if (m == n)
+            return p;
+        p += m;
+    }
+    return NULL;
+}
+
+/* LaTeX text: special characters escaped (tex_char), and a code span (the
+ * command a table's note quotes between backquotes, as Markdown writes
+ * it) set in \texttt as typed. */
 static void tex_text(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '%': fputs("\\%", f); break;
-        case '&': fputs("\\&", f); break;
-        case '_': fputs("\\_", f); break;
-        case '#': fputs("\\#", f); break;
-        case '$': fputs("\\$", f); break;
-        case '{': fputs("\\{", f); break;
-        case '}': fputs("\\}", f); break;
-        case '~': fputs("\\textasciitilde{}", f); break;
-        case '^': fputs("\\textasciicircum{}", f); break;
-        case '\\': fputs("\\textbackslash{}", f); break;
-        case '"': fputs("''", f); break;
-        case '|': fputs("\\textbar{}", f); break;
-        case '<': fputs("\\textless{}", f); break;
-        case '>': fputs("\\textgreater{}", f); break;
-        default: fputc(*s, f);
+    while (*s) {
+        size_t n = strspn(s, "`");
+        const char *close = n ? code_end(s, n) : NULL;
+        if (!close) {
+            for (size_t k = n ? n : 1; k-- > 0; s++)
+                tex_char(f, *s, s[1], false);
+            continue;
         }
+        const char *a = s + n, *b = close;
+        if (b - a >= 2 && *a == ' ' && b[-1] == ' ') { /* `` x `` holds x */
+            a++;
+            b--;
+        }
+        fputs("\\texttt{", f);
+        for (; a < b; a++)
+            tex_char(f, *a, a + 1 < b ? a[1] : '\0', true);
+        fputc('}', f);
+        s = close + n;
     }
 }
 

@@ -14,13 +14,49 @@ static const char *sweep_text(const cs_experiment *e, uint64_t k, int pos)
     return v->text[choice[e->sweep[pos]]];
 }
 
+/* The [labels] label of swept position pos at point k, or NULL. */
+static const char *sweep_label(const cs_experiment *e, uint64_t k, int pos)
+{
+    int choice[CS_MAX_PARAMS];
+    cs_experiment_point_choices(e, k, choice);
+    return cs_experiment_label(e, e->sweep[pos], choice[e->sweep[pos]]);
+}
+
+/* Swept keys with [labels]: each gets a KEY_label column beside it, as in
+ * run's summary, which the charts name their curves by. */
+static int n_labelled(const cs_experiment *e)
+{
+    int n = 0;
+    for (int s = 0; s < e->n_sweep; s++)
+        n += e->label[e->sweep[s]].n > 0;
+    return n;
+}
+
+/* The swept keys' columns from *c on: each key, and its label beside it. */
+static void sweep_headers(const cs_experiment *e, cs_table *t, int *c)
+{
+    for (int s = 0; s < e->n_sweep; s++) {
+        cs_columns_param(t, (*c)++, e->rs, e->sweep[s]);
+        if (e->label[e->sweep[s]].n > 0)
+            cs_columns_label(t, (*c)++, e->rs, e->sweep[s]);
+    }
+}
+
+static void sweep_cells(const cs_experiment *e, uint64_t k, cs_table *t, int row, int *c)
+{
+    for (int s = 0; s < e->n_sweep; s++) {
+        cs_table_set(t, row, (*c)++, "%s", sweep_text(e, k, s));
+        if (e->label[e->sweep[s]].n > 0)
+            cs_table_set(t, row, (*c)++, "%s", sweep_label(e, k, s));
+    }
+}
+
 static cs_status csv_headers(const cs_cmp_result *r, cs_table *t)
 {
     const cs_experiment *e = r->a;
     const cs_ruleset *rs = e->rs;
     int c = 0;
-    for (int s = 0; s < e->n_sweep; s++)
-        cs_columns_param(t, c++, rs, e->sweep[s]);
+    sweep_headers(e, t, &c);
     cs_columns_fixed(t, c++, "trials", NULL);
     for (int o = -1; o < rs->n_outcomes; o++)
         for (int j = 0; j < 5; j++)
@@ -34,8 +70,7 @@ static cs_status csv_row(const cs_cmp_result *r, uint64_t k, cs_table *t, int ro
     const cs_experiment *e = r->a;
     const cs_cmp_point *p = &r->point[k];
     int c = 0;
-    for (int s = 0; s < e->n_sweep; s++)
-        cs_table_set(t, row, c++, "%s", sweep_text(e, k, s));
+    sweep_cells(e, k, t, row, &c);
     cs_table_set(t, row, c++, "%llu", (unsigned long long)p->trials);
     for (int j = 0; j <= e->rs->n_outcomes; j++) {
         cs_table_set(t, row, c++, "%.6f", p->a[j]);
@@ -69,12 +104,11 @@ void cs_report_compare_note(const cs_cmp_result *r, const char *b_desc, char *bu
 static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table *t)
 {
     const cs_experiment *e = r->a;
-    int ns = e->n_sweep;
+    int ns = e->n_sweep + n_labelled(e), c = 0;
     static const char *const head[] = {"trials", "A %", "B %", "delta (pp)", "interval (pp)"};
     if (cs_table_init(t, ns + 5) != CS_OK)
         return cs_table_status(t);
-    for (int s = 0; s < ns; s++)
-        cs_table_set_header(t, s, e->rs->params[e->sweep[s]].key, true);
+    sweep_headers(e, t, &c);
     for (int j = 0; j < 5; j++)
         cs_table_set_header(t, ns + j, head[j], true);
     for (uint64_t k = 0; cs_table_status(t) == CS_OK && k < r->n_points; k++) {
@@ -82,8 +116,8 @@ static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table 
         int row = cs_table_add_row(t);
         if (row < 0)
             break;
-        for (int s = 0; s < ns; s++)
-            cs_table_set(t, row, s, "%s", sweep_text(e, k, s));
+        c = 0;
+        sweep_cells(e, k, t, row, &c);
         cs_table_set(t, row, ns, "%llu", (unsigned long long)p->trials);
         cs_table_set(t, row, ns + 1, "%.2f", 100.0 * p->a[0]);
         cs_table_set(t, row, ns + 2, "%.2f", 100.0 * p->b[0]);
@@ -101,7 +135,8 @@ cs_status cs_report_compare(const cs_cmp_result *r, const char *b_desc, cs_forma
 {
     if (fmt != CS_FORMAT_CSV)
         return pub_table(r, b_desc, out);
-    cs_status st = cs_table_init(out, r->a->n_sweep + 7 + 5 * r->a->rs->n_outcomes);
+    cs_status st =
+        cs_table_init(out, r->a->n_sweep + n_labelled(r->a) + 7 + 5 * r->a->rs->n_outcomes);
     if (st == CS_OK)
         st = csv_headers(r, out);
     for (uint64_t k = 0; st == CS_OK && k < r->n_points; k++) {
@@ -120,17 +155,27 @@ static int sweep_pos(const cs_experiment *e, const char *key)
     return -1;
 }
 
-cs_status cs_report_compare_pivot(const cs_cmp_result *r, const char *row, const char *col,
-                                  const char *b_desc, cs_format fmt, cs_table *out,
-                                  cs_error *err)
+cs_status cs_report_compare_pivot_check(const cs_experiment *e, const char *row,
+                                        const char *col, cs_error *err)
 {
-    const cs_experiment *e = r->a;
     int rp = sweep_pos(e, row), cp = sweep_pos(e, col);
     if (rp < 0 || cp < 0 || rp == cp || e->n_sweep != 2)
         return cs_error_set(err, CS_EINPUT,
                             "--pivot %s:%s: compare pivots delta on the two swept keys of an "
                             "experiment that sweeps exactly two",
                             row, col);
+    return CS_OK;
+}
+
+cs_status cs_report_compare_pivot(const cs_cmp_result *r, const char *row, const char *col,
+                                  const char *b_desc, cs_format fmt, cs_table *out,
+                                  cs_error *err)
+{
+    const cs_experiment *e = r->a;
+    cs_status st = cs_report_compare_pivot_check(e, row, col, err);
+    if (st != CS_OK)
+        return st;
+    int rp = sweep_pos(e, row), cp = sweep_pos(e, col);
     const cs_value_spec *rv = &e->param[e->sweep[rp]], *cv = &e->param[e->sweep[cp]];
     if (cs_table_init(out, cv->n + 1) == CS_OK)
         cs_columns_param(out, 0, e->rs, e->sweep[rp]);
@@ -157,6 +202,6 @@ cs_status cs_report_compare_pivot(const cs_cmp_result *r, const char *row, const
                           "%s); A: %s; B: A with %s; paired, %s, seed %llu.",
                           row, col, e->name, b_desc, cs_method_name(r->method),
                           (unsigned long long)e->seed);
-    cs_status st = cs_table_status(out);
+    st = cs_table_status(out);
     return st == CS_OK ? CS_OK : cs_error_set(err, st, "out of memory");
 }

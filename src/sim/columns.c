@@ -24,7 +24,12 @@ static const struct fixed {
     {"p_success", CS_DT_NUMBER, true, "probability that the charger ends in base contact with the unit it charged"},
     {"ci_low", CS_DT_NUMBER, true, "lower end of the confidence interval of the row's probability"},
     {"ci_high", CS_DT_NUMBER, true, "upper end of the confidence interval of the row's probability"},
-    {"method", CS_DT_STRING, false, "how the numbers were obtained: exact, conditional or mc"},
+    {"method", CS_DT_STRING, false, "how the numbers were obtained: exact, conditional, rqmc or mc "
+                                    "(a map's cell where the target cannot stand: none)"},
+    {"p_cannot_stand", CS_DT_NUMBER, true, "share of the drawn placements where the target cannot "
+                                           "stand (left out of the cell's odds); 1 where it never can"},
+    {"ci_low_cannot_stand", CS_DT_NUMBER, true, "lower end of the confidence interval of p_cannot_stand"},
+    {"ci_high_cannot_stand", CS_DT_NUMBER, true, "upper end of the confidence interval of p_cannot_stand"},
     {"metric", CS_DT_STRING, false, "`outcome`, or the measured quantity whose distribution the row gives"},
     {"value", CS_DT_STRING, true, "an outcome name or a value of the quantity (<x, >x: beyond its range)"},
     {"count", CS_DT_INTEGER, true, "trials with this value (sampled rows only)"},
@@ -76,6 +81,17 @@ cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i)
         return st;
     return cs_table_describe(t, c, type, "parameter %s%s%s%s: %s", d->key, d->unit[0] ? " (" : "",
                              d->unit, d->unit[0] ? ")" : "", d->help);
+}
+
+cs_status cs_columns_label(cs_table *t, int c, const cs_ruleset *rs, int i)
+{
+    char name[160];
+    snprintf(name, sizeof name, "%s_label", rs->params[i].key);
+    cs_status st = cs_table_set_header(t, c, name, false);
+    if (st != CS_OK)
+        return st;
+    return cs_table_describe(t, c, CS_DT_STRING, "the label ([labels]) of %s's value",
+                             rs->params[i].key);
 }
 
 cs_status cs_columns_outcome(cs_table *t, int c, const cs_ruleset *rs, int o,
@@ -188,16 +204,11 @@ cs_status cs_columns_summary_head(cs_table *t, int c, const cs_run_result *r, cs
     const cs_ruleset *rs = e->rs;
     bool pct = fmt != CS_FORMAT_CSV;
     char name[160];
-    cs_status st;
     switch (col.kind) {
     case CS_SUM_SWEEP:
         return cs_columns_param(t, c, rs, e->sweep[col.index]);
     case CS_SUM_LABEL:
-        snprintf(name, sizeof name, "%s_label", rs->params[e->sweep[col.index]].key);
-        st = cs_table_set_header(t, c, name, false);
-        return st == CS_OK ? cs_table_describe(t, c, CS_DT_STRING, "the label ([labels]) of %s's value",
-                                               rs->params[e->sweep[col.index]].key)
-                           : st;
+        return cs_columns_label(t, c, rs, e->sweep[col.index]);
     case CS_SUM_TRIALS:
         return cs_columns_fixed(t, c, "trials", NULL);
     case CS_SUM_SUCCESSES:

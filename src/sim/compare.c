@@ -242,7 +242,7 @@ static cs_status pair_method(const cs_experiment *a, const cs_experiment *b, cs_
      * conditional; asking for rqmc is refused. */
     if (a->method == CS_METHOD_RQMC)
         return cs_error_set(err, CS_EINPUT,
-                            "compare: method rqmc has no paired estimator; use conditional "
+                            "method rqmc has no paired estimator; use conditional "
                             "(the default for drawn layouts), mc or exact");
     cs_status st = cs_experiment_method(a, &ma, err);
     if (st == CS_OK && (st = cs_experiment_method(b, &mb, err)) != CS_OK) {

@@ -65,3 +65,24 @@ void cs_est_run_init(cs_est_run *run, const cs_experiment *e, const cs_estimator
         run->bin_offset[m + 1] = run->bin_offset[m] + run->bins[m].nbins;
     }
 }
+
+bool cs_est_stands(const cs_est_run *run, const cs_est_point *pt, const double *num)
+{
+    return !pt->caller || run->n_draw == 0 || pt->caller->stands(pt->caller->user, pt->k, num);
+}
+
+void cs_est_report_stands(const cs_est_run *run, const cs_est_point *pt, uint64_t cannot_stand,
+                          uint64_t stood, double z, cs_point_result *r)
+{
+    uint64_t n = cannot_stand + stood;
+    r->cannot_stand = cannot_stand;
+    r->p_cannot_stand = r->cannot_stand_low = r->cannot_stand_high = 0.0;
+    /* Asked of no trial: exactly 0. Asked and never seen: still an estimate. */
+    if (!pt->caller || run->n_draw == 0 || n == 0)
+        return;
+    r->p_cannot_stand = (double)cannot_stand / (double)n;
+    if (run->sequential)
+        cs_stats_wilson_cc(cannot_stand, n, z, &r->cannot_stand_low, &r->cannot_stand_high);
+    else
+        cs_stats_wilson(cannot_stand, n, z, &r->cannot_stand_low, &r->cannot_stand_high);
+}

@@ -116,11 +116,15 @@ static void cond_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b
     for (uint64_t i = 0; i < n; i++) {
         if (pt->random_layout) {
             cs_est_draw_params(run, num, &rng);
+            if (!cs_est_stands(run, pt, num)) {
+                t->cannot_stand++;
+                continue;
+            }
             run->rs->draw_layout(pt->ctx, num, &rng, layout);
         }
         cs_est_cond_add_layout(run, pt, lay, &rng, hist, t);
     }
-    t->trials = n;
+    t->trials = n - t->cannot_stand;
 }
 
 void cs_est_cond_merge(void *into, const void *block)
@@ -128,6 +132,7 @@ void cs_est_cond_merge(void *into, const void *block)
     cs_est_tally *t = into;
     const cs_est_tally *s = block;
     t->trials += s->trials;
+    t->cannot_stand += s->cannot_stand;
     t->sampled_mask |= s->sampled_mask;
     ksum(&t->sum_ps, &t->comp_ps, s->sum_ps + s->comp_ps);
     t->sum_ps2 += s->sum_ps2;
@@ -150,6 +155,10 @@ void cs_est_cond_merge(void *into, const void *block)
 static void cond_interval(const cs_est_point *pt, uint64_t n, double sum, double sum2, double z,
                           double *p, double *lo, double *hi)
 {
+    if (n == 0) { /* no layout stood (cs_est_stands): nothing known */
+        *p = *lo = *hi = (double)NAN;
+        return;
+    }
     cs_moments mo = {n, sum, sum2};
     /* A mean of probabilities may round a hair outside [0, 1]. */
     *p = fmin(1.0, fmax(0.0, cs_moments_mean(&mo)));
@@ -172,6 +181,8 @@ static double cond_halfwidth(const cs_est_run *run, const cs_est_point *pt, cons
 {
     const cs_est_tally *t = tally;
     double p, lo, hi;
+    if (t->trials == 0)
+        return 1.0; /* no layout stood yet: nothing known */
     cond_interval(pt, t->trials, t->sum_ps + t->comp_ps, t->sum_ps2, z, &p, &lo, &hi);
     double w = 0.5 * (hi - lo);
     for (int o = 0; o < run->rs->n_outcomes; o++) {
@@ -187,6 +198,7 @@ static void cond_report(const cs_est_run *run, const cs_est_point *pt, const voi
     const cs_est_tally *t = tally;
     r->params = pt->params;
     r->trials = t->trials;
+    cs_est_report_stands(run, pt, t->cannot_stand, t->trials, z, r);
     cond_interval(pt, t->trials, t->sum_ps + t->comp_ps, t->sum_ps2, z, &r->p_success, &r->ci_low,
                   &r->ci_high);
     for (int o = 0; o < run->rs->n_outcomes; o++)

@@ -38,6 +38,10 @@ static void mc_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b, 
             cs_rng_trials_next(&trials, &rng);
             if (pt->random_layout) {
                 cs_est_draw_params(run, num, &rng);
+                if (!cs_est_stands(run, pt, num)) {
+                    out->cannot_stand++;
+                    continue;
+                }
                 rs->draw_layout(pt->ctx, num, &rng, layout);
             }
             rs->resolve(pt->ctx, lay, &rng, &tr);
@@ -53,7 +57,7 @@ static void mc_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b, 
             }
         }
     }
-    out->trials = n;
+    out->trials = n - out->cannot_stand;
     memcpy(out->count, tl.count, sizeof out->count);
     memcpy(out->mdef, tl.mdef, sizeof out->mdef);
     memcpy(out->msum, tl.msum, sizeof out->msum);
@@ -64,6 +68,7 @@ static void mc_merge(void *into, const void *block)
     cs_est_tally *t = into;
     const cs_est_tally *s = block;
     t->trials += s->trials;
+    t->cannot_stand += s->cannot_stand;
     for (int o = 0; o < CS_MAX_OUTCOMES; o++)
         t->count[o] += s->count[o];
     for (int m = 0; m < CS_MAX_METRICS; m++) {
@@ -82,6 +87,10 @@ static void mc_merge(void *into, const void *block)
 static void mc_interval(const cs_est_run *run, uint64_t count, uint64_t n, double z, double *p,
                         double *lo, double *hi)
 {
+    if (n == 0) { /* no layout stood (cs_est_stands): nothing known */
+        *p = *lo = *hi = (double)NAN;
+        return;
+    }
     *p = (double)count / (double)n;
     if (run->sequential)
         cs_stats_wilson_cc(count, n, z, lo, hi);
@@ -104,6 +113,8 @@ static double mc_halfwidth(const cs_est_run *run, const cs_est_point *pt, const 
     const cs_est_tally *t = tally;
     double p, lo, hi;
     (void)pt;
+    if (t->trials == 0)
+        return 1.0; /* no layout stood yet: nothing known */
     mc_interval(run, mc_successes(run, t), t->trials, z, &p, &lo, &hi);
     double w = 0.5 * (hi - lo);
     for (int o = 0; o < run->rs->n_outcomes; o++) {
@@ -120,6 +131,7 @@ static void mc_report(const cs_est_run *run, const cs_est_point *pt, const void 
     r->params = pt->params;
     r->trials = t->trials;
     r->successes = mc_successes(run, t);
+    cs_est_report_stands(run, pt, t->cannot_stand, t->trials, z, r);
     mc_interval(run, r->successes, t->trials, z, &r->p_success, &r->ci_low, &r->ci_high);
     for (int o = 0; o < run->rs->n_outcomes; o++) {
         r->outcome_count[o] = t->count[o];

@@ -44,6 +44,9 @@ typedef struct rqmc_state {
 typedef struct rqmc_tally {
     cs_est_tally all; /* as conditional: trials, every layout's sums, metrics */
     double rep[CS_EXPERIMENT_MAX_REPLICATES][1 + CS_MAX_OUTCOMES]; /* per replicate */
+    /* Per replicate, its layouts that stood (cs_est_stands): a replicate's
+     * mean is over them (a ratio estimate when some could not stand). */
+    uint64_t stood[CS_EXPERIMENT_MAX_REPLICATES];
 } rqmc_tally;
 
 /* The least power of two at least n, or the greatest up to cap. */
@@ -143,11 +146,16 @@ static void rqmc_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b
         if (pt->random_layout) {
             if (run->n_draw > 0)
                 qmc_params(run, st, r, start + i, num);
+            if (!cs_est_stands(run, pt, num)) {
+                t->all.cannot_stand++;
+                continue;
+            }
             run->rs->draw_layout(pt->ctx, num, &rng, layout);
         }
         cs_est_cond_add_layout(run, pt, lay, &rng, hist, &t->all);
     }
-    t->all.trials = n;
+    t->all.trials = n - t->all.cannot_stand;
+    t->stood[r] = t->all.trials;
     t->rep[r][0] = t->all.sum_ps + t->all.comp_ps;
     for (int o = 0; o < run->rs->n_outcomes; o++)
         t->rep[r][1 + o] = t->all.sum_p[o] + t->all.comp_p[o];
@@ -158,26 +166,26 @@ static void rqmc_merge(void *into, const void *block)
     rqmc_tally *t = into;
     const rqmc_tally *s = block;
     cs_est_cond_merge(&t->all, &s->all);
-    for (int r = 0; r < (int)CS_EXPERIMENT_MAX_REPLICATES; r++)
+    for (int r = 0; r < (int)CS_EXPERIMENT_MAX_REPLICATES; r++) {
+        t->stood[r] += s->stood[r];
         for (int c = 0; c < 1 + CS_MAX_OUTCOMES; c++)
             t->rep[r][c] += s->rep[r][c];
+    }
 }
 
-/* Column c's estimate: the mean of the R replicate means, and the Student
- * t interval on their spread. As for conditional, a random layout may hide
- * a region no point fell in: the interval is never narrower than the
- * Wilson bound for none seen among all n layouts. */
-static void rqmc_interval(const cs_est_run *run, const cs_est_point *pt, const rqmc_tally *t,
-                          int c, double z, double *p, double *lo, double *hi)
+/* The mean of the R replicate values v and the Student t half-width of
+ * their spread; never narrower, on a random layout, than the Wilson bound
+ * for a region none of the n layouts fell in (as conditional). */
+static void t_interval(const cs_est_run *run, const cs_est_point *pt, const double *v,
+                       uint64_t n, double z, double *p, double *lo, double *hi)
 {
     const rqmc_state *st = run->state;
-    uint64_t n = t->all.trials, per = n / st->replicates;
     double rr = (double)st->replicates, mean = 0.0, ss = 0.0;
     for (uint64_t r = 0; r < st->replicates; r++)
-        mean += t->rep[r][c] / (double)per;
+        mean += v[r];
     mean /= rr;
     for (uint64_t r = 0; r < st->replicates; r++) {
-        double d = t->rep[r][c] / (double)per - mean;
+        double d = v[r] - mean;
         ss += d * d;
     }
     double half = st->t * sqrt(ss / (rr - 1.0) / rr);
@@ -191,10 +199,56 @@ static void rqmc_interval(const cs_est_run *run, const cs_est_point *pt, const r
     }
 }
 
+/* Column c's estimate: the mean of the R replicate means, each over the
+ * layouts of its replicate that stood, with the Student t interval on
+ * their spread (t_interval). A replicate none of whose layouts stood has
+ * no mean: the estimate is then the pooled one and its interval [0, 1]. */
+static void rqmc_interval(const cs_est_run *run, const cs_est_point *pt, const rqmc_tally *t,
+                          int c, double z, double *p, double *lo, double *hi)
+{
+    const rqmc_state *st = run->state;
+    double v[CS_EXPERIMENT_MAX_REPLICATES], sum = 0.0;
+    bool all = true;
+    for (uint64_t r = 0; r < st->replicates; r++) {
+        v[r] = t->rep[r][c] / (double)t->stood[r];
+        sum += t->rep[r][c];
+        all = all && t->stood[r] > 0;
+    }
+    if (t->all.trials == 0) {
+        *p = *lo = *hi = (double)NAN;
+    } else if (!all) {
+        *p = fmin(1.0, fmax(0.0, sum / (double)t->all.trials));
+        *lo = 0.0;
+        *hi = 1.0;
+    } else {
+        t_interval(run, pt, v, t->all.trials, z, p, lo, hi);
+    }
+}
+
+/* The share of layouts that could not stand: per replicate, of its
+ * points; 0 exactly where no trial is asked (cs_est_stands). */
+static void rqmc_stands(const cs_est_run *run, const cs_est_point *pt, const rqmc_tally *t,
+                        double z, cs_point_result *r)
+{
+    const rqmc_state *st = run->state;
+    uint64_t n = t->all.trials + t->all.cannot_stand, per = n / st->replicates;
+    double v[CS_EXPERIMENT_MAX_REPLICATES];
+    r->cannot_stand = t->all.cannot_stand;
+    r->p_cannot_stand = r->cannot_stand_low = r->cannot_stand_high = 0.0;
+    if (!pt->caller || run->n_draw == 0 || per == 0)
+        return;
+    for (uint64_t k = 0; k < st->replicates; k++)
+        v[k] = (double)(per - t->stood[k]) / (double)per;
+    t_interval(run, pt, v, n, z, &r->p_cannot_stand, &r->cannot_stand_low,
+               &r->cannot_stand_high);
+}
+
 static double rqmc_halfwidth(const cs_est_run *run, const cs_est_point *pt, const void *tally,
                              double z)
 {
     double w = 0.0, p, lo, hi;
+    if (((const rqmc_tally *)tally)->all.trials == 0)
+        return 1.0; /* no layout stood yet: nothing known */
     for (int c = 0; c <= run->rs->n_outcomes; c++) {
         rqmc_interval(run, pt, tally, c, z, &p, &lo, &hi);
         w = fmax(w, 0.5 * (hi - lo));
@@ -208,6 +262,7 @@ static void rqmc_report(const cs_est_run *run, const cs_est_point *pt, const voi
     const rqmc_tally *t = tally;
     r->params = pt->params;
     r->trials = t->all.trials;
+    rqmc_stands(run, pt, t, z, r);
     rqmc_interval(run, pt, t, 0, z, &r->p_success, &r->ci_low, &r->ci_high);
     for (int o = 0; o < run->rs->n_outcomes; o++)
         rqmc_interval(run, pt, t, 1 + o, z, &r->p_outcome[o], &r->outcome_low[o],

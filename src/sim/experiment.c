@@ -1,6 +1,8 @@
-/* The experiment model and its value syntax; see include/chargesim/experiment.h. */
+/* The experiment model; see include/chargesim/experiment.h. Its value
+ * syntax (sweeps, lists, draws) is experiment_value.c. */
 #include "chargesim/experiment.h"
 #include "chargesim/parse.h"
+#include "experiment_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,11 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/dice.h"
-#include "chargesim/poly_parse.h"
 #include "chargesim/qmc.h"
-
-#define MAX_SWEEP_VALUES 100000
 
 static const char *const method_names[] = {"auto", "mc", "conditional", "exact", "rqmc"};
 
@@ -30,22 +28,6 @@ bool cs_method_parse(const char *s, cs_method *out)
             return true;
         }
     return false;
-}
-
-static char *dup_trimmed(const char *s, size_t len)
-{
-    while (len > 0 && isspace((unsigned char)*s)) {
-        s++;
-        len--;
-    }
-    while (len > 0 && isspace((unsigned char)s[len - 1]))
-        len--;
-    char *d = malloc(len + 1);
-    if (d) {
-        memcpy(d, s, len);
-        d[len] = '\0';
-    }
-    return d;
 }
 
 static void spec_clear(cs_value_spec *v)
@@ -86,6 +68,7 @@ void cs_experiment_free(cs_experiment *e)
         label_clear(&e->label[i]);
     }
     free(e->origin);
+    free(e->method_origin);
     free(e->name);
     free(e->description);
     memset(e, 0, sizeof *e);
@@ -100,296 +83,11 @@ static void where(char *buf, size_t cap, const char *origin, int line)
         snprintf(buf, cap, "%s", origin);
 }
 
-static bool parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    while (isspace((unsigned char)*s))
-        s++;
-    if (*s == '\0')
-        return false;
-    double v = strtod(s, &end);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end != '\0' || errno == ERANGE || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
-}
-
 /* Integers go through the one parser (chargesim/parse.h): digits only,
  * never through a double. */
 static bool parse_u64(const char *s, uint64_t *out)
 {
     return cs_parse_u64(s, out, NULL);
-}
-
-/* Checks one element of a parameter's value and gives its numeric form. */
-static cs_status parse_element(const cs_param_def *def, const char *text, double *num,
-                               const char *at, cs_error *err)
-{
-    switch (def->type) {
-    case CS_PARAM_REAL:
-    case CS_PARAM_INT:
-        if (!parse_double(text, num))
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected a number%s", at,
-                                def->key, text,
-                                (def->flags & CS_PF_LAYOUT)
-                                    ? ", a sweep (a..b, a..b:step, a,b,c) or uniform(a,b) / normal(m,s)"
-                                    : " or a sweep (a..b, a..b:step, a,b,c)");
-        if (def->type == CS_PARAM_INT && *num != floor(*num))
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected a whole number", at,
-                                def->key, text);
-        if (*num < def->min || *num > def->max)
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected a value from %g to %g",
-                                at, def->key, text, def->min, def->max);
-        return CS_OK;
-    case CS_PARAM_BOOL: {
-        static const char *const yes[] = {"true", "yes", "on", "1"};
-        static const char *const no[] = {"false", "no", "off", "0"};
-        for (int i = 0; i < 4; i++) {
-            if (strcmp(text, yes[i]) == 0) {
-                *num = 1.0;
-                return CS_OK;
-            }
-            if (strcmp(text, no[i]) == 0) {
-                *num = 0.0;
-                return CS_OK;
-            }
-        }
-        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected true or false", at,
-                            def->key, text);
-    }
-    case CS_PARAM_CHOICE: {
-        char list[512] = "";
-        for (int i = 0; def->choices[i]; i++) {
-            if (strcmp(text, def->choices[i]) == 0) {
-                *num = (double)i;
-                return CS_OK;
-            }
-            size_t used = strlen(list);
-            snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", def->choices[i]);
-        }
-        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected one of: %s", at, def->key,
-                            text, list);
-    }
-    case CS_PARAM_DICE: {
-        cs_dice d;
-        cs_diag diag = {0};
-        *num = 0.0;
-        if (text[0] == '\0')
-            return CS_OK; /* empty: the ruleset's own default dice */
-        if (cs_dice_parse(text, &d, &diag) != CS_OK)
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': column %d: %s", at, def->key,
-                                text, diag.column, diag.what ? diag.what : "invalid dice");
-        return CS_OK;
-    }
-    case CS_PARAM_TEXT:
-        *num = 0.0;
-        return CS_OK;
-    case CS_PARAM_POLYGON: {
-        /* Checked here, once, by the parser prepare reads it with. */
-        cs_poly_list pl;
-        cs_diag diag = {0};
-        *num = 0.0;
-        if (cs_poly_parse(text, strlen(text), def->choices, &pl, &diag) != CS_OK)
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': column %d: %s", at, def->key,
-                                text, diag.column, diag.what ? diag.what : "invalid polygon");
-        return CS_OK;
-    }
-    }
-    return CS_OK;
-}
-
-static cs_status add_value(cs_value_spec *v, const char *text, double num, cs_error *err)
-{
-    if (v->n >= MAX_SWEEP_VALUES)
-        return cs_error_set(err, CS_ELIMIT, "a sweep may have at most %d values",
-                            MAX_SWEEP_VALUES);
-    double *nn = realloc(v->num, (size_t)(v->n + 1) * sizeof *nn);
-    if (!nn)
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
-    v->num = nn;
-    char **nt = realloc(v->text, (size_t)(v->n + 1) * sizeof *nt);
-    if (!nt)
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
-    v->text = nt;
-    v->text[v->n] = strdup(text);
-    if (!v->text[v->n])
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
-    v->num[v->n] = num;
-    v->n++;
-    return CS_OK;
-}
-
-/* Formats a sweep element the way a user would write it: 1, 1.5, 0.25. */
-static void format_number(char *buf, size_t cap, double x)
-{
-    snprintf(buf, cap, "%.10g", x);
-}
-
-/* uniform(a,b) / normal(m,s) */
-static bool parse_draw(const char *s, const char *name, double *a, double *b)
-{
-    size_t n = strlen(name);
-    if (strncmp(s, name, n) != 0 || s[n] != '(')
-        return false;
-    const char *close = strrchr(s, ')');
-    const char *comma = strchr(s, ',');
-    if (!close || !comma || comma > close || close[1] != '\0')
-        return false;
-    char left[128], right[128];
-    size_t la = (size_t)(comma - (s + n + 1)), lb = (size_t)(close - comma - 1);
-    if (la >= sizeof left || lb >= sizeof right)
-        return false;
-    memcpy(left, s + n + 1, la);
-    left[la] = '\0';
-    memcpy(right, comma + 1, lb);
-    right[lb] = '\0';
-    return parse_double(left, a) && parse_double(right, b);
-}
-
-/* uniform(a,b) or normal(m,s): drawn per trial, checked against the
- * parameter's range; its centre stands as the point's value. */
-static cs_status parse_draw_value(const cs_param_def *def, const char *raw, cs_value_spec *v,
-                                  const char *at, cs_error *err)
-{
-    bool uni = raw[0] == 'u';
-    if (!(def->flags & CS_PF_LAYOUT))
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': only layout parameters can be drawn per trial; "
-                            "%s is not one (see `chargesim rules %s`)",
-                            at, def->key, raw, def->key, "RULESET");
-    if (!parse_draw(raw, uni ? "uniform" : "normal", &v->a, &v->b))
-        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected %s", at, def->key, raw,
-                            uni ? "uniform(a,b) with numbers a < b"
-                                : "normal(mean,sd) with numbers, sd >= 0");
-    if (uni ? !(v->a < v->b) : !(v->b >= 0.0))
-        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected %s", at, def->key, raw,
-                            uni ? "a < b in uniform(a,b)" : "sd >= 0 in normal(mean,sd)");
-    if (uni && (v->a < def->min || v->b > def->max))
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': the range must lie within %g to %g", at,
-                            def->key, raw, def->min, def->max);
-    /* A normal draw is clamped to [min, max]: its mean must lie there and
-     * its spread must not exceed the range, or most draws would be the
-     * clamp's edges rather than the distribution the user wrote. */
-    if (!uni && (v->a < def->min || v->a > def->max || v->b > def->max - def->min))
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': the mean must lie within %g to %g and the sd be "
-                            "at most %g",
-                            at, def->key, raw, def->min, def->max, def->max - def->min);
-    v->kind = uni ? CS_VAL_UNIFORM : CS_VAL_NORMAL;
-    char centre[64];
-    format_number(centre, sizeof centre, uni ? 0.5 * (v->a + v->b) : v->a);
-    return add_value(v, centre, uni ? 0.5 * (v->a + v->b) : v->a, err);
-}
-
-/* a..b or a..b:step: the values a + i*step. */
-static cs_status parse_range(const cs_param_def *def, const char *raw, const char *dots,
-                             cs_value_spec *v, const char *at, cs_error *err)
-{
-    cs_status st;
-    double num;
-    char left[128], right[128];
-    size_t la = (size_t)(dots - raw);
-    const char *colon = strchr(dots + 2, ':');
-    size_t lb = colon ? (size_t)(colon - dots - 2) : strlen(dots + 2);
-    double a, b, step = 1.0;
-    if (la >= sizeof left || lb >= sizeof right)
-        return cs_error_set(err, CS_EINPUT, "%s: %s: value too long", at, def->key);
-    memcpy(left, raw, la);
-    left[la] = '\0';
-    memcpy(right, dots + 2, lb);
-    right[lb] = '\0';
-    if (!parse_double(left, &a) || !parse_double(right, &b) ||
-        (colon && !parse_double(colon + 1, &step)))
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': expected a sweep a..b or a..b:step with numbers",
-                            at, def->key, raw);
-    if (!(step > 0.0) || b < a)
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': a sweep a..b:step needs a <= b and step > 0", at,
-                            def->key, raw);
-    if ((b - a) / step > MAX_SWEEP_VALUES)
-        return cs_error_set(err, CS_ELIMIT, "%s: %s = '%s': more than %d sweep values", at,
-                            def->key, raw, MAX_SWEEP_VALUES);
-    v->kind = CS_VAL_SWEEP;
-    /* Values a + i*step, computed from i to avoid accumulating error. */
-    for (long i = 0;; i++) {
-        double x = a + (double)i * step;
-        if (x > b + 1e-9 * step)
-            break;
-        x = x > b ? b : x; /* the last value is b itself, never past it */
-        char buf[64];
-        format_number(buf, sizeof buf, x);
-        if ((st = parse_element(def, buf, &num, at, err)) != CS_OK)
-            return st;
-        /* The value is a + i*step itself, not its 10-digit text read back
-         * (issue 18.3); the text is what tables show. */
-        if (def->type == CS_PARAM_REAL)
-            num = x;
-        if ((st = add_value(v, buf, num, err)) != CS_OK)
-            return st;
-    }
-    return CS_OK;
-}
-
-/* a,b,c: a list of values of any type but free text. */
-static cs_status parse_list(const cs_param_def *def, const char *raw, cs_value_spec *v,
-                            const char *at, cs_error *err)
-{
-    cs_status st;
-    double num;
-    const char *s = raw;
-    v->kind = CS_VAL_SWEEP;
-    for (;;) {
-        const char *c = strchr(s, ',');
-        size_t len = c ? (size_t)(c - s) : strlen(s);
-        char *item = dup_trimmed(s, len);
-        if (!item)
-            return cs_error_set(err, CS_ENOMEM, "out of memory");
-        if (item[0] == '\0') {
-            free(item);
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': empty element in a list",
-                                at, def->key, raw);
-        }
-        st = parse_element(def, item, &num, at, err);
-        if (st == CS_OK)
-            st = add_value(v, item, num, err);
-        free(item);
-        if (st != CS_OK)
-            return st;
-        if (!c)
-            break;
-        s = c + 1;
-    }
-    return CS_OK;
-}
-
-static cs_status parse_param_value(const cs_param_def *def, const char *raw, cs_value_spec *v,
-                                   const char *at, cs_error *err)
-{
-    cs_status st;
-    double num;
-    bool numeric = def->type == CS_PARAM_REAL || def->type == CS_PARAM_INT;
-
-    if (def->type == CS_PARAM_TEXT || def->type == CS_PARAM_POLYGON) {
-        v->kind = CS_VAL_FIXED; /* taken whole: its commas are no sweep */
-        st = parse_element(def, raw, &num, at, err);
-        return st != CS_OK ? st : add_value(v, raw, 0.0, err);
-    }
-    if (strncmp(raw, "uniform(", 8) == 0 || strncmp(raw, "normal(", 7) == 0)
-        return parse_draw_value(def, raw, v, at, err);
-    const char *dots = strstr(raw, "..");
-    if (numeric && dots)
-        return parse_range(def, raw, dots, v, at, err);
-    if (strchr(raw, ','))
-        return parse_list(def, raw, v, at, err);
-    v->kind = CS_VAL_FIXED;
-    if ((st = parse_element(def, raw, &num, at, err)) != CS_OK)
-        return st;
-    return add_value(v, raw, num, err);
 }
 
 static cs_status set_param(cs_experiment *e, int idx, const char *value, const char *origin,
@@ -399,14 +97,14 @@ static cs_status set_param(cs_experiment *e, int idx, const char *value, const c
     cs_value_spec fresh = {0};
     char at[512];
     where(at, sizeof at, origin, line);
-    fresh.raw = dup_trimmed(value, strlen(value));
+    fresh.raw = cs_exp_trimmed(value, strlen(value));
     fresh.origin = strdup(origin);
     fresh.line = line;
     if (!fresh.raw || !fresh.origin) {
         spec_clear(&fresh);
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     }
-    cs_status st = parse_param_value(def, fresh.raw, &fresh, at, err);
+    cs_status st = cs_exp_parse_value(def, fresh.raw, &fresh, at, err);
     if (st != CS_OK) {
         /* The placeholder in the "not a layout parameter" message. */
         char *r = strstr(err->msg, "RULESET");
@@ -437,7 +135,7 @@ static cs_status set_labels(cs_experiment *e, int idx, const char *value, const 
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     for (const char *s = value;;) {
         const char *c = strchr(s, ',');
-        char *item = dup_trimmed(s, c ? (size_t)(c - s) : strlen(s));
+        char *item = cs_exp_trimmed(s, c ? (size_t)(c - s) : strlen(s));
         char **nt = item ? realloc(fresh.text, (size_t)(fresh.n + 1) * sizeof *nt) : NULL;
         if (!nt) {
             free(item);
@@ -496,8 +194,26 @@ const char *cs_experiment_label(const cs_experiment *e, int i, int j)
     return e->label[i].n > j ? e->label[i].text[j] : NULL;
 }
 
-static const char *const experiment_keys =
-    "name, description, ruleset, trials, seed, method, confidence, precision, replicates";
+static const char *const experiment_keys[] = {"name",   "description", "ruleset",
+                                              "trials", "seed",        "method",
+                                              "confidence", "precision", "replicates"};
+
+/* An unknown [experiment] key: its likely correction, else the list. */
+static cs_status unknown_experiment_key(const char *at, const char *key, cs_error *err)
+{
+    char list[256] = "";
+    cs_parse_suggest sg = {key, NULL, 0};
+    for (size_t i = 0; i < sizeof experiment_keys / sizeof *experiment_keys; i++) {
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", experiment_keys[i]);
+        cs_parse_suggest_offer(&sg, experiment_keys[i]);
+    }
+    if (sg.best)
+        return cs_error_set(err, CS_EINPUT, "%s: [experiment] unknown key '%s'; did you mean %s?",
+                            at, key, sg.best);
+    return cs_error_set(err, CS_EINPUT, "%s: [experiment] unknown key '%s'; expected one of: %s",
+                        at, key, list);
+}
 
 /* [experiment] ruleset = NAME: a known ruleset, chosen before its parameters. */
 static cs_status set_ruleset(cs_experiment *e, const char *v, const char *at, cs_error *err)
@@ -506,13 +222,16 @@ static cs_status set_ruleset(cs_experiment *e, const char *v, const char *at, cs
     const cs_ruleset *rs = cs_ruleset_find(v);
     if (!rs) {
         char list[512] = "";
+        cs_parse_suggest sg = {v, NULL, 0};
         for (int i = 0; i < cs_ruleset_count(); i++) {
             size_t used = strlen(list);
             snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
                      cs_ruleset_at(i)->name);
+            cs_parse_suggest_offer(&sg, cs_ruleset_at(i)->name);
         }
-        st = cs_error_set(err, CS_EINPUT, "%s: ruleset = '%s': expected one of: %s", at,
-                          v, list);
+        st = cs_error_set(err, CS_EINPUT, "%s: ruleset = '%s': %s%s%sexpected one of: %s", at,
+                          v, sg.best ? "did you mean " : "", sg.best ? sg.best : "",
+                          sg.best ? "? " : "", list);
     } else if (e->rs && e->rs != rs) {
         for (int i = 0; i < CS_MAX_PARAMS; i++)
             if (e->param[i].raw)
@@ -526,6 +245,15 @@ static cs_status set_ruleset(cs_experiment *e, const char *v, const char *at, cs
         e->rs = rs;
     }
     return st;
+}
+
+/* Where method was set (at: "FILE:LINE" or "command line"), for the
+ * refusal of a method the scenario does not allow. */
+static cs_status set_method_origin(cs_experiment *e, const char *at, cs_error *err)
+{
+    free(e->method_origin);
+    e->method_origin = strdup(at);
+    return e->method_origin ? CS_OK : cs_error_set(err, CS_ENOMEM, "out of memory");
 }
 
 /* The numeric [experiment] keys (v is a trimmed copy the caller owns):
@@ -549,8 +277,10 @@ static int set_number_key(cs_experiment *e, const char *key, char *v, const char
             st = cs_error_set(err, CS_EINPUT,
                               "%s: method = '%s': expected auto, mc, conditional, exact or rqmc",
                               at, v);
+        else
+            st = set_method_origin(e, at, err);
     } else if (strcmp(key, "confidence") == 0) {
-        if (!parse_double(v, &e->confidence) || !(e->confidence > 0.0) ||
+        if (!cs_exp_parse_double(v, &e->confidence) || !(e->confidence > 0.0) ||
             !(e->confidence < 1.0))
             st = cs_error_set(err, CS_EINPUT,
                               "%s: confidence = '%s': expected a number between 0 and 1 "
@@ -561,7 +291,7 @@ static int set_number_key(cs_experiment *e, const char *key, char *v, const char
         bool percent = n > 0 && v[n - 1] == '%';
         if (percent)
             v[n - 1] = '\0';
-        if (!parse_double(v, &e->precision) || e->precision < 0.0 ||
+        if (!cs_exp_parse_double(v, &e->precision) || e->precision < 0.0 ||
             (percent ? e->precision >= 100.0 : e->precision >= 1.0))
             st = cs_error_set(err, CS_EINPUT,
                               "%s: precision = '%s': expected an interval half-width "
@@ -589,7 +319,7 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
     char at[512];
     where(at, sizeof at, origin, line);
     if (strcmp(section, "experiment") == 0) {
-        char *v = dup_trimmed(value, strlen(value));
+        char *v = cs_exp_trimmed(value, strlen(value));
         cs_status st = CS_OK;
         if (!v)
             return cs_error_set(err, CS_ENOMEM, "out of memory");
@@ -605,10 +335,7 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
             st = set_ruleset(e, v, at, err);
         } else {
             int r = set_number_key(e, key, v, value, at, err);
-            st = r >= 0 ? (cs_status)r
-                        : cs_error_set(err, CS_EINPUT,
-                                       "%s: [experiment] unknown key '%s'; expected one of: %s",
-                                       at, key, experiment_keys);
+            st = r >= 0 ? (cs_status)r : unknown_experiment_key(at, key, err);
         }
         free(v);
         return st;
@@ -622,11 +349,19 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
         int idx = cs_ruleset_param_index(e->rs, key);
         if (idx < 0) {
             char list[1024] = "";
+            cs_parse_suggest sg = {key, NULL, 0};
             for (int i = 0; i < e->rs->n_params; i++) {
                 size_t used = strlen(list);
                 snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
                          e->rs->params[i].key);
+                cs_parse_suggest_offer(&sg, e->rs->params[i].key);
             }
+            /* A likely typo gets its correction, not the whole list. */
+            if (sg.best)
+                return cs_error_set(err, CS_EINPUT,
+                                    "%s: [params] unknown key '%s' for ruleset %s; did you mean "
+                                    "%s? (chargesim rules %s lists its %d keys)",
+                                    at, key, e->rs->name, sg.best, e->rs->name, e->rs->n_params);
             return cs_error_set(err, CS_EINPUT,
                                 "%s: [params] unknown key '%s' for ruleset %s; expected one of: %s",
                                 at, key, e->rs->name, list);
@@ -686,6 +421,28 @@ void cs_experiment_point_label(const cs_experiment *e, uint64_t k, char *buf, in
     }
 }
 
+/* method = exact on a random layout: where method was set, and what makes
+ * the layout random (the first drawn key and where it was set, or the
+ * ruleset's own draws). */
+static cs_status exact_refused(const cs_experiment *e, cs_error *err)
+{
+    char why[1200];
+    snprintf(why, sizeof why, "the ruleset draws part of it itself");
+    for (int i = 0; i < e->rs->n_params; i++) {
+        const cs_value_spec *v = &e->param[i];
+        if (v->kind != CS_VAL_UNIFORM && v->kind != CS_VAL_NORMAL)
+            continue;
+        char vat[512];
+        where(vat, sizeof vat, v->origin, v->line);
+        snprintf(why, sizeof why, "%s = %s, %s", e->rs->params[i].key, v->raw, vat);
+        break;
+    }
+    return cs_error_set(err, CS_EINPUT,
+                        "%s: method = exact: the layout is drawn at random each trial (%s); "
+                        "use --method conditional (exact dice, sampled layouts) or mc",
+                        e->method_origin ? e->method_origin : e->origin, why);
+}
+
 cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error *err)
 {
     bool exact_ok = e->rs->outcome_probabilities != NULL;
@@ -711,9 +468,7 @@ cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error 
                                 "--method mc",
                                 cs_method_name(e->method), e->rs->name);
         if (e->method == CS_METHOD_EXACT && e->layout_random)
-            return cs_error_set(err, CS_EINPUT,
-                                "method exact: the layout is drawn at random each trial; use "
-                                "--method conditional (exact dice, sampled layouts) or mc");
+            return exact_refused(e, err);
 #ifdef CS_NO_RQMC /* the web edition: no GSL, so no Sobol points (src/web/) */
         if (e->method == CS_METHOD_RQMC)
             return cs_error_set(err, CS_EINPUT,
@@ -753,10 +508,18 @@ cs_status cs_experiment_finish(cs_experiment *e, cs_error *err)
     /* cs_experiment_init cannot report its strdup failing: it shows here. */
     if (!e->origin)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
-    where(at, sizeof at, e->origin, 0);
+    /* "-": no file, the command line gives the whole experiment. */
+    bool no_file = strcmp(e->origin, "-") == 0;
+    where(at, sizeof at, no_file ? "command line" : e->origin, 0);
     if (!e->rs)
-        return cs_error_set(err, CS_EINPUT, "%s: no ruleset: add `ruleset = NAME` under [experiment]",
-                            at);
+        return cs_error_set(err, CS_EINPUT, "%s: no ruleset: %s", at,
+                            no_file ? "give --set experiment.ruleset=NAME"
+                                    : "add `ruleset = NAME` under [experiment]");
+    if (!e->name && no_file) {
+        /* Tables and pictures are titled by the name: the ruleset's, not "-". */
+        if (!(e->name = strdup(e->rs->name)))
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+    }
     if (!e->name) {
         const char *base = strrchr(e->origin, '/');
         base = base ? base + 1 : e->origin;

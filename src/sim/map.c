@@ -2,6 +2,7 @@
  * scheduler (cs_sim_points), placed by the ruleset's map_place hook. See
  * include/chargesim/map.h. */
 #include "chargesim/map.h"
+#include "chargesim/parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -33,15 +34,6 @@ static bool parse_number(const char *s, size_t len, double *out)
     return true;
 }
 
-/* The value the "%.10g" text of x stands for, as the experiment's sweeps
- * round their values (experiment.c, format_number). */
-static double as_written(double x)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.10g", x);
-    return strtod(buf, NULL);
-}
-
 cs_status cs_map_axis_parse(const char *text, const char *what, cs_map_axis *out, cs_error *err)
 {
     const char *dots = text ? strstr(text, "..") : NULL;
@@ -63,20 +55,41 @@ cs_status cs_map_axis_parse(const char *text, const char *what, cs_map_axis *out
     int n = 0;
     while (lo + (double)n * step <= hi + 1e-9 * step)
         n++;
-    *out = (cs_map_axis){lo, hi, step, n};
+    /* As an experiment's sweep (experiment.c): a step that passes HI is
+     * refused rather than HI dropped unsaid. */
+    double end = lo + (double)(n - 1) * step;
+    if (hi - end > 1e-9 * step)
+        return cs_error_set(err, CS_EINPUT,
+                            "%s '%s': the step does not land on %.*s (the last value would be "
+                            "%.10g); end the axis at %.10g, or take a step that divides HI - LO",
+                            what, text, (int)lb, dots + 2, end, end);
+    char lo_txt[64];
+    snprintf(lo_txt, sizeof lo_txt, "%.*s", (int)(dots - text), text);
+    int pl = cs_parse_decimals(lo_txt), ps = colon ? cs_parse_decimals(colon + 1) : 1;
+    *out = (cs_map_axis){lo, hi, step, n, pl < 0 || ps < 0 ? -1 : pl > ps ? pl : ps};
     return CS_OK;
+}
+
+void cs_map_axis_text(const cs_map_axis *a, int i, char *buf, size_t cap)
+{
+    double x = a->lo + (double)i * a->step;
+    cs_parse_format_value(buf, cap, x > a->hi ? a->hi : x, a->places);
 }
 
 double cs_map_axis_value(const cs_map_axis *a, int i)
 {
-    return as_written(a->lo + (double)i * a->step);
+    char buf[64];
+    cs_map_axis_text(a, i, buf, sizeof buf);
+    return strtod(buf, NULL);
 }
 
-/* What the scheduler's place callback needs. */
+/* What the scheduler's place and stands callbacks need. */
 typedef struct map_job {
     const cs_ruleset *rs;
     const cs_map_axis *x, *y;
     uint64_t first; /* the chunk's first cell */
+    cs_params base; /* the experiment's values, none marked drawn (stand_cell) */
+    double *xs, *ys; /* the axes' values (cs_map_axis_value), for stand_cell */
 } map_job;
 
 static bool place_cell(void *user, uint64_t k, cs_params *p)
@@ -88,6 +101,22 @@ static bool place_cell(void *user, uint64_t k, cs_params *p)
     int i = (int)(c % (uint64_t)j->x->n), r = (int)(c / (uint64_t)j->x->n);
     return j->rs->map_place(p, cs_map_axis_value(j->x, i), cs_map_axis_value(j->y, r), &spot,
                             &diag) == CS_OK &&
+           spot.placed;
+}
+
+/* Whether the target of cell first + k can stand in the layout one trial's
+ * drawn values make: map_place asked as for a fixed layout of those values
+ * (a drawn value then counts as the value it drew). */
+static bool stand_cell(void *user, uint64_t k, const double *num)
+{
+    const map_job *j = user;
+    uint64_t c = j->first + k;
+    cs_params p = j->base;
+    cs_map_spot spot;
+    cs_diag diag = {0};
+    memcpy(p.num, num, sizeof p.num);
+    return j->rs->map_place(&p, j->xs[c % (uint64_t)j->x->n], j->ys[c / (uint64_t)j->x->n],
+                            &spot, &diag) == CS_OK &&
            spot.placed;
 }
 
@@ -171,6 +200,10 @@ static void chunk_progress(void *user, uint64_t done, uint64_t total)
 static void copy_cell(const cs_ruleset *rs, const cs_point_result *pr, cs_map_cell *c)
 {
     c->trials = pr->trials;
+    c->cannot_stand = pr->cannot_stand;
+    c->p_cannot_stand = pr->p_cannot_stand;
+    c->cannot_stand_low = pr->cannot_stand_low;
+    c->cannot_stand_high = pr->cannot_stand_high;
     c->p_success = pr->p_success;
     c->ci_low = pr->ci_low;
     c->ci_high = pr->ci_high;
@@ -186,7 +219,8 @@ static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opt
     map_progress mp = {opts, 0, 0.0};
     for (j->first = 0; j->first < n; j->first += CHUNK_CELLS) {
         uint64_t m = n - j->first < CHUNK_CELLS ? n - j->first : CHUNK_CELLS;
-        cs_sim_points pts = {m, place_cell, j};
+        /* With drawn values each trial's placement is asked too. */
+        cs_sim_points pts = {m, place_cell, j, e->n_drawn > 0 ? stand_cell : NULL};
         cs_run_opts o = *opts;
         o.points = &pts;
         mp.left = (double)(n - j->first - m) / (double)m;
@@ -202,7 +236,7 @@ static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opt
             if (out->cell[j->first + k].placed)
                 copy_cell(e->rs, &r.point[k], &out->cell[j->first + k]);
         for (uint64_t k = 0; k < m; k++)
-            mp.before += r.point[k].trials;
+            mp.before += r.point[k].trials + r.point[k].cannot_stand;
         out->method = r.method;
         out->success_mask = r.success_mask;
         out->max_trials = r.max_trials;
@@ -229,7 +263,19 @@ cs_status cs_map_run(const cs_experiment *e, const cs_map_axis *x, const cs_map_
     if (!out->cell)
         return cs_error_set(err, CS_ENOMEM, "out of memory for %llu cells",
                             (unsigned long long)n);
-    map_job j = {e->rs, x, y, 0};
+    map_job j = {e->rs, x, y, 0, {{0}, {0}, {0}}, NULL, NULL};
+    cs_experiment_point(e, 0, &j.base);
+    memset(j.base.drawn, 0, sizeof j.base.drawn);
+    j.xs = malloc((size_t)(x->n + y->n) * sizeof *j.xs);
+    if (!j.xs) {
+        cs_map_result_free(out);
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    }
+    j.ys = j.xs + x->n;
+    for (int i = 0; i < x->n; i++)
+        j.xs[i] = cs_map_axis_value(x, i);
+    for (int i = 0; i < y->n; i++)
+        j.ys[i] = cs_map_axis_value(y, i);
     cs_status st = check_map(e, &j, out, err);
     for (uint64_t c = 0; c < n; c++) {
         cs_map_cell *cell = &out->cell[c];
@@ -237,10 +283,12 @@ cs_status cs_map_run(const cs_experiment *e, const cs_map_axis *x, const cs_map_
             cell->p_success = cell->ci_low = cell->ci_high = (double)NAN;
             for (int o = 0; o < CS_MAX_OUTCOMES; o++)
                 cell->p_outcome[o] = (double)NAN;
+            cell->p_cannot_stand = cell->cannot_stand_low = cell->cannot_stand_high = 1.0;
         }
     }
     if (st == CS_OK)
         st = run_chunks(e, &j, opts, out, err);
+    free(j.xs);
     if (st != CS_OK) {
         cs_map_result_free(out);
         return st;

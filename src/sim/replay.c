@@ -7,6 +7,7 @@
  * layout, then the dice. */
 #include "chargesim/replay.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,4 +68,32 @@ void cs_replay_free(cs_replay *r)
     free(r->ctx);
     free(r->layout);
     r->ctx = r->layout = NULL;
+}
+
+int cs_replay_title(const cs_experiment *e, uint64_t point, uint64_t trial, const cs_replay *r,
+                    char lines[][CS_REPLAY_TITLE_LINE])
+{
+    char label[384];
+    cs_experiment_point_label(e, point, label, sizeof label);
+    if (strcmp(e->name, e->rs->name) == 0) /* run -: named after its ruleset */
+        snprintf(lines[0], CS_REPLAY_TITLE_LINE, "ruleset %s", e->rs->name);
+    else
+        snprintf(lines[0], CS_REPLAY_TITLE_LINE, "%s (ruleset %s)", e->name, e->rs->name);
+    snprintf(lines[1], CS_REPLAY_TITLE_LINE, "%s%strial %llu of %llu, seed %llu", label,
+             label[0] ? "; " : "", (unsigned long long)trial, (unsigned long long)e->trials,
+             (unsigned long long)e->seed);
+    /* The drawn values decide the trial: a picture without them would not
+     * say which placement it shows. */
+    size_t used = 0;
+    for (int i = 0; i < e->rs->n_params && used < CS_REPLAY_TITLE_LINE; i++) {
+        const cs_value_spec *v = &e->param[i];
+        if (v->kind != CS_VAL_UNIFORM && v->kind != CS_VAL_NORMAL)
+            continue;
+        const cs_param_def *d = &e->rs->params[i];
+        int w = snprintf(lines[2] + used, CS_REPLAY_TITLE_LINE - used, "%s%s = %.2f%s%s (%s)",
+                         used ? ", " : "drawn for this trial: ", d->key, r->num[i],
+                         d->unit[0] ? " " : "", d->unit, v->raw);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return used ? 3 : 2;
 }

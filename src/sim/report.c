@@ -420,6 +420,13 @@ static cs_status pivot_keys(pivot *pv, cs_error *err)
     return CS_OK;
 }
 
+cs_status cs_report_pivot_check(const cs_experiment *e, const char *row, const char *col,
+                                const char *column, cs_error *err)
+{
+    pivot pv = {.e = e, .row = row, .col = col, .column = column};
+    return pivot_keys(&pv, err);
+}
+
 cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const char *col,
                                  const char *column, cs_format fmt, cs_table **out, int *n,
                                  cs_error *err)
@@ -462,13 +469,17 @@ cs_status cs_report_map(const cs_map_result *m, cs_table *t)
 {
     const cs_ruleset *rs = m->exp->rs;
     static const char *const head[] = {"x", "y", "trials", "p_success", "ci_low", "ci_high"};
-    int nc = 7 + rs->n_outcomes, c = 0;
+    static const char *const stand[] = {"p_cannot_stand", "ci_low_cannot_stand",
+                                        "ci_high_cannot_stand"};
+    int nc = 10 + rs->n_outcomes, c = 0;
     if (cs_table_init(t, nc) != CS_OK)
         return cs_table_status(t);
     for (int k = 0; k < 6; k++)
         cs_columns_fixed(t, c++, head[k], NULL);
     for (int o = 0; o < rs->n_outcomes; o++)
         cs_columns_outcome(t, c++, rs, o, CS_COLUMNS_P, NULL);
+    for (int k = 0; k < 3; k++)
+        cs_columns_fixed(t, c++, stand[k], NULL);
     cs_columns_fixed(t, c, "method", NULL);
     for (int j = 0; j < m->y.n; j++)
         for (int i = 0; i < m->x.n && cs_table_status(t) == CS_OK; i++) {
@@ -477,19 +488,24 @@ cs_status cs_report_map(const cs_map_result *m, cs_table *t)
             if (row < 0)
                 break;
             c = 0;
-            cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->x, i));
-            cs_table_set(t, row, c++, "%.10g", cs_map_axis_value(&m->y, j));
+            char xt[64], yt[64];
+            cs_map_axis_text(&m->x, i, xt, sizeof xt);
+            cs_map_axis_text(&m->y, j, yt, sizeof yt);
+            cs_table_set(t, row, c++, "%s", xt);
+            cs_table_set(t, row, c++, "%s", yt);
             cs_table_set(t, row, c++, "%llu", (unsigned long long)cell->trials);
-            if (!cell->placed) {
-                cs_table_set(t, row, nc - 1, "none");
-                continue;
-            }
+            /* Where the target stands: the share of placements where it cannot. */
+            cs_table_set(t, row, nc - 4, "%.6f", cell->p_cannot_stand);
+            cs_table_set(t, row, nc - 3, "%.6f", cell->cannot_stand_low);
+            cs_table_set(t, row, nc - 2, "%.6f", cell->cannot_stand_high);
+            cs_table_set(t, row, nc - 1, "%s", cell->placed ? cs_method_name(m->method) : "none");
+            if (!cell->placed || cell->trials == 0)
+                continue; /* no placement stood: no odds */
             cs_table_set(t, row, c++, "%.6f", cell->p_success);
             cs_table_set(t, row, c++, "%.6f", cell->ci_low);
             cs_table_set(t, row, c++, "%.6f", cell->ci_high);
             for (int o = 0; o < rs->n_outcomes; o++)
                 cs_table_set(t, row, c++, "%.6f", cell->p_outcome[o]);
-            cs_table_set(t, row, c, "%s", cs_method_name(m->method));
         }
     return cs_table_status(t);
 }

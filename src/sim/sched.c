@@ -291,6 +291,7 @@ static bool place_point(sched *s, uint64_t k, cs_est_point *pt)
     }
     cs_experiment_point(s->run.e, 0, &pt->params);
     pt->index = 0;
+    pt->caller = cp->stands ? cp : NULL;
     s->pts[k].placed = cp->place(cp->user, k, &pt->params);
     return s->pts[k].placed;
 }
@@ -302,6 +303,7 @@ static cs_status prepare_points(sched *s, cs_error *err)
     for (uint64_t k = 0; k < s->n_points; k++) {
         cs_est_point *pt = &s->pts[k].pt;
         pt->index = k;
+        pt->k = k;
         s->pts[k].tally = s->tallies + k * s->est->tally_size;
         if (!place_point(s, k, pt))
             continue;
