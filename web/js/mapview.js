@@ -124,6 +124,7 @@ export function draw(canvas, result, readout) {
   const g = result.grid;
   const col = result.header.indexOf('p_success');
   const lo = result.header.indexOf('ci_low'), hi = result.header.indexOf('ci_high');
+  const stand = result.header.indexOf('p_cannot_stand');
   const p = result.rows.map((r) => (r[col] === '' ? NaN : Number(r[col])));
   const dpr = window.devicePixelRatio || 1;
   const L = layout(canvas, g);
@@ -155,7 +156,8 @@ export function draw(canvas, result, readout) {
     if (i < 0 || j < 0 || i >= g.nx || j >= g.ny) return readout('');
     const row = result.rows[j * g.nx + i];
     const at = `x = ${row[0]}, y = ${row[1]}: `;
+    const share = stand >= 0 && Number(row[stand]) > 0 ? `; p_cannot_stand ${row[stand]}` : '';
     readout(row[col] === '' ? `${at}the target cannot stand here`
-                            : `${at}p_success ${row[col]} (ci_low ${row[lo]}, ci_high ${row[hi]})`);
+                            : `${at}p_success ${row[col]} (ci_low ${row[lo]}, ci_high ${row[hi]})${share}`);
   };
 }
