@@ -188,7 +188,8 @@ ubsan: deps
 # libgomp is not instrumented, so under it every OpenMP join looked like a race
 # and had to be suppressed. scripts/tsan.sh first requires the planted race of
 # tests/tsan/race.c to be reported, then runs the binary's threaded paths (mc,
-# conditional, exact, rqmc, --dist, --precision, dice on 2 and 7 threads): the
+# conditional, exact, rqmc, --dist, --precision, compare's mc and rqmc pairs,
+# dice on 2 and 7 threads): the
 # Criterion runner does not start under TSan ("Could not initialize
 # inheritable arena", its shared arena collides with TSan's memory layout).
 # -Wno-double-promotion: clang flags glibc's float INFINITY and NAN constants

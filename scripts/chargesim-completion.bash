@@ -53,7 +53,7 @@ _chargesim()
         opts='--set --trials --seed --threads --method --confidence --precision --replicates --max-trials
               --success --format --pivot -o --dist --quiet --help -h' ;;
     compare)
-        opts='--b --set --trials --seed --threads --method --confidence --precision --max-trials
+        opts='--b --set --trials --seed --threads --method --confidence --precision --replicates --max-trials
               --success --format --pivot -o --quiet --help -h' ;;
     dice)
         opts='--exact --trials --seed --threads --confidence --format -o --help -h' ;;

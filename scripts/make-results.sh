@@ -290,6 +290,37 @@ for exp in $files; do
     n_done=$((n_done + 1))
 done
 
+# The Old World's unit tables (scripts/units-results.sh): the chart of one
+# army and a line per catalogue, in file name order.
+tow_gallery() {
+    printf '## The Old World: every army, unit by unit\n\n'
+    printf 'Every unit of every catalogue of [data/tow](../data/tow/) (the community BattleScribe\n'
+    printf 'data), through the mapping [tow.ini](../experiments/mappings/tow.ini): ruleset\n'
+    printf '`generic`, preset `tow` (M + the highest of 2D6; Swiftstride adds a D6 to the pool), head-on,\n'
+    printf 'exact. A character who may choose a mount has a row per choice, `Duke (on Hippogryph)`; a\n'
+    printf 'unit that flies charges at its ground M (its notes say so); a unit the data leaves no plain M\n'
+    printf '(a dice move, two that differ) is left out, named in the notes with why.\n\n'
+    printf '![The Old World, Kingdom of Bretonnia: 75%% charge reach by troop type](units/tow-Bretonnians-reach.png)\n\n'
+    printf '[SVG](units/tow-Bretonnians-reach.svg) · chart: `scripts/units-chart results/units/tow-Bretonnians.csv -o reach.png`\n\n'
+    printf '| catalogue | rows (a unit, or a unit on one mount) | table | notes |\n| --- | --- | --- | --- |\n'
+    for md in "$out"/units/tow-*.md; do
+        [ -e "$md" ] || continue
+        n=$(basename "$md" .md)
+        printf '| %s | %s | [md](units/%s.md) · [CSV](units/%s.csv) | [notes](units/%s.notes) |\n' \
+            "$(sed -n '2p' "$out/units/$n.csv" | awk -F, '{ print $1 }' | sed 's/"//g')" \
+            "$(tail -n 1 "$out/units/$n.notes" | sed 's/^chargesim units: //; s/ units in the table.*//')" \
+            "$n" "$n" "$n"
+    done
+    printf '\nReproduce one: `bin/chargesim units data/tow/Bretonnians.cat --format md` (quote a\n'
+    printf 'file name with spaces: `bin/chargesim units "data/tow/Dark Elves.cat"`).\n\n'
+}
+
+# Unit tables of real armies, from the BattleScribe data under data/, before
+# the gallery, which lists The Old World's.
+if [ "$full" = 1 ]; then
+    "$(dirname "$0")/units-results.sh" "$bin"
+fi
+
 # The gallery, only for a full run (a partial run would drop experiments).
 # Hand-written notes (what changed in the numbers and why) sit in the README
 # between a line `<!-- notes -->` and a line `<!-- /notes -->`; they are kept,
@@ -317,15 +348,12 @@ if [ "$full" = 1 ]; then
         cat "$index"
         printf '\n'
         printf 'Per-unit charge tables of real armies (BattleScribe data from\n'
-        printf '[data/](../data/)): [units/](units/).\n\n'
+        printf '[data/](../data/)): [units/](units/), and The Old World'"'"'s [below](#the-old-world-every-army-unit-by-unit).\n\n'
         cat "$gallery"
+        tow_gallery
         # The change notes last: a reader comes for the results.
         [ ! -s "$tmp/notes" ] || cat "$tmp/notes"
     } >"$tmp/README.md"
     mv -f "$tmp/README.md" "$out/README.md"
 fi
 echo "make-results: $n_done experiments written to $out/"
-# Unit tables of real armies, from the BattleScribe data under data/.
-if [ "$full" = 1 ]; then
-    "$(dirname "$0")/units-results.sh" "$bin"
-fi

@@ -57,6 +57,12 @@ for t in 2 7; do
     # grows between rounds.
     "$bin" run "$ini" --method rqmc --trials 4096 --precision 0.01 --threads $t \
         --set distance='uniform(2,20)' -o "$tmp/rqmc.csv"
+    # compare's paired rqmc: A and B read the same point set, and B's
+    # prepared points, from every thread.
+    "$bin" compare "$dir/experiments/t9a-random-approach.ini" --b charge_speed=1 \
+        --set maximised=0 --trials 2048 --precision 0.0005 --threads $t -o "$tmp/cmp-rqmc.csv"
+    "$bin" compare "$ini" --b reroll=failed --method mc --trials 20000 \
+        --set distance='uniform(2,20)' --threads $t -o "$tmp/cmp-mc.csv"
     "$bin" dice 3d6dl1 --trials 200000 --threads $t -o "$tmp/dice.csv"
     # A threat map with a drawn angle: every thread asks the map whether
     # each trial's target can stand (cs_sim_points.stands).
@@ -65,4 +71,4 @@ for t in 2 7; do
             --trials 512 --x -2..2:1 --y 0..3:1 --threads $t --quiet -o "$tmp/map.csv"
     done
 done
-echo "tsan: no data races reported (mc, conditional, exact, rqmc, --dist, --precision, dice, map with drawn values on 2 and 7 threads)"
+echo "tsan: no data races reported (mc, conditional, exact, rqmc, --dist, --precision, compare, dice, map with drawn values on 2 and 7 threads)"

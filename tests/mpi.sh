@@ -74,7 +74,8 @@ $MPIRUN -np 3 "$MPIBIN" rerun "$T/r.csv-metadata.json" -o "$T/out"
 if cmp -s "$T/ref.out" "$T/out"; then pass "rerun: 3 ranks, same bytes"
 else fail "rerun: 3 ranks differ from bin/chargesim"; fi
 # compare (paired variants) and map (threat maps, with the picture).
-DIST= same "compare conditional --precision" compare "$E" --b charge_speed=1 --trials 400 --precision 0.01 --seed 6 --quiet
+DIST= same "compare conditional --precision" compare "$E" --b charge_speed=1 --method conditional --trials 400 --precision 0.01 --seed 6 --quiet
+DIST= same "compare rqmc --precision" compare "$E" --b charge_speed=1 --trials 512 --precision 0.003 --seed 6 --quiet --format md
 DIST= same "compare mc" compare "$E" --b charge_speed=1 --method mc --trials 20000 --seed 8 --quiet --format md
 DIST= same "map" map "$ROOT/experiments/map-t9a.ini" --x -6..6:1 --y 0..12:1 --quiet
 "$BIN" map "$ROOT/experiments/map-t9a.ini" --x -6..6:1 --y 0..12:1 --quiet --plot "$T/ref.png" -o "$T/ref.map"

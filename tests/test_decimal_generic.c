@@ -33,8 +33,9 @@ typedef struct dcase {
 static int roll_of(const dcase *c, const int *f)
 {
     if (c->preset == PR_TOW) {
+        /* The highest of 2D6; Swiftstride adds a D6 to the pool (issue 32). */
         int hi = f[0] > f[1] ? f[0] : f[1];
-        return hi + (c->swift ? f[2] : 0); /* highest of 2D6, + a D6 */
+        return c->swift && f[2] > hi ? f[2] : hi;
     }
     if (c->preset == PR_WHFB8 && c->swift) {
         int lo = f[0];
@@ -381,13 +382,16 @@ Test(decimal_generic, presets_engagement_and_declaration)
     cr_expect_eq(P("illegal", "preset=tow", "move=5", "distance=11.1"), 1.0);
     cr_expect_eq(P("illegal", "preset=tow", "move=5", "swiftstride=true", "distance=14.1"),
                  1.0);
-    /* At M + 9 (declared, the limit) the roll must be 9: highest of 2D6 h
-     * plus a D6 d, P(h = k) = (2k - 1)/36 and P(d >= 9 - k) = (k - 2)/6. */
-    double want = 0.0;
-    for (int k = 3; k <= 6; k++)
-        want += (2.0 * k - 1.0) / 36.0 * (k - 2.0) / 6.0;
+    /* Swiftstride adds a D6 to the pool: the highest of 3D6 (issue 32). At
+     * M + 9, declared (the limit), no roll reaches: failed, not illegal. At
+     * 10" an M 8 unit needs 2: 1 - (1/6)^3; at 11" an M 5 one needs 6:
+     * 1 - (5/6)^3. */
+    cr_expect_eq(P("failed", "preset=tow", "move=5", "swiftstride=true", "distance=14"), 1.0);
+    cr_expect_leq(fabs(P("charged", "preset=tow", "move=8", "swiftstride=true",
+                         "distance=10") - 215.0 / 216.0),
+                  1e-12);
     cr_expect_leq(fabs(P("charged", "preset=tow", "move=5", "swiftstride=true",
-                         "distance=14") - want),
+                         "distance=11") - 91.0 / 216.0),
                   1e-12);
     cr_expect_eq(P("charged", "preset=whfb8", "move=4", "distance=0"), 1.0); /* no limit */
     cr_expect_eq(P("charged", "distance=0"), 1.0);

@@ -283,7 +283,7 @@ static const row csv_rows[] = {
 static const row mapping_rows[] = {
     /* inih would cut a section name of 50 characters to 49 without a word */
     {MAPADD("-e '$a [characteristic " A30 "abcde]' -e '$a param = move'"), MAPUNITS, 2,
-     "m.ini:16: section name longer than 49 characters"},
+     "m.ini:18: section name longer than 49 characters"},
     {MAPADD("-e '/^range/a metrics = a,,b'"), MAPUNITS, 2,
      "metrics: expected names separated by commas"},
     {MAPADD("-e '/^range/a cost = " A30 A30 A30 "'"), MAPUNITS, 2, "value of `cost` is too long"},
@@ -298,6 +298,29 @@ static const row mapping_rows[] = {
      "[fixed] `dice` is too long"},
     {MAPADD("-e '$a [locked]' -e '$a dice = why'"), MAPUNITS, 2,
      "[locked] `dice` is not a [fixed] parameter above it"},
+    /* The Old World's keys (issue 32) and the CSV's `when` (issue 28). */
+    {MAPADD("-e '$a when = edition'"), MAPUNITS, 2, "when: expected `PARAMETER = VALUE`"},
+    {MAPADD("-e '$a mount = maybe'"), MAPUNITS, 2, "mount: expected yes or no"},
+    {MAPADD("-e '$a when = nothing = 3'"), MAPUNITS, 2,
+     "m.ini: [characteristic Move] when `nothing` is not a parameter of generic"},
+    {MAPADD("-e '/^range/a variant = nothing'"), MAPUNITS, 2,
+     "m.ini: variant `nothing` is not a parameter of generic"},
+    {MAPADD("-e '/^range/a speed = move, a, b, c, d'"), MAPUNITS, 2, "more than 4 speed"},
+    {MAPADD("-e '/^range/a speed = move, dice'"), MAPUNITS, 2,
+     "speed `dice` is not a numeric parameter of generic"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a speed = 1'"), MAPUNITS, 2,
+     "unknown key `speed` in [rule Fly] (param, value, otherwise, note)"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a value = 1'"), MAPUNITS, 2,
+     "m.ini: [rule Fly] has neither param nor note"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a param = nothing'"), MAPUNITS, 2,
+     "m.ini: [rule Fly] param `nothing` is not a parameter of the ruleset"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a param = move'"), MAPUNITS, 2,
+     "m.ini: [rule Fly] param `move` is the distance, fixed or fed by a characteristic"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a param = swiftstride' -e '$a value = maybe'"), MAPUNITS,
+     2, "swiftstride = 'maybe': expected true or false"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a param = reroll' -e '$a value = failed' "
+            "-e '$a otherwise = none,failed'"),
+     MAPUNITS, 2, "m.ini: [rule Fly] reroll = none,failed: expected one value"},
 };
 
 Test(errors, mapping_keys)
@@ -331,6 +354,19 @@ static const row bs_rows[] = {
      BSUNITS("c.cat"), 2, "c.cat:3: <entryLink> `L` has no targetId"},
     {BS("e.gst", "<gameSystem name=\"n\"/>"), BSUNITS("e.gst"), 2,
      "e.gst:2: <gameSystem> has no id"},
+    /* A catalogue link (issue 32) to a catalogue that is not beside it. */
+    {BS("l.cat", "<catalogue id=\"c\" name=\"n\" gameSystemId=\"gs-new\">\n<catalogueLinks>"
+                 "<catalogueLink id=\"k\" name=\"Lib\" targetId=\"nowhere\" type=\"catalogue\"/>"
+                 "</catalogueLinks>\n</catalogue>"),
+     BSUNITS("l.cat"), 2,
+     "l.cat:3: <catalogueLink> `Lib`: no catalogue (.cat) with id nowhere beside it"},
+    /* 23 linked catalogues: more than a read holds. */
+    {"cp \"$R/tests/data/units/new.gst\" .; { printf '<catalogue id=\"c\" name=\"n\" "
+     "gameSystemId=\"gs-new\"><catalogueLinks>'; for i in $(seq 23); do printf "
+     "'<catalogueLink targetId=\"k%s\"/>' $i; printf '<catalogue id=\"k%s\" name=\"k\" "
+     "gameSystemId=\"gs-new\"/>' $i >k$i.cat; done; printf '</catalogueLinks></catalogue>'; "
+     "} >m.cat",
+     BSUNITS("m.cat"), 2, "m.cat: more than 22 linked catalogues"},
 };
 
 Test(errors, battlescribe)
@@ -399,7 +435,9 @@ static const row command_rows[] = {
     {GEN, "$B compare e.ini --b move=6 --format x", 2, "--format 'x': expected csv, md or tex"},
     {GEN, "$B compare e.ini --b move=6 --pivot x", 2, "--pivot 'x': expected ROW:COL"},
     {GEN, "$B compare e.ini --b move=6 --max-trials 5", 2, "--max-trials applies only with"},
-    {GEN, "$B compare e.ini --b move=6 --method rqmc", 2, "method rqmc has no paired estimator"},
+    {GEN, "$B compare e.ini --b move=6 --b experiment.replicates=8", 2,
+     "--b changes confidence, precision or replicates"},
+    {GEN, "$B compare e.ini --b move=6 --replicates 1", 2, "replicates = '1'"},
     {GEN, "$B compare e.ini --b move=6 --bogus", 2, "unknown option '--bogus'"},
     {GEN, "$B compare e.ini e.ini --b move=6", 2, "one experiment file at a time"},
     {GEN, "$B compare e.ini --set distance=1..3 --b distance=1..4", 2,
@@ -546,12 +584,12 @@ Test(errors, outputs)
     CSV("name,ruleset,move\\nA,generic,4\\n") "; cp \"$R/experiments/mappings/generic.ini\" m.ini"
 static const row mapping_limit_rows[] = {
     {MAPADD("-e '/^range/a metrics = reach_50,reach_75,reach_90,plus1_speed,points_per_inch_75'"),
-     MAPUNITS, 2, "chargesim units: m.ini:11: more than 4 metrics"},
+     MAPUNITS, 2, "chargesim units: m.ini:13: more than 4 metrics"},
     {MAPADD("-e '$a [fixed]'") "; for i in $(seq 17); do echo \"k$i = 1\" >>m.ini; done",
-     MAPUNITS, 2, "chargesim units: m.ini:33: more than 16 fixed parameters"},
+     MAPUNITS, 2, "chargesim units: m.ini:35: more than 16 fixed parameters"},
     {MAPCOPY "; for i in $(seq 17); do printf '[characteristic C%s]\\nparam = move\\n' $i "
                 ">>m.ini; done",
-     MAPUNITS, 2, "chargesim units: m.ini:47: more than 16 characteristics"},
+     MAPUNITS, 2, "chargesim units: m.ini:49: more than 16 characteristics"},
     {MAPADD("-e '$a [characteristic D]' -e '$a param = distance'"), MAPUNITS, 2,
      "m.ini: [characteristic D] feeds the table's distance `distance`"},
     {MAPCOPY, "$B units u.csv --mapping " LONG_DIR "m.ini", 2, "/./m.ini: path too long"},

@@ -328,11 +328,14 @@ Test(oom, compare_table_and_pivot)
                                           "--format md --pivot move:distance -o @/c.md");
 }
 
+/* The default pairs on rqmc here (its point set, B's points), then conditional. */
 Test(oom, compare_drawn_layouts)
 {
     write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\n[params]\n"
                         "distance = uniform(4,10)\n");
     each_allocation_fails(cs_cli_compare, "@/e.ini --b move=1 --threads 1 --quiet -o @/c.csv");
+    each_allocation_fails(cs_cli_compare, "@/e.ini --b move=1 --method conditional --threads 1 "
+                                          "--quiet -o @/c.csv");
 }
 
 Test(oom, map_csv_and_plot)

@@ -112,7 +112,7 @@ Test(units, mapping_files)
     cr_expect_str_eq(m.chars[0].name, "Adv");
     cr_expect(m.chars[0].required);
     cr_expect_eq(m.n_fixed, 1);
-    cr_expect_eq(m.speed_param, cs_ruleset_param_index(m.rs, "move"));
+    cr_expect_eq(m.speed_param[0], cs_ruleset_param_index(m.rs, "move"));
 
     th_units_load_bound("mappings/old.ini", &m);
     cr_expect_eq(m.n_chars, 3);
@@ -397,7 +397,7 @@ static void driver_p(const cs_unit *u, const cs_units_grid *g, int plus, double 
     }
     for (int i = 0; i < u->n_values; i++) {
         const char *key = u->map->rs->params[u->value[i].param].key;
-        if (u->value[i].param == u->map->speed_param)
+        if (u->value[i].param == u->map->speed_param[0])
             n += snprintf(ini + n, sizeof ini - (size_t)n, "%s = %g\n", key,
                           atof(u->value[i].text) + plus);
         else

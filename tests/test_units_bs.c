@@ -1,4 +1,4 @@
-/* Unit sources, BattleScribe side (src/io/units_bs.c): schema 2.01 and 2.03
+/* Unit sources, BattleScribe side (src/io/units_source.c, units_resolve.c): schema 2.01 and 2.03
  * test catalogues, speeds from a unit's options, every catalogue under
  * data/ checked against an independent walk (every unit whose
  * entry holds one plain speed is a row with it), and entry-link graphs
@@ -682,4 +682,45 @@ Test(units, catalogue_without_game_system_id)
     cr_expect_str_eq(err.msg, want);
     cr_expect_eq(u.n, 0);
     cs_units_free(&u);
+}
+
+/* Issue 28: a catalogue not in the encoding it declares (Windows-1252,
+ * with bytes that code has no character for; and a UTF-8 file with a
+ * stray byte) gives one chargesim message naming the file and the line,
+ * and nothing from libxml2's own channels (its "encoding error" and "I/O
+ * error" lines went to standard error before it). Through the command, so
+ * that both readings of the file (its game system's id, then the units)
+ * are covered; a folder holding two such files stops at the first. */
+Test(units, encoding_errors_are_one_message)
+{
+    const char *dir = th_tmpdir();
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cp '%s' '%s/'; cd '%s' && mkdir two && printf '<?xml version=\"1.0\" "
+             "encoding=\"Windows-1252\"?>\\n<catalogue id=\"c\" name=\"\\201\\215\\220\" "
+             "gameSystemId=\"gs-new\"/>\\n' >w.cat && printf '<?xml version=\"1.0\"?>\\n"
+             "<catalogue id=\"c\" name=\"\\377\\376\" gameSystemId=\"gs-new\"/>\\n' >u.cat && "
+             "cp w.cat u.cat new.gst two/",
+             th_units_data("new.gst"), dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    const char *cases[][2] = {
+        {"w.cat", "w.cat:2: malformed XML: input conversion failed due to input error, bytes "
+                  "0x81 0x8D 0x90"},
+        {"u.cat", "u.cat:2: malformed XML: Input is not proper UTF-8, indicate encoding ! "
+                  "Bytes: 0xFF 0xFE"},
+        {"two", "two/u.cat:2: malformed XML: Input is not proper UTF-8"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1024], *out = NULL, *err = NULL;
+        snprintf(args, sizeof args, "units '%s/%s' --mapping '%s'", dir, cases[i][0],
+                 th_units_data("mappings/new.ini"));
+        cr_expect_eq(th_cli(args, &out, &err), 2, "%s", err);
+        cr_expect(strstr(err, cases[i][1]), "%s: %s", cases[i][0], err);
+        cr_expect_eq(strncmp(err, "chargesim units: ", 17), 0, "%s", err);
+        const char *nl = strchr(err, '\n');
+        cr_expect(nl && nl[1] == '\0', "one line of stderr, got: %s", err);
+        cr_expect_str_eq(out, "");
+        free(out);
+        free(err);
+    }
 }

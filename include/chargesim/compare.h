@@ -3,14 +3,20 @@
 /* Paired comparison of two variants of one experiment (issue 19): A and B
  * share their sweep, trials and seed; trial t of sweep point k draws the
  * same numbers in both (common random numbers), so the difference B - A is
- * estimated with most of the sampling noise cancelled.
+ * estimated with most of the sampling noise cancelled. It is the scheduler
+ * (sim.h) run with a paired estimator (estimator.h, est_pair.c).
  *
- * Streams: in compare mode every trial has a sub-stream of its own, derived
- * from (seed, point, block, trial) by chained splitmix (cs_cmp_trial_rng),
- * so a variant that rolls an extra die cannot shift the other's later
- * trials. Both variants start each trial from a copy of that sub-stream:
- * their drawn parameters and layout come first, so they agree whenever the
- * layout parameters agree. `run` keeps its own per-block streams.
+ * Streams: every trial (or layout) has a stream of its own, the paired
+ * stream of (seed, point, block, trial) (stream.h, CS_STREAM_PAIR), so a
+ * variant that rolls an extra die cannot shift the other's later trials.
+ * Both variants start each trial from a copy of that stream: their drawn
+ * parameters and layout come first, so they agree whenever the layout
+ * parameters agree. Under rqmc both read the same scrambled Sobol point
+ * for their drawn parameters (a parameter either draws is one dimension).
+ *
+ * Method: the less exact of A's and B's (mc < conditional < rqmc < exact),
+ * so auto runs the pair on rqmc where `run` would run both on rqmc (or one
+ * on rqmc, the other exact); cs_est_pair_method.
  *
  * Intervals of delta, per column (p_success and each p_<outcome>):
  *   mc           Wald interval on the n per-trial differences d in {-1,0,1}
@@ -21,14 +27,18 @@
  *   conditional  CLT interval on the per-layout differences of the exact
  *                probabilities, with the conditional estimator's floor (a
  *                rarer layout the sample missed) mapped the same way;
+ *   rqmc         Student t on R - 1 degrees of freedom over the R replicate
+ *                means of the per-layout differences (each replicate one
+ *                scramble of the same points, A and B alike), with the same
+ *                floor over all R x P layouts;
  *   exact        both sides exact on the fixed layout: delta_lo = delta =
  *                delta_hi.
- * --precision H adds blocks until every delta's half-width is at most H. */
+ * The floor applies where either variant's layout varies at the point.
+ * --precision H adds blocks (rqmc: doubles every replicate's points) until
+ * every delta's half-width is at most H. */
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "chargesim/estimator.h"
-#include "chargesim/rng.h"
 #include "chargesim/sim.h"
 
 #define CS_CMP_CELLS (CS_MAX_OUTCOMES + 1) /* cell 0: p_success; 1 + o: outcome o */
@@ -52,8 +62,8 @@ typedef struct cs_cmp_result {
 } cs_cmp_result;
 
 /* Runs A and B paired. B must have A's ruleset, sweep shape, trials and
- * seed (the caller checks; CS_EINPUT otherwise). The method is the one both
- * allow: the less exact of A's and B's when AUTO. */
+ * seed, and A's confidence, precision and replicates (the caller checks;
+ * CS_EINPUT otherwise). The method is the one both allow (see above). */
 cs_status cs_sim_compare(const cs_experiment *a, const cs_experiment *b, const cs_run_opts *opts,
                          cs_cmp_result *out, cs_error *err);
 void cs_cmp_result_free(cs_cmp_result *r);
@@ -67,14 +77,5 @@ void cs_cmp_result_free(cs_cmp_result *r);
  * buf (cap bytes) may hold the text. */
 const char *cs_cmp_pair_problem(const cs_experiment *a, const cs_experiment *b, char *buf,
                                 size_t cap);
-
-/* The sub-stream of trial t of block b of point k. */
-void cs_cmp_trial_rng(cs_rng *rng, uint64_t seed, uint64_t k, uint64_t b, uint64_t t);
-
-/* The scheduler run with a given estimator, its merged tallies copied into
- * `tallies` (n_points * est->tally_size bytes); *met: every point met
- * --precision. Defined in src/sim/sched.c. */
-cs_status cs_sim_run_tallies(const cs_experiment *e, const cs_estimator *est,
-                             const cs_run_opts *opts, void *tallies, bool *met, cs_error *err);
 
 #endif

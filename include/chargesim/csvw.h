@@ -35,6 +35,16 @@ typedef enum cs_csvw_kind {
     CS_CSVW_UNITS,   /* `units`: one row per unit */
 } cs_csvw_kind;
 
+/* A file a table was read from, with the SHA-256 (hex) of its bytes. */
+typedef struct cs_csvw_file {
+    const char *path;
+    const char *sha256;
+} cs_csvw_file;
+
+/* A column's datatype and one-line description, given by the command that
+ * made the table (units): false to fall back on the run's. */
+typedef bool (*cs_csvw_describe_fn)(const void *ctx, const char *title, const char **type,
+                                    char *desc, size_t cap);
 /* What `chargesim rerun` keeps of the table it makes again
  * (cs_csvw_rerun_args): the metadata it read and the SHA-256 of its bytes,
  * the command the table was first made with, the experiment file it was
@@ -67,6 +77,12 @@ typedef struct cs_csvw_source {
     uint64_t dice_trials;       /* dice: 0 = exact */
     uint64_t dice_seed;
     double dice_confidence;
+    const cs_csvw_file *files;    /* units: every file read (sources, then mappings), or NULL */
+    int n_files;
+    const char *about;            /* units: each ruleset with its edition or preset, and the
+                                     mapping used ("chargesim:units"), or NULL */
+    cs_csvw_describe_fn describe; /* units: the columns' descriptions, or NULL */
+    const void *describe_ctx;
     const cs_csvw_remade *remade; /* run by rerun: the original provenance, or NULL */
 } cs_csvw_source;
 

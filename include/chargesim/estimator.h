@@ -7,7 +7,8 @@
  *   block    accumulates block b of one sweep point into a tally of its own
  *            (plain bytes, tally_size of them, zeroed by the scheduler);
  *            called concurrently for different blocks, it reads only the
- *            run, the point and its stream (seed, point, b);
+ *            run, the point and its streams (stream.h: block b of the
+ *            point, or the point's paired trials);
  *   merge    adds a block's tally into the point's, called in block order
  *            (point, then block), so double sums never depend on threads;
  *   halfwidth  the widest interval half-width of every probability cell it
@@ -15,22 +16,29 @@
  *            point when it is at most H, so H holds for every column;
  *   report   each cell with its interval (and the means) into a result.
  *
- * Extension points, written down so that they need no change to the
- * scheduler's core (run_pass, run_round, merge_round in sched.c):
- * - compare (paired estimator): a tally holding both variants' sums and the
- *   per-trial (mc) or per-layout (conditional) differences; its block runs
- *   variant A and variant B on the same stream (seed, point, b), one
- *   sub-stream per trial so that an extra die in B does not shift A; its
- *   halfwidth is the widest delta half-width.
- * - RQMC (est_rqmc.c, issue 21): block b is replicate b mod R, points
+ * Tallies are plain data (integers and double sums added in block order,
+ * no pointers), so they can be gathered between processes and saved.
+ *
+ * The estimators, one file each:
+ * - mc (est_mc.c), conditional and exact (est_cond.c).
+ * - rqmc (est_rqmc.c, issue 21): block b is replicate b mod R, points
  *   [b div R * block_size, + block_size) of the scrambled sequence; the
  *   drawn parameters come from that point set instead of the rng (a
  *   ruleset's own layout draws and the dice still from the stream); the
  *   tally keeps per-replicate sums and halfwidth is the Student-t interval
- *   over the R replicate means. The point set is shared state the blocks
- *   only read: the optional setup / grow / next_blocks / release hooks
- *   below let the scheduler ready it before each round and keep its
- *   doubling rounds whole (every replicate the same power of two points).
+ *   over the R replicate means. The point set (cs_est_qmc below) is shared
+ *   state the blocks only read: the optional setup / grow / next_blocks /
+ *   release hooks let the scheduler ready it before each round and keep
+ *   its doubling rounds whole (every replicate the same power of two
+ *   points).
+ * - the paired estimators of compare (est_pair.c; compare.h): a run with a
+ *   variant B (cs_est_run.b) runs A and B in every block on the same
+ *   streams: per trial (mc) or layout (conditional, exact, rqmc) the paired
+ *   stream of stream.h, and for rqmc the same scrambled points. Their state
+ *   (setup) holds B's draws and B's prepared points; their tally holds both
+ *   variants' sums and the differences; report gives delta = B - A with its
+ *   paired interval in each cell and each variant's own estimate beside it
+ *   (cs_point_result.pair); halfwidth is the widest delta half-width.
  * - MPI: run_round computes a round's items (point, block) into their
  *   tallies; a backend that gives each rank a share of the items and then
  *   gathers every tally (plain bytes, no pointers) to every rank before
@@ -42,6 +50,7 @@
 #include <stdint.h>
 
 #include "chargesim/experiment.h"
+#include "chargesim/qmc.h"
 #include "chargesim/sim.h"
 #include "chargesim/stats.h"
 
@@ -68,12 +77,15 @@ typedef struct cs_est_run {
     cs_binning bins[CS_MAX_METRICS];
     int bin_offset[CS_MAX_METRICS + 1]; /* offsets into one point's histogram */
     unsigned hist_mask;     /* metrics whose histogram this pass fills */
-    void *state;            /* the estimator's own (rqmc: the point set), see setup */
+    const cs_experiment *b; /* compare: variant B, run paired with e (est_pair.c);
+                               NULL for a run of e alone */
+    void *state;            /* the estimator's own (rqmc: the point set; paired:
+                               B's draws and points), see setup */
 } cs_est_run;
 
 /* One sweep point as the scheduler prepared it. */
 typedef struct cs_est_point {
-    uint64_t index;     /* k of the stream (seed, k, b) */
+    uint64_t index;     /* k of its streams (stream.h: block b of point k, ...) */
     void *ctx;          /* the ruleset's prepared context */
     void *layout;       /* the fixed layout, built once (unused when random) */
     cs_params params;   /* the point's values, drawn ones at their centre */
@@ -140,9 +152,28 @@ extern const cs_estimator cs_est_mc;
 extern const cs_estimator cs_est_conditional;
 extern const cs_estimator cs_est_exact;
 extern const cs_estimator cs_est_rqmc;
+/* compare's, est_pair.c */
+extern const cs_estimator cs_est_pair_mc;
+extern const cs_estimator cs_est_pair_conditional;
+extern const cs_estimator cs_est_pair_exact;
+extern const cs_estimator cs_est_pair_rqmc;
 
 /* The estimator of a method (AUTO must be resolved first). */
 const cs_estimator *cs_estimator_for(cs_method m);
+/* The paired estimator of a method (AUTO resolved by cs_est_pair_method). */
+const cs_estimator *cs_estimator_paired(cs_method m);
+/* The estimator a run of e uses: its method's (cs_experiment_method), or,
+ * with a variant b, the paired one of the method both allow
+ * (cs_est_pair_method). CS_EINPUT with err set when there is none. */
+cs_status cs_estimator_of(const cs_experiment *e, const cs_experiment *b,
+                          const cs_estimator **est, cs_error *err);
+/* The method a pair runs (est_pair.c): the less exact of A's and B's in the
+ * order mc < conditional < rqmc < exact, except that under auto a pair
+ * whose drawn parameters (A's and B's together) pass the Sobol sequence's
+ * dimensions runs conditional. So auto pairs on rqmc wherever run's auto
+ * picks rqmc for both variants (or for one, the other being exact). */
+cs_status cs_est_pair_method(const cs_experiment *a, const cs_experiment *b, cs_method *m,
+                             cs_error *err);
 
 /* Shared by the estimators (src/sim/est_common.c). */
 
@@ -152,6 +183,15 @@ const cs_estimator *cs_estimator_for(cs_method m);
  * one trial (replay.c) start from it, so they draw alike. */
 void cs_est_run_init(cs_est_run *run, const cs_experiment *e, const cs_estimator *est,
                      unsigned success_mask);
+
+/* Point pt of run as the scheduler prepares it, from pt->index and
+ * pt->params (which the caller sets): the ruleset's context (prepared, its
+ * refusals worded by cs_experiment_prepare), whether its layout varies
+ * between trials, and a fixed layout built once from the point's layout
+ * stream (stream.h). Release with cs_est_point_release, also after a
+ * failure. */
+cs_status cs_est_point_prepare(const cs_est_run *run, cs_est_point *pt, cs_error *err);
+void cs_est_point_release(cs_est_point *pt);
 
 /* Draws the per-trial parameters into num from rng, in table order. */
 void cs_est_draw_params(const cs_est_run *run, double *num, cs_rng *rng);
@@ -175,5 +215,42 @@ void cs_est_cond_add_layout(const cs_est_run *run, const cs_est_point *pt, const
                             cs_rng *rng, uint64_t *hist, cs_est_tally *t);
 /* Adds block tally `block` into `into` as the conditional estimator does. */
 void cs_est_cond_merge(void *into, const void *block);
+
+/* rqmc's randomised point set (est_rqmc.c), shared with the paired rqmc
+ * (est_pair.c): R replicates that scramble the same first points of a
+ * Sobol sequence in dim dimensions, each its own way (qmc.h). */
+typedef struct cs_est_qmc {
+    uint64_t replicates; /* R, the experiment's `replicates` */
+    int dim;             /* dimensions: the drawn parameters (0: no point set) */
+    double t;            /* the Student t quantile on R - 1 degrees of freedom */
+    cs_qmc_set set;      /* the unscrambled points, grown before each round */
+    cs_qmc_scramble scramble[CS_EXPERIMENT_MAX_REPLICATES];
+} cs_est_qmc;
+
+/* R times the points per replicate for e's trials in dim dimensions: at
+ * least the trials (within the point set's limit), the points per replicate
+ * a power of two (a whole net). */
+uint64_t cs_est_qmc_trials(const cs_experiment *e, int dim);
+/* Readies q for run (R from run->e, dim dimensions: the scrambles and the
+ * sequence's generator) and sets run->block_size (a block holds points of
+ * one replicate). Call from setup, before the threads start (qmc.h). */
+cs_status cs_est_qmc_init(cs_est_qmc *q, cs_est_run *run, int dim, cs_error *err);
+/* The grow hook's work: the points blocks [0, blocks) of a point read. */
+cs_status cs_est_qmc_grow(cs_est_qmc *q, const cs_est_run *run, uint64_t blocks,
+                          cs_error *err);
+/* The next_blocks hook's work: whole doublings within cap_blocks and the
+ * point set's limit, else `blocks` (no further round). */
+uint64_t cs_est_qmc_next_blocks(const cs_est_qmc *q, const cs_est_run *run, uint64_t blocks,
+                                uint64_t cap_blocks);
+void cs_est_qmc_free(cs_est_qmc *q);
+/* run's drawn parameters at point i of replicate r into num: draw j reads
+ * coordinate coord[j] (coord NULL: coordinate j) through its inverse CDF,
+ * clamped as cs_est_draw_params clamps a sampled draw. */
+void cs_est_qmc_params(const cs_est_qmc *q, const cs_est_run *run, const int *coord, uint64_t r,
+                       uint64_t i, double *num);
+/* The mean of R replicate values v[0 .. R - 1] (each replicate's mean)
+ * into *mean, and the half-width of its Student t interval (R - 1 degrees
+ * of freedom). */
+double cs_est_qmc_spread(const cs_est_qmc *q, const double *v, double *mean);
 
 #endif

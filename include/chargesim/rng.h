@@ -13,9 +13,19 @@ typedef struct cs_rng {
 /* pcg32_srandom_r: the state and stream of (initstate, initseq). */
 void cs_rng_seed(cs_rng *rng, uint64_t initstate, uint64_t initseq);
 
-/* The independent stream of (seed, point, block): every block of trials of
- * every sweep point draws from its own stream, derived through splitmix64,
- * so the partition of blocks among threads cannot change any number. */
+/* The stream of a key of n >= 1 words: h = mix(w[0]), then h = mix(h ^
+ * w[i]) for each further word (splitmix64's finaliser, below), and the
+ * generator seeded with state h on the stream selector mix(h ^ a constant).
+ * Chained mixing keeps keys apart even when they differ by one in several
+ * words at once; two different keys give the same generator only when
+ * their chains collide (odds about 2^-64 per pair). Which keys the program
+ * uses, and for what, is listed in one place: chargesim/stream.h. */
+void cs_rng_stream_key(cs_rng *rng, const uint64_t *w, int n);
+
+/* The stream of the three-word key (seed, point, block): every block of
+ * trials of every sweep point draws from its own stream, so the partition
+ * of blocks among threads cannot change any number (stream.h,
+ * CS_STREAM_BLOCK). */
 void cs_rng_stream(cs_rng *rng, uint64_t seed, uint64_t point, uint64_t block);
 
 /* Moves the generator `delta` steps; a negative delta (as two's complement)

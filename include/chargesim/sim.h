@@ -71,7 +71,18 @@ typedef struct cs_run_opts {
     uint64_t max_trials;   /* --precision's cap per point; 0: CS_SIM_DEFAULT_MAX_TRIALS */
     unsigned success_mask; /* outcomes counted in p_success; 0: the ruleset's */
     const cs_sim_points *points; /* NULL: the experiment's sweep points */
+    /* compare: variant B, run paired with the experiment on the same
+     * streams by a paired estimator (compare.h); NULL: a plain run. B keeps
+     * the experiment's ruleset, sweep, trials, seed, confidence, precision
+     * and replicates (cs_sim_compare checks), and has no `points`. */
+    const cs_experiment *pair;
 } cs_run_opts;
+
+/* What a paired run reports per point besides delta: each variant's own
+ * estimate, cell 0 p_success, cell 1 + o outcome o. */
+typedef struct cs_point_pair {
+    double a[CS_MAX_OUTCOMES + 1], b[CS_MAX_OUTCOMES + 1];
+} cs_point_pair;
 
 typedef struct cs_point_result {
     cs_params params;         /* the point's values (drawn ones at their centre) */
@@ -92,6 +103,10 @@ typedef struct cs_point_result {
      * exact: probability mass in units of 2^-40 per layout). */
     uint64_t *hist[CS_MAX_METRICS];
     double hist_total[CS_MAX_METRICS]; /* the masses' sum, to normalise */
+    /* A paired run (cs_run_opts.pair): p_success and each p_outcome above
+     * are then delta = B - A with its paired interval, and this holds A's
+     * and B's own (in the result's `pairs`); NULL otherwise. */
+    cs_point_pair *pair;
 } cs_point_result;
 
 typedef struct cs_run_result {
@@ -106,6 +121,7 @@ typedef struct cs_run_result {
     uint64_t max_trials;       /* the cap --precision ran under */
     unsigned success_mask;     /* the outcomes p_success counts */
     double seconds;
+    cs_point_pair *pairs;      /* a paired run: n_points of them; else NULL */
 } cs_run_result;
 
 /* Runs e (finished). On failure returns the status with err set and leaves

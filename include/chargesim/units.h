@@ -6,9 +6,10 @@
  *   model    a bound mapping (which characteristic feeds which ruleset
  *            parameter, fixed parameters), units with their values, and
  *            the notes about units left out or kept with a warning
- *   analysis (src/sim/units.c) per unit, through the ruleset interface at the
- *            exact head-on layout: p_success per distance, reach by exact
- *            inversion, +1 speed, metric means, points per inch
+ *   analysis (src/sim/units.c, stage 4 of the five unitsrc.h lists) per
+ *            unit, through the ruleset interface at the exact head-on
+ *            layout: p_success per distance, reach by exact inversion,
+ *            +1 speed, metric means, points per inch
  *
  * Reading mappings, BattleScribe catalogues and units CSV files, and writing
  * the table, are file formats: the io layer's unitsrc.h (src/io/units_*.c)
@@ -25,6 +26,8 @@
 #define CS_UNITS_MAX_METRICS 4 /* metrics a mapping reports per unit */
 #define CS_UNITS_MAX_VALUES 24 /* parameter values one unit carries */
 #define CS_UNITS_MAX_SETS 32   /* --set K=V pairs */
+#define CS_UNITS_MAX_SPEEDS 4  /* parameters [units] speed lists */
+#define CS_UNITS_MAX_RULES 16  /* [rule NAME] sections in one mapping */
 #define CS_UNITS_NAME 128      /* unit, catalogue and characteristic names */
 #define CS_UNITS_TEXT 64       /* one value as written */
 #define CS_UNITS_PATH 512
@@ -48,7 +51,30 @@ typedef struct cs_units_char {
     bool alternate;                  /* take the bracketed value of `2" (9")` */
     char where_name[CS_UNITS_NAME];  /* only profiles whose characteristic where_name */
     char where_value[CS_UNITS_TEXT]; /* ... reads where_value ("" = every profile) */
+    /* `when = PARAM = VALUE`: the characteristic applies only to a unit
+     * whose PARAM is VALUE (its own value, else --set, the mapping's fixed
+     * value or the ruleset's default): T9A's Charge Speed in edition 3,
+     * Advance Rate in edition 2. when_param "" = always. */
+    char when_param[CS_UNITS_TEXT];
+    char when_value[CS_UNITS_TEXT];
+    /* `mount = yes`: with a mount (mount_type), the value is the mount's
+     * (recursively: a chariot's, its steeds'); the rider's own only
+     * without one (The Old World: a cavalry model's M is `-`, a character
+     * on a horse moves at the horse's M). */
+    bool mount;
 } cs_units_char;
+
+/* One `[rule NAME]` section: a special rule by name. A unit that has it
+ * (a profile so named, or `NAME (...)`, among its own, its models' or its
+ * mount's) gets param = value, and the note in its notes; one without it
+ * gets param = otherwise, when the mapping gives one. */
+typedef struct cs_units_rule {
+    char name[CS_UNITS_NAME];
+    char param[CS_UNITS_TEXT]; /* "" = none */
+    char value[CS_UNITS_TEXT];     /* default "true" */
+    char otherwise[CS_UNITS_TEXT]; /* a unit without it gets param = this ("" = nothing) */
+    char note[CS_UNITS_NOTE];      /* "" = none */
+} cs_units_rule;
 
 /* One mapping file. Texts are kept as written; cs_units_mapping_bind
  * (unitsrc.h) checks them against the ruleset when the mapping is used. */
@@ -57,10 +83,20 @@ typedef struct cs_units_mapping {
     char ruleset[CS_UNITS_TEXT];        /* [units] ruleset */
     char game_system_id[CS_UNITS_TEXT]; /* [units] game_system_id ("" = CSV only) */
     char cost[CS_UNITS_TEXT];           /* [units] cost: the cost type's name */
-    char speed[CS_UNITS_TEXT];          /* [units] speed: the parameter +1 is tried on */
+    int n_speeds; /* [units] speed: the parameters +1 is tried on, the first a unit carries */
+    char speed[CS_UNITS_MAX_SPEEDS][CS_UNITS_TEXT];
     char distance[CS_UNITS_TEXT];       /* [units] distance: the head-on gap parameter */
     char base[CS_UNITS_NAME];           /* [units] base: the base size characteristic */
     char range[CS_UNITS_TEXT];          /* [units] range: default distances, a..b[:step] */
+    char variant[CS_UNITS_TEXT];        /* [units] variant: the edition or preset parameter,
+                                           named with the table ("" = none) */
+    char type[CS_UNITS_NAME];           /* [units] type: the characteristic shown as the
+                                           unit's type (The Old World's Troop Type) */
+    char mount_type[CS_UNITS_TEXT];     /* [units] mount_type: the BattleScribe subType of
+                                           mounts ("" = mounts are models like any other) */
+    char mount_group[CS_UNITS_TEXT];    /* [units] mount_group: a group whose model entries
+                                           are mounts, whatever their subType (The Old
+                                           World's "Mount" group: chariots, monsters) */
     int n_metrics;
     char metric[CS_UNITS_MAX_METRICS][CS_UNITS_TEXT]; /* [units] metrics, comma separated */
     int n_fixed;
@@ -71,9 +107,14 @@ typedef struct cs_units_mapping {
     char fixed_why[CS_UNITS_MAX_FIXED][CS_UNITS_NOTE];
     int n_chars;
     cs_units_char chars[CS_UNITS_MAX_CHARS];
+    int n_rules;
+    cs_units_rule rules[CS_UNITS_MAX_RULES];
+    char sha256[65]; /* of the file's bytes as read */
     /* Filled by cs_units_mapping_bind: */
     const cs_ruleset *rs;
-    int speed_param, distance_param;
+    int speed_param[CS_UNITS_MAX_SPEEDS], distance_param, variant_param; /* -1: none */
+    int when_param[CS_UNITS_MAX_CHARS];
+    int rule_param[CS_UNITS_MAX_RULES];
     int metric_index[CS_UNITS_MAX_METRICS];
     int char_param[CS_UNITS_MAX_CHARS];
     int fixed_param[CS_UNITS_MAX_FIXED];
@@ -96,6 +137,9 @@ typedef struct cs_unit {
     bool has_points;
     double points;            /* BattleScribe: the smallest legal unit */
     char base[CS_UNITS_TEXT]; /* base size as written, "" if unknown */
+    char type[CS_UNITS_TEXT]; /* the mapping's type characteristic, "" if none or unknown */
+    char mount[CS_UNITS_NAME]; /* the mount of this row, "" on foot or without mounts */
+    unsigned rules;           /* bit r: the unit has the mapping's rule r */
     bool complete;            /* every mapped characteristic present */
     int n_values;
     cs_unit_value value[CS_UNITS_MAX_VALUES];
@@ -105,6 +149,7 @@ typedef enum cs_unit_note_kind {
     CS_UNIT_SKIPPED,    /* left out: a required value is missing, invalid or contradictory */
     CS_UNIT_INCOMPLETE, /* kept: an optional value is missing, invalid or contradictory */
     CS_UNIT_WARNED,     /* kept whole: one of several texts taken, the others words */
+    CS_UNIT_NOTED,      /* kept whole: a note the mapping gives a rule (Fly: ground M) */
 } cs_unit_note_kind;
 
 typedef enum cs_unit_problem {
@@ -123,15 +168,34 @@ typedef struct cs_unit_note {
     char what[CS_UNITS_NOTE]; /* "lacks Adv", "Adv `3D6` is not a distance" */
 } cs_unit_note;
 
+/* A file the units were read from, with the SHA-256 (hex) of its bytes as
+ * read: the provenance of the table (csvw.h). */
+typedef struct cs_units_input {
+    char path[CS_UNITS_PATH];
+    char sha256[65];
+} cs_units_input;
+
 /* A growing list of units and notes. Zero-initialise, then cs_units_free. */
 typedef struct cs_units {
     cs_unit *unit;
     int n, cap;
     cs_unit_note *note;
     int n_notes, cap_notes;
+    cs_units_input *input; /* every file read, once each, in the order read */
+    int n_inputs, cap_inputs;
+    /* --set pairs, which a mapping's `when` conditions read (NULL: none);
+     * set before reading. */
+    const struct cs_units_sets *sets;
 } cs_units;
 
 void cs_units_free(cs_units *u);
+
+/* Records a file read (a second record of a path is ignored). */
+cs_status cs_units_add_input(cs_units *u, const char *path, const char *sha256);
+
+/* Do two texts give the same value? Numbers compare as numbers (2 = 2.0),
+ * anything else as written, blanks around it aside. */
+bool cs_units_same_value(const char *a, const char *b);
 
 /* ---- analysis (src/sim/units.c) ---------------------------------------- */
 
@@ -162,9 +226,10 @@ typedef struct cs_unit_result {
     bool has_plus1;
     double plus1; /* inches of reach_75 gained with speed + 1 */
     bool has_metric[CS_UNITS_MAX_METRICS];
-    double metric[CS_UNITS_MAX_METRICS]; /* E[metric | defined] at the first distance */
+    double metric[CS_UNITS_MAX_METRICS]; /* E[metric | defined] just beyond contact */
     bool has_ppi;
     double points_per_inch; /* points / reach at 75% */
+    char variant[CS_UNITS_TEXT]; /* the mapping's variant parameter as resolved ("" = none) */
 } cs_unit_result;
 
 /* Analyses one unit exactly at the head-on layout of its ruleset. Its
@@ -180,7 +245,10 @@ typedef struct cs_unit_result {
  * below it there. plus1 = reach_75 with speed + 1 less reach_75: the inches
  * of 75% reach one more inch of speed buys (1 wherever the speed is added
  * to the roll); absent without a speed parameter, when speed + 1 is out of
- * its range or reach_75 is absent. Metrics only for a complete unit.
+ * its range or reach_75 is absent. Metrics: E[metric | defined] just beyond
+ * base contact (the reach search's nearest distance), where every roll
+ * reaches, for a complete unit only: properties of the unit, as the reach.
+ * variant: the mapping's variant parameter as resolved.
  * out->p must hold cs_units_grid_count(g) doubles. CS_EINPUT (err names the
  * unit's file:line and the key) when a value does not read, the ruleset
  * rejects it, a --set sweeps or draws, or the layout is not fixed. */

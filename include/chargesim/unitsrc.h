@@ -1,14 +1,27 @@
 #ifndef CHARGESIM_UNITSRC_H
 #define CHARGESIM_UNITSRC_H
 /* Unit sources (io layer): the file formats that fill the unit model of
- * units.h, and the table that shows its analysis.
+ * units.h, and the table that shows its analysis. `chargesim units` runs
+ * five stages, one file each, in this order (src/cli/cmd_units.c):
  *
- *   mapping  (experiments/mappings/<system>.ini, libinih, src/io/units_map.c)
- *            which characteristic feeds which ruleset parameter, fixed and
- *            locked parameters, the cost type
- *   sources  BattleScribe .cat/.gst (libxml2, src/io/units_bs.c) or a units
- *            CSV (libcsv, src/io/units_csv.c)  ->  cs_units: units + notes
- *   table    (src/io/units_table.c) CSV, Markdown or LaTeX
+ *   1 read the source       src/io/units_source.c: what SOURCE names (a
+ *                           CSV, a catalogue, a folder), each file's mapping
+ *                           (by its game system), the BattleScribe documents
+ *                           parsed by libxml2 with their id index
+ *   2 resolve entries       src/io/units_resolve.c: which entries are units,
+ *                           each unit's profiles, options and points, the
+ *                           texts of the characteristics the mapping names;
+ *                           a units CSV: src/io/units_csv.c (libcsv), one
+ *                           row one unit, its cells the texts
+ *   3 map characteristics   src/io/units_map.c: the texts read in their
+ *                           format into parameter values (cs_units_settle),
+ *                           units kept or left out with notes -> cs_units
+ *   4 analyse               src/sim/units.c (units.h): exact per-unit odds
+ *   5 table                 src/io/units_table.c: CSV, Markdown or LaTeX
+ *
+ * The mapping files the stages follow (experiments/mappings/<system>.ini,
+ * libinih: which characteristic feeds which ruleset parameter, fixed and
+ * locked parameters, the cost type) are read by src/io/units_mapping.c.
  *
  * A unit lacking a value the mapping marks required, or holding one that does
  * not parse or that its profiles give twice with different text, is never
@@ -25,7 +38,7 @@
 #include "chargesim/table.h"
 #include "chargesim/units.h"
 
-/* ---- mapping files (src/io/units_map.c) --------------------------------- */
+/* ---- mapping files (src/io/units_mapping.c) ----------------------------- */
 
 /* Reads one mapping file. Unknown sections or keys, a missing [units]
  * ruleset, a bad format name: CS_EINPUT naming file:line. */
@@ -36,36 +49,58 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
  * in the parameter's range. CS_EINPUT naming the mapping file otherwise. */
 cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err);
 
+/* Every *.ini of a directory, in name order. *out is malloc'ed (free()). */
+cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int *n, cs_error *err);
+
+/* A mapping file, or every *.ini of a directory (cs_units_mapping_load_dir).
+ * *out is malloc'ed (free()). */
+cs_status cs_units_mapping_load_path(const char *path, cs_units_mapping **out, int *n,
+                                     cs_error *err);
+
+/* ---- stage 1: read the source (src/io/units_source.c) ------------------- */
+
+/* Stages 1 to 3 for SOURCE: a units CSV (.csv), a BattleScribe catalogue
+ * (.cat) or game system (.gst), or a directory (every .cat in it; its .gst
+ * files when it has none). Each BattleScribe file takes the mapping among
+ * `maps` whose game_system_id is its game system's (with `rules`, whose
+ * ruleset is that too; bound here); more than one, or none: CS_EINPUT.
+ * Appends every unit and note to `units`. */
+cs_status cs_units_read_source(const char *source, cs_units_mapping *maps, int n_maps,
+                               const char *rules, cs_units *units, cs_error *err);
+
 /* The files of a directory whose names end in one of `suffixes` (NULL-
  * terminated), hidden ones aside, as dir/name in name order; *out is
  * malloc'ed (free()), each entry CS_UNITS_PATH long. */
 cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
                               char (**out)[CS_UNITS_PATH], int *n, cs_error *err);
 
-/* Every *.ini of a directory, in name order. *out is malloc'ed (free()). */
-cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int *n, cs_error *err);
-
-/* ---- unit sources ------------------------------------------------------ */
-
-/* BattleScribe. `path` is a .cat (its .gst, the file in the same directory
- * whose root id is the catalogue's gameSystemId, is read for links) or a
- * .gst. Units are the selection entries of type unit or model not nested in
- * another such entry, defined in the file or reached from it by an entry
- * link outside any unit; each unit's profiles are its own, those its info
- * links point to, those of its model children (nested, in groups, or
- * linked), and those of its own "upgrade" children it must take at least
- * once (min selections >= 1: models typed so, T9A's Steppe Wolfhounds and
- * Feldraks). Shared entries are resolved once per unit (linear in the
- * entries however often they are linked); a cycle of links is CS_EINPUT.
- * The whole entry, options included (optional upgrades, mounts, groups,
- * every link), is also looked through, each element once, for the mapped
- * characteristics: see cs_units_settle for how those texts are used.
- * `map` must be bound. Appends to `out`. */
-cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out,
-                           cs_error *err);
-
 /* The gameSystemId of a .cat (or the id of a .gst), to pick a mapping. */
 cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error *err);
+
+/* ---- stage 2: resolve entries (src/io/units_resolve.c, units_csv.c) ------ */
+
+/* BattleScribe. `path` is a .cat (its .gst, the file in the same directory
+ * whose root id is the catalogue's gameSystemId, and the catalogues it
+ * links, found there by root id, are read for links) or a .gst. Units are
+ * the selection entries of type unit or model not nested in another such
+ * entry, defined in the file or reached from it by an entry link outside
+ * any unit, and the entries typed unit a unit nests or links (detachments);
+ * each unit's profiles are its own (info groups included), those its info
+ * links point to, those of its model children (nested, in groups, or
+ * linked), and those of the "upgrade" children its models must take at
+ * least once (min selections >= 1: models typed so, T9A's Steppe
+ * Wolfhounds and Feldraks). Shared entries are resolved once per unit
+ * (linear in the entries however often they are linked); a cycle of links
+ * is CS_EINPUT. With the mapping's mount_type / mount_group, mounts are
+ * not models: a unit gets one row with the mounts it must take, or a row
+ * per mount it may choose (and one on foot), see
+ * experiments/mappings/README.md. The whole entry, options included
+ * (optional upgrades, groups, every link; not mounts), is also looked
+ * through, each element once, for the mapped characteristics: see
+ * cs_units_settle for how those texts are used. Every file read is added
+ * to out's inputs with its SHA-256. `map` must be bound. Appends to `out`. */
+cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_units *out,
+                           cs_error *err);
 
 /* Units CSV: a header row, then one unit per row. Columns:
  *   name     required, the unit's name
@@ -83,7 +118,7 @@ cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error 
 cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,
                             cs_units *out, cs_error *err);
 
-/* ---- shared by the readers (src/io/units_map.c) -------------------------- */
+/* ---- stage 3: map characteristics (src/io/units_map.c) ------------------ */
 
 /* What a reader found for one mapped characteristic of one unit: the
  * distinct texts (trimmed) its profiles give, each with its line. */
@@ -130,9 +165,10 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
 bool cs_units_parse_value(const char *text, cs_units_format format, bool alternate, double *num,
                           bool *absent, const char **why);
 
-/* ---- the table (src/io/units_table.c) ----------------------------------- */
+/* ---- stage 5: the table (src/io/units_table.c) -------------------------- */
 
-/* One row per unit: catalogue, name, ruleset, points, base, the parameter
+/* One row per unit: catalogue, name, ruleset, points, base, type (only when
+ * a mapping names a type characteristic), the parameter
  * values units carry (the union of their columns, in order of first
  * appearance), reach_50, reach_75, reach_90, plus1_speed,
  * points_per_inch_75, mean_<metric> for the mappings' metrics, then
@@ -141,5 +177,11 @@ bool cs_units_parse_value(const char *text, cs_units_format format, bool alterna
  * cells (CSV) or `-`. t is initialised here (cs_table_free). */
 cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_units_grid *g,
                          cs_format fmt, const char *title, cs_table *t);
+
+/* The datatype and one-line description of a column of that table, for
+ * its CSVW metadata (a cs_csvw_describe_fn; ctx is the cs_units). False for
+ * a title it does not know. */
+bool cs_units_describe(const void *ctx, const char *title, const char **type, char *desc,
+                       size_t cap);
 
 #endif

@@ -32,11 +32,16 @@ static const char usage[] =
     "  --trials N         trials (or sampled layouts) per sweep point\n"
     "  --seed S           the seed; the same seed gives the same bytes on any thread count\n"
     "  --threads T        worker threads (default: all cores)\n"
-    "  --method M         auto (default), mc, conditional or exact: paired Wald interval\n"
-    "                     on per-trial differences (mc), CLT on per-layout differences of\n"
-    "                     the exact probabilities (conditional), exact on both sides\n"
+    "  --method M         auto (default), mc, conditional, rqmc or exact: paired Wald\n"
+    "                     interval on per-trial differences (mc), CLT on per-layout\n"
+    "                     differences of the exact probabilities (conditional), Student t\n"
+    "                     over the replicates' mean differences, A and B on the same\n"
+    "                     scrambled points (rqmc; auto picks it where run does), exact on\n"
+    "                     both sides\n"
+    "  --replicates R     rqmc: independent scrambles, 2 to 64 (default 16)\n"
     "  --confidence C     interval confidence, default 0.95\n"
-    "  --precision H      add blocks until every delta's half-width is at most H\n"
+    "  --precision H      add blocks until every delta's half-width is at most H (rqmc:\n"
+    "                     double every replicate's points; it may stop short, and warns)\n"
     "  --max-trials N     allow --precision up to N trials per point\n"
     "  --success LIST     outcomes p_success counts, in both variants\n"
     "  --format F         csv (default), md or tex (delta in percentage points)\n"
@@ -96,8 +101,8 @@ static int parse_args(cmp_args *a, int argc, char **argv)
             fputs(usage, stdout);
             return -1;
         }
-        if ((rc = cs_cli_sets_option("compare", &a->sets, "--set", CS_CLI_SETS_EXP, argc, argv,
-                                     &i, &matched)) != 0 ||
+        if ((rc = cs_cli_sets_option("compare", &a->sets, "--set", CS_CLI_SETS_EXP_REPL, argc,
+                                     argv, &i, &matched)) != 0 ||
             (!matched && (rc = cs_cli_sets_option("compare", &a->b, "--b", CS_CLI_SETS_ONLY,
                                                   argc, argv, &i, &matched)) != 0))
             return rc;

@@ -267,9 +267,10 @@ static cs_status write_outputs(const run_args *a, const cs_run_result *res, run_
      * (or a cell each of a pivot). */
     cs_status st = make_tables(a, res, &tables, &n_tables, err);
     const char *input = a->remade ? a->remade->input : strcmp(a->path, "-") ? a->path : NULL;
-    cs_csvw_source meta = {a->pivot ? CS_CSVW_PIVOT : CS_CSVW_SUMMARY, "run", a->argc, a->argv,
-                           a->out, input, res, a->pivot, NULL,
-                           0, 0, 0.0, a->remade};
+    cs_csvw_source meta = {.kind = a->pivot ? CS_CSVW_PIVOT : CS_CSVW_SUMMARY,
+                           .command = "run", .argc = a->argc, .argv = a->argv,
+                           .csv_path = a->out, .input = input, .run = res, .pivot = a->pivot,
+                           .remade = a->remade};
     if (st == CS_OK)
         st = add_provenance(a, &meta, f, tables, n_tables, err);
     for (int t = 0; st == CS_OK && t < n_tables; t++) {

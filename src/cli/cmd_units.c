@@ -1,6 +1,8 @@
 /* `chargesim units SOURCE ...`: reads unit profiles (BattleScribe or CSV),
  * analyses each unit exactly at its ruleset's head-on layout, writes one row
- * per unit (issue 9). See the usage text below. */
+ * per unit (issue 9). See the usage text below. The command runs the five
+ * stages of unitsrc.h in order: read the source, resolve entries, map
+ * characteristics (cs_units_read_source does the three), analyse, table. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,15 +25,24 @@ static const char usage[] =
     "the inches of 75% reach one more inch of speed buys (plus1_speed = reach_75\n"
     "with speed + 1 less reach_75; 1 where the speed is added to the roll), points\n"
     "per inch of 75% reach, and the mapping's metrics (asoiaf: mean_wounds, the\n"
-    "charge attack's mean wounds when it connects, at the first distance).\n"
-    "reach and plus1_speed are the unit's, found by exact inversion of its range\n"
-    "distribution: the same whatever --distance is.\n"
+    "charge attack's mean wounds when it connects, disordered charges included;\n"
+    "mean_wounds_ordered, those of an ordered charge, misses re-rolled). reach,\n"
+    "plus1_speed and the metrics are the unit's: reach and plus1_speed by exact\n"
+    "inversion of its range distribution, the metrics where every roll reaches,\n"
+    "just beyond base contact; the same whatever --distance is. A unit that may\n"
+    "choose a mount has a row per choice, `Duke (on Hippogryph)`, and one on foot\n"
+    "unless a mount is compulsory (The Old World). Points the data does not give\n"
+    "(a catalogue unit whose costs are all 0) are empty, never 0. The heading\n"
+    "names each ruleset with its edition or preset and the mapping used; the\n"
+    "CSV's metadata lists every file read with its SHA-256.\n"
     "\n"
-    "SOURCE   a BattleScribe catalogue (.cat; its .gst must sit beside it), a game\n"
-    "         system (.gst), a directory of them (every .cat in it; the .gst files\n"
-    "         when there is no .cat), or a units CSV (.csv; columns: name, ruleset,\n"
-    "         points, base (WxD mm), then any parameter of the row's ruleset; an\n"
-    "         empty cell or - is no value; strict CSV, so quote an inch mark: \"4\"\"\")\n"
+    "SOURCE   a BattleScribe catalogue (.cat; its .gst and the catalogues it links\n"
+    "         must sit beside it), a game system (.gst), a directory of them (every\n"
+    "         .cat in it; the .gst files when there is no .cat), or a units CSV\n"
+    "         (.csv; columns: name, ruleset, points, base (WxD mm), then any\n"
+    "         parameter of the row's ruleset, e.g. a t9a CSV's charge_speed, or\n"
+    "         advance_rate with edition 2; an empty cell or - is no value; strict\n"
+    "         CSV, so quote an inch mark: \"4\"\"\")\n"
     "\n"
     "options:\n"
     "  --rules NAME        the ruleset: picks the mapping among those for the\n"
@@ -57,14 +68,9 @@ static const char usage[] =
     "with a warning naming both lines. A unit lacking an optional value (asoiaf:\n"
     "its melee attack) is kept without the metrics. A value the mapping locks (T9A\n"
     "2nd edition: edition = 2, its catalogue has no Charge Speed) cannot be changed.\n"
-    "Malformed input (XML, CSV, mapping, option): exit status 2, with the file,\n"
-    "line and element or column, and no output file.\n";
-
-static bool ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n >= t && strcmp(s + n - t, tail) == 0;
-}
+    "A CSV column its row's edition does not use (advance_rate in edition 3) is\n"
+    "refused, not ignored. Malformed input (XML, CSV, mapping, option): exit status\n"
+    "2, with the file, line and element or column, and no output file.\n";
 
 static bool is_dir(const char *path)
 {
@@ -104,102 +110,29 @@ static void default_mappings(char *out, size_t cap)
     cs_infile_share_text(out, cap);
 }
 
-static cs_status load_mappings(const char *path, cs_units_mapping **maps, int *n, cs_error *err)
-{
-    if (cs_infile_is_dir(path))
-        return cs_units_mapping_load_dir(path, maps, n, err);
-    *maps = calloc(1, sizeof **maps);
-    if (!*maps)
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
-    *n = 1;
-    return cs_units_mapping_load(path, *maps, err);
-}
-
-/* The mapping for a catalogue: its game system and, with --rules, ruleset. */
-static cs_status pick_mapping(const char *cat, cs_units_mapping *maps, int n, const char *rules,
-                              cs_units_mapping **out, cs_error *err)
-{
-    char id[CS_UNITS_TEXT];
-    cs_status st = cs_units_bs_system(cat, id, sizeof id, err);
-    if (st != CS_OK)
-        return st;
-    *out = NULL;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(maps[i].game_system_id, id) != 0 || (rules && strcmp(maps[i].ruleset, rules)))
-            continue;
-        if (*out)
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: mappings %s and %s both fit game system %s; choose with "
-                                "--rules or --mapping",
-                                cat, (*out)->path, maps[i].path, id);
-        *out = &maps[i];
-    }
-    if (!*out)
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: no mapping for game system %s%s%s (write one under "
-                            "experiments/mappings, or pass --mapping)",
-                            cat, id, rules ? " and ruleset " : "", rules ? rules : "");
-    return (*out)->rs ? CS_OK : cs_units_mapping_bind(*out, err);
-}
-
-static cs_status read_source(const char *source, cs_units_mapping *maps, int n_maps,
-                             const char *rules, cs_units *units, cs_error *err)
-{
-    if (ends_with(source, ".csv"))
-        return cs_units_read_csv(source, maps, n_maps, rules, units, err);
-    char(*files)[CS_UNITS_PATH] = NULL;
-    int n = 0;
-    cs_status st = CS_OK;
-    if (cs_infile_is_dir(source)) {
-        static const char *const bs[] = {".cat", ".gst", NULL};
-        st = cs_units_list_files(source, bs, &files, &n, err);
-        int cats = 0;
-        for (int i = 0; st == CS_OK && i < n; i++)
-            if (ends_with(files[i], ".cat"))
-                memmove(files[cats++], files[i], sizeof files[i]);
-        if (cats > 0)
-            n = cats;
-        if (st == CS_OK && n == 0)
-            st = cs_error_set(err, CS_EINPUT, "%s: no .cat or .gst file in this directory", source);
-    } else if (ends_with(source, ".cat") || ends_with(source, ".gst")) {
-        files = malloc(sizeof *files);
-        if (!files)
-            return cs_error_set(err, CS_ENOMEM, "out of memory");
-        snprintf(files[0], CS_UNITS_PATH, "%s", source);
-        n = 1;
-    } else {
-        return cs_error_set(err, CS_EINPUT, "%s: expected a .cat, .gst or .csv file or a directory",
-                            source);
-    }
-    for (int i = 0; st == CS_OK && i < n; i++) {
-        cs_units_mapping *m;
-        st = pick_mapping(files[i], maps, n_maps, rules, &m, err);
-        if (st == CS_OK)
-            st = cs_units_read_bs(files[i], m, units, err);
-    }
-    free(files);
-    return st;
-}
-
 static void print_notes(const cs_units *u, bool quiet)
 {
-    int skipped = 0, incomplete = 0, warned = 0;
+    int skipped = 0, incomplete = 0, warned = 0, noted = 0;
     for (int i = 0; i < u->n_notes; i++) {
         const cs_unit_note *n = &u->note[i];
         skipped += n->kind == CS_UNIT_SKIPPED;
         incomplete += n->kind == CS_UNIT_INCOMPLETE;
         warned += n->kind == CS_UNIT_WARNED;
+        noted += n->kind == CS_UNIT_NOTED;
         if (!quiet)
             fprintf(stderr, "chargesim units: %s:%d: unit `%s` %s: %s\n", n->file, n->line, n->name,
                     n->kind == CS_UNIT_SKIPPED      ? "left out"
                     : n->kind == CS_UNIT_INCOMPLETE ? "kept without metrics"
-                                                    : "kept, warning",
+                    : n->kind == CS_UNIT_WARNED     ? "kept, warning"
+                                                    : "kept, note",
                     n->what);
     }
     fprintf(stderr, "chargesim units: %d units in the table, %d left out, %d without metrics",
             u->n, skipped, incomplete);
     if (warned > 0)
         fprintf(stderr, ", %d with a warning", warned);
+    if (noted > 0)
+        fprintf(stderr, ", %d with a note", noted);
     fputc('\n', stderr);
 }
 
@@ -278,6 +211,129 @@ static int parse_args(int argc, char **argv, options *o)
     return -1;
 }
 
+/* What the stages make, freed together. */
+typedef struct pipeline {
+    cs_units_mapping *maps;
+    int n_maps;
+    cs_units units;      /* stages 1 to 3 */
+    cs_units_grid g;     /* the table's distances */
+    cs_unit_result *res; /* stage 4, one per unit */
+    double *p;           /* their p_success columns */
+    cs_table table;      /* stage 5 */
+} pipeline;
+
+/* Stages 1 to 3: the mappings, the source read and resolved, its units'
+ * values mapped (cs_units_read_source); then the notes, --set checked
+ * against the units and the distances. A bad --distance is reported
+ * before any catalogue is read. */
+static cs_status read_units(options *o, pipeline *pl, cs_error *err)
+{
+    cs_status st = CS_OK;
+    if (o->distance) {
+        cs_error gerr;
+        if ((st = cs_units_grid_parse(o->distance, &pl->g, &gerr)) != CS_OK)
+            cs_error_set(err, st, "--distance %s", gerr.msg);
+    }
+    if (st == CS_OK)
+        st = cs_units_mapping_load_path(o->mapping, &pl->maps, &pl->n_maps, err);
+    pl->units.sets = &o->sets;
+    if (st == CS_OK)
+        st = cs_units_read_source(o->source, pl->maps, pl->n_maps, o->rules, &pl->units, err);
+    if (st == CS_OK) {
+        print_notes(&pl->units, o->quiet);
+        st = cs_units_check_sets(&pl->units, &o->sets, err);
+    }
+    if (st == CS_OK && !o->distance) {
+        /* The first unit's mapping's range, checked when the mapping was
+         * loaded, or the default. */
+        cs_error gerr;
+        const cs_units *u = &pl->units;
+        st = cs_units_grid_parse(u->n > 0 ? u->unit[0].map->range : "1..24", &pl->g, &gerr);
+        if (st != CS_OK)
+            *err = gerr;
+    }
+    return st;
+}
+
+/* Stage 4: every unit analysed exactly (src/sim/units.c). */
+static cs_status analyse_units(const options *o, pipeline *pl, cs_error *err)
+{
+    const int nd = cs_units_grid_count(&pl->g);
+    size_t rows = (size_t)(pl->units.n > 0 ? pl->units.n : 1);
+    pl->res = calloc(rows, sizeof *pl->res);
+    pl->p = calloc(rows * (size_t)nd, sizeof *pl->p);
+    if (!pl->res || !pl->p)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    cs_status st = CS_OK;
+    for (int i = 0; st == CS_OK && i < pl->units.n; i++) {
+        pl->res[i].p = pl->p + (size_t)i * (size_t)nd;
+        st = cs_units_analyse(&pl->units.unit[i], &o->sets, &pl->g, &pl->res[i], err);
+    }
+    return st;
+}
+
+/* A mapping as the table names it: its file name. The default directory
+ * lies wherever the binary was installed; a path there would make the same
+ * table differ between two clones (its SHA-256 in the metadata pins it). */
+static const char *mapping_name(const cs_units_mapping *m)
+{
+    const char *slash = strrchr(m->path, '/');
+    return slash ? slash + 1 : m->path;
+}
+
+/* What the table was made with, for its heading and metadata: each
+ * ruleset with its edition or preset (the mapping's variant parameter, as
+ * the analysis resolved it) and the mapping, once each, in the order met. */
+static void about(const pipeline *pl, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < pl->units.n; i++) {
+        const cs_unit *u = &pl->units.unit[i];
+        const cs_units_mapping *m = u->map;
+        char one[CS_UNITS_PATH + 4 * CS_UNITS_TEXT];
+        snprintf(one, sizeof one, "%s%s%s%s%s, mapping %s", m->rs->name, m->variant[0] ? " " : "",
+                 m->variant, m->variant[0] ? " " : "", pl->res[i].variant, mapping_name(m));
+        if (strstr(buf, one))
+            continue;
+        size_t n = strlen(buf);
+        snprintf(buf + n, cap - n, "%s%s", n ? "; " : "", one);
+    }
+}
+
+/* Stage 5: the table (src/io/units_table.c). */
+static cs_status tabulate(const options *o, pipeline *pl, const char *what, cs_error *err)
+{
+    const cs_units_grid *g = &pl->g;
+    char title[3 * PATH_MAX];
+    snprintf(title, sizeof title,
+             "Charge odds per unit, %s (%s; method exact, head-on; distances %g to %g by %g in)",
+             o->source, what, g->lo, cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step);
+    cs_status st = cs_units_table(&pl->units, pl->res, g, o->fmt, title, &pl->table);
+    if (st != CS_OK)
+        cs_error_set(err, st, "out of memory");
+    return st;
+}
+
+/* The files the table was made from, for its metadata: every source file
+ * read, then each mapping used. *files is malloc'ed. */
+static cs_status provenance(const pipeline *pl, cs_csvw_file **files, int *n, cs_error *err)
+{
+    const cs_units *u = &pl->units;
+    *n = 0;
+    *files = calloc((size_t)(u->n_inputs + pl->n_maps + 1), sizeof **files);
+    if (!*files)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    for (int i = 0; i < u->n_inputs; i++)
+        (*files)[(*n)++] = (cs_csvw_file){u->input[i].path, u->input[i].sha256};
+    for (int k = 0; k < pl->n_maps; k++)
+        for (int i = 0; i < u->n; i++)
+            if (u->unit[i].map == &pl->maps[k]) {
+                (*files)[(*n)++] = (cs_csvw_file){mapping_name(&pl->maps[k]), pl->maps[k].sha256};
+                break;
+            }
+    return CS_OK;
+}
+
 int cs_cli_units(int argc, char **argv)
 {
     options o = {.fmt = CS_FORMAT_CSV};
@@ -294,70 +350,35 @@ int cs_cli_units(int argc, char **argv)
         o.mapping = mapdir;
     }
     cs_error err = {0};
-    cs_units_mapping *maps = NULL;
-    int n_maps = 0;
-    cs_units units = {0};
-    cs_unit_result *res = NULL;
-    double *p = NULL;
-    cs_table table = {0};
-    cs_units_grid g;
-    cs_status st = CS_OK;
-    if (o.distance) {
-        /* A bad --distance is reported before any catalogue is read. */
-        cs_error gerr;
-        if ((st = cs_units_grid_parse(o.distance, &g, &gerr)) != CS_OK)
-            cs_error_set(&err, st, "--distance %s", gerr.msg);
+    pipeline pl = {0};
+    char what[2 * PATH_MAX] = "";
+    cs_csvw_file *files = NULL;
+    int n_files = 0;
+    cs_status st = read_units(&o, &pl, &err);
+    if (st == CS_OK)
+        st = analyse_units(&o, &pl, &err);
+    if (st == CS_OK) {
+        about(&pl, what, sizeof what);
+        st = tabulate(&o, &pl, what, &err);
     }
     if (st == CS_OK)
-        st = load_mappings(o.mapping, &maps, &n_maps, &err);
-    if (st == CS_OK)
-        st = read_source(o.source, maps, n_maps, o.rules, &units, &err);
+        st = provenance(&pl, &files, &n_files, &err);
     if (st == CS_OK) {
-        print_notes(&units, o.quiet);
-        st = cs_units_check_sets(&units, &o.sets, &err);
-    }
-    if (st == CS_OK && !o.distance) {
-        /* The first unit's mapping's range, checked when the mapping was
-         * loaded, or the default. */
-        cs_error gerr;
-        st = cs_units_grid_parse(units.n > 0 ? units.unit[0].map->range : "1..24", &g, &gerr);
-        if (st != CS_OK)
-            err = gerr;
-    }
-    if (st == CS_OK) {
-        const int nd = cs_units_grid_count(&g);
-        size_t rows = (size_t)(units.n > 0 ? units.n : 1);
-        res = calloc(rows, sizeof *res);
-        p = calloc(rows * (size_t)nd, sizeof *p);
-        if (!res || !p)
-            st = cs_error_set(&err, CS_ENOMEM, "out of memory");
-        for (int i = 0; st == CS_OK && i < units.n; i++) {
-            res[i].p = p + (size_t)i * (size_t)nd;
-            st = cs_units_analyse(&units.unit[i], &o.sets, &g, &res[i], &err);
-        }
-    }
-    if (st == CS_OK) {
-        char title[PATH_MAX + 128];
-        snprintf(title, sizeof title,
-                 "Charge odds per unit, %s (method exact, head-on; distances %g to %g by %g in)",
-                 o.source, g.lo, cs_units_grid_at(&g, cs_units_grid_count(&g) - 1), g.step);
-        st = cs_units_table(&units, res, &g, o.fmt, title, &table);
-        if (st != CS_OK)
-            cs_error_set(&err, st, "out of memory");
-    }
-    if (st == CS_OK) {
-        /* The source may be a folder of catalogues: the command line, not
-         * one file's digest, says where the table came from. */
+        /* The source may be a folder of catalogues: every file read is
+         * named with its digest. */
         cs_csvw_source meta = {.kind = CS_CSVW_UNITS, .command = "units", .argc = argc,
-                               .argv = argv, .csv_path = o.out};
-        rc = cs_cli_write_tables_meta("units", o.out, &table, 1, o.fmt, &meta);
+                               .argv = argv, .csv_path = o.out, .files = files,
+                               .n_files = n_files, .about = what,
+                               .describe = cs_units_describe, .describe_ctx = &pl.units};
+        rc = cs_cli_write_tables_meta("units", o.out, &pl.table, 1, o.fmt, &meta);
     } else {
         rc = cs_cli_fail_err("units", &err);
     }
-    cs_table_free(&table);
-    free(p);
-    free(res);
-    cs_units_free(&units);
-    free(maps);
+    free(files);
+    cs_table_free(&pl.table);
+    free(pl.p);
+    free(pl.res);
+    cs_units_free(&pl.units);
+    free(pl.maps);
     return rc;
 }

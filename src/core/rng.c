@@ -16,14 +16,18 @@ void cs_rng_seed(cs_rng *rng, uint64_t initstate, uint64_t initseq)
     (void)cs_rng_next(rng);
 }
 
+void cs_rng_stream_key(cs_rng *rng, const uint64_t *w, int n)
+{
+    uint64_t h = cs_rng_mix64(w[0]);
+    for (int i = 1; i < n; i++)
+        h = cs_rng_mix64(h ^ w[i]);
+    cs_rng_seed(rng, h, cs_rng_mix64(h ^ 0x5851f42d4c957f2dULL));
+}
+
 void cs_rng_stream(cs_rng *rng, uint64_t seed, uint64_t point, uint64_t block)
 {
-    /* Chained mixing keeps (seed, point, block) triples apart even when
-     * they differ by one in several places at once. */
-    uint64_t h = cs_rng_mix64(seed);
-    h = cs_rng_mix64(h ^ point);
-    h = cs_rng_mix64(h ^ block);
-    cs_rng_seed(rng, h, cs_rng_mix64(h ^ 0x5851f42d4c957f2dULL));
+    const uint64_t key[3] = {seed, point, block};
+    cs_rng_stream_key(rng, key, 3);
 }
 
 void cs_rng_advance(cs_rng *rng, int64_t delta)

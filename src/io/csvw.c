@@ -85,20 +85,22 @@ static void column_name(const char *title, char *buf, size_t cap)
 }
 
 /* Each column as its producer defined it (columns.h, through
- * cs_table_describe); a column given no description (the units table's) is
- * text described by its name. */
-static json_t *columns(const cs_table *t)
+ * cs_table_describe); else as the command describes it (units:
+ * src->describe); else text described by its name. */
+static json_t *columns(const cs_csvw_source *src, const cs_table *t)
 {
     json_t *cols = json_array();
     for (int c = 0; c < t->ncols; c++) {
         const char *title = t->header[c] ? t->header[c] : "";
         const char *desc = t->desc && t->desc[c] ? t->desc[c] : title;
-        cs_datatype type = t->desc && t->desc[c] ? t->type[c] : CS_DT_STRING;
-        char name[512];
+        const char *type = cs_datatype_name(t->desc && t->desc[c] ? t->type[c] : CS_DT_STRING);
+        char name[512], given[1024];
+        if (!(t->desc && t->desc[c]) && src->describe &&
+            src->describe(src->describe_ctx, title, &type, given, sizeof given))
+            desc = given;
         column_name(title, name, sizeof name);
         json_array_append_new(cols, json_pack("{s:s, s:s, s:s, s:s}", "name", name, "titles",
-                                              title, "datatype", cs_datatype_name(type),
-                                              "dc:description", desc));
+                                              title, "datatype", type, "dc:description", desc));
     }
     return cols;
 }
@@ -203,7 +205,7 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
         "@context", "http://www.w3.org/ns/csvw", "@language", "en", "url",
         slash ? slash + 1 : src->csv_path, "dc:creator", version, "prov:wasGeneratedBy",
         activity, "dialect", "header", 1, "delimiter", ",", "tableSchema", "columns",
-        columns(t), "chargesim:version", CS_VERSION, "chargesim:command", argv,
+        columns(src, t), "chargesim:version", CS_VERSION, "chargesim:command", argv,
         "chargesim:command_line", cmd, "chargesim:table", tables[src->kind]);
     if (!root) /* it took activity, argv and the columns, even then */
         return cs_error_set(err, CS_ENOMEM, "out of memory");
@@ -212,6 +214,15 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
                             json_pack("{s:s, s:s}", "path", src->input, "sha256", hex));
     if (src->run)
         json_object_set_new(root, "chargesim:experiment", experiment_json(src));
+    if (src->about || src->n_files > 0) {
+        json_t *files = json_array();
+        for (int i = 0; i < src->n_files; i++)
+            json_array_append_new(files, json_pack("{s:s, s:s}", "path", src->files[i].path,
+                                                   "sha256", src->files[i].sha256));
+        json_object_set_new(root, "chargesim:units",
+                            json_pack("{s:s, s:o}", "rulesets", src->about ? src->about : "",
+                                      "inputs", files));
+    }
     if (src->remade)
         json_object_set_new(
             root, "chargesim:remade_from",

@@ -1,4 +1,7 @@
-/* Units CSV, read with libcsv in strict mode (columns: see unitsrc.h).
+/* Units, stages 1 and 2 for a units CSV (see unitsrc.h for the stages):
+ * the file read with libcsv in strict mode (columns: see unitsrc.h), each
+ * row an entry whose cells are its characteristics, handed to stage 3
+ * (units_map.c, cs_units_settle).
  *
  * The file is fed to libcsv one physical line at a time, so when a row ends
  * the reader knows the line it ended on: that is the line every message
@@ -13,6 +16,7 @@
 #include <string.h>
 
 #include "chargesim/infile.h"
+#include "chargesim/sha256.h"
 #include "chargesim/unitsrc.h"
 
 #define MAX_COLUMNS 64
@@ -122,20 +126,27 @@ static bool empty(const char *cell)
     return *cell == '\0' || (cell[0] == '-' && cell[1] == '\0');
 }
 
-/* The one mapping naming `ruleset`, bound on first use. */
+/* The one mapping naming `ruleset`, bound on first use. A mapping with no
+ * game system is written for units CSVs (t9a.ini: edition 3's Charge Speed
+ * or edition 2's Advance Rate, as the row says) and is taken before one
+ * written for a game system's catalogues (t9a-2nd.ini, whose catalogues
+ * give only Advance Rate and lock edition 2). */
 static cs_units_mapping *mapping_for(state *s, const char *ruleset)
 {
     cs_units_mapping *found = NULL;
-    for (int i = 0; i < s->n_maps; i++) {
-        if (strcmp(s->maps[i].ruleset, ruleset) != 0)
-            continue;
-        if (found) {
-            fail(s, CS_EINPUT, "mappings %s and %s both name ruleset `%s`; pass one with --mapping",
-                 found->path, s->maps[i].path, ruleset);
-            return NULL;
+    for (int pass = 0; pass < 2 && !found; pass++)
+        for (int i = 0; i < s->n_maps; i++) {
+            if (strcmp(s->maps[i].ruleset, ruleset) != 0 ||
+                (s->maps[i].game_system_id[0] != '\0') != (pass == 1))
+                continue;
+            if (found) {
+                fail(s, CS_EINPUT,
+                     "mappings %s and %s both name ruleset `%s`; pass one with --mapping",
+                     found->path, s->maps[i].path, ruleset);
+                return NULL;
+            }
+            found = &s->maps[i];
         }
-        found = &s->maps[i];
-    }
     if (!found) {
         fail(s, CS_EINPUT,
              "no mapping names ruleset `%s` (it says which parameter is the "
@@ -171,38 +182,109 @@ static bool base_size(const char *t)
     return end != p && d > 0.0 && *end == '\0';
 }
 
+/* The row's name and ruleset (--rules, else its `ruleset` cell); false
+ * (failed) when either is missing or they disagree. */
+static bool row_identity(state *s, cs_unit *u, const char **ruleset)
+{
+    *ruleset = s->rules;
+    for (int i = 0; i < s->n_cols; i++) {
+        if (s->kind[i] == COL_NAME)
+            snprintf(u->name, sizeof u->name, "%s", s->field[i]);
+        if (s->kind[i] == COL_RULESET && !empty(s->field[i])) {
+            if (s->rules && strcmp(s->rules, s->field[i]) != 0) {
+                fail(s, CS_EINPUT, "column `ruleset`: `%s`, but --rules says `%s`", s->field[i],
+                     s->rules);
+                return false;
+            }
+            *ruleset = s->field[i];
+        }
+    }
+    if (empty(u->name)) {
+        fail(s, CS_EINPUT, "column `name` is empty");
+        return false;
+    }
+    if (!*ruleset) {
+        fail(s, CS_EINPUT, "column `ruleset` is empty and there is no --rules");
+        return false;
+    }
+    return true;
+}
+
+/* One parameter cell of the row: a characteristic the mapping feeds goes to
+ * found (stage 3 reads it in its format), any other parameter to the unit as
+ * written. False (failed) for a column that is no parameter of the row's
+ * ruleset, the distance, or one value too many. */
+static bool param_cell(state *s, int i, cs_unit *u, cs_units_found *found)
+{
+    const cs_units_mapping *m = u->map;
+    const cs_ruleset *rs = m->rs;
+    const char *cell = s->field[i];
+    int k = cs_ruleset_param_index(rs, s->col[i]);
+    if (empty(cell))
+        return true;
+    if (k < 0) {
+        fail(s, CS_EINPUT, "column `%s` is not a parameter of ruleset %s", s->col[i], rs->name);
+        return false;
+    }
+    if (k == m->distance_param) {
+        fail(s, CS_EINPUT, "column `%s` is the table's distance, set by --distance", s->col[i]);
+        return false;
+    }
+    for (int j = 0; j < m->n_chars; j++)
+        if (m->char_param[j] == k) {
+            cs_units_found_add(&found[j], cell, NULL, s->line);
+            return true;
+        }
+    /* A parameter the mapping does not feed (a unit's own `maximised`,
+     * say) goes to the experiment model as written; it reads it by the
+     * parameter's type, naming this file:line. */
+    if (u->n_values == CS_UNITS_MAX_VALUES) {
+        fail(s, CS_ELIMIT, "more than %d parameters", CS_UNITS_MAX_VALUES);
+        return false;
+    }
+    cs_unit_value *v = &u->value[u->n_values++];
+    v->param = k;
+    snprintf(v->text, sizeof v->text, "%s", cell);
+    snprintf(v->raw, sizeof v->raw, "%s", cell);
+    return true;
+}
+
+/* The row's points and base cells; false (failed) when one does not read. */
+static bool row_cell(state *s, int i, cs_unit *u)
+{
+    const char *cell = s->field[i];
+    if (s->kind[i] == COL_POINTS && !empty(cell)) {
+        char *end;
+        u->points = strtod(cell, &end);
+        if (end == cell || *end != '\0' || !(u->points >= 0.0) || !isfinite(u->points)) {
+            fail(s, CS_EINPUT, "column `points`: `%s` is not a number >= 0", cell);
+            return false;
+        }
+        u->has_points = true;
+    } else if (s->kind[i] == COL_BASE && !empty(cell)) {
+        if (!base_size(cell)) {
+            fail(s, CS_EINPUT, "column `base`: `%s` is not a base size WxD in mm (25x50)", cell);
+            return false;
+        }
+        snprintf(u->base, sizeof u->base, "%s", cell);
+    }
+    return true;
+}
+
+/* One data row: a unit, handed to stage 3 (cs_units_settle). */
 static void row(state *s)
 {
     if (s->n_fields != s->n_cols) {
         fail(s, CS_EINPUT, "%d fields, the header has %d", s->n_fields, s->n_cols);
         return;
     }
-    const char *ruleset = s->rules;
+    const char *ruleset;
     cs_unit u = {0};
-    for (int i = 0; i < s->n_cols; i++) {
-        if (s->kind[i] == COL_NAME)
-            snprintf(u.name, sizeof u.name, "%s", s->field[i]);
-        if (s->kind[i] == COL_RULESET && !empty(s->field[i])) {
-            if (s->rules && strcmp(s->rules, s->field[i]) != 0) {
-                fail(s, CS_EINPUT, "column `ruleset`: `%s`, but --rules says `%s`", s->field[i],
-                     s->rules);
-                return;
-            }
-            ruleset = s->field[i];
-        }
-    }
-    if (empty(u.name)) {
-        fail(s, CS_EINPUT, "column `name` is empty");
+    if (!row_identity(s, &u, &ruleset))
         return;
-    }
-    if (!ruleset) {
-        fail(s, CS_EINPUT, "column `ruleset` is empty and there is no --rules");
-        return;
-    }
     cs_units_mapping *m = mapping_for(s, ruleset);
     if (!m)
         return;
-    const cs_ruleset *rs = m->rs;
     u.map = m;
     snprintf(u.catalogue, sizeof u.catalogue, "%s", s->catalogue);
     snprintf(u.file, sizeof u.file, "%s", s->path);
@@ -211,56 +293,9 @@ static void row(state *s)
     cs_units_found found[CS_UNITS_MAX_CHARS];
     memset(found, 0, sizeof found);
     for (int i = 0; i < s->n_cols; i++) {
-        const char *cell = s->field[i];
-        if (s->kind[i] == COL_POINTS && !empty(cell)) {
-            char *end;
-            u.points = strtod(cell, &end);
-            if (end == cell || *end != '\0' || !(u.points >= 0.0) || !isfinite(u.points)) {
-                fail(s, CS_EINPUT, "column `points`: `%s` is not a number >= 0", cell);
-                return;
-            }
-            u.has_points = true;
-        } else if (s->kind[i] == COL_BASE && !empty(cell)) {
-            if (!base_size(cell)) {
-                fail(s, CS_EINPUT, "column `base`: `%s` is not a base size WxD in mm (25x50)",
-                     cell);
-                return;
-            }
-            snprintf(u.base, sizeof u.base, "%s", cell);
-        } else if (s->kind[i] == COL_PARAM) {
-            int k = cs_ruleset_param_index(rs, s->col[i]);
-            if (empty(cell))
-                continue;
-            if (k < 0) {
-                fail(s, CS_EINPUT, "column `%s` is not a parameter of ruleset %s", s->col[i],
-                     rs->name);
-                return;
-            }
-            if (k == m->distance_param) {
-                fail(s, CS_EINPUT, "column `%s` is the table's distance, set by --distance",
-                     s->col[i]);
-                return;
-            }
-            int c = -1;
-            for (int j = 0; j < m->n_chars; j++)
-                if (m->char_param[j] == k)
-                    c = j;
-            if (c >= 0) {
-                cs_units_found_add(&found[c], cell, NULL, s->line);
-                continue;
-            }
-            /* A parameter the mapping does not feed (a unit's own
-             * `maximised`, say) goes to the experiment model as written;
-             * it reads it by the parameter's type, naming this file:line. */
-            if (u.n_values == CS_UNITS_MAX_VALUES) {
-                fail(s, CS_ELIMIT, "more than %d parameters", CS_UNITS_MAX_VALUES);
-                return;
-            }
-            cs_unit_value *v = &u.value[u.n_values++];
-            v->param = k;
-            snprintf(v->text, sizeof v->text, "%s", cell);
-            snprintf(v->raw, sizeof v->raw, "%s", cell);
-        }
+        bool ok = s->kind[i] == COL_PARAM ? param_cell(s, i, &u, found) : row_cell(s, i, &u);
+        if (!ok)
+            return;
     }
     bool kept;
     /* settle names file:line itself. */
@@ -308,8 +343,11 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
     char *buf = NULL;
     size_t cap = 0;
     ssize_t len;
+    cs_sha256 sha;
+    cs_sha256_init(&sha);
     while (s.st == CS_OK && (len = getline(&buf, &cap, f)) > 0) {
         s.line++;
+        cs_sha256_update(&sha, buf, (size_t)len);
         /* A spreadsheet's "CSV UTF-8" starts with a byte order mark, which
          * would otherwise become part of the first column's name. */
         size_t skip = s.line == 1 && len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
@@ -349,6 +387,14 @@ cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps
         cs_error_set(err, CS_EINPUT, "%s:1: empty file: expected a header row (name, ruleset, ...)",
                      path);
         return CS_EINPUT;
+    }
+    if (s.st == CS_OK) {
+        uint8_t digest[32];
+        char hex[65];
+        cs_sha256_final(&sha, digest);
+        cs_sha256_to_hex(digest, hex);
+        if (cs_units_add_input(out, path, hex) != CS_OK)
+            return cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
     }
     return s.st;
 }

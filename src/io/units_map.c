@@ -1,6 +1,12 @@
-/* Mapping files (libinih) and what both unit readers share: reading a
- * characteristic's text, settling a unit's values, the unit and note lists.
- * See include/chargesim/unitsrc.h. */
+/* Units, stage 3 of 5: map characteristics (see unitsrc.h for the stages).
+ *
+ * What stage 2 found for each characteristic a mapping names (the texts of
+ * a unit's profiles and options in a catalogue, or a CSV row's cells) is
+ * read in the characteristic's format, checked against its parameter and
+ * settled into the unit's values; a unit is kept, or left out, with a note
+ * naming what is missing, unreadable or contradictory. Both readers share
+ * it, and the unit and note lists. Stage 4 (src/sim/units.c) analyses the
+ * units kept. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -10,9 +16,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "chargesim/experiment.h"
-#include "chargesim/infile.h"
-#include "chargesim/inifile.h"
 #include "chargesim/unitsrc.h"
 
 /* Copies at most cap-1 bytes and says whether all of src fitted. */
@@ -111,6 +114,62 @@ static bool word(const char **s, const char *w)
     return true;
 }
 
+/* A distance in any of its written forms: `4"`, and a flier's ground and
+ * fly rates, which T9A prints as `2" (9")` and at least one catalogue as
+ * `Ground 2", Fly 9"`: the ground rate, or with `alternate` the fly rate. */
+static bool read_inches(const char *s, bool alternate, double *num)
+{
+    double first, second;
+    bool has_second = false;
+    if (word(&s, "ground")) {
+        s = skip_space(s);
+        if (!inches(&s, &first))
+            return false;
+        s = skip_space(s);
+        if (*s != ',')
+            return false;
+        s = skip_space(s + 1);
+        if (!word(&s, "fly"))
+            return false;
+        s = skip_space(s);
+        if (!inches(&s, &second))
+            return false;
+        has_second = true;
+    } else {
+        if (!inches(&s, &first))
+            return false;
+        s = skip_space(s);
+        if (*s == '(') {
+            s = skip_space(s + 1);
+            if (!inches(&s, &second))
+                return false;
+            s = skip_space(s);
+            if (*s != ')')
+                return false;
+            s++;
+            has_second = true;
+        }
+    }
+    if (*skip_space(s) != '\0')
+        return false;
+    *num = alternate && has_second ? second : first;
+    return true;
+}
+
+/* A plain number, with `plus` one that may end in + (a D6 score: 3+). */
+static bool read_number(const char *s, bool plus, double *num)
+{
+    double v;
+    if (!number(&s, &v))
+        return false;
+    if (plus && *s == '+')
+        s++;
+    if (*skip_space(s) != '\0')
+        return false;
+    *num = v;
+    return true;
+}
+
 bool cs_units_parse_value(const char *text, cs_units_format format, bool alternate, double *num,
                           bool *absent, const char **why)
 {
@@ -121,61 +180,16 @@ bool cs_units_parse_value(const char *text, cs_units_format format, bool alterna
         *why = "no value";
         return false;
     }
-    double first, second;
-    bool has_second = false;
     switch (format) {
     case CS_UNITS_INCHES:
-        /* T9A prints a flier's rates as `ground (fly)`, `2" (9")`, and at
-         * least one catalogue spells it `Ground 2", Fly 9"`. */
-        if (word(&s, "ground")) {
-            s = skip_space(s);
-            if (!inches(&s, &first))
-                break;
-            s = skip_space(s);
-            if (*s != ',')
-                break;
-            s = skip_space(s + 1);
-            if (!word(&s, "fly"))
-                break;
-            s = skip_space(s);
-            if (!inches(&s, &second))
-                break;
-            has_second = true;
-        } else {
-            if (!inches(&s, &first))
-                break;
-            s = skip_space(s);
-            if (*s == '(') {
-                s = skip_space(s + 1);
-                if (!inches(&s, &second))
-                    break;
-                s = skip_space(s);
-                if (*s != ')')
-                    break;
-                s++;
-                has_second = true;
-            }
-        }
-        if (*skip_space(s) != '\0')
-            break;
-        *num = alternate && has_second ? second : first;
-        return true;
+        if (read_inches(s, alternate, num))
+            return true;
+        break;
     case CS_UNITS_TARGET:
-        if (!number(&s, &first))
-            break;
-        if (*s == '+')
-            s++;
-        if (*skip_space(s) != '\0')
-            break;
-        *num = first;
-        return true;
     case CS_UNITS_NUMBER:
-        if (!number(&s, &first))
-            break;
-        if (*skip_space(s) != '\0')
-            break;
-        *num = first;
-        return true;
+        if (read_number(s, format == CS_UNITS_TARGET, num))
+            return true;
+        break;
     case CS_UNITS_TEXT_AS_IS: *num = 0.0; return true;
     }
     /* A dice speed (Briar Beast `3D6"`) is a roll, not a plain speed. */
@@ -493,21 +507,126 @@ static void other_values(const cs_unit *u, const char *label, const cs_units_fou
               label, own, others);
 }
 
+/* The value parameter k has for unit u, as the analysis will read it: the
+ * unit's own, else --set, the mapping's fixed value, the ruleset's default;
+ * *origin says which. */
+static const char *value_for(const cs_units *out, const cs_unit *u, int k, const char **origin)
+{
+    const cs_units_mapping *m = u->map;
+    const char *key = m->rs->params[k].key;
+    for (int j = 0; j < u->n_values; j++)
+        if (u->value[j].param == k) {
+            *origin = "the unit's own";
+            return u->value[j].text;
+        }
+    for (int j = out->sets ? out->sets->n - 1 : -1; j >= 0; j--)
+        if (strcmp(out->sets->key[j], key) == 0) {
+            *origin = "--set";
+            return out->sets->val[j];
+        }
+    for (int j = 0; j < m->n_fixed; j++)
+        if (m->fixed_param[j] == k) {
+            *origin = "the mapping's";
+            return m->fixed_val[j];
+        }
+    *origin = "the ruleset's default";
+    return m->rs->params[k].def;
+}
+
+/* Characteristic i's `when` for u: true when it applies. A value given
+ * where it does not is an error in a CSV (its user wrote a number the
+ * table would ignore) and a warning for a catalogue. */
+static cs_status applies(const cs_units *out, const cs_unit *u, int i, const cs_units_found *f,
+                         bool csv, pending *warned, bool *yes, cs_error *err)
+{
+    const cs_units_mapping *m = u->map;
+    const cs_units_char *c = &m->chars[i];
+    *yes = true;
+    if (m->when_param[i] < 0)
+        return CS_OK;
+    const char *origin, *v = value_for(out, u, m->when_param[i], &origin);
+    *yes = cs_units_same_value(v, c->when_value);
+    if (*yes || f->n == 0)
+        return CS_OK;
+    const char *label = csv ? c->param : c->name;
+    const char *file = f->file[0] ? f->file[0] : u->file;
+    if (csv)
+        return cs_error_set(err, CS_EINPUT,
+                            "%s:%d: column `%s` applies only when %s = %s; here %s = %s (%s)",
+                            file, f->line[0], label, c->when_param, c->when_value, c->when_param,
+                            v, origin);
+    warn_at(warned, CS_UNIT_INVALID, file, f->line[0]);
+    note_part(warned->what, sizeof warned->what,
+              "%s `%s` is not used: it applies only when %s = %s, and %s = %s (%s)", label,
+              f->text[0], c->when_param, c->when_value, c->when_param, v, origin);
+    return CS_OK;
+}
+
+/* The mapping's rules the unit has: their values join the unit's, their
+ * notes are gathered in `noted`. */
+static cs_status rule_values(cs_unit *u, pending *noted, cs_error *err)
+{
+    const cs_units_mapping *m = u->map;
+    for (int r = 0; r < m->n_rules; r++) {
+        const cs_units_rule *rule = &m->rules[r];
+        const bool has = u->rules & (1u << r);
+        if (!has && !(rule->otherwise[0] && m->rule_param[r] >= 0))
+            continue;
+        if (has && rule->note[0]) {
+            warn_at(noted, CS_UNIT_MISSING, u->file, u->line);
+            note_part(noted->what, sizeof noted->what, "%s", rule->note);
+        }
+        if (m->rule_param[r] < 0)
+            continue;
+        if (u->n_values == CS_UNITS_MAX_VALUES)
+            return cs_error_set(err, CS_ELIMIT, "%s:%d: unit `%s` carries more than %d values",
+                                u->file, u->line, u->name, CS_UNITS_MAX_VALUES);
+        cs_unit_value *uv = &u->value[u->n_values++];
+        uv->param = m->rule_param[r];
+        copy(uv->text, sizeof uv->text, has ? rule->value : rule->otherwise);
+        copy(uv->raw, sizeof uv->raw, rule->name);
+    }
+    return CS_OK;
+}
+
+/* The notes of a unit kept, in the order skipped < incomplete < warned < noted. */
+static cs_status kept_notes(cs_units *out, const cs_unit *u, const pending *incomplete,
+                            const pending *warned, const pending *noted)
+{
+    cs_status st = CS_OK;
+    if (incomplete->what[0] != '\0')
+        st = add_note(out, CS_UNIT_INCOMPLETE, incomplete->problem, u, incomplete->file,
+                      incomplete->line, incomplete->what);
+    if (st == CS_OK && warned->what[0] != '\0')
+        st = add_note(out, CS_UNIT_WARNED, warned->problem, u, warned->file, warned->line,
+                      warned->what);
+    if (st == CS_OK && noted->what[0] != '\0')
+        st = add_note(out, CS_UNIT_NOTED, noted->problem, u, noted->file, noted->line,
+                      noted->what);
+    return st;
+}
+
 cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found, bool csv,
                           bool *kept, cs_error *err)
 {
     const cs_units_mapping *m = u->map;
     pending skipped = {.file = u->file}, incomplete = {.file = u->file},
-            warned = {.file = u->file};
+            warned = {.file = u->file}, noted = {.file = u->file};
     u->complete = true;
     *kept = false;
     for (int i = 0; i < m->n_chars; i++) {
         const char *label = csv ? m->chars[i].param : m->chars[i].name;
+        bool yes;
+        cs_status st = applies(out, u, i, &found[i], csv, &warned, &yes, err);
+        if (st != CS_OK)
+            return st;
+        if (!yes)
+            continue;
         cs_units_found one;
         verdict v;
         const cs_units_found *f = pick_text(u, label, &found[i], &warned, &v, &one);
         if (f) {
-            cs_status st = settle_one(u, i, f, csv, &v, err);
+            st = settle_one(u, i, f, csv, &v, err);
             if (st != CS_OK)
                 return st;
             if (v.ok && found[i].n > 0)
@@ -523,373 +642,21 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
     if (skipped.what[0] != '\0')
         return add_note(out, CS_UNIT_SKIPPED, skipped.problem, u, skipped.file, skipped.line,
                         skipped.what);
-    cs_status st = CS_OK;
-    if (incomplete.what[0] != '\0')
-        st = add_note(out, CS_UNIT_INCOMPLETE, incomplete.problem, u, incomplete.file,
-                      incomplete.line, incomplete.what);
-    if (st == CS_OK && warned.what[0] != '\0')
-        st = add_note(out, CS_UNIT_WARNED, warned.problem, u, warned.file, warned.line,
-                      warned.what);
+    /* A catalogue unit whose costs are all 0 has no points of its own
+     * (ASOIAF's Grey Wind and Summer come with Robb and Bran Stark): its
+     * points are unknown, never 0, which would read as the best buy. */
+    if (!csv && u->has_points && u->points == 0.0) {
+        u->has_points = false;
+        warn_at(&noted, CS_UNIT_MISSING, u->file, u->line);
+        note_part(noted.what, sizeof noted.what,
+                  "points unknown: its costs in the catalogue are 0 (it comes with another "
+                  "unit, or its cost is not in the data)");
+    }
+    cs_status st = rule_values(u, &noted, err);
+    if (st == CS_OK)
+        st = kept_notes(out, u, &incomplete, &warned, &noted);
     if (st != CS_OK)
         return st;
     *kept = true;
     return push_unit(out, u);
-}
-
-/* ---- mapping files ----------------------------------------------------- */
-
-typedef struct load_state {
-    cs_units_mapping *m;
-    char msg[CS_UNITS_NOTE]; /* the first error, reported at inih's line */
-} load_state;
-
-static int fail(load_state *st, const char *fmt, ...)
-{
-    if (st->msg[0] == '\0') {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(st->msg, sizeof st->msg, fmt, ap);
-        va_end(ap);
-    }
-    return 0;
-}
-
-static bool yes_no(const char *v, bool *out)
-{
-    if (strcasecmp(v, "yes") == 0 || strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0)
-        *out = true;
-    else if (strcasecmp(v, "no") == 0 || strcasecmp(v, "false") == 0 || strcmp(v, "0") == 0)
-        *out = false;
-    else
-        return false;
-    return true;
-}
-
-/* Copies a trimmed slice [a, b) into dst. */
-static bool slice(char *dst, size_t cap, const char *a, const char *b)
-{
-    while (a < b && isspace((unsigned char)*a))
-        a++;
-    while (b > a && isspace((unsigned char)b[-1]))
-        b--;
-    size_t n = (size_t)(b - a);
-    if (n >= cap)
-        return false;
-    memcpy(dst, a, n);
-    dst[n] = '\0';
-    return true;
-}
-
-#define SET(field, value)                                                                          \
-    (copy((field), sizeof(field), (value)) ? 1 : fail(st, "value of `%s` is too long", name))
-
-static int units_key(load_state *st, const char *name, const char *value)
-{
-    cs_units_mapping *m = st->m;
-    if (strcmp(name, "ruleset") == 0)
-        return SET(m->ruleset, value);
-    if (strcmp(name, "game_system_id") == 0)
-        return SET(m->game_system_id, value);
-    if (strcmp(name, "cost") == 0)
-        return SET(m->cost, value);
-    if (strcmp(name, "speed") == 0)
-        return SET(m->speed, value);
-    if (strcmp(name, "distance") == 0)
-        return SET(m->distance, value);
-    if (strcmp(name, "base") == 0)
-        return SET(m->base, value);
-    if (strcmp(name, "range") == 0)
-        return SET(m->range, value);
-    if (strcmp(name, "metrics") == 0) {
-        m->n_metrics = 0;
-        const char *a = value;
-        while (*a) {
-            const char *b = strchr(a, ',');
-            if (!b)
-                b = a + strlen(a);
-            if (m->n_metrics == CS_UNITS_MAX_METRICS)
-                return fail(st, "more than %d metrics", CS_UNITS_MAX_METRICS);
-            if (!slice(m->metric[m->n_metrics], CS_UNITS_TEXT, a, b) ||
-                m->metric[m->n_metrics][0] == '\0')
-                return fail(st, "metrics: expected names separated by commas");
-            m->n_metrics++;
-            a = *b ? b + 1 : b;
-        }
-        return 1;
-    }
-    return fail(st,
-                "unknown key `%s` in [units] (ruleset, game_system_id, cost, speed, "
-                "distance, base, range, metrics)",
-                name);
-}
-
-static int char_key(load_state *st, cs_units_char *c, const char *name, const char *value)
-{
-    if (strcmp(name, "param") == 0)
-        return SET(c->param, value);
-    if (strcmp(name, "format") == 0) {
-        if (strcmp(value, "inches") == 0)
-            c->format = CS_UNITS_INCHES;
-        else if (strcmp(value, "target") == 0)
-            c->format = CS_UNITS_TARGET;
-        else if (strcmp(value, "number") == 0)
-            c->format = CS_UNITS_NUMBER;
-        else if (strcmp(value, "text") == 0)
-            c->format = CS_UNITS_TEXT_AS_IS;
-        else
-            return fail(st, "format `%s`: expected inches, target, number or text", value);
-        return 1;
-    }
-    if (strcmp(name, "required") == 0)
-        return yes_no(value, &c->required) ? 1 : fail(st, "required: expected yes or no");
-    if (strcmp(name, "alternate") == 0)
-        return yes_no(value, &c->alternate) ? 1 : fail(st, "alternate: expected yes or no");
-    if (strcmp(name, "where") == 0) {
-        const char *eq = strchr(value, '=');
-        if (!eq || !slice(c->where_name, sizeof c->where_name, value, eq) ||
-            !slice(c->where_value, sizeof c->where_value, eq + 1, eq + strlen(eq)) ||
-            c->where_name[0] == '\0')
-            return fail(st, "where: expected `CHARACTERISTIC = VALUE`");
-        return 1;
-    }
-    return fail(st,
-                "unknown key `%s` in [characteristic %s] (param, format, required, "
-                "alternate, where)",
-                name, c->name);
-}
-
-/* A value is shorter than inih's line, a section name than its buffer. */
-_Static_assert(CS_UNITS_NOTE >= INI_MAX_LINE && CS_UNITS_NAME > CS_INI_MAX_SECTION, "fits");
-
-static int handler(void *user, const char *section, const char *name, const char *value)
-{
-    load_state *st = user;
-    cs_units_mapping *m = st->m;
-    if (strcmp(section, "units") == 0)
-        return units_key(st, name, value);
-    if (strcmp(section, "fixed") == 0) {
-        for (int i = 0; i < m->n_fixed; i++)
-            if (strcmp(m->fixed_key[i], name) == 0)
-                return fail(st, "[fixed] `%s` given twice", name);
-        if (m->n_fixed == CS_UNITS_MAX_FIXED)
-            return fail(st, "more than %d fixed parameters", CS_UNITS_MAX_FIXED);
-        if (!copy(m->fixed_key[m->n_fixed], CS_UNITS_TEXT, name) ||
-            !copy(m->fixed_val[m->n_fixed], CS_UNITS_TEXT, value))
-            return fail(st, "[fixed] `%s` is too long", name);
-        m->n_fixed++;
-        return 1;
-    }
-    if (strcmp(section, "locked") == 0) {
-        /* [fixed] comes first: a lock names a value the mapping fixes. */
-        for (int i = 0; i < m->n_fixed; i++)
-            if (strcmp(m->fixed_key[i], name) == 0) {
-                copy(m->fixed_why[i], CS_UNITS_NOTE, value); /* fits: see above */
-                return 1;
-            }
-        return fail(st, "[locked] `%s` is not a [fixed] parameter above it", name);
-    }
-    if (strncmp(section, "characteristic ", 15) == 0) {
-        const char *cname = section + 15;
-        cs_units_char *c = NULL;
-        for (int i = 0; i < m->n_chars; i++)
-            if (strcmp(m->chars[i].name, cname) == 0)
-                c = &m->chars[i];
-        if (!c) {
-            if (m->n_chars == CS_UNITS_MAX_CHARS)
-                return fail(st, "more than %d characteristics", CS_UNITS_MAX_CHARS);
-            c = &m->chars[m->n_chars++];
-            *c = (cs_units_char){.format = CS_UNITS_INCHES, .required = true};
-            copy(c->name, sizeof c->name, cname); /* fits: see above */
-        }
-        return char_key(st, c, name, value);
-    }
-    return fail(st, "unknown section [%s] (units, fixed, locked, characteristic NAME)", section);
-}
-
-cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_error *err)
-{
-    *out = (cs_units_mapping){0};
-    load_state st = {.m = out};
-    if (!copy(out->path, sizeof out->path, path))
-        return cs_error_set(err, CS_EINPUT, "%s: path too long", path);
-    cs_ini_source src;
-    int r = cs_ini_parse_file(path, handler, &st, &src, err);
-    if (r < 0)
-        return err->status;
-    if (r > 0)
-        return cs_error_set(err, CS_EINPUT, "%s:%d: %s", path, r,
-                            st.msg[0] ? st.msg : "expected [section] or key = value");
-    if (out->ruleset[0] == '\0')
-        return cs_error_set(err, CS_EINPUT, "%s: [units] ruleset is missing", path);
-    for (int i = 0; i < out->n_chars; i++)
-        if (out->chars[i].param[0] == '\0') {
-            return cs_error_set(err, CS_EINPUT, "%s: [characteristic %s] has no param", path,
-                                out->chars[i].name);
-        }
-    if (out->distance[0] == '\0')
-        copy(out->distance, sizeof out->distance, "distance");
-    if (out->range[0] == '\0')
-        copy(out->range, sizeof out->range, "1..24");
-    return CS_OK;
-}
-
-cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err)
-{
-    const cs_ruleset *rs = cs_ruleset_find(m->ruleset);
-    if (!rs)
-        return cs_error_set(err, CS_EINPUT, "%s: ruleset `%s` is not built into this chargesim",
-                            m->path, m->ruleset);
-    m->distance_param = cs_ruleset_param_index(rs, m->distance);
-    if (m->distance_param < 0)
-        return cs_error_set(err, CS_EINPUT, "%s: distance `%s` is not a parameter of %s", m->path,
-                            m->distance, rs->name);
-    m->speed_param = -1;
-    if (m->speed[0]) {
-        m->speed_param = cs_ruleset_param_index(rs, m->speed);
-        cs_param_type t = m->speed_param >= 0 ? rs->params[m->speed_param].type : CS_PARAM_TEXT;
-        if (t != CS_PARAM_REAL && t != CS_PARAM_INT)
-            return cs_error_set(err, CS_EINPUT, "%s: speed `%s` is not a numeric parameter of %s",
-                                m->path, m->speed, rs->name);
-    }
-    for (int i = 0; i < m->n_metrics; i++) {
-        m->metric_index[i] = cs_ruleset_metric_index(rs, m->metric[i]);
-        if (m->metric_index[i] < 0)
-            return cs_error_set(err, CS_EINPUT, "%s: metric `%s` is not a metric of %s", m->path,
-                                m->metric[i], rs->name);
-    }
-    for (int i = 0; i < m->n_chars; i++) {
-        m->char_param[i] = cs_ruleset_param_index(rs, m->chars[i].param);
-        if (m->char_param[i] < 0)
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: [characteristic %s] param `%s` is not a parameter of %s",
-                                m->path, m->chars[i].name, m->chars[i].param, rs->name);
-        if (m->char_param[i] == m->distance_param)
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: [characteristic %s] feeds the table's distance `%s`", m->path,
-                                m->chars[i].name, m->distance);
-        for (int j = 0; j < i; j++)
-            if (m->char_param[j] == m->char_param[i])
-                return cs_error_set(err, CS_EINPUT, "%s: characteristics %s and %s both feed `%s`",
-                                    m->path, m->chars[j].name, m->chars[i].name, m->chars[i].param);
-    }
-    /* Fixed values are read by the experiment model, as `chargesim run`
-     * reads them, so a mapping accepts exactly what an experiment does. */
-    cs_experiment e;
-    cs_experiment_init(&e, m->path);
-    cs_status st = cs_experiment_set(&e, "experiment", "ruleset", rs->name, m->path, 0, err);
-    for (int i = 0; st == CS_OK && i < m->n_fixed; i++) {
-        m->fixed_param[i] = cs_ruleset_param_index(rs, m->fixed_key[i]);
-        if (m->fixed_param[i] < 0 || m->fixed_param[i] == m->distance_param) {
-            st = cs_error_set(err, CS_EINPUT, "%s: [fixed] `%s` is not a parameter of %s%s",
-                              m->path, m->fixed_key[i], rs->name,
-                              m->fixed_param[i] < 0 ? ""
-                                                    : " the table may fix (it is the distance)");
-            break;
-        }
-        for (int j = 0; j < m->n_chars; j++)
-            if (m->char_param[j] == m->fixed_param[i])
-                st = cs_error_set(err, CS_EINPUT,
-                                  "%s: `%s` is both fixed and fed by characteristic %s", m->path,
-                                  m->fixed_key[i], m->chars[j].name);
-        if (st == CS_OK)
-            st = cs_experiment_set(&e, "params", m->fixed_key[i], m->fixed_val[i], m->path, 0, err);
-        if (st == CS_OK && e.param[m->fixed_param[i]].kind != CS_VAL_FIXED)
-            st = cs_error_set(err, CS_EINPUT, "%s: [fixed] %s = %s: expected one value", m->path,
-                              m->fixed_key[i], m->fixed_val[i]);
-    }
-    cs_experiment_free(&e);
-    if (st != CS_OK)
-        return st;
-    cs_units_grid g;
-    cs_error gerr;
-    if (cs_units_grid_parse(m->range, &g, &gerr) != CS_OK)
-        return cs_error_set(err, CS_EINPUT, "%s: range %s", m->path, gerr.msg);
-    m->rs = rs;
-    return CS_OK;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(a, b);
-}
-
-static bool has_suffix(const char *name, const char *const *suffixes)
-{
-    size_t n = strlen(name);
-    for (int i = 0; suffixes[i]; i++) {
-        size_t k = strlen(suffixes[i]);
-        if (n > k && strcmp(name + n - k, suffixes[i]) == 0)
-            return true;
-    }
-    return false;
-}
-
-cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
-                              char (**out)[CS_UNITS_PATH], int *n, cs_error *err)
-{
-    *out = NULL;
-    *n = 0;
-    char *all;
-    size_t len;
-    int e = cs_infile_list(dir, &all, &len);
-    if (e == ENOMEM)
-        return cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
-    if (e)
-        return cs_error_set(err, CS_EINPUT, "%s: cannot open the directory: %s", dir, strerror(e));
-    char(*names)[CS_UNITS_PATH] = NULL;
-    int count = 0, cap = 0;
-    cs_status st = CS_OK;
-    for (const char *name = all; st == CS_OK && name < all + len; name += strlen(name) + 1) {
-        if (name[0] == '.' || !has_suffix(name, suffixes))
-            continue;
-        if (count == cap) {
-            void *q = grow(names, &cap, sizeof *names);
-            if (!q) {
-                st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
-                break;
-            }
-            names = q;
-        }
-        int w = snprintf(names[count], CS_UNITS_PATH, "%s/%s", dir, name);
-        if (w < 0 || w >= CS_UNITS_PATH)
-            st = cs_error_set(err, CS_EINPUT, "%s/%s: path too long", dir, name);
-        count++;
-    }
-    free(all);
-    if (st != CS_OK) {
-        free(names);
-        return st;
-    }
-    if (count > 0)
-        qsort(names, (size_t)count, sizeof *names, by_name);
-    *out = names;
-    *n = count;
-    return CS_OK;
-}
-
-cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int *n, cs_error *err)
-{
-    static const char *const ini[] = {".ini", NULL};
-    char(*names)[CS_UNITS_PATH];
-    int count;
-    *out = NULL;
-    *n = 0;
-    cs_status st = cs_units_list_files(dir, ini, &names, &count, err);
-    if (st != CS_OK)
-        return st;
-    if (count > 0) {
-        *out = calloc((size_t)count, sizeof **out);
-        if (!*out)
-            st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
-    }
-    for (int i = 0; st == CS_OK && i < count; i++)
-        st = cs_units_mapping_load(names[i], &(*out)[i], err);
-    free(names);
-    if (st != CS_OK) {
-        free(*out);
-        *out = NULL;
-        return st;
-    }
-    *n = count;
-    return CS_OK;
 }

@@ -32,7 +32,8 @@ static const cs_param_def params[P_COUNT] = {
     {"dice", CS_PARAM_DICE, "", "",
      "the charge dice (Roll20 notation); empty: the preset's, 2d6 without one", 0, 0, NULL, 0},
     {"swiftstride", CS_PARAM_BOOL, "false", "",
-     "tow: add a D6 to the roll; whfb8: roll 3D6 and drop the lowest", 0, 0, NULL,
+     "tow: a third D6 in the pool (highest of 3D6); whfb8: roll 3D6 and drop the lowest", 0,
+     0, NULL,
      CS_PF_ASSUMPTION},
     {"reroll", CS_PARAM_CHOICE, "none", "",
      "none; failed: re-roll the whole roll once if it fails; one_die: re-roll the lowest die",
@@ -101,13 +102,16 @@ static const preset_rule preset_rules[] = {
     [PRESET_WHFB8] = {0.0, LIMIT_NONE, 0.0},
 };
 
-/* The dice each preset rolls. tow: "M + highest of 2D6"; its swiftstride
- * "adds a D6" (The Old World, Swiftstride), read as one more D6 added to the total — an
- * assumption, marked on the parameter. whfb8 swiftstride: 3D6 drop lowest. */
+/* The dice each preset rolls. tow: "M + highest of 2D6"; its Swiftstride
+ * adds a D6 to that pool, the highest still kept: the highest of 3D6 (The
+ * Old World rulebook, Swiftstride, as issue 32 reads it; docs/rules/generic.md;
+ * Knights Errant, M 8, reach 10" with 1 - (1/6)^3) -- an assumption, marked
+ * on the parameter, where adding the D6 to the total is the other reading.
+ * whfb8 swiftstride: 3D6 drop lowest. */
 static const char *preset_dice(int preset, bool swift)
 {
     switch (preset) {
-    case PRESET_TOW: return swift ? "2d6kh1+1d6" : "2d6kh1";
+    case PRESET_TOW: return swift ? "3d6kh1" : "2d6kh1";
     case PRESET_WHFB8: return swift ? "3d6dl1" : "2d6";
     default: return "2d6";
     }
@@ -410,10 +414,11 @@ const cs_ruleset cs_rules_generic = {
         "is 0: base contact) is engaged: outcome `illegal`, as is a target out of range.\n"
         "engagement (inches) overrides the preset's value; its default -1 means \"the\n"
         "preset's\". The declaration limits follow the preset; none and whfb8 have none.\n"
-        "Swiftstride: whfb8 rolls 3D6 and drops the lowest; tow 'adds a D6' (its rulebook),\n"
-        "read as one more D6 added to the total (assumption; set preset = none and\n"
-        "dice = 3d6kh1 for the other reading). The rule's own M + 9 declaration limit\n"
-        "stays, though the extra D6 can carry the charger further.\n"
+        "Swiftstride: whfb8 rolls 3D6 and drops the lowest; tow adds a D6 to the pool\n"
+        "the highest is kept from: the highest of 3D6 (its rulebook, Swiftstride;\n"
+        "assumption: set preset = none and dice = 2d6kh1+1d6 to add the D6 to the\n"
+        "total instead). The rule's own M + 9 declaration limit stays, though the\n"
+        "highest of 3D6 never carries the charger past M + 6.\n"
         "Re-rolls: failed re-rolls the whole roll once when it falls short; one_die\n"
         "re-rolls the single die that best helps, which for a plain sum is the lowest one\n"
         "(only plain NdX(+constant) rolls accept it).\n"

@@ -86,9 +86,24 @@ static cs_status csv_row(const cs_cmp_result *r, uint64_t k, cs_table *t, int ro
 void cs_report_compare_note(const cs_cmp_result *r, const char *b_desc, char *buf, size_t cap)
 {
     const cs_experiment *e = r->a;
-    char how[160];
+    char how[256], count[64];
+    uint64_t lo = r->n_points ? r->point[0].trials : 0, hi = lo;
+    for (uint64_t k = 1; k < r->n_points; k++) {
+        lo = r->point[k].trials < lo ? r->point[k].trials : lo;
+        hi = r->point[k].trials > hi ? r->point[k].trials : hi;
+    }
+    if (hi > lo)
+        snprintf(count, sizeof count, "%llu to %llu", (unsigned long long)lo,
+                 (unsigned long long)hi);
+    else
+        snprintf(count, sizeof count, "%llu", (unsigned long long)lo);
     if (r->method == CS_METHOD_EXACT)
         snprintf(how, sizeof how, "exact on both sides (one fixed layout per point)");
+    else if (r->method == CS_METHOD_RQMC) /* the layouts it ran: R times a power of two */
+        snprintf(how, sizeof how,
+                 "rqmc, %s randomised quasi-Monte Carlo layouts per point (%u replicates, A "
+                 "and B on the same points), seed %llu, %g%% confidence",
+                 count, e->replicates, (unsigned long long)e->seed, 100.0 * e->confidence);
     else
         snprintf(how, sizeof how, "%s, %llu %s per point, seed %llu, %g%% confidence",
                  cs_method_name(r->method), (unsigned long long)e->trials,

@@ -13,6 +13,7 @@
 #include "chargesim/dice.h"
 #include "chargesim/sched_mpi.h"
 #include "chargesim/sim.h"
+#include "chargesim/stream.h"
 
 #define SUB 65536   /* totals outside the window held at once per thread */
 #define SPAN 65536  /* the window of dense counters per thread */
@@ -80,7 +81,7 @@ static bool roll_block(const cs_dice *d, uint64_t seed, uint64_t b, uint64_t n, 
                        vlist *out)
 {
     cs_rng rng;
-    cs_rng_stream(&rng, seed, 0, b);
+    cs_stream_block(&rng, seed, 0, b);
     int64_t wlo = 0, lo_i = SPAN, hi_i = -1;
     size_t nbuf = 0;
     for (uint64_t t = 0; t < n; t++) {

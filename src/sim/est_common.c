@@ -1,7 +1,10 @@
 /* Helpers every estimator shares; see include/chargesim/estimator.h. */
 #include "chargesim/estimator.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "chargesim/stream.h"
 
 const cs_estimator *cs_estimator_for(cs_method m)
 {
@@ -20,6 +23,64 @@ const cs_estimator *cs_estimator_for(cs_method m)
         break;
     }
     return NULL;
+}
+
+const cs_estimator *cs_estimator_paired(cs_method m)
+{
+    switch (m) {
+    case CS_METHOD_MC:
+        return &cs_est_pair_mc;
+    case CS_METHOD_CONDITIONAL:
+        return &cs_est_pair_conditional;
+    case CS_METHOD_EXACT:
+        return &cs_est_pair_exact;
+    case CS_METHOD_RQMC:
+#ifndef CS_NO_RQMC
+        return &cs_est_pair_rqmc;
+#endif
+    case CS_METHOD_AUTO:
+        break;
+    }
+    return NULL;
+}
+
+cs_status cs_estimator_of(const cs_experiment *e, const cs_experiment *b,
+                          const cs_estimator **est, cs_error *err)
+{
+    cs_method m;
+    cs_status st = b ? cs_est_pair_method(e, b, &m, err) : cs_experiment_method(e, &m, err);
+    if (st != CS_OK)
+        return st;
+    *est = b ? cs_estimator_paired(m) : cs_estimator_for(m);
+    return CS_OK;
+}
+
+cs_status cs_est_point_prepare(const cs_est_run *run, cs_est_point *pt, cs_error *err)
+{
+    const cs_ruleset *rs = run->rs;
+    pt->ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
+    pt->layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
+    if (!pt->ctx || !pt->layout)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    cs_status st = cs_experiment_prepare(run->e, pt->index, &pt->params, pt->ctx, err);
+    if (st != CS_OK)
+        return st;
+    pt->random_layout =
+        run->n_draw > 0 || (rs->layout_is_random && rs->layout_is_random(pt->ctx));
+    if (!pt->random_layout) {
+        /* A fixed layout is built once, from a stream of its own. */
+        cs_rng rng;
+        cs_stream_layout(&rng, run->e->seed, pt->index);
+        rs->draw_layout(pt->ctx, pt->params.num, &rng, pt->layout);
+    }
+    return CS_OK;
+}
+
+void cs_est_point_release(cs_est_point *pt)
+{
+    free(pt->ctx);
+    free(pt->layout);
+    pt->ctx = pt->layout = NULL;
 }
 
 void cs_est_draw_params(const cs_est_run *run, double *num, cs_rng *rng)

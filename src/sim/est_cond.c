@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chargesim/estimator.h"
+#include "chargesim/stream.h"
 
 /* Neumaier's compensated addition: *sum + *comp tracks the exact sum. */
 static inline void ksum(double *sum, double *comp, double x)
@@ -111,7 +112,7 @@ static void cond_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b
     cs_rng rng;
     const void *lay = pt->random_layout ? layout : pt->layout;
 
-    cs_rng_stream(&rng, run->e->seed, pt->index, b);
+    cs_stream_block(&rng, run->e->seed, pt->index, b);
     memcpy(num, pt->params.num, sizeof num);
     for (uint64_t i = 0; i < n; i++) {
         if (pt->random_layout) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "chargesim/estimator.h"
+#include "chargesim/stream.h"
 
 static uint64_t mc_first_trials(const cs_experiment *e)
 {
@@ -27,7 +28,7 @@ static void mc_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b, 
     /* Each trial draws from a generator of its own, seeded from the block's
      * stream and its index (rng.h), so `chargesim draw --trial K` finds
      * trial K without replaying the trials before it. */
-    cs_rng_stream(&rng, run->e->seed, pt->index, b);
+    cs_stream_block(&rng, run->e->seed, pt->index, b);
     cs_rng_trials_init(&trials, &rng);
     if (!pt->random_layout && !hist && rs->resolve_batch) {
         /* The same draws and sums as the loop below, without a call per trial. */

@@ -11,7 +11,9 @@
  * first B / R * size points: --precision's doubling rounds double P, and P
  * stays a power of two (a whole net). Randomness that is not a drawn
  * parameter (a ruleset's own draw_layout use of the rng, sampled metrics)
- * keeps the block's PCG stream (seed, point, b). See estimator.h. */
+ * keeps the block's PCG stream (stream.h, CS_STREAM_BLOCK). The point set
+ * and its replicates (cs_est_qmc) are shared with compare's paired rqmc
+ * (est_pair.c). See estimator.h. */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 
 #include "chargesim/estimator.h"
 #include "chargesim/qmc.h"
+#include "chargesim/stream.h"
 
 /* Points per block at most: blocks stay a few thousand layouts long. */
 #define RQMC_BLOCK 4096u
@@ -32,13 +35,6 @@ static uint64_t max_points(int dim)
     uint64_t by_memory = dim > 0 ? RQMC_MAX_DIGITS / (uint64_t)dim : CS_QMC_MAX_POINTS;
     return by_memory < CS_QMC_MAX_POINTS ? by_memory : CS_QMC_MAX_POINTS;
 }
-
-typedef struct rqmc_state {
-    uint64_t replicates;
-    double t;        /* the Student t quantile on R - 1 degrees of freedom */
-    cs_qmc_set set;  /* dim = the drawn parameters; empty if none */
-    cs_qmc_scramble scramble[CS_EXPERIMENT_MAX_REPLICATES];
-} rqmc_state;
 
 /* Column 0 is p_success, column 1 + o outcome o. */
 typedef struct rqmc_tally {
@@ -58,94 +54,131 @@ static uint64_t pow2_at_least(uint64_t n, uint64_t cap)
     return p;
 }
 
+uint64_t cs_est_qmc_trials(const cs_experiment *e, int dim)
+{
+    uint64_t r = e->replicates;
+    return r * pow2_at_least((e->trials + r - 1) / r, max_points(dim));
+}
+
 /* R times the points per replicate: at least `trials` in all (within the
  * point set's limit), the points per replicate a power of two (a whole
  * net). */
 static uint64_t rqmc_first_trials(const cs_experiment *e)
 {
-    uint64_t r = e->replicates;
-    return r * pow2_at_least((e->trials + r - 1) / r, max_points(e->n_drawn));
+    return cs_est_qmc_trials(e, e->n_drawn);
 }
 
-static cs_status rqmc_setup(cs_est_run *run, cs_error *err)
+cs_status cs_est_qmc_init(cs_est_qmc *q, cs_est_run *run, int dim, cs_error *err)
 {
-    rqmc_state *st = calloc(1, sizeof *st);
-    if (!st)
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
-    run->state = st;
-    st->replicates = run->e->replicates;
-    st->t = cs_qmc_t_quantile((double)(st->replicates - 1), run->e->confidence);
-    uint64_t per = run->trials / st->replicates;
+    q->replicates = run->e->replicates;
+    q->dim = dim;
+    q->t = cs_qmc_t_quantile((double)(q->replicates - 1), run->e->confidence);
+    uint64_t per = run->trials / q->replicates;
     run->block_size = per < RQMC_BLOCK ? per : RQMC_BLOCK;
-    for (uint64_t r = 0; r < st->replicates; r++)
-        cs_qmc_scramble_init(&st->scramble[r], run->n_draw, run->e->seed, r);
-    if (run->n_draw == 0)
+    for (uint64_t r = 0; r < q->replicates; r++)
+        cs_qmc_scramble_init(&q->scramble[r], dim, run->e->seed, r);
+    if (dim == 0)
         return CS_OK;
-    return cs_qmc_set_init(&st->set, run->n_draw, 1, err);
+    return cs_qmc_set_init(&q->set, dim, 1, err);
 }
 
-static cs_status rqmc_grow(cs_est_run *run, uint64_t blocks, cs_error *err)
+cs_status cs_est_qmc_grow(cs_est_qmc *q, const cs_est_run *run, uint64_t blocks, cs_error *err)
 {
-    rqmc_state *st = run->state;
-    if (run->n_draw == 0)
+    if (q->dim == 0)
         return CS_OK;
-    return cs_qmc_set_grow(&st->set, blocks / st->replicates * run->block_size, err);
+    return cs_qmc_set_grow(&q->set, blocks / q->replicates * run->block_size, err);
 }
 
 /* Whole doublings only, so every replicate keeps as many points as the
  * others (the replicate means are then equally weighted) within the
  * sequence's limit. */
-static uint64_t rqmc_next_blocks(const cs_est_run *run, uint64_t blocks, uint64_t cap_blocks)
+uint64_t cs_est_qmc_next_blocks(const cs_est_qmc *q, const cs_est_run *run, uint64_t blocks,
+                                uint64_t cap_blocks)
 {
-    const rqmc_state *st = run->state;
     uint64_t next = blocks * 2;
     if (next > cap_blocks)
         return blocks;
-    if (next / st->replicates * run->block_size > max_points(run->n_draw))
+    if (next / q->replicates * run->block_size > max_points(q->dim))
         return blocks;
     return next;
 }
 
-static void rqmc_release(cs_est_run *run)
+void cs_est_qmc_free(cs_est_qmc *q)
 {
-    rqmc_state *st = run->state;
-    if (!st)
-        return;
-    if (st->set.gen)
-        cs_qmc_set_free(&st->set);
-    free(st);
-    run->state = NULL;
+    if (q->set.gen)
+        cs_qmc_set_free(&q->set);
 }
 
-/* The drawn parameters of point i of replicate r, each through its inverse
- * CDF and clamped as cs_est_draw_params clamps a sampled draw. */
-static void qmc_params(const cs_est_run *run, const rqmc_state *st, uint64_t r, uint64_t i,
-                       double *num)
+void cs_est_qmc_params(const cs_est_qmc *q, const cs_est_run *run, const int *coord, uint64_t r,
+                       uint64_t i, double *num)
 {
     for (int j = 0; j < run->n_draw; j++) {
         const cs_est_draw *d = &run->draw[j];
-        double u = cs_qmc_coord(&st->scramble[r], &st->set, i, j);
+        double u = cs_qmc_coord(&q->scramble[r], &q->set, i, coord ? coord[j] : j);
         double x = d->uniform ? d->a + (d->b - d->a) * u : d->a + d->b * gsl_cdf_ugaussian_Pinv(u);
         num[d->index] = x < d->min ? d->min : x > d->max ? d->max : x;
     }
+}
+
+double cs_est_qmc_spread(const cs_est_qmc *q, const double *v, double *mean)
+{
+    double rr = (double)q->replicates, m = 0.0, ss = 0.0;
+    for (uint64_t r = 0; r < q->replicates; r++)
+        m += v[r];
+    m /= rr;
+    for (uint64_t r = 0; r < q->replicates; r++) {
+        double d = v[r] - m;
+        ss += d * d;
+    }
+    *mean = m;
+    return q->t * sqrt(ss / (rr - 1.0) / rr);
+}
+
+static cs_status rqmc_setup(cs_est_run *run, cs_error *err)
+{
+    cs_est_qmc *q = calloc(1, sizeof *q);
+    if (!q)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    run->state = q;
+    return cs_est_qmc_init(q, run, run->n_draw, err);
+}
+
+static cs_status rqmc_grow(cs_est_run *run, uint64_t blocks, cs_error *err)
+{
+    return cs_est_qmc_grow(run->state, run, blocks, err);
+}
+
+static uint64_t rqmc_next_blocks(const cs_est_run *run, uint64_t blocks, uint64_t cap_blocks)
+{
+    return cs_est_qmc_next_blocks(run->state, run, blocks, cap_blocks);
+}
+
+static void rqmc_release(cs_est_run *run)
+{
+    cs_est_qmc *q = run->state;
+    if (!q)
+        return;
+    cs_est_qmc_free(q);
+    free(q);
+    run->state = NULL;
 }
 
 static void rqmc_block(const cs_est_run *run, const cs_est_point *pt, uint64_t b, uint64_t n,
                        void *layout, uint64_t *hist, void *tally)
 {
     rqmc_tally *t = tally;
-    const rqmc_state *st = run->state;
-    uint64_t r = b % st->replicates, start = b / st->replicates * run->block_size;
+    const cs_est_qmc *q = run->state;
+    uint64_t r = b % q->replicates, start = b / q->replicates * run->block_size;
     double num[CS_MAX_PARAMS];
     cs_rng rng;
     const void *lay = pt->random_layout ? layout : pt->layout;
 
-    cs_rng_stream(&rng, run->e->seed, pt->index, b);
+    cs_stream_block(&rng, run->e->seed, pt->index, b);
     memcpy(num, pt->params.num, sizeof num);
     for (uint64_t i = 0; i < n; i++) {
         if (pt->random_layout) {
             if (run->n_draw > 0)
-                qmc_params(run, st, r, start + i, num);
+                cs_est_qmc_params(q, run, NULL, r, start + i, num);
             if (!cs_est_stands(run, pt, num)) {
                 t->all.cannot_stand++;
                 continue;
@@ -179,16 +212,8 @@ static void rqmc_merge(void *into, const void *block)
 static void t_interval(const cs_est_run *run, const cs_est_point *pt, const double *v,
                        uint64_t n, double z, double *p, double *lo, double *hi)
 {
-    const rqmc_state *st = run->state;
-    double rr = (double)st->replicates, mean = 0.0, ss = 0.0;
-    for (uint64_t r = 0; r < st->replicates; r++)
-        mean += v[r];
-    mean /= rr;
-    for (uint64_t r = 0; r < st->replicates; r++) {
-        double d = v[r] - mean;
-        ss += d * d;
-    }
-    double half = st->t * sqrt(ss / (rr - 1.0) / rr);
+    double mean;
+    double half = cs_est_qmc_spread(run->state, v, &mean);
     *p = fmin(1.0, fmax(0.0, mean));
     *lo = fmax(0.0, *p - half);
     *hi = fmin(1.0, *p + half);
@@ -206,10 +231,10 @@ static void t_interval(const cs_est_run *run, const cs_est_point *pt, const doub
 static void rqmc_interval(const cs_est_run *run, const cs_est_point *pt, const rqmc_tally *t,
                           int c, double z, double *p, double *lo, double *hi)
 {
-    const rqmc_state *st = run->state;
+    const cs_est_qmc *q = run->state;
     double v[CS_EXPERIMENT_MAX_REPLICATES], sum = 0.0;
     bool all = true;
-    for (uint64_t r = 0; r < st->replicates; r++) {
+    for (uint64_t r = 0; r < q->replicates; r++) {
         v[r] = t->rep[r][c] / (double)t->stood[r];
         sum += t->rep[r][c];
         all = all && t->stood[r] > 0;
@@ -230,14 +255,14 @@ static void rqmc_interval(const cs_est_run *run, const cs_est_point *pt, const r
 static void rqmc_stands(const cs_est_run *run, const cs_est_point *pt, const rqmc_tally *t,
                         double z, cs_point_result *r)
 {
-    const rqmc_state *st = run->state;
-    uint64_t n = t->all.trials + t->all.cannot_stand, per = n / st->replicates;
+    const cs_est_qmc *q = run->state;
+    uint64_t n = t->all.trials + t->all.cannot_stand, per = n / q->replicates;
     double v[CS_EXPERIMENT_MAX_REPLICATES];
     r->cannot_stand = t->all.cannot_stand;
     r->p_cannot_stand = r->cannot_stand_low = r->cannot_stand_high = 0.0;
     if (!pt->caller || run->n_draw == 0 || per == 0)
         return;
-    for (uint64_t k = 0; k < st->replicates; k++)
+    for (uint64_t k = 0; k < q->replicates; k++)
         v[k] = (double)(per - t->stood[k]) / (double)per;
     t_interval(run, pt, v, n, z, &r->p_cannot_stand, &r->cannot_stand_low,
                &r->cannot_stand_high);

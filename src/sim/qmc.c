@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/rng.h"
+#include "chargesim/stream.h"
 
 /* GSL's default error handler prints and calls abort() (GSL manual, "Error
  * Handling"): a failed gsl_qrng_alloc would kill the process instead of
@@ -82,8 +82,7 @@ void cs_qmc_scramble_init(cs_qmc_scramble *q, int dim, uint64_t seed, uint64_t r
     memset(q, 0, sizeof *q);
     q->dim = dim;
     cs_rng rng;
-    /* Point index ~0: a stream no sweep point's blocks ever use. */
-    cs_rng_stream(&rng, seed, ~(uint64_t)0, replicate);
+    cs_stream_scramble(&rng, seed, replicate);
     for (int j = 0; j < dim; j++) {
         /* Digit l (l = 0 the most significant, weight 1/2) is bit 31 - l.
          * Column l of L has its unit diagonal at digit l and random digits

@@ -1,10 +1,10 @@
 /* One trial replayed as --method mc runs it; see include/chargesim/replay.h.
  * The streams and the order of draws follow the scheduler (src/sim/sched.c,
- * prepare_points) and the mc estimator (est_mc.c): a fixed layout is built
- * from the stream (seed, k, UINT64_MAX); trial K of block b has a generator
- * of its own seeded from the block's stream (seed, k, b) and K (rng.h,
- * cs_rng_trials), from which a random layout takes its drawn values and
- * layout, then the dice. */
+ * prepare_points) and the mc estimator (est_mc.c): the point is prepared
+ * by cs_est_point_prepare, a fixed layout built from the point's layout
+ * stream (stream.h); trial K of block b has a generator of its own seeded
+ * from the block's stream and K (rng.h, cs_rng_trials), from which a random
+ * layout takes its drawn values and layout, then the dice. */
 #include "chargesim/replay.h"
 
 #include <stdio.h>
@@ -13,6 +13,7 @@
 
 #include "chargesim/estimator.h"
 #include "chargesim/sim.h"
+#include "chargesim/stream.h"
 
 cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial, cs_replay *out,
                           cs_error *err)
@@ -29,28 +30,23 @@ cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial
     cs_est_run run;
     cs_est_run_init(&run, e, &cs_est_mc, 0);
     uint64_t block_size = run.block_size;
-    cs_params p;
-    cs_experiment_point(e, point, &p);
-    out->ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
-    out->layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
-    if (!out->ctx || !out->layout)
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
-    cs_status st = cs_experiment_prepare(e, point, &p, out->ctx, err);
+    cs_est_point pt = {.index = point};
+    cs_experiment_point(e, point, &pt.params);
+    /* The point as the scheduler prepares it (its fixed layout built). */
+    cs_status st = cs_est_point_prepare(&run, &pt, err);
+    out->ctx = pt.ctx;
+    out->layout = pt.layout;
     if (st != CS_OK)
         return st;
-    memcpy(out->num, p.num, sizeof out->num);
-    bool random = run.n_draw > 0 || (rs->layout_is_random && rs->layout_is_random(out->ctx));
+    memcpy(out->num, pt.params.num, sizeof out->num);
+    bool random = pt.random_layout;
     uint64_t b = trial / block_size;
     cs_rng rng;
     cs_rng_trials trials;
-    cs_rng_stream(&rng, e->seed, point, b);
+    cs_stream_block(&rng, e->seed, point, b);
     cs_rng_trials_init(&trials, &rng);
-    if (!random) {
-        /* the driver's fixed layout, from a stream of its own */
-        cs_rng_stream(&out->layout_rng, e->seed, point, UINT64_MAX);
-        cs_rng lr = out->layout_rng;
-        rs->draw_layout(out->ctx, out->num, &lr, out->layout);
-    }
+    if (!random)
+        cs_stream_layout(&out->layout_rng, e->seed, point);
     cs_rng_trials_seek(&trials, trial - b * block_size);
     cs_rng_trials_next(&trials, &rng);
     if (random) {

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "chargesim/compare.h"
 #include "chargesim/estimator.h"
 #include "chargesim/sched_mpi.h"
 
@@ -298,8 +297,6 @@ static bool place_point(sched *s, uint64_t k, cs_est_point *pt)
 
 static cs_status prepare_points(sched *s, cs_error *err)
 {
-    const cs_experiment *e = s->run.e;
-    const cs_ruleset *rs = s->run.rs;
     for (uint64_t k = 0; k < s->n_points; k++) {
         cs_est_point *pt = &s->pts[k].pt;
         pt->index = k;
@@ -307,22 +304,10 @@ static cs_status prepare_points(sched *s, cs_error *err)
         s->pts[k].tally = s->tallies + k * s->est->tally_size;
         if (!place_point(s, k, pt))
             continue;
-        pt->ctx = calloc(1, rs->ctx_size ? rs->ctx_size : 1);
-        pt->layout = calloc(1, rs->layout_size ? rs->layout_size : 1);
-        if (!pt->ctx || !pt->layout)
-            return cs_error_set(err, CS_ENOMEM, "out of memory");
-        cs_status st = cs_experiment_prepare(e, pt->index, &pt->params, pt->ctx, err);
+        cs_status st = cs_est_point_prepare(&s->run, pt, err);
         if (st != CS_OK)
             return st;
-        pt->random_layout =
-            s->run.n_draw > 0 || (rs->layout_is_random && rs->layout_is_random(pt->ctx));
         s->pts[k].active = true;
-        if (!pt->random_layout) {
-            /* A fixed layout is built once, from a stream of its own. */
-            cs_rng rng;
-            cs_rng_stream(&rng, e->seed, pt->index, UINT64_MAX);
-            rs->draw_layout(pt->ctx, pt->params.num, &rng, pt->layout);
-        }
     }
     return CS_OK;
 }
@@ -332,6 +317,7 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
 {
     cs_est_run *run = &s->run;
     cs_est_run_init(run, e, est, opts->success_mask);
+    run->b = opts->pair;
     s->est = est;
     s->opts = opts;
     s->threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
@@ -342,7 +328,11 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
     s->max_trials = opts->max_trials ? opts->max_trials : CS_SIM_DEFAULT_MAX_TRIALS;
 }
 
-uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
+/* Bytes one point holds with estimator est (NULL: not known, as for a
+ * plain tally): rqmc's tally holds every replicate, a paired run holds
+ * variant B's context and layout and both variants' estimates too. */
+static uint64_t point_bytes(const cs_experiment *e, const cs_run_opts *opts,
+                            const cs_estimator *est)
 {
     const cs_ruleset *rs = e->rs;
     uint64_t bins = 0;
@@ -351,17 +341,23 @@ uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
                                           rs->metrics[m].resolution)
                     .nbins;
     int threads = opts->threads > 0 ? opts->threads : omp_get_max_threads();
-    /* The tally of the method that will run (rqmc's holds every replicate). */
-    cs_method method;
-    cs_error ignored;
-    size_t tally = sizeof(cs_est_tally);
-    if (cs_experiment_method(e, &method, &ignored) == CS_OK && method != CS_METHOD_AUTO)
-        tally = cs_estimator_for(method)->tally_size;
+    size_t tally = est ? est->tally_size : sizeof(cs_est_tally);
     uint64_t b = sizeof(sched_point) + tally + sizeof(cs_point_result) +
                  rs->ctx_size + rs->layout_size;
+    if (opts->pair)
+        b += sizeof(cs_est_point) + sizeof(cs_point_pair) + rs->ctx_size + rs->layout_size;
     if (opts->want_dist)
         b += bins * sizeof(uint64_t) * ((uint64_t)threads + 1);
     return b;
+}
+
+uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
+{
+    const cs_estimator *est = NULL;
+    cs_error ignored;
+    if (cs_estimator_of(e, opts->pair, &est, &ignored) != CS_OK)
+        est = NULL;
+    return point_bytes(e, opts, est);
 }
 
 /* Work a run may not take on: a sweep whose points would not fit the
@@ -369,7 +365,7 @@ uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
  * Both are refused before anything runs (issue 18, section 2). */
 static cs_status check_bounds(const sched *s, const cs_experiment *e, cs_error *err)
 {
-    uint64_t per = cs_sim_point_bytes(e, s->opts);
+    uint64_t per = point_bytes(e, s->opts, s->est);
     if (s->n_points > CS_SIM_MAX_RUN_BYTES / per)
         return cs_error_set(err, CS_EINPUT,
                             "%llu sweep points need about %.0f MB (%llu bytes per point: the "
@@ -407,6 +403,12 @@ static cs_status alloc_state(sched *s, cs_run_result *out, cs_error *err)
     out->point = calloc((size_t)s->n_points, sizeof *out->point);
     if (!s->pts || !s->tallies || !out->point)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
+    if (s->run.b) {
+        if (!(out->pairs = calloc((size_t)s->n_points, sizeof *out->pairs)))
+            return cs_error_set(err, CS_ENOMEM, "out of memory");
+        for (uint64_t k = 0; k < s->n_points; k++)
+            out->point[k].pair = &out->pairs[k];
+    }
     if (!s->opts->want_dist)
         return CS_OK;
     s->thread_hist = calloc((size_t)s->threads, sizeof *s->thread_hist);
@@ -429,10 +431,8 @@ static void free_state(sched *s)
         free(s->thread_hist);
     }
     if (s->pts) {
-        for (uint64_t k = 0; k < s->n_points; k++) {
-            free(s->pts[k].pt.ctx);
-            free(s->pts[k].pt.layout);
-        }
+        for (uint64_t k = 0; k < s->n_points; k++)
+            cs_est_point_release(&s->pts[k].pt);
         free(s->pts);
     }
     free(s->tallies);
@@ -446,9 +446,11 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
 {
     const cs_estimator *re = s->est->resample;
     unsigned any = 0;
+    if (!re) /* an estimator that resamples has cs_est_tally tallies */
+        return CS_OK;
     for (uint64_t k = 0; k < s->n_points; k++)
         any |= ((const cs_est_tally *)s->pts[k].tally)->sampled_mask;
-    if (!re || !any || s->opts->points)
+    if (!any || s->opts->points)
         return CS_OK;
     sched r = *s;
     r.est = re;
@@ -569,7 +571,7 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
                      cs_error *err)
 {
     sched s;
-    cs_method method;
+    const cs_estimator *est;
     cs_status st;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -579,14 +581,15 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
         return cs_error_set(err, CS_ERUNTIME,
                             "another MPI rank ended before the run (a failure of its own "
                             "there, such as running out of memory)");
-    if ((st = cs_experiment_method(e, &method, err)) != CS_OK)
+    if (opts->pair && opts->points)
+        return cs_error_set(err, CS_EINPUT, "a paired run takes the experiment's sweep points");
+    if ((st = cs_estimator_of(e, opts->pair, &est, err)) != CS_OK)
         return st;
-    run_setup(&s, e, cs_estimator_for(method), opts);
+    run_setup(&s, e, est, opts);
+    /* The bounds first: the setup may prepare every point of variant B. */
+    if ((st = check_bounds(&s, e, err)) != CS_OK)
+        return st;
     if (s.est->setup && (st = s.est->setup(&s.run, err)) != CS_OK) {
-        free_state(&s);
-        return st;
-    }
-    if ((st = check_bounds(&s, e, err)) != CS_OK) {
         free_state(&s);
         return st;
     }
@@ -608,35 +611,6 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     return CS_OK;
 }
 
-/* The same scheduler with a caller's estimator (compare, include/chargesim/
- * compare.h): its merged tallies instead of a result. */
-cs_status cs_sim_run_tallies(const cs_experiment *e, const cs_estimator *est,
-                             const cs_run_opts *opts, void *tallies, bool *met, cs_error *err)
-{
-    sched s;
-    cs_run_result out;
-    cs_status st;
-    memset(&s, 0, sizeof s);
-    memset(&out, 0, sizeof out);
-    run_setup(&s, e, est, opts);
-    if ((st = check_bounds(&s, e, err)) != CS_OK)
-        return st;
-    if ((st = alloc_state(&s, &out, err)) == CS_OK && (st = prepare_points(&s, err)) == CS_OK &&
-        (st = run_pass(&s, err)) == CS_OK) {
-        *met = true;
-        for (uint64_t k = 0; k < s.n_points; k++) {
-            memcpy((unsigned char *)tallies + k * est->tally_size, s.pts[k].tally,
-                   est->tally_size);
-            if (s.precision > 0.0 && est->halfwidth(&s.run, &s.pts[k].pt, s.pts[k].tally, s.z) >
-                                         s.precision)
-                *met = false;
-        }
-    }
-    free_state(&s);
-    cs_run_result_free(&out);
-    return st;
-}
-
 void cs_run_result_free(cs_run_result *r)
 {
     if (r->point)
@@ -644,6 +618,7 @@ void cs_run_result_free(cs_run_result *r)
             for (int m = 0; m < CS_MAX_METRICS; m++)
                 free(r->point[k].hist[m]);
     free(r->point);
+    free(r->pairs);
     memset(r, 0, sizeof *r);
 }
 

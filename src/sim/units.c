@@ -1,4 +1,5 @@
-/* The per-unit analysis of a list-builder's table (issue 9): every number is
+/* Units, stage 4 of 5: analyse (see unitsrc.h for the stages). The per-unit
+ * analysis of a list-builder's table (issue 9): every number is
  * exact, from the ruleset's outcome_probabilities at its fixed head-on
  * layout (issue 4's `exact` method), never sampled. See units.h. */
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include "chargesim/units.h"
 
 #include "chargesim/sim.h"
+#include "chargesim/stream.h"
 
 const double cs_units_reach_levels[CS_UNITS_N_REACH] = {0.50, 0.75, 0.90};
 
@@ -19,7 +21,27 @@ void cs_units_free(cs_units *u)
 {
     free(u->unit);
     free(u->note);
+    free(u->input);
     *u = (cs_units){0};
+}
+
+cs_status cs_units_add_input(cs_units *u, const char *path, const char *sha256)
+{
+    for (int i = 0; i < u->n_inputs; i++)
+        if (strcmp(u->input[i].path, path) == 0)
+            return CS_OK;
+    if (u->n_inputs == u->cap_inputs) {
+        int cap = u->cap_inputs ? 2 * u->cap_inputs : 8;
+        cs_units_input *q = realloc(u->input, (size_t)cap * sizeof *q);
+        if (!q)
+            return CS_ENOMEM;
+        u->input = q;
+        u->cap_inputs = cap;
+    }
+    cs_units_input *in = &u->input[u->n_inputs++];
+    snprintf(in->path, sizeof in->path, "%s", path);
+    snprintf(in->sha256, sizeof in->sha256, "%s", sha256);
+    return CS_OK;
 }
 
 /* ---- distance grids ---------------------------------------------------- */
@@ -80,9 +102,7 @@ double cs_units_grid_at(const cs_units_grid *g, int i)
 
 /* ---- the unit's parameters --------------------------------------------- */
 
-/* Do two texts give the same value? Numbers compare as numbers (2 = 2.0),
- * anything else as written, blanks around it aside. */
-static bool same_value(const char *a, const char *b)
+bool cs_units_same_value(const char *a, const char *b)
 {
     char *ea, *eb;
     double x = strtod(a, &ea), y = strtod(b, &eb);
@@ -117,7 +137,7 @@ static cs_status check_locked(const cs_units_mapping *m, const char *key, const 
 {
     for (int i = 0; i < m->n_fixed; i++)
         if (m->fixed_why[i][0] != '\0' && strcmp(m->fixed_key[i], key) == 0 &&
-            !same_value(val, m->fixed_val[i]))
+            !cs_units_same_value(val, m->fixed_val[i]))
             return cs_error_set(err, CS_EINPUT, "%s %s = %s: mapping %s fixes %s = %s: %s", origin,
                                 key, val, m->path, key, m->fixed_val[i], m->fixed_why[i]);
     return CS_OK;
@@ -207,7 +227,7 @@ static cs_status evaluate(evaluator *e, double d, double *p, cs_error *err)
     /* The layout is a function of the parameters alone here, so the stream
      * is never read; it is seeded only so that it is defined. */
     cs_rng rng;
-    cs_rng_seed(&rng, 0u, 0u);
+    cs_stream_unread(&rng);
     rs->draw_layout(e->ctx, e->params.num, &rng, e->layout);
     *p = cs_sim_eval_layout(rs, e->ctx, e->layout, rs->success_mask, &e->probs);
     return CS_OK;
@@ -313,6 +333,19 @@ static cs_status reach(evaluator *e, cs_unit_result *out, cs_error *err)
                         msg, reach_floor(dd), dd->max);
 }
 
+/* The speed parameter of the unit: the first of the mapping's list that
+ * the unit carries a value for (a t9a CSV row: charge_speed in edition 3,
+ * advance_rate in edition 2), else the first; -1 without one. */
+static int speed_of(const cs_unit *u)
+{
+    const cs_units_mapping *m = u->map;
+    for (int i = 0; i < m->n_speeds; i++)
+        for (int j = 0; j < u->n_values; j++)
+            if (u->value[j].param == m->speed_param[i])
+                return m->speed_param[i];
+    return m->n_speeds > 0 ? m->speed_param[0] : -1;
+}
+
 /* +1 speed: how many inches of 75% reach one more inch of the speed
  * parameter buys, reach_75(speed + 1) - reach_75(speed), both by exact
  * inversion, so it is a property of the unit like the reach itself. It is
@@ -323,7 +356,7 @@ static cs_status reach(evaluator *e, cs_unit_result *out, cs_error *err)
  * when reach_75 is absent at either speed. */
 static cs_status plus_one(evaluator *e, cs_unit_result *out, cs_error *err)
 {
-    int s = e->u->map->speed_param;
+    int s = speed_of(e->u);
     if (s < 0 || !out->has_reach[1])
         return CS_OK;
     const cs_param_def *sd = &e->rs->params[s];
@@ -338,6 +371,21 @@ static cs_status plus_one(evaluator *e, cs_unit_result *out, cs_error *err)
         out->has_plus1 = true;
         out->plus1 = r - out->reach[1];
     }
+    return st;
+}
+
+/* The mapping's metrics, a property of the unit like its reach (issue 28:
+ * they no longer move with --distance): measured where the charge reaches
+ * whatever is rolled, just beyond base contact (the reach search's
+ * nearest distance), so they are the means over every roll (asoiaf: a
+ * 1 in 6 charges disordered). */
+static cs_status metrics(evaluator *e, cs_unit_result *out, cs_error *err)
+{
+    const cs_units_mapping *m = e->u->map;
+    double p;
+    cs_status st = evaluate(e, reach_floor(&e->rs->params[e->distance]), &p, err);
+    for (int k = 0; st == CS_OK && k < m->n_metrics; k++)
+        out->has_metric[k] = metric_mean(&e->probs, m->metric_index[k], &out->metric[k]);
     return st;
 }
 
@@ -366,16 +414,15 @@ cs_status cs_units_analyse(const cs_unit *u, const cs_units_sets *sets, const cs
     if (st == CS_OK) {
         /* Text values in params point into ex, which lives to the end. */
         cs_experiment_point(&ex, 0, &e->params);
+        if (m->variant_param >= 0)
+            snprintf(out->variant, sizeof out->variant, "%s", ex.param[m->variant_param].raw);
         const int n = cs_units_grid_count(g);
-        for (int i = 0; st == CS_OK && i < n; i++) {
+        for (int i = 0; st == CS_OK && i < n; i++)
             st = evaluate(e, cs_units_grid_at(g, i), &p[i], err);
-            if (st == CS_OK && i == 0 && u->complete)
-                for (int k = 0; k < m->n_metrics; k++)
-                    out->has_metric[k] =
-                        metric_mean(&e->probs, m->metric_index[k], &out->metric[k]);
-        }
         if (st == CS_OK)
             st = reach(e, out, err);
+        if (st == CS_OK && u->complete && m->n_metrics > 0)
+            st = metrics(e, out, err);
         if (st == CS_OK)
             st = plus_one(e, out, err);
         if (st == CS_OK && u->has_points && out->has_reach[1] && out->reach[1] > 0.0) {

@@ -11,6 +11,7 @@
 #include "chargesim/cmpreport.h"
 #include "chargesim/compare.h"
 #include "chargesim/dicereport.h"
+#include "chargesim/estimator.h"
 #include "chargesim/map.h"
 #include "chargesim/parse.h"
 #include "chargesim/report.h"
@@ -112,13 +113,16 @@ static cs_status build(cs_webjob *j, const cs_websets *s1, const cs_websets *s2,
     return st;
 }
 
-/* Whether e would run rqmc: auto picks it for exact dice over 1 to 40
- * drawn parameters (experiment.h), and the page has none (no GSL). */
-static bool wants_rqmc(const cs_experiment *e)
+/* Whether e (paired with b, for compare) would run rqmc: auto picks it for
+ * exact dice over 1 to 40 drawn parameters (experiment.h, and for a pair
+ * cs_est_pair_method), and the page has none (no GSL). */
+static bool wants_rqmc(const cs_experiment *e, const cs_experiment *b)
 {
     cs_method m;
     cs_error ignored;
-    return cs_experiment_method(e, &m, &ignored) == CS_OK && m == CS_METHOD_RQMC;
+    cs_status st = b ? cs_est_pair_method(e, b, &m, &ignored)
+                     : cs_experiment_method(e, &m, &ignored);
+    return st == CS_OK && m == CS_METHOD_RQMC;
 }
 
 /* Where auto would pick rqmc, the page runs conditional: the override
@@ -126,7 +130,7 @@ static bool wants_rqmc(const cs_experiment *e)
  * so. True when the experiments must be built again. */
 static bool instead_of_rqmc(cs_webjob *j, const cs_experiment *a, const cs_experiment *b)
 {
-    if (!wants_rqmc(a) && !(b && wants_rqmc(b)))
+    if (!wants_rqmc(a, b))
         return false;
     static const char set[] = "experiment.method=conditional";
     if (j->a.n > CS_ENTRIES_MAX_SETS || !cs_webjob_word(j, "--set") ||

@@ -1,0 +1,356 @@
+/* Warhammer: The Old World units (issue 32), from the BattleScribe data in
+ * data/tow through experiments/mappings/tow.ini: every catalogue read and
+ * every unit in the table or in the notes (an independent walk of the XML
+ * finds them), Bretonnia covered, and spot checks against values read from
+ * the XML here, with the exact odds worked out by hand. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <libxml/parser.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/unitsrc.h"
+#include "support/helpers.h"
+
+#define EXACT 1e-12
+
+static void tow_mapping(cs_units_mapping *m)
+{
+    char path[1200];
+    cs_error err = {0};
+    snprintf(path, sizeof path, "%s/experiments/mappings/tow.ini", th_root());
+    cr_assert_eq(cs_units_mapping_load(path, m, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_units_mapping_bind(m, &err), CS_OK, "%s", err.msg);
+}
+
+/* Reads data/tow/NAME with the mapping. */
+static void read_tow(const char *name, const cs_units_mapping *m, cs_units *u)
+{
+    char path[1200];
+    cs_error err = {0};
+    snprintf(path, sizeof path, "%s/data/tow/%s", th_root(), name);
+    *u = (cs_units){0};
+    cr_assert_eq(cs_units_read_bs(path, m, u, &err), CS_OK, "%s", err.msg);
+}
+
+static const cs_unit *row(const cs_units *u, const char *name)
+{
+    for (int i = 0; i < u->n; i++)
+        if (strcmp(u->unit[i].name, name) == 0)
+            return &u->unit[i];
+    return NULL;
+}
+
+static const char *value(const cs_unit *u, const char *key)
+{
+    for (int i = 0; u && i < u->n_values; i++)
+        if (strcmp(u->map->rs->params[u->value[i].param].key, key) == 0)
+            return u->value[i].text;
+    return NULL;
+}
+
+/* p_success of unit u with the target d inches away, exact. */
+static double p_at(const cs_unit *u, double d)
+{
+    cs_units_grid g = {d, d, 1.0};
+    cs_units_sets sets = {0};
+    double p;
+    cs_unit_result res = {.p = &p};
+    cs_error err = {0};
+    cr_assert_eq(cs_units_analyse(u, &sets, &g, &res, &err), CS_OK, "%s", err.msg);
+    return p;
+}
+
+/* The M of the profile named `profile` (typeName Model) in data/tow/FILE,
+ * as written, read here with libxml2 alone (static; one at a time). */
+static const char *model_m_text(const char *file, const char *profile)
+{
+    static char text[64];
+    char path[1200];
+    snprintf(path, sizeof path, "%s/data/tow/%s", th_root(), file);
+    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR);
+    cr_assert_not_null(doc, "%s", path);
+    bool found = false;
+    xmlNodePtr stack[64];
+    int top = 0;
+    stack[top++] = xmlDocGetRootElement(doc);
+    while (top > 0 && !found) {
+        xmlNodePtr n = stack[--top];
+        for (xmlNodePtr c = n->children; c; c = c->next) {
+            if (c->type != XML_ELEMENT_NODE)
+                continue;
+            xmlChar *name = xmlGetProp(c, (const xmlChar *)"name");
+            xmlChar *type = xmlGetProp(c, (const xmlChar *)"typeName");
+            bool hit = strcmp((const char *)c->name, "profile") == 0 && name && type &&
+                       strcmp((const char *)name, profile) == 0 &&
+                       strcmp((const char *)type, "Model") == 0;
+            xmlFree(name);
+            xmlFree(type);
+            if (hit) {
+                for (xmlNodePtr cs = c->children; cs; cs = cs->next)
+                    for (xmlNodePtr k = cs->children; k; k = k->next) {
+                        xmlChar *kn = xmlGetProp(k, (const xmlChar *)"name");
+                        if (kn && strcmp((const char *)kn, "M") == 0) {
+                            xmlChar *t = xmlNodeGetContent(k);
+                            snprintf(text, sizeof text, "%s", (const char *)t);
+                            found = true;
+                            xmlFree(t);
+                        }
+                        xmlFree(kn);
+                    }
+                break;
+            }
+            if (top < 64)
+                stack[top++] = c;
+        }
+    }
+    xmlFreeDoc(doc);
+    cr_assert(found, "no Model profile `%s` with an M in %s", profile, file);
+    return text;
+}
+
+static double model_m(const char *file, const char *profile)
+{
+    double m = atof(model_m_text(file, profile));
+    cr_assert_gt(m, 0.0, "%s: `%s` has no M of its own", file, profile);
+    return m;
+}
+
+/* P(max of n D6 >= k). */
+static double p_max_at_least(int n, int k)
+{
+    if (k <= 1)
+        return 1.0;
+    if (k > 6)
+        return 0.0;
+    return 1.0 - pow((k - 1) / 6.0, n);
+}
+
+/* Men-at-Arms: M 4 (its Model profile), no Swiftstride: at 7" the highest
+ * of 2D6 must be 3 or more, 32/36. Knights Errant: riders of M `-` on
+ * Bretonnian Warhorses, whose M the data gives; Swiftstride (on the unit
+ * and its horses): at 10", P(M + highest of 3D6 >= 10). */
+Test(units_tow, spot_checks_read_from_the_xml)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Bretonnians.cat", &m, &u);
+
+    const cs_unit *maa = row(&u, "Men-At-Arms");
+    cr_assert_not_null(maa);
+    cr_expect_eq(atof(value(maa, "move")), model_m("Bretonnians.cat", "Man-at-Arms"));
+    cr_expect_str_eq(value(maa, "move"), "4");
+    cr_expect_str_eq(value(maa, "swiftstride"), "false");
+    cr_expect_null(value(maa, "preset"), "the preset is the mapping's, not the unit's");
+    cr_expect_leq(fabs(p_at(maa, 7.0) - 32.0 / 36.0), EXACT);
+
+    const cs_unit *ke = row(&u, "Knights Errant");
+    cr_assert_not_null(ke);
+    double horse = model_m("Bretonnians.cat", "Bretonnian Warhorse");
+    cr_expect_str_eq(model_m_text("Bretonnians.cat", "Knight Errant"), "-", "the rider's M");
+    cr_expect_eq(atof(value(ke, "move")), horse, "the mount's M");
+    cr_expect_str_eq(value(ke, "swiftstride"), "true");
+    cr_expect_str_eq(ke->mount, "", "one mount it must take: one row, named as the unit");
+    cr_expect_leq(fabs(p_at(ke, 10.0) - p_max_at_least(3, 10 - (int)horse)), EXACT);
+    cr_expect_leq(fabs(p_at(ke, 10.0) - 215.0 / 216.0), EXACT);
+    cs_units_free(&u);
+}
+
+/* A Duke may go on foot or choose among four mounts: a row each, named by
+ * the mount, with the mount's M (read from the XML here), its Swiftstride,
+ * the points of that choice (the Duke's 175, the Hippogryph's 120, the
+ * Warhorse's 16 on its link) and, for a flier, a note that it charges at
+ * its ground M. */
+Test(units_tow, a_character_gets_a_row_per_mount)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Bretonnians.cat", &m, &u);
+    const cs_unit *foot = row(&u, "Duke (on foot)"), *hippo = row(&u, "Duke (on Hippogryph)"),
+                  *horse = row(&u, "Duke (on Bretonnian Warhorse)");
+    cr_assert(foot && hippo && horse);
+    cr_expect_null(row(&u, "Duke"), "no row that is neither");
+    cr_expect_eq(atof(value(foot, "move")), model_m("Bretonnians.cat", "Duke"));
+    cr_expect_str_eq(value(foot, "swiftstride"), "false");
+    cr_expect_eq(foot->points, 175.0);
+    cr_expect_str_eq(foot->type, "Regular infantry");
+    cr_expect_eq(atof(value(hippo, "move")), model_m("Bretonnians.cat", "Hippogryph"));
+    cr_expect_str_eq(value(hippo, "swiftstride"), "true");
+    cr_expect_eq(hippo->points, 175.0 + 120.0);
+    cr_expect_str_eq(hippo->mount, "Hippogryph");
+    cr_expect_eq(horse->points, 175.0 + 16.0);
+    cr_expect_eq(atof(value(horse, "move")), model_m("Bretonnians.cat", "Bretonnian Warhorse"));
+    /* Highest of 2D6 on foot, of 3D6 on the Hippogryph (M 7): at 9". */
+    cr_expect_leq(fabs(p_at(foot, 9.0) - p_max_at_least(2, 5)), EXACT);
+    cr_expect_leq(fabs(p_at(hippo, 9.0) - p_max_at_least(3, 2)), EXACT);
+    bool fly = false;
+    for (int i = 0; i < u.n_notes; i++)
+        if (strcmp(u.note[i].name, "Duke (on Hippogryph)") == 0 &&
+            u.note[i].kind == CS_UNIT_NOTED && strstr(u.note[i].what, "has Fly: charges at its "
+                                                                        "ground M"))
+            fly = true;
+    cr_expect(fly, "the Hippogryph flies: its row says it charges at its ground M");
+    cs_units_free(&u);
+}
+
+/* ---- every catalogue, against an independent walk ------------------------ */
+
+/* Every element with an id in every file of data/tow, sorted by id. */
+typedef struct entry {
+    const char *id;
+    xmlNodePtr node;
+} entry;
+
+static int by_id(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    int c = strcmp(x->id, y->id);
+    return c ? c : (x < y ? -1 : x > y);
+}
+
+typedef struct world {
+    xmlDocPtr doc[64];
+    int n_docs;
+    entry *e;
+    size_t n, cap;
+} world;
+
+static void index_all(world *w, xmlNodePtr n)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+        if (id) {
+            if (w->n == w->cap) {
+                w->cap = w->cap ? 2 * w->cap : 65536;
+                w->e = realloc(w->e, w->cap * sizeof *w->e);
+                cr_assert_not_null(w->e);
+            }
+            w->e[w->n++] = (entry){(const char *)id, n};
+        }
+        index_all(w, n->children);
+    }
+}
+
+static xmlNodePtr find(const world *w, const char *id)
+{
+    size_t lo = 0, hi = w->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(w->e[mid].id, id) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < w->n && strcmp(w->e[lo].id, id) == 0 ? w->e[lo].node : NULL;
+}
+
+static bool attr_is(xmlNodePtr n, const char *name, const char *want)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    bool eq = v && strcmp((const char *)v, want) == 0;
+    xmlFree(v);
+    return eq;
+}
+
+static bool is_unit(xmlNodePtr n)
+{
+    return n && strcmp((const char *)n->name, "selectionEntry") == 0 && attr_is(n, "type", "unit");
+}
+
+/* The ids of the units of one catalogue: every entry typed unit in it, and
+ * every entry typed unit an entry link in it points to (in any file). */
+static void units_of(const world *w, xmlNodePtr n, char (*ids)[64], int *k, int cap)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        xmlNodePtr t = NULL;
+        if (is_unit(n))
+            t = n;
+        else if (strcmp((const char *)n->name, "entryLink") == 0) {
+            xmlChar *id = xmlGetProp(n, (const xmlChar *)"targetId");
+            xmlNodePtr x = id ? find(w, (const char *)id) : NULL;
+            xmlFree(id);
+            t = is_unit(x) ? x : NULL;
+        }
+        if (t) {
+            xmlChar *id = xmlGetProp(t, (const xmlChar *)"id");
+            bool known = false;
+            for (int i = 0; i < *k; i++)
+                known = known || strcmp(ids[i], (const char *)id) == 0;
+            if (!known && *k < cap)
+                snprintf(ids[(*k)++], 64, "%s", (const char *)id);
+            xmlFree(id);
+        }
+        units_of(w, n->children, ids, k, cap);
+    }
+}
+
+/* Every catalogue of data/tow is read; every unit the walk finds is in the
+ * table (a row with its id, one per mount choice) or in the notes (left
+ * out, with its reason): none is dropped silently. Kingdom of Bretonnia
+ * has at least 25 units in the table, mount choices counted once. */
+Test(units_tow, every_catalogue_every_unit_in_the_table_or_the_notes, .timeout = 120)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s/data/tow", th_root());
+    static const char *const bs[] = {".cat", ".gst", NULL};
+    char(*files)[CS_UNITS_PATH];
+    int n;
+    cs_error err = {0};
+    cr_assert_eq(cs_units_list_files(dir, bs, &files, &n, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(n, 47, "46 catalogues and the game system");
+    world *w = calloc(1, sizeof *w);
+    cr_assert_not_null(w);
+    for (int i = 0; i < n; i++) {
+        w->doc[w->n_docs] = xmlReadFile(files[i], NULL, XML_PARSE_NONET | XML_PARSE_NOERROR);
+        cr_assert_not_null(w->doc[w->n_docs], "%s", files[i]);
+        index_all(w, xmlDocGetRootElement(w->doc[w->n_docs++]));
+    }
+    qsort(w->e, w->n, sizeof *w->e, by_id);
+    char(*ids)[64] = malloc(512 * sizeof *ids);
+    int total = 0, rows = 0;
+    for (int i = 0; i < n; i++) {
+        if (strstr(files[i], ".gst"))
+            continue;
+        cs_units u = {0};
+        cr_assert_eq(cs_units_read_bs(files[i], &m, &u, &err), CS_OK, "%s", err.msg);
+        int k = 0;
+        units_of(w, xmlDocGetRootElement(w->doc[i]), ids, &k, 512);
+        int in_table = 0;
+        for (int j = 0; j < k; j++) {
+            bool row_found = false, note_found = false;
+            for (int r = 0; r < u.n; r++)
+                row_found = row_found || strcmp(u.unit[r].id, ids[j]) == 0;
+            for (int r = 0; r < u.n_notes; r++)
+                note_found = note_found || (strcmp(u.note[r].id, ids[j]) == 0 &&
+                                            u.note[r].kind == CS_UNIT_SKIPPED);
+            cr_expect(row_found || note_found, "%s: unit %s is neither a row nor a note",
+                      files[i], ids[j]);
+            in_table += row_found;
+        }
+        if (strstr(files[i], "/Bretonnians.cat"))
+            cr_expect_geq(in_table, 25, "Kingdom of Bretonnia: %d units in the table", in_table);
+        total += k;
+        rows += u.n;
+        cs_units_free(&u);
+    }
+    cr_log_info("data/tow: %d units (independent walk), %d rows", total, rows);
+    cr_expect_gt(total, 500);
+    free(ids);
+    free(files);
+    for (int i = 0; i < w->n_docs; i++)
+        xmlFreeDoc(w->doc[i]);
+    for (size_t i = 0; i < w->n; i++)
+        xmlFree((xmlChar *)w->e[i].id);
+    free(w->e);
+    free(w);
+}
