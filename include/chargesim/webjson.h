@@ -23,6 +23,10 @@ void cs_webjson_key(cs_webjson *j, const char *key);
 void cs_webjson_string(cs_webjson *j, const char *s); /* NULL: null */
 void cs_webjson_number(cs_webjson *j, double x);
 void cs_webjson_bool(cs_webjson *j, bool b);
+/* A member: the key, then the string (NULL: null), the number or the bool. */
+void cs_webjson_kstring(cs_webjson *j, const char *key, const char *s);
+void cs_webjson_knumber(cs_webjson *j, const char *key, double x);
+void cs_webjson_kbool(cs_webjson *j, const char *key, bool b);
 /* Frees the text and starts again. */
 void cs_webjson_clear(cs_webjson *j);
 

@@ -153,20 +153,13 @@ static void write_error(cs_webjson *o, const cs_webjob *j, const char *command)
     else
         snprintf(cli, sizeof cli, "chargesim: %s", j->err.msg);
     cs_webjson_open(o, '{');
-    cs_webjson_key(o, "ok");
-    cs_webjson_bool(o, false);
-    cs_webjson_key(o, "cmd");
-    cs_webjson_string(o, j->cmd);
-    cs_webjson_key(o, "command");
-    cs_webjson_string(o, command);
-    cs_webjson_key(o, "message");
-    cs_webjson_string(o, j->err.msg);
-    cs_webjson_key(o, "cli");
-    cs_webjson_string(o, cli);
-    cs_webjson_key(o, "exit");
-    cs_webjson_number(o, cs_status_exit_code(j->err.status));
-    cs_webjson_key(o, "field");
-    cs_webjson_string(o, field_key(j->field));
+    cs_webjson_kbool(o, "ok", false);
+    cs_webjson_kstring(o, "cmd", j->cmd);
+    cs_webjson_kstring(o, "command", command);
+    cs_webjson_kstring(o, "message", j->err.msg);
+    cs_webjson_kstring(o, "cli", cli);
+    cs_webjson_knumber(o, "exit", cs_status_exit_code(j->err.status));
+    cs_webjson_kstring(o, "field", field_key(j->field));
     cs_webjson_close(o, '}');
 }
 
@@ -174,20 +167,13 @@ static void write_result(cs_webjson *o, const cs_webjob *j, const char *command)
 {
     const cs_table *t = &j->table;
     cs_webjson_open(o, '{');
-    cs_webjson_key(o, "ok");
-    cs_webjson_bool(o, true);
-    cs_webjson_key(o, "cmd");
-    cs_webjson_string(o, j->cmd);
-    cs_webjson_key(o, "command");
-    cs_webjson_string(o, command);
-    cs_webjson_key(o, "method");
-    cs_webjson_string(o, j->method);
-    cs_webjson_key(o, "note");
-    cs_webjson_string(o, j->note);
-    cs_webjson_key(o, "notice");
-    cs_webjson_string(o, j->notice[0] ? j->notice : NULL);
-    cs_webjson_key(o, "warning");
-    cs_webjson_string(o, j->warning[0] ? j->warning : NULL);
+    cs_webjson_kbool(o, "ok", true);
+    cs_webjson_kstring(o, "cmd", j->cmd);
+    cs_webjson_kstring(o, "command", command);
+    cs_webjson_kstring(o, "method", j->method);
+    cs_webjson_kstring(o, "note", j->note);
+    cs_webjson_kstring(o, "notice", j->notice[0] ? j->notice : NULL);
+    cs_webjson_kstring(o, "warning", j->warning[0] ? j->warning : NULL);
     cs_webjson_key(o, "header");
     cs_webjson_open(o, '[');
     for (int c = 0; c < t->ncols; c++)
@@ -208,8 +194,7 @@ static void write_result(cs_webjson *o, const cs_webjob *j, const char *command)
         cs_webjson_key(o, "grid");
         cs_webjson_open(o, '{');
         for (int k = 0; k < 8; k++) {
-            cs_webjson_key(o, names[k]);
-            cs_webjson_number(o, j->grid[k]);
+            cs_webjson_knumber(o, names[k], j->grid[k]);
         }
         cs_webjson_close(o, '}');
     }

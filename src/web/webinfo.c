@@ -20,12 +20,9 @@ static void settings(cs_webjson *j, const char *cmd, const setting *s, int n)
     cs_webjson_open(j, '[');
     for (int i = 0; i < n; i++) {
         cs_webjson_open(j, '{');
-        cs_webjson_key(j, "key");
-        cs_webjson_string(j, s[i].key);
-        cs_webjson_key(j, "default");
-        cs_webjson_string(j, s[i].def);
-        cs_webjson_key(j, "help");
-        cs_webjson_string(j, s[i].help);
+        cs_webjson_kstring(j, "key", s[i].key);
+        cs_webjson_kstring(j, "default", s[i].def);
+        cs_webjson_kstring(j, "help", s[i].help);
         cs_webjson_close(j, '}');
     }
     cs_webjson_close(j, ']');
@@ -74,43 +71,30 @@ static void param(cs_webjson *j, const cs_param_def *d)
     char accepted[512];
     cs_columns_accepted(d, accepted, sizeof accepted);
     cs_webjson_open(j, '{');
-    cs_webjson_key(j, "key");
-    cs_webjson_string(j, d->key);
-    cs_webjson_key(j, "type");
-    cs_webjson_string(j, cs_ruleset_type_name(d->type));
-    cs_webjson_key(j, "default");
-    cs_webjson_string(j, d->def);
-    cs_webjson_key(j, "unit");
-    cs_webjson_string(j, d->unit);
-    cs_webjson_key(j, "help");
-    cs_webjson_string(j, d->help);
-    cs_webjson_key(j, "accepted");
-    cs_webjson_string(j, accepted);
-    cs_webjson_key(j, "min");
-    cs_webjson_number(j, d->min);
-    cs_webjson_key(j, "max");
-    cs_webjson_number(j, d->max);
+    cs_webjson_kstring(j, "key", d->key);
+    cs_webjson_kstring(j, "type", cs_ruleset_type_name(d->type));
+    cs_webjson_kstring(j, "default", d->def);
+    cs_webjson_kstring(j, "unit", d->unit);
+    cs_webjson_kstring(j, "help", d->help);
+    cs_webjson_kstring(j, "accepted", accepted);
+    cs_webjson_knumber(j, "min", d->min);
+    cs_webjson_knumber(j, "max", d->max);
     cs_webjson_key(j, "choices");
     cs_webjson_open(j, '[');
     for (int c = 0; d->choices && d->choices[c]; c++)
         cs_webjson_string(j, d->choices[c]);
     cs_webjson_close(j, ']');
-    cs_webjson_key(j, "layout");
-    cs_webjson_bool(j, (d->flags & CS_PF_LAYOUT) != 0);
-    cs_webjson_key(j, "assumption");
-    cs_webjson_bool(j, (d->flags & CS_PF_ASSUMPTION) != 0);
+    cs_webjson_kbool(j, "layout", (d->flags & CS_PF_LAYOUT) != 0);
+    cs_webjson_kbool(j, "assumption", (d->flags & CS_PF_ASSUMPTION) != 0);
     cs_webjson_close(j, '}');
 }
 
 static void ruleset(cs_webjson *j, const cs_ruleset *rs)
 {
     cs_webjson_open(j, '{');
-    cs_webjson_key(j, "name");
-    cs_webjson_string(j, rs->name);
-    cs_webjson_key(j, "summary");
-    cs_webjson_string(j, rs->summary);
-    cs_webjson_key(j, "doc");
-    cs_webjson_string(j, rs->doc);
+    cs_webjson_kstring(j, "name", rs->name);
+    cs_webjson_kstring(j, "summary", rs->summary);
+    cs_webjson_kstring(j, "doc", rs->doc);
     cs_webjson_key(j, "params");
     cs_webjson_open(j, '[');
     for (int i = 0; i < rs->n_params; i++)
@@ -131,27 +115,21 @@ static void ruleset(cs_webjson *j, const cs_ruleset *rs)
     cs_webjson_open(j, '[');
     for (int m = 0; m < rs->n_metrics; m++) {
         cs_webjson_open(j, '{');
-        cs_webjson_key(j, "name");
-        cs_webjson_string(j, rs->metrics[m].name);
-        cs_webjson_key(j, "unit");
-        cs_webjson_string(j, rs->metrics[m].unit);
-        cs_webjson_key(j, "help");
-        cs_webjson_string(j, rs->metrics[m].help);
+        cs_webjson_kstring(j, "name", rs->metrics[m].name);
+        cs_webjson_kstring(j, "unit", rs->metrics[m].unit);
+        cs_webjson_kstring(j, "help", rs->metrics[m].help);
         cs_webjson_close(j, '}');
     }
     cs_webjson_close(j, ']');
-    cs_webjson_key(j, "map");
-    cs_webjson_bool(j, rs->map_place != NULL);
-    cs_webjson_key(j, "exact");
-    cs_webjson_bool(j, rs->outcome_probabilities != NULL);
+    cs_webjson_kbool(j, "map", rs->map_place != NULL);
+    cs_webjson_kbool(j, "exact", rs->outcome_probabilities != NULL);
     cs_webjson_close(j, '}');
 }
 
 void cs_webinfo_write(cs_webjson *j)
 {
     cs_webjson_open(j, '{');
-    cs_webjson_key(j, "version");
-    cs_webjson_string(j, CS_VERSION);
+    cs_webjson_kstring(j, "version", CS_VERSION);
     cs_webjson_key(j, "methods");
     cs_webjson_open(j, '[');
     for (int m = CS_METHOD_AUTO; m <= CS_METHOD_RQMC; m++)

@@ -100,6 +100,24 @@ void cs_webjson_bool(cs_webjson *j, bool b)
     j->comma = true;
 }
 
+void cs_webjson_kstring(cs_webjson *j, const char *key, const char *s)
+{
+    cs_webjson_key(j, key);
+    cs_webjson_string(j, s);
+}
+
+void cs_webjson_knumber(cs_webjson *j, const char *key, double x)
+{
+    cs_webjson_key(j, key);
+    cs_webjson_number(j, x);
+}
+
+void cs_webjson_kbool(cs_webjson *j, const char *key, bool b)
+{
+    cs_webjson_key(j, key);
+    cs_webjson_bool(j, b);
+}
+
 void cs_webjson_clear(cs_webjson *j)
 {
     free(j->s);
