@@ -199,6 +199,10 @@ const cs_ruleset *cs_ruleset_find(const char *name);
 int cs_ruleset_count(void);
 const cs_ruleset *cs_ruleset_at(int i);
 
+/* A parameter type's name as `chargesim rules` and the web edition show
+ * it: real, int, bool, choice, dice, text, polygon. */
+const char *cs_ruleset_type_name(cs_param_type t);
+
 /* Index of a parameter, outcome or metric by name; -1 if absent. */
 int cs_ruleset_param_index(const cs_ruleset *rs, const char *key);
 int cs_ruleset_outcome_index(const cs_ruleset *rs, const char *name);

@@ -9,6 +9,7 @@
 #include "chargesim/output.h"
 #include "chargesim/report.h"
 #include "chargesim/sim.h"
+#include "chargesim/tablewrite.h"
 
 static const char usage[] =
     "usage: chargesim run EXPERIMENT.ini [options]\n"

@@ -75,3 +75,9 @@ void cs_probs_add(cs_probs *pr, int m, double v, double q)
     pr->value[m][pr->n[m]] = v;
     pr->prob[m][pr->n[m]++] = q;
 }
+
+const char *cs_ruleset_type_name(cs_param_type t)
+{
+    static const char *const names[] = {"real", "int", "bool", "choice", "dice", "text", "polygon"};
+    return names[t];
+}

@@ -6,7 +6,7 @@
  * at a time) into its thread's sorted list of (value, count); the threads'
  * lists are merged at the end. Counts are integers, so they do not depend on the
  * thread count. */
-#include <omp.h>
+#include "omp_shim.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +144,7 @@ cs_status cs_sim_dice_counts(const cs_dice *d, uint64_t trials, uint64_t seed, i
 {
     uint64_t bs = cs_sim_block_size(trials), nb = (trials + bs - 1) / bs;
     int nt = threads > 0 ? threads : omp_get_max_threads();
+    (void)nt; /* unused where OpenMP is not (the web edition) */
     vlist acc = {0};
     int failed = 0;
     const cs_sched_backend *be = cs_sched_get_backend();
