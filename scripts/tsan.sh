@@ -70,5 +70,18 @@ for t in 2 7; do
         "$bin" map "$dir/experiments/map-t9a.ini" --set 'angle=uniform(-45,45)' --method $m \
             --trials 512 --x -2..2:1 --y 0..3:1 --threads $t --quiet -o "$tmp/map.csv"
     done
+    # --checkpoint (issue 34): threads take items in order under a lock and
+    # stop taking them when a checkpoint is due (every 0.01 s here), then
+    # the run goes on; and a run stopped by SIGTERM goes on from its file.
+    "$bin" run "$ini" --method mc --trials 200000 --dist "$tmp/ck-dist.csv" --threads $t \
+        --checkpoint "$tmp/ck" --checkpoint-every 0.01 --quiet -o "$tmp/ck.csv"
+    "$bin" run "$ini" --method mc --trials 2000000 --threads $t --checkpoint "$tmp/ck" \
+        --quiet -o "$tmp/ck.csv" &
+    job=$!
+    sleep 2
+    kill -TERM "$job"
+    wait "$job" || [ $? -eq 143 ]
+    "$bin" run "$ini" --method mc --trials 2000000 --threads $t --checkpoint "$tmp/ck" \
+        --quiet -o "$tmp/ck.csv"
 done
-echo "tsan: no data races reported (mc, conditional, exact, rqmc, --dist, --precision, compare, dice, map with drawn values on 2 and 7 threads)"
+echo "tsan: no data races reported (mc, conditional, exact, rqmc, --dist, --precision, compare, dice, map with drawn values, --checkpoint on 2 and 7 threads)"
