@@ -244,6 +244,17 @@ static uint64_t next_items(const sched *s, uint64_t target, uint64_t *k, uint64_
     return n;
 }
 
+/* The blocks per point of the --precision round after one of `target`:
+ * the estimator's, or twice as many up to the cap (cap[0]: whole blocks
+ * within max_trials, cap[1]: with the last one cut short); `target` itself
+ * when no further round can run. */
+static uint64_t next_target(const sched *s, uint64_t target, const uint64_t cap[2])
+{
+    if (s->est->next_blocks)
+        return s->est->next_blocks(&s->run, target, cap[0]);
+    return target * 2 < cap[1] ? target * 2 : cap[1];
+}
+
 /* --checkpoint (checkpoint.h). A checkpoint is taken only here, between
  * chunks, where every block computed is merged: the state is then every
  * point's tally, blocks and activity and the round's target, which a
@@ -361,15 +372,21 @@ static cs_status ckpt_tick(sched *s, bool round_end, cs_error *err)
  * that was under way, the progress and histograms too (under MPI rank 0
  * holds them, as if its threads had computed every block). *complete: the
  * checkpoint is past this pass (an exact run's resampling was under way). */
-static cs_status ckpt_resume(sched *s, uint64_t cap_blocks, uint64_t *target, bool *complete,
+static cs_status ckpt_resume(sched *s, const uint64_t cap[2], uint64_t *target, bool *complete,
                              cs_error *err)
 {
     *complete = false;
     if (s->resume.n_passes <= s->pass)
         return CS_OK;
     const cs_ckpt_pass *in = &s->resume.pass[s->pass];
+    /* The round must be one this run reaches: the first, or under
+     * --precision one of the rounds that follow it (an rqmc round's
+     * blocks hold whole replicates, which its point set is grown for). */
+    uint64_t round = *target;
+    while (s->precision > 0.0 && round < in->target && next_target(s, round, cap) > round)
+        round = next_target(s, round, cap);
     if (in->n_points != s->n_points || in->tally_size != s->est->tally_size ||
-        strcmp(in->estimator, s->est->name) != 0 || in->target == 0 || in->target > cap_blocks)
+        strcmp(in->estimator, s->est->name) != 0 || round != in->target)
         return misfit(err, "its points, estimator or round");
     for (uint64_t k = 0; k < s->n_points; k++) {
         uint64_t bd = cs_ckpt_u64_at(in->blocks_done, k);
@@ -447,10 +464,10 @@ static cs_status run_pass(sched *s, cs_error *err)
     /* The blocks that reach max_trials, the last one cut short; an
      * estimator that keeps rounds whole (next_blocks) gets the whole ones. */
     uint64_t extra = s->max_trials > run->trials ? s->max_trials - run->trials : 0;
-    uint64_t cap_whole = target + extra / run->block_size;
-    uint64_t cap_blocks = target + (extra + run->block_size - 1) / run->block_size;
+    const uint64_t cap[2] = {target + extra / run->block_size,
+                             target + (extra + run->block_size - 1) / run->block_size};
     bool complete;
-    cs_status st = ckpt_resume(s, cap_blocks, &target, &complete, err);
+    cs_status st = ckpt_resume(s, cap, &target, &complete, err);
     if (st != CS_OK || complete)
         return st;
     for (;;) {
@@ -461,9 +478,7 @@ static cs_status run_pass(sched *s, cs_error *err)
             return st;
         if (!(s->precision > 0.0))
             return CS_OK;
-        uint64_t next = s->est->next_blocks ? s->est->next_blocks(run, target, cap_whole)
-                        : target * 2 < cap_blocks ? target * 2
-                                                  : cap_blocks;
+        uint64_t next = next_target(s, target, cap);
         bool any = false;
         for (uint64_t k = 0; k < s->n_points; k++) {
             sched_point *p = &s->pts[k];
