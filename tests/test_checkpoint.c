@@ -763,3 +763,156 @@ Test(checkpoint_cli, bad_options_are_refused)
     path_in(c, sizeof c, dir, "c");
     cr_expect(!exists(c));
 }
+
+/* The bytes of m with `edit` applied at `off` bytes past "RUNSTATE" (or
+ * past "MAPCELLS" when map), and the digest made again: a state that no run
+ * wrote, behind a right digest. */
+static unsigned char *edited(const mem_sink *m, const char *tag, size_t off, const void *edit,
+                             size_t n)
+{
+    unsigned char *b = malloc(m->len);
+    memcpy(b, m->buf, m->len);
+    unsigned char *at = memmem(b, m->len, tag, 8);
+    cr_assert(at);
+    memcpy(at + off, edit, n);
+    cs_sha256 h;
+    cs_sha256_init(&h);
+    cs_sha256_update(&h, b, m->len - 32);
+    cs_sha256_final(&h, b + m->len - 32);
+    return b;
+}
+
+/* Resumes a run of e from b: the status, the message in msg. */
+static cs_status resume_from(const cs_experiment *e, cs_run_opts o, const unsigned char *b,
+                             size_t len, char *msg, size_t cap)
+{
+    cs_ckpt ck;
+    cs_error err;
+    cs_run_result r;
+    cs_ckpt_sink sink = {mem_write, mem_stop, &(mem_sink){.stop_after = 1L << 60}};
+    cs_ckpt_init(&ck, 1e9, &sink);
+    cr_assert_eq(cs_ckpt_identify(&ck, "run", e, &o, NULL, NULL, &err), CS_OK);
+    cs_status st = cs_ckpt_load(&ck, "ck", b, len, &err);
+    if (st == CS_OK) {
+        o.checkpoint = &ck;
+        st = cs_sim_run(e, &o, &r, &err);
+        if (st == CS_OK)
+            cs_run_result_free(&r);
+    }
+    snprintf(msg, cap, "%s", st == CS_OK ? "" : err.msg);
+    cs_ckpt_free(&ck);
+    return st;
+}
+
+/* Behind a right digest, a state that does not fit the run is refused,
+ * never run: a point past its round, another estimator, a round this run
+ * never reaches, histograms it does not keep, a section that is no state. */
+Test(checkpoint, a_state_that_does_not_fit_is_refused)
+{
+    static const char *const sets[] = {"experiment.method=mc"};
+    cs_experiment e;
+    mem_sink m;
+    char msg[1024];
+    load(t9a_random, sets, 1, &e);
+    checkpoint_of("run", &e, (cs_run_opts){0}, NULL, &m);
+    /* RUNSTATE's head is 32 bytes, a pass's head 40: target, points,
+     * tally size, the estimator's name; then the blocks done. */
+    const uint64_t huge = 1000, round = 7;
+    const struct {
+        size_t off;
+        const void *edit;
+        size_t n;
+        const char *said;
+    } cases[] = {
+        {32 + 40, &huge, 8, "a point's blocks"},
+        {32 + 24, "xx", 3, "its points, estimator or round"},
+        {32, &round, 8, "its points, estimator or round"},
+        {0, "RUNSTATX", 8, "not one this version writes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned char *b = edited(&m, "RUNSTATE", cases[i].off, cases[i].edit, cases[i].n);
+        cr_expect_eq(resume_from(&e, (cs_run_opts){0}, b, m.len, msg, sizeof msg), CS_EINPUT,
+                     "case %zu", i);
+        cr_expect(strstr(msg, cases[i].said), "case %zu: %s", i, msg);
+        free(b);
+    }
+    /* A run without --dist, its identity rewritten to say --dist. */
+    size_t len;
+    unsigned char *d = rewritten(&m, "\n--dist no\n", "\n--dist yes\n", &len);
+    cr_expect_eq(resume_from(&e, (cs_run_opts){.want_dist = true}, d, len, msg, sizeof msg),
+                 CS_EINPUT);
+    cr_expect(strstr(msg, "its histograms"), "%s", msg);
+    free(d);
+    free(m.buf);
+    cs_experiment_free(&e);
+    /* A map's own section: its first cell past the map. */
+    static const char *const ini = "[experiment]\nruleset = t9a\nseed = 7\n[params]\n";
+    cs_map_axis x, y;
+    cs_error err;
+    load(ini, NULL, 0, &e);
+    cs_map_axis_parse("-2..2:1", "--x", &x, &err);
+    cs_map_axis_parse("1..3:1", "--y", &y, &err);
+    cs_ckpt ck;
+    cs_map_result r;
+    cs_ckpt_sink sink = {mem_write, mem_stop, &m};
+    m = (mem_sink){.stop_after = 2};
+    cs_ckpt_init(&ck, 1e9, &sink);
+    cr_assert_eq(cs_ckpt_identify(&ck, "map", &e, &(cs_run_opts){0}, NULL, NULL, &err), CS_OK);
+    cr_assert_eq(cs_map_run(&e, &x, &y, &(cs_run_opts){.checkpoint = &ck}, &r, &err),
+                 CS_ERUNTIME);
+    unsigned char *b = edited(&m, "MAPCELLS", 8, &huge, 8);
+    cr_assert_eq(cs_ckpt_load(&ck, "ck", b, m.len, &err), CS_OK, "%s", err.msg);
+    cr_expect_eq(cs_map_run(&e, &x, &y, &(cs_run_opts){.checkpoint = &ck}, &r, &err), CS_EINPUT);
+    cr_expect(strstr(err.msg, "the map's state in it does not fit this map"), "%s", err.msg);
+    free(b);
+    free(m.buf);
+    cs_ckpt_free(&ck);
+    cs_experiment_free(&e);
+}
+
+/* A checkpoint that cannot be written (here a file size limit, as a full
+ * disk): a warning each time, the run goes on and ends as it would have,
+ * and no temporary is left; stopped then, it says no checkpoint holds its
+ * state. */
+Test(checkpoint_cli, a_checkpoint_not_written_is_a_warning)
+{
+    const char *dir = th_tmpdir();
+    char cmd[2048], *err = NULL, *out = NULL, *ref = NULL;
+    snprintf(cmd, sizeof cmd, "run %s/experiments/t9a-random-approach.ini --method mc "
+             "--trials 100000 --quiet", th_root());
+    cr_assert_eq(th_cli(cmd, &ref, NULL), 0);
+    char limited[4096];
+    snprintf(limited, sizeof limited,
+             "-c 'trap \"\" XFSZ; ulimit -f 8; exec \"$CS_BIN\" %s --checkpoint %s/ck "
+             "--checkpoint-every 0.05'",
+             cmd, dir);
+    char shell[4200];
+    /* The table goes through a pipe, which no file size limit holds. */
+    snprintf(shell, sizeof shell, "{ sh %s 2>%s/err; echo $? >%s/rc; } | cat >%s/out", limited,
+             dir, dir, dir);
+    cr_assert_eq(system(shell), 0);
+    char path[600];
+    snprintf(path, sizeof path, "%s/rc", dir);
+    char *rc = th_slurp(path, NULL);
+    snprintf(path, sizeof path, "%s/out", dir);
+    out = th_slurp(path, NULL);
+    snprintf(path, sizeof path, "%s/err", dir);
+    err = th_slurp(path, NULL);
+    cr_assert_str_eq(rc, "0\n", "%s", err);
+    free(rc);
+    cr_expect(strstr(err, "chargesim run: warning: the checkpoint was not written: ") &&
+                  strstr(err, "the run goes on"),
+              "%s", err);
+    cr_expect_str_eq(out, ref, "the run's table differs");
+    char ls[700], *names = NULL;
+    size_t len = 0;
+    snprintf(ls, sizeof ls, "ls -A %s", dir);
+    FILE *p = popen(ls, "r");
+    cr_assert(getdelim(&names, &len, '\0', p) > 0);
+    pclose(p);
+    cr_expect_str_eq(names, "err\nout\nrc\n", "files left: %s", names);
+    free(names);
+    free(out);
+    free(err);
+    free(ref);
+}
