@@ -56,8 +56,10 @@ typedef struct cs_ckpt_sink {
      * command (under MPI on rank 0 only). A failure is the sink's to
      * report; the run goes on, the last checkpoint written stays. */
     cs_status (*write)(void *user, const cs_ckpt_piece *pieces, int n, cs_error *err);
-    /* Non-zero when the run must stop at its next safe point (a signal was
-     * caught). Called from the worker threads: it must only read a flag. */
+    /* Non-zero when the run must stop at its next safe point: a code that
+     * says why (the signal caught), which the run keeps (cs_ckpt.stopped;
+     * under MPI the highest code any rank's sink gave, 1 to 63). Called
+     * from the worker threads: it must only read a flag. */
     int (*stop)(void *user);
     void *user;
 } cs_ckpt_sink;
@@ -103,7 +105,8 @@ typedef struct cs_ckpt {
     /* Kept by the runs. */
     double last;        /* monotonic seconds of the last checkpoint (or the start) */
     uint64_t written;   /* checkpoints written */
-    bool stopped;       /* a run stopped at the sink's word, its checkpoint written */
+    int stopped;        /* a run stopped at the sink's word, its checkpoint written:
+                           the sink's code; 0 when none did */
     cs_status last_write; /* the last write's status (CS_OK before any) */
 } cs_ckpt;
 

@@ -223,7 +223,8 @@ int cs_cli_ckpt_stopped(cs_cli_ckpt *c)
         cs_outfile_defer_signals(false); /* a signal after the last safe point: as ever */
         return 0;
     }
-    int sig = cs_outfile_deferred_signal();
+    /* Under MPI the signal may have reached another rank only. */
+    int sig = c->ck.stopped;
     char line[4096];
     command_line(c, line, sizeof line);
     if (c->ck.last_write == CS_OK)

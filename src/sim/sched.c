@@ -322,24 +322,31 @@ static cs_status ckpt_save(sched *s, cs_error *err)
 }
 
 /* Under MPI the ranks take every checkpoint decision together, between
- * chunks: a signal any rank caught stops them all; rank 0's clock says
- * when a checkpoint is due and how many items the next chunk takes, so
- * that a chunk lasts about an eighth of the interval (at most a second)
- * and a signal is answered within it. */
-static void ckpt_agree(sched *s, bool *stop, bool *due)
+ * chunks: a stop any rank's sink asked for stops them all (the highest
+ * code: each code a counter of its own, so the sum tells which); rank 0's
+ * clock says when a checkpoint is due and how many items the next chunk
+ * takes, so that a chunk lasts about an eighth of the interval, at most a
+ * quarter of a second: a signal is answered within it (mpirun kills its
+ * ranks 1 s after it passes SIGTERM on). */
+#define CODES 64
+static void ckpt_agree(sched *s, int *stop, bool *due)
 {
-    uint64_t v[3] = {*stop, 0, 0};
+    uint64_t v[CODES + 2] = {0};
+    v[*stop > 0 && *stop < CODES ? *stop : *stop ? CODES - 1 : 0] = *stop > 0;
     if (backend->rank == 0) {
-        double dt = cs_ckpt_now() - s->chunk_start, want = fmin(s->ck->every / 8.0, 1.0);
+        double dt = cs_ckpt_now() - s->chunk_start, want = fmin(s->ck->every / 8.0, 0.25);
         double next = fmin((double)s->chunk * want / fmax(dt, 1e-6), 2.0 * (double)s->chunk);
         uint64_t least = 2 * (uint64_t)backend->size;
-        v[1] = *due;
-        v[2] = next < (double)least ? least : next > (double)CHUNK ? CHUNK : (uint64_t)next;
+        v[CODES] = *due;
+        v[CODES + 1] = next < (double)least ? least : next > (double)CHUNK ? CHUNK : (uint64_t)next;
     }
-    backend->sum_u64(v, 3);
-    *stop = v[0] > 0;
-    *due = v[1] > 0;
-    s->chunk = v[2];
+    backend->sum_u64(v, CODES + 2);
+    *stop = 0;
+    for (int c = 1; c < CODES; c++)
+        if (v[c])
+            *stop = c;
+    *due = v[CODES] > 0;
+    s->chunk = v[CODES + 1];
 }
 
 /* After a chunk (or, round_end, a --precision round that another follows):
@@ -350,7 +357,7 @@ static cs_status ckpt_tick(sched *s, bool round_end, cs_error *err)
     cs_ckpt *ck = s->ck;
     if (!ck)
         return CS_OK;
-    bool stop = ck->sink.stop && ck->sink.stop(ck->sink.user);
+    int stop = ck->sink.stop ? ck->sink.stop(ck->sink.user) : 0;
     bool due = round_end || cs_ckpt_now() - ck->last >= ck->every;
     if (multi_rank())
         ckpt_agree(s, &stop, &due);
@@ -363,7 +370,7 @@ static cs_status ckpt_tick(sched *s, bool round_end, cs_error *err)
         uint64_t one = 1;
         backend->sum_u64(&one, 1);
     }
-    ck->stopped = true;
+    ck->stopped = stop;
     return cs_error_set(err, CS_ERUNTIME, "stopped by a signal after writing a checkpoint");
 }
 
