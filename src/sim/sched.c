@@ -207,12 +207,27 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
 }
 
 /* Adds a round's slots into the points, in item order (point, then block). */
+/* Under MPI with --checkpoint, a chunk's items are dealt to the ranks in
+ * turn (item i to rank i mod size) rather than cut into contiguous shares:
+ * a short chunk then gives every rank blocks of the same points, so the
+ * ranks reach the chunk's end together. The position item i of n takes in
+ * the dealt list, whose shares are contiguous as the gather wants them;
+ * i itself when not dealt. */
+static uint64_t dealt(const sched *s, uint64_t i, uint64_t n)
+{
+    if (!s->ck || !multi_rank())
+        return i;
+    uint64_t size = (uint64_t)backend->size, lo, hi;
+    cs_sched_share_of(n, (int)(i % size), backend->size, &lo, &hi);
+    return lo + i / size;
+}
+
 static void merge_round(sched *s, const uint64_t *items, uint64_t n_items,
-                        const unsigned char *slots)
+                        const unsigned char *slots, uint64_t n_dealt)
 {
     for (uint64_t i = 0; i < n_items; i++) {
         sched_point *p = &s->pts[items[2 * i]];
-        s->est->merge(p->tally, slots + i * s->est->tally_size);
+        s->est->merge(p->tally, slots + dealt(s, i, n_dealt) * s->est->tally_size);
         p->blocks_done++;
     }
 }
@@ -428,7 +443,7 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
     if (n_items == 0)
         return CS_OK;
     uint64_t cap = n_items < CHUNK ? n_items : CHUNK;
-    uint64_t *items = malloc(2 * (size_t)cap * sizeof *items);
+    uint64_t *items = malloc(4 * (size_t)cap * sizeof *items), *deal = items + 2 * cap;
     unsigned char *slots = malloc((size_t)cap * s->est->tally_size);
     if (!items || !slots) {
         free(items);
@@ -442,11 +457,13 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
     for (uint64_t left = n_items; st == CS_OK && left > 0;) {
         uint64_t n = next_items(s, target, &k, &b, items), m;
         s->chunk_start = s->ck ? cs_ckpt_now() : 0.0;
-        if (!run_round(s, items, n, slots, &m)) {
+        for (uint64_t i = 0; i < n; i++)
+            memcpy(deal + 2 * dealt(s, i, n), items + 2 * i, 2 * sizeof *items);
+        if (!run_round(s, deal, n, slots, &m)) {
             st = cs_error_set(err, CS_ENOMEM, "out of memory");
             break;
         }
-        merge_round(s, items, m, slots);
+        merge_round(s, items, m, slots, n);
         left -= m;
         if (m < n) { /* a cut chunk: the next one starts at its first item left */
             k = items[2 * m];
