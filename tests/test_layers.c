@@ -87,11 +87,11 @@ Test(layers, upward_include_fails_with_file_line_and_layers)
 {
     copy_tree();
     /* A core file reaching into sim, and a rules header reaching into io. */
-    write_file("src/core/upward.c", "/* planted */\n#include \"chargesim/sim.h\"\n");
+    write_file("src/core/upward.c", "/* planted */\n#include \"chargesim/sched.h\"\n");
     write_file("src/rules/upward2.c", "#include \"chargesim/upward2.h\"\n");
     write_file("include/chargesim/upward2.h", "/* planted */\n\n#include \"chargesim/report.h\"\n");
     cr_expect_neq(make_layers(), 0, "%s", out);
-    cr_expect(strstr(out, "src/core/upward.c:2: upward.c (core) includes sim.h (sim)\n"), "%s",
+    cr_expect(strstr(out, "src/core/upward.c:2: upward.c (core) includes sched.h (sim)\n"), "%s",
               out);
     cr_expect(strstr(out, "include/chargesim/upward2.h:3: upward2.h (rules) includes report.h "
                           "(io)\n"),

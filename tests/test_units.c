@@ -412,7 +412,7 @@ static void driver_p(const cs_unit *u, const cs_units_grid *g, int plus, double 
     cr_assert_eq((int)r.n_points, cs_units_grid_count(g));
     for (uint64_t k = 0; k < r.n_points; k++)
         out[k] = r.point[k].p_success;
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     cs_experiment_free(&e);
 }
 

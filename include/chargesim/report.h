@@ -4,7 +4,8 @@
  * point), the long-form distributions (--dist) and pivoted probability
  * tables (--pivot ROW:COL) for publishing. */
 #include "chargesim/error.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
+#include "chargesim/success.h"
 #include "chargesim/table.h"
 
 /* The summary: swept keys, trials, successes, p_success, ci_low, ci_high,

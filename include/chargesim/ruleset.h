@@ -204,4 +204,11 @@ int cs_ruleset_param_index(const cs_ruleset *rs, const char *key);
 int cs_ruleset_outcome_index(const cs_ruleset *rs, const char *name);
 int cs_ruleset_metric_index(const cs_ruleset *rs, const char *name);
 
+/* The exact answer given one layout: clears pr as the interface promises
+ * (p 0, n 0, mean and pdef NAN), fills it with rs->outcome_probabilities
+ * and returns the p_success share of the outcomes in success_mask. The one
+ * exact evaluation the estimators, units and the other commands share. */
+double cs_ruleset_eval_layout(const cs_ruleset *rs, const void *ctx, const void *layout,
+                              unsigned success_mask, cs_probs *pr);
+
 #endif

@@ -5,7 +5,7 @@
 
 #include "chargesim/cli.h"
 #include "chargesim/dice.h"
-#include "chargesim/sim.h"
+#include "chargesim/dicesim.h"
 #include "chargesim/stats.h"
 
 static const char usage[] =
@@ -204,9 +204,9 @@ static void set_share(cs_table *tab, int r, const int cols[3], uint64_t k, uint6
 static int sampled_table(const dice_args *a, const cs_dice *d, cs_table *tab)
 {
     cs_error err;
-    cs_dice_count *cnt;
+    cs_dicesim_count *cnt;
     size_t n_cnt;
-    if (cs_sim_dice_counts(d, a->trials, a->seed, a->threads, &cnt, &n_cnt, &err) != CS_OK)
+    if (cs_dicesim_counts(d, a->trials, a->seed, a->threads, &cnt, &n_cnt, &err) != CS_OK)
         return cs_cli_fail_err("dice", &err);
     bool pct = a->fmt != CS_FORMAT_CSV;
     double z = cs_stats_z(a->confidence), s = pct ? 100.0 : 1.0;
