@@ -108,6 +108,7 @@ TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 check: $(BIN) $(TESTBIN) layers sizes archdoc fuzz-replay
 	$(TEST_ENV) $(TESTBIN) --jobs 2
 	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" tests/install.sh
+	$(TEST_ENV) RECIPE_CC="$(CC)" RECIPE_LDLIBS="$(LDLIBS)" tests/recipes.sh $(BUILD)
 
 # Installs the binary, the man page, the bash completion and the mapping files
 # (which `chargesim units` reads through CS_MAPPINGS or --mapping).

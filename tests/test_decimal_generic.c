@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "support/helpers.h"
 
 enum { PR_NONE, PR_W40K, PR_AOS, PR_TOW, PR_WHFB8 };

@@ -13,7 +13,7 @@
 #include "chargesim/dice.h"
 #include "chargesim/dicesim.h"
 #include "chargesim/replay.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "chargesim/success.h"
 #include "support/helpers.h"
 
@@ -605,7 +605,7 @@ Test(driver, dice_counts_are_bounded_and_thread_free, .timeout = 30)
  * the hook stands in for one. */
 Test(driver, a_ruleset_without_exact_probabilities_runs_mc)
 {
-    cs_ruleset bare = *cs_ruleset_find("generic");
+    cs_ruleset bare = *cs_registry_find("generic");
     bare.outcome_probabilities = NULL;
     cs_experiment e;
     cs_error err;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chargesim/registry.h"
 #include "chargesim/unitsrc.h"
 #include "support/helpers.h"
 #include "support/units_helpers.h"
@@ -166,7 +167,7 @@ Test(units, shipped_mappings)
     cr_assert_geq(n, 3);
     for (int i = 0; i < n; i++) {
         cs_status st = cs_units_mapping_bind(&maps[i], &err);
-        if (cs_ruleset_find(maps[i].ruleset))
+        if (cs_registry_find(maps[i].ruleset))
             cr_expect_eq(st, CS_OK, "%s", err.msg);
         else
             cr_expect(st == CS_EINPUT && strstr(err.msg, "is not built"), "%s", err.msg);

@@ -1,13 +1,14 @@
 #ifndef CHARGESIM_SCHED_H
 #define CHARGESIM_SCHED_H
 /* The scheduler (src/sim/sched.c), the block driver: runs an experiment's
- * sweep points in fixed blocks of trials spread over OpenMP threads. Block b of point k draws from the stream
- * (seed, k, b); the block size depends on the trial count only; tallies
- * merge in block order, so 1, 2 or 7 threads give identical numbers. The
- * scheduler owns blocks, threads, seeding, progress and the stopping rule
- * (and, through backend.h, the share of each MPI rank); one estimator per method (src/sim/est_*.c, interface
- * in chargesim/estimator.h) owns what a block computes and each reported
- * cell's interval.
+ * sweep points in fixed blocks of trials spread over OpenMP threads. Block
+ * b of point k draws from the stream (seed, k, b); the block size depends
+ * on the trial count only; tallies merge in block order, so 1, 2 or 7
+ * threads give identical numbers. The scheduler owns blocks, threads,
+ * seeding, progress and the stopping rule (and, through backend.h, the
+ * share of each MPI rank); one estimator per method (src/sim/est_*.c,
+ * interface in chargesim/estimator.h) owns what a block computes and each
+ * reported cell's interval.
  *
  * --precision H: a point runs on, doubling its blocks, until the widest
  * interval half-width of every reported probability column (p_success and

@@ -3,6 +3,7 @@
  * include/chargesim/map.h. */
 #include "chargesim/map.h"
 #include "chargesim/parse.h"
+#include "chargesim/registry.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -125,8 +126,8 @@ static void mappable(char *buf, size_t cap)
 {
     size_t u = 0;
     buf[0] = '\0';
-    for (int i = 0; i < cs_ruleset_count(); i++) {
-        const cs_ruleset *rs = cs_ruleset_at(i);
+    for (int i = 0; i < cs_registry_count(); i++) {
+        const cs_ruleset *rs = cs_registry_at(i);
         if (!rs->map_place)
             continue;
         int w = snprintf(buf + u, cap - u, "%s%s", u ? ", " : "", rs->name);
