@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chargesim/unitsrc.h"
 #include "support/helpers.h"
+#include "support/units_helpers.h"
 
 #define EXACT 1e-12
 
@@ -353,4 +355,72 @@ Test(units_tow, every_catalogue_every_unit_in_the_table_or_the_notes, .timeout =
         xmlFree((xmlChar *)w->e[i].id);
     free(w->e);
     free(w);
+}
+
+/* ---- [type NAME]: a note for a troop type, or its units left out ---------- */
+
+static bool noted(const cs_units *u, const char *name, cs_unit_note_kind kind, const char *what)
+{
+    for (int i = 0; i < u->n_notes; i++)
+        if (strcmp(u->note[i].name, name) == 0 && u->note[i].kind == kind &&
+            strstr(u->note[i].what, what))
+            return true;
+    return false;
+}
+
+/* A war machine's own M is `-` with its crew's beside it: tow.ini keeps it
+ * at the crew's M with a note saying so; a mapping that says omit leaves
+ * it out with that reason instead, and no other unit changes. */
+Test(units_tow, a_troop_type_is_noted_or_left_out_as_the_mapping_says)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Bretonnians.cat", &m, &u);
+    const cs_unit *tre = row(&u, "Field Trebuchet");
+    cr_assert_not_null(tre);
+    cr_expect_str_eq(tre->type, "War Machine");
+    cr_expect(noted(&u, "Field Trebuchet", CS_UNIT_NOTED, "tabled at its crew's M"));
+    cr_expect_not(noted(&u, "Men-At-Arms", CS_UNIT_NOTED, "tabled at its crew's M"));
+    int kept = u.n;
+    cs_units_free(&u);
+
+    cr_assert_eq(m.n_types, 1);
+    cr_assert_not(m.type_omit[0]);
+    m.type_omit[0] = true;
+    snprintf(m.type_text[0], sizeof m.type_text[0], "no war machines here");
+    read_tow("Bretonnians.cat", &m, &u);
+    cr_expect_null(row(&u, "Field Trebuchet"));
+    cr_expect(noted(&u, "Field Trebuchet", CS_UNIT_SKIPPED, "no war machines here"));
+    bool omitted = false;
+    for (int i = 0; i < u.n_notes; i++)
+        omitted = omitted || u.note[i].problem == CS_UNIT_OMITTED;
+    cr_expect(omitted);
+    cr_expect_eq(u.n, kept - 2, "the trebuchet and the bombard, no other");
+    cs_units_free(&u);
+}
+
+Test(units_tow, a_type_section_is_checked_when_read)
+{
+    static const struct {
+        const char *body, *msg;
+    } bad[] = {
+        {"[type War Machine]\nwhy = x\n", "unknown key `why` in [type War Machine] (omit, note)"},
+        {"[type War Machine]\nnote = a\nomit = b\n", "[type War Machine] has omit or note"},
+        {"[type War Machine]\nomit =\n", "[type War Machine] omit: expected a text"},
+        {"[type A]\nnote=a\n[type B]\nnote=a\n[type C]\nnote=a\n[type D]\nnote=a\n"
+         "[type E]\nnote=a\n[type F]\nnote=a\n[type G]\nnote=a\n[type H]\nnote=a\n"
+         "[type I]\nnote=a\n",
+         "more than 8 [type] sections"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char body[1024];
+        snprintf(body, sizeof body, "[units]\nruleset = generic\n%s", bad[i].body);
+        const char *path = th_units_write_tmp(body);
+        cs_units_mapping m;
+        cs_error err = {0};
+        cr_expect_eq(cs_units_mapping_load(path, &m, &err), CS_EINPUT, "%s", bad[i].body);
+        cr_expect(strstr(err.msg, bad[i].msg), "%s", err.msg);
+        unlink(path);
+    }
 }

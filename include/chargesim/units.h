@@ -28,6 +28,7 @@
 #define CS_UNITS_MAX_SETS 32   /* --set K=V pairs */
 #define CS_UNITS_MAX_SPEEDS 4  /* parameters [units] speed lists */
 #define CS_UNITS_MAX_RULES 16  /* [rule NAME] sections in one mapping */
+#define CS_UNITS_MAX_TYPES 8   /* [type NAME] sections in one mapping */
 #define CS_UNITS_NAME 128      /* unit, catalogue and characteristic names */
 #define CS_UNITS_TEXT 64       /* one value as written */
 #define CS_UNITS_PATH 512
@@ -109,6 +110,14 @@ typedef struct cs_units_mapping {
     cs_units_char chars[CS_UNITS_MAX_CHARS];
     int n_rules;
     cs_units_rule rules[CS_UNITS_MAX_RULES];
+    /* [type NAME]: units whose type (the [units] type characteristic)
+     * reads NAME are left out with the reason (omit = reason), or kept with
+     * a note (note = text: The Old World's war machines, tabled at their
+     * crew's M since their own is `-`). */
+    int n_types;
+    char type_name[CS_UNITS_MAX_TYPES][CS_UNITS_NAME];
+    char type_text[CS_UNITS_MAX_TYPES][CS_UNITS_NOTE];
+    bool type_omit[CS_UNITS_MAX_TYPES];
     char sha256[65]; /* of the file's bytes as read */
     /* Filled by cs_units_mapping_bind: */
     const cs_ruleset *rs;
@@ -156,6 +165,8 @@ typedef enum cs_unit_problem {
     CS_UNIT_MISSING,  /* the characteristic (column) is absent or `-` */
     CS_UNIT_INVALID,  /* present but not readable in its format or range */
     CS_UNIT_CONFLICT, /* several profiles give different values */
+    CS_UNIT_OMITTED,  /* its type is one the mapping leaves out ([type NAME] omit) */
+    CS_UNIT_TYPED,    /* kept: its type carries a note ([type NAME] note) */
 } cs_unit_problem;
 
 typedef struct cs_unit_note {

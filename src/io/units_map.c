@@ -614,6 +614,14 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
             warned = {.file = u->file}, noted = {.file = u->file};
     u->complete = true;
     *kept = false;
+    for (int i = 0; i < m->n_types; i++)
+        if (u->type[0] && strcmp(u->type, m->type_name[i]) == 0) {
+            if (m->type_omit[i])
+                return add_note(out, CS_UNIT_SKIPPED, CS_UNIT_OMITTED, u, u->file, u->line,
+                                m->type_text[i]);
+            warn_at(&noted, CS_UNIT_TYPED, u->file, u->line);
+            note_part(noted.what, sizeof noted.what, "%s", m->type_text[i]);
+        }
     for (int i = 0; i < m->n_chars; i++) {
         const char *label = csv ? m->chars[i].param : m->chars[i].name;
         bool yes;

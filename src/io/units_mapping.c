@@ -196,6 +196,28 @@ static int rule_key(load_state *st, const char *rname, const char *name, const c
                 rname);
 }
 
+/* A key of [type NAME]: omit = why units of that type are left out, or
+ * note = what a kept unit of that type is noted with; one of the two. */
+static int type_key(load_state *st, const char *tname, const char *name, const char *value)
+{
+    cs_units_mapping *m = st->m;
+    bool omit = strcmp(name, "omit") == 0;
+    if (!omit && strcmp(name, "note") != 0)
+        return fail(st, "unknown key `%s` in [type %s] (omit, note)", name, tname);
+    for (int i = 0; i < m->n_types; i++)
+        if (strcmp(m->type_name[i], tname) == 0)
+            return fail(st, "[type %s] has omit or note already: give one of them, once", tname);
+    if (m->n_types == CS_UNITS_MAX_TYPES)
+        return fail(st, "more than %d [type] sections", CS_UNITS_MAX_TYPES);
+    if (value[0] == '\0')
+        return fail(st, "[type %s] %s: expected a text (%s)", tname, name,
+                    omit ? "why units of this type are left out" : "the note");
+    copy(m->type_name[m->n_types], CS_UNITS_NAME, tname); /* fits: see below */
+    copy(m->type_text[m->n_types], CS_UNITS_NOTE, value);
+    m->type_omit[m->n_types++] = omit;
+    return 1;
+}
+
 /* A value is shorter than inih's line, a section name than its buffer. */
 _Static_assert(CS_UNITS_NOTE >= INI_MAX_LINE && CS_UNITS_NAME > CS_INI_MAX_SECTION, "fits");
 
@@ -243,7 +265,11 @@ static int handler(void *user, const char *section, const char *name, const char
     }
     if (strncmp(section, "rule ", 5) == 0)
         return rule_key(st, section + 5, name, value);
-    return fail(st, "unknown section [%s] (units, fixed, locked, characteristic NAME, rule NAME)",
+    if (strncmp(section, "type ", 5) == 0)
+        return type_key(st, section + 5, name, value);
+    return fail(st,
+                "unknown section [%s] (units, fixed, locked, characteristic NAME, rule NAME, "
+                "type NAME)",
                 section);
 }
 
