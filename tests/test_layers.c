@@ -3,7 +3,8 @@
  * both layers, when an include points up or a header has no layer.
  * `make archdoc` (scripts/archdoc.sh, issue 29) likewise: it passes on the
  * tree and lists exactly the files docs/ARCHITECTURE.md misses or names in
- * vain. */
+ * vain. `make headers` (scripts/headers.sh, issue 33) passes on the tree
+ * and names a header whose function lives in a file it does not name. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +42,8 @@ static void copy_tree(void)
     snprintf(cmd, sizeof cmd,
              "cp -R '%s/Makefile' '%s/src' '%s/include' '%s/' && mkdir '%s/scripts' "
              "'%s/docs' '%s/tests' && cp '%s/scripts/layers.sh' '%s/scripts/archdoc.sh' "
-             "'%s/scripts/' && cp '%s/docs/ARCHITECTURE.md' '%s/docs/'",
-             root, root, root, dir, dir, dir, dir, root, root, dir, root, dir);
+             "'%s/scripts/headers.sh' '%s/scripts/' && cp '%s/docs/ARCHITECTURE.md' '%s/docs/'",
+             root, root, root, dir, dir, dir, dir, root, root, root, dir, root, dir);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
@@ -155,4 +156,38 @@ Test(layers, archdoc_lists_missing_and_extra_files)
     cr_expect(!strstr(out, "stdio.h"), "%s", out);
     /* parse.c is named but gone: extra, never missing. */
     cr_expect(!strstr(missing, "parse.c") || strstr(missing, "parse.c") > extra, "%s", out);
+}
+
+Test(layers, headers_clean_tree_passes)
+{
+    copy_tree();
+    cr_expect_eq(make_target("headers"), 0, "%s", out);
+    cr_expect(strstr(out, "every header holds its own .c"), "%s", out);
+}
+
+/* A function declared in one module's header but defined in another file
+ * that the header does not name, and one defined nowhere: both named. A
+ * header that names the file, or whose own .c holds it, passes. */
+Test(layers, headers_name_where_their_code_lives)
+{
+    copy_tree();
+    write_file("include/chargesim/stray.h", "/* planted */\nint cs_stray_here(void);\n"
+                                            "int cs_stray_away(void);\nint cs_stray_nowhere(void);\n");
+    write_file("src/sim/stray.c", "#include \"chargesim/stray.h\"\nint cs_stray_here(void)\n"
+                                  "{\n    return 1;\n}\n");
+    write_file("src/sim/elsewhere.c", "#include \"chargesim/stray.h\"\nint cs_stray_away(void)\n"
+                                      "{\n    return 2;\n}\n");
+    cr_expect_neq(make_target("headers"), 0, "%s", out);
+    cr_expect(strstr(out, "include/chargesim/stray.h: cs_stray_away is defined in "
+                          "src/sim/elsewhere.c, which it does not name\n"),
+              "%s", out);
+    cr_expect(strstr(out, "include/chargesim/stray.h: cs_stray_nowhere is declared but defined "
+                          "nowhere under src/\n"),
+              "%s", out);
+    cr_expect(!strstr(out, "cs_stray_here"), "%s", out);
+    free(out);
+    out = NULL;
+    write_file("include/chargesim/stray.h", "/* cs_stray_away: src/sim/elsewhere.c */\n"
+                                            "int cs_stray_here(void);\nint cs_stray_away(void);\n");
+    cr_expect_eq(make_target("headers"), 0, "%s", out);
 }
