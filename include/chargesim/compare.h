@@ -65,7 +65,7 @@ typedef struct cs_cmp_result {
  * seed, and A's confidence, precision and replicates (the caller checks;
  * CS_EINPUT otherwise). The method is the one both allow (see above). */
 cs_status cs_cmp_run(const cs_experiment *a, const cs_experiment *b, const cs_run_opts *opts,
-                         cs_cmp_result *out, cs_error *err);
+                     cs_cmp_result *out, cs_error *err);
 void cs_cmp_result_free(cs_cmp_result *r);
 
 #endif

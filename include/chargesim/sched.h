@@ -128,7 +128,7 @@ typedef struct cs_run_result {
 /* Runs e (finished). On failure returns the status with err set and leaves
  * out empty. */
 cs_status cs_sched_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_result *out,
-                     cs_error *err);
+                       cs_error *err);
 void cs_sched_result_free(cs_run_result *r);
 
 /* The block size the driver uses for a trial count. */

@@ -23,7 +23,7 @@ static void cells_of(const cs_ruleset *rs, const cs_point_result *r, cs_cmp_poin
 }
 
 cs_status cs_cmp_run(const cs_experiment *a, const cs_experiment *b, const cs_run_opts *opts,
-                         cs_cmp_result *out, cs_error *err)
+                     cs_cmp_result *out, cs_error *err)
 {
     memset(out, 0, sizeof *out);
     if (a->rs != b->rs || a->n_points != b->n_points || a->trials != b->trials ||

@@ -141,7 +141,7 @@ static bool gather_ranks(const cs_backend *be, vlist *acc)
 }
 
 cs_status cs_dicesim_counts(const cs_dice *d, uint64_t trials, uint64_t seed, int threads,
-                             cs_dicesim_count **out, size_t *n_out, cs_error *err)
+                            cs_dicesim_count **out, size_t *n_out, cs_error *err)
 {
     uint64_t bs = cs_sched_block_size(trials), nb = (trials + bs - 1) / bs;
     int nt = threads > 0 ? threads : omp_get_max_threads();

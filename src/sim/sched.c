@@ -534,7 +534,7 @@ static void fill_results(sched *s, cs_run_result *out)
 }
 
 cs_status cs_sched_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_result *out,
-                     cs_error *err)
+                       cs_error *err)
 {
     sched s;
     const cs_estimator *est;
