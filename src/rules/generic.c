@@ -117,7 +117,7 @@ static const cs_param_def params[P_COUNT] = {
      "the charge dice (Roll20 notation); empty: the preset's, 2d6 without one", 0, 0, NULL, 0},
     {"swiftstride", CS_PARAM_BOOL, "false", "",
      /* the presets' texts joined by "; ": the first one's "; " skipped */
-     PRESETS(PRESET_SWIFT_HELP) + 2,
+     &(PRESETS(PRESET_SWIFT_HELP))[2],
      0, 0, NULL, CS_PF_ASSUMPTION},
     {"reroll", CS_PARAM_CHOICE, "none", "",
      "none; failed: re-roll the whole roll once if it fails; one_die: re-roll the lowest die",
