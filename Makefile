@@ -51,7 +51,7 @@ COMPDIR  ?= $(DATADIR)/bash-completion/completions
 MAPDIR   ?= $(DATADIR)/chargesim/mappings
 MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
 
-.PHONY: all deps deps-mpi test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers headers sizes archdoc examples coverage
+.PHONY: all deps deps-mpi deps-web web test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers headers sizes archdoc examples coverage
 
 all: $(BIN)
 
@@ -72,6 +72,9 @@ help:
 	@echo "make test-mpi build bin/chargesim-mpi and compare it with bin/chargesim (tests/mpi.sh)"
 	@echo "make bench-mpi  scaling of one long run: 1 and 2 ranks x 1 thread, 1 rank x 2 threads"
 	@echo "make results  regenerate every experiment's outputs under results/"
+	@echo "make web      rebuild the web edition in web/ (emscripten; make deps-web installs it)"
+	@echo "make test-web the web edition in headless Chromium against bin/chargesim"
+	@echo "make bench-web  the web edition's speed in headless Chromium (not a test)"
 	@echo "make install  the binary, chargesim(1), bash completion, mappings (PREFIX, DESTDIR)"
 	@echo "make uninstall  remove exactly what make install installed"
 
@@ -80,6 +83,9 @@ deps:
 
 deps-mpi:
 	@MPI=1 scripts/deps.sh
+
+deps-web:
+	@WEB=1 scripts/deps.sh
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -99,7 +105,10 @@ $(BIN): $(BUILD)/src/cli/main.o $(BUILD)/libchargesim.a
 # only the test binary, which holds the wrappers, is linked with them.
 TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=fdopen \
              -Wl,--wrap=csv_init,--wrap=xmlNewParserCtxt,--wrap=gsl_qrng_alloc
-$(TESTBIN): $(TEST_OBJ) $(BUILD)/libchargesim.a
+# The web edition's C side (src/web/) is built natively into the tests too
+# (tests/test_web.c), not into bin/chargesim.
+WEB_NATIVE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/web/*.c)))
+$(TESTBIN): $(TEST_OBJ) $(WEB_NATIVE_OBJ) $(BUILD)/libchargesim.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(TEST_WRAP) $(LDLIBS) -lcriterion
 
@@ -306,7 +315,68 @@ $(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c
 fuzz-replay: $(REPLAY_BINS)
 	@for t in $(FUZZ_TARGETS); do $(BUILD)/fuzz/replay_$$t tests/fuzz/corpus/$$t || exit 1; done
 
-clean:
-	rm -rf build build-asan build-ubsan build-tsan build-fuzz build-mpi build-cov bin
+# The web edition (issue 31): src/core, src/rules, src/sim and src/web
+# compiled by Debian's emscripten into web/chargesim.js and .wasm, the
+# static site's engine, committed so that web/ is hostable as it stands.
+# No OpenMP (emscripten has no runtime: one thread, the same numbers), no
+# MPI, no GSL (so no rqmc: CS_NO_RQMC, the page runs conditional and says
+# so). emcc runs the machine's node, which finds Debian's JavaScript modules
+# only through NODE_PATH. clang flags the C library's float INFINITY as a
+# double promotion, as for make tsan. Rebuilt from the same sources, the files are the
+# same bytes (make test-web checks web/ against a fresh build).
+WEB_SRC    := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/web/*.c))
+WEB_SRC    := $(filter-out src/sim/sched_mpi.c src/sim/est_rqmc.c src/sim/qmc.c,$(WEB_SRC))
+WEB_BUILD  := build-web
+WEB_OBJ    := $(WEB_SRC:%.c=$(WEB_BUILD)/%.o)
+EMCC       ?= emcc
+WEB_ENV    := NODE_PATH=/usr/share/nodejs
+WEB_CFLAGS := -std=c17 -O3 $(filter-out -Wdouble-promotion,$(WARN)) -Wno-source-uses-openmp \
+              -Iinclude -D_POSIX_C_SOURCE=200809L \
+              -DCS_VERSION='"$(VERSION)"' -DCS_NO_RQMC
+WEB_LDFLAGS := -O3 -sENVIRONMENT=web,worker -sMODULARIZE=1 -sEXPORT_NAME=createChargesim \
+               -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=0 \
+               -sEXPORTED_FUNCTIONS=_cs_web_begin,_cs_web_pair,_cs_web_exec,_cs_web_rulesets \
+               -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(FUZZ_BUILD)/*/*/*.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d
+$(WEB_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -MMD -MP -c $< -o $@
+
+# The engine is linked in build-web/site/ and copied into web/, so a fresh
+# link always exists to hold against the committed files (a clone's web/
+# is as new as its sources: make alone could not tell it stale).
+$(WEB_BUILD)/site/chargesim.js: $(WEB_OBJ)
+	@mkdir -p $(dir $@)
+	$(WEB_ENV) $(EMCC) $(WEB_LDFLAGS) -o $@ $^
+	chmod 644 $(WEB_BUILD)/site/chargesim.wasm
+
+web: deps-web
+	@command -v $(EMCC) >/dev/null || { echo "make web needs emscripten: make deps-web"; exit 1; }
+	@$(MAKE) --no-print-directory $(WEB_BUILD)/site/chargesim.js
+	cp $(WEB_BUILD)/site/chargesim.js $(WEB_BUILD)/site/chargesim.wasm web/
+
+# The browser test (tests/web/test_web.py): web/ served on the loopback,
+# Debian's headless Chromium driven over the DevTools protocol from
+# Debian's python3, every table checked against bin/chargesim. It first
+# links the engine afresh and requires the committed web/ to be that
+# build, byte for byte.
+test-web: deps-web
+	@$(MAKE) --no-print-directory $(BIN) $(WEB_BUILD)/site/chargesim.js
+	@for f in chargesim.js chargesim.wasm; do 	  cmp -s $(WEB_BUILD)/site/$$f web/$$f || 	  { echo "test-web: web/$$f differs from a fresh build: run make web and commit web/"; exit 1; }; 	done
+	/usr/bin/python3 tests/web/test_web.py $(BIN) web
+
+# The README's screenshot of the web edition, taken by headless Chromium.
+web-screenshot: deps-web
+	/usr/bin/python3 tests/web/screenshot.py web docs/web-edition.png
+
+# The web edition's speed in headless Chromium (not a test): a 97 x 49
+# exact T9A threat map, a 24-distance exact table, the .wasm's size.
+bench-web: deps-web
+	@$(MAKE) --no-print-directory web
+	/usr/bin/python3 tests/web/bench_web.py web
+
+clean:
+	rm -rf build build-asan build-ubsan build-tsan build-fuzz build-mpi build-cov build-web bin
+
+-include $(wildcard $(WEB_BUILD)/src/*/*.d)
+-include $(LIB_OBJ:.o=.d) $(WEB_NATIVE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(FUZZ_BUILD)/*/*/*.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d

@@ -47,7 +47,7 @@ def main():
                 total_messages += 1
                 if line["count"] == 0:
                     unreached.append((name, line["line_number"], source.strip()))
-    for layer in ("core", "rules", "sim", "io", "cli"):
+    for layer in ("core", "rules", "sim", "io", "cli", "web"):
         if layer in layers:
             lt, lc, bt, bc = layers[layer]
             print(f"{layer:5} lines {100.0 * lc / max(lt, 1):5.1f}% ({lc}/{lt})  "

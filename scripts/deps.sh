@@ -17,6 +17,12 @@ pkgs="gcc make pkg-config libcsv-dev libinih-dev libcriterion-dev libxml2-dev gn
 if [ "${MPI:-}" = 1 ]; then
     pkgs="$pkgs libopenmpi-dev openmpi-bin procps"
 fi
+# The web edition only when asked (WEB=1 scripts/deps.sh, make deps-web):
+# emscripten builds it, headless Chromium runs its test over the DevTools
+# protocol, driven from Debian's python3 with websocket-client (issue 31).
+if [ "${WEB:-}" = 1 ]; then
+    pkgs="$pkgs emscripten chromium python3-websocket"
+fi
 missing=""
 for p in $pkgs; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -1,7 +1,11 @@
 #!/bin/sh
 # make layers: every #include "chargesim/..." in src/ and include/ must point
 # down (or sideways) the layers core < rules < sim < io < cli
-# (docs/ARCHITECTURE.md, "The intended shape" and "House rules"; issue 16). Prints each violation as
+# (docs/ARCHITECTURE.md, "The intended shape" and "House rules"; issue 16).
+# The web edition's layer, web (src/web/, issue 31), stands beside cli on
+# sim: it may include core, rules and sim, never io (libcsv, libinih,
+# jansson, libxml2 and cairo have no WebAssembly build) nor cli, and only
+# web includes web. Prints each violation as
 #   file:line: X (layer) includes Y (layer)
 # and exits 1 if there is any. Usage: scripts/layers.sh [ROOT] (default: the
 # repository this script sits in).
@@ -39,6 +43,7 @@ cd "$root"
 } | awk '
 BEGIN {
     rank["core"] = 1; rank["rules"] = 2; rank["sim"] = 3; rank["io"] = 4; rank["cli"] = 5
+    rank["web"] = 3.5   # on sim, below io: so io and cli are above it
     bad = 0
 }
 function base(p) { sub(/.*\//, "", p); return p }
@@ -47,7 +52,7 @@ $1 == "H" { listed[$2] = $3; next }
 $1 == "C" {
     n = split($2, part, "/")
     if (n != 3 || !(part[2] in rank)) { fail($2 ": not under src/<layer>/ (" \
-        "core, rules, sim, io, cli)"); next }
+        "core, rules, sim, io, cli, web)"); next }
     clayer[$2] = part[2]
     h = base($2); sub(/\.c$/, ".h", h)
     if ((h in impl) && impl[h] != part[2])
@@ -78,11 +83,12 @@ $1 == "I" {
     if (!(text in hlayer)) { fail(file ":" line ": " base(file) " includes " text \
                                   ", which is not a header under include/chargesim/"); next }
     to = hlayer[text]
-    if (rank[to] > rank[from])
+    if (rank[to] > rank[from] || (to == "web" && from != "web"))
         fail(file ":" line ": " base(file) " (" from ") includes " text " (" to ")")
     next
 }
 END {
-    if (bad) { print "layers: includes must point down: core < rules < sim < io < cli"; exit 1 }
-    print "layers: every include points down (core < rules < sim < io < cli)"
+    if (bad) { print "layers: includes must point down: core < rules < sim < io < cli, " \
+               "and web (beside cli) on sim, never io"; exit 1 }
+    print "layers: every include points down (core < rules < sim < io < cli; web on sim)"
 }'

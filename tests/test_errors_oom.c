@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <gsl/gsl_qrng.h>
 #include <jansson.h>
+#include <omp.h>
 #include <libxml/parser.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "chargesim/cli.h"
 #include "chargesim/output.h"
 #include "chargesim/status.h"
+#include "chargesim/web.h"
 #include "support/helpers.h"
 
 void *__real_malloc(size_t n);
@@ -342,6 +344,55 @@ Test(oom, map_csv_and_plot)
     snprintf(args, sizeof args, "%s/experiments/map-t9a.ini --x 0..2:1 --y 5..6:1 --threads 1 "
              "--quiet -o @/m.csv --plot @/m.svg", th_root());
     each_allocation_fails(cs_cli_map, args);
+}
+
+/* The web edition's C side (web.h): each allocation of a request fails in
+ * turn (on one thread, as the commands above); the result is then the
+ * refusal "out of memory" with exit status 1, or, where the allocation was
+ * optional, the very result of a request without failures. */
+static void web_each_allocation_fails(const char *cmd, const char *const *pairs)
+{
+    omp_set_num_threads(1);
+    cs_web_begin(cmd);
+    for (int i = 0; pairs[i]; i += 2)
+        cs_web_pair(pairs[i], pairs[i + 1]);
+    char *want = strdup(cs_web_exec());
+    cr_assert(want && strstr(want, "\"ok\":true"), "%s", want);
+    for (long k = 1; k < 100000; k++) {
+        countdown = k;
+        cs_web_begin(cmd);
+        for (int i = 0; pairs[i]; i += 2)
+            cs_web_pair(pairs[i], pairs[i + 1]);
+        const char *got = cs_web_exec();
+        bool injected = countdown == 0;
+        countdown = 0;
+        if (!injected) {
+            cr_expect_str_eq(got, want);
+            free(want);
+            return;
+        }
+        cr_expect(strcmp(got, want) == 0 ||
+                      (strstr(got, "\"ok\":false") && strstr(got, "out of memory") &&
+                       strstr(got, "\"exit\":1")),
+                  "%s: allocation %ld failed: %s", cmd, k, got);
+    }
+    cr_expect(false, "%s: more than 100000 allocations", cmd);
+}
+
+Test(oom, web_run_map_compare_and_dice)
+{
+    web_each_allocation_fails("run", (const char *const[]){
+        "experiment.ruleset", "generic", "move", "4,5", "distance", "6..8", "success",
+        "charged,illegal", NULL});
+    web_each_allocation_fails("run", (const char *const[]){
+        "experiment.ruleset", "generic", "distance", "uniform(4,10)", "experiment.trials", "64",
+        NULL});
+    web_each_allocation_fails("map", (const char *const[]){
+        "experiment.ruleset", "t9a", "x", "0..1:1", "y", "5..6:1", NULL});
+    web_each_allocation_fails("compare", (const char *const[]){
+        "experiment.ruleset", "generic", "distance", "6..7", "b.move", "1", NULL});
+    web_each_allocation_fails("dice", (const char *const[]){"expr", "2d6", NULL});
+    web_each_allocation_fails("dice", (const char *const[]){"expr", "2d6", "trials", "100", NULL});
 }
 
 /* Entries in dir other than . and .. */

@@ -90,11 +90,11 @@ Test(layers, upward_include_fails_with_file_line_and_layers)
     /* A core file reaching into sim, and a rules header reaching into io. */
     write_file("src/core/upward.c", "/* planted */\n#include \"chargesim/sched.h\"\n");
     write_file("src/rules/upward2.c", "#include \"chargesim/upward2.h\"\n");
-    write_file("include/chargesim/upward2.h", "/* planted */\n\n#include \"chargesim/report.h\"\n");
+    write_file("include/chargesim/upward2.h", "/* planted */\n\n#include \"chargesim/csvw.h\"\n");
     cr_expect_neq(make_layers(), 0, "%s", out);
     cr_expect(strstr(out, "src/core/upward.c:2: upward.c (core) includes sched.h (sim)\n"), "%s",
               out);
-    cr_expect(strstr(out, "include/chargesim/upward2.h:3: upward2.h (rules) includes report.h "
+    cr_expect(strstr(out, "include/chargesim/upward2.h:3: upward2.h (rules) includes csvw.h "
                           "(io)\n"),
               "%s", out);
     /* The including .c is fine: a rules file including a rules header. */
@@ -137,7 +137,7 @@ Test(layers, archdoc_lists_missing_and_extra_files)
     snprintf(cmd, sizeof cmd,
              "cd '%s' && rm src/core/parse.c && "
              "printf '%%s\\n' '' 'The gone `geom.c`, `src/io/gone.c` and `src/core/geom*.c`.' "
-             "'A system header <stdio.h> and the folder `src/web/` are not ours.' "
+             "'A system header <stdio.h> and the folder `src/gone/` are not ours.' "
              ">>docs/ARCHITECTURE.md",
              dir);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
@@ -151,7 +151,7 @@ Test(layers, archdoc_lists_missing_and_extra_files)
     cr_expect(strstr(extra, "\n  src/core/parse.c (line "), "%s", out);
     cr_expect(strstr(extra, "\n  src/io/gone.c (line "), "%s", out);
     cr_expect(strstr(extra, "\n  src/core/geom*.c (line "), "%s", out);
-    cr_expect(strstr(extra, "\n  src/web/ (line "), "%s", out);
+    cr_expect(strstr(extra, "\n  src/gone/ (line "), "%s", out);
     cr_expect(strstr(extra, "\n  geom.c (docs/ARCHITECTURE.md line "), "%s", out);
     cr_expect(!strstr(out, "stdio.h"), "%s", out);
     /* parse.c is named but gone: extra, never missing. */
@@ -190,4 +190,25 @@ Test(layers, headers_name_where_their_code_lives)
     write_file("include/chargesim/stray.h", "/* cs_stray_away: src/sim/elsewhere.c */\n"
                                             "int cs_stray_here(void);\nint cs_stray_away(void);\n");
     cr_expect_eq(make_target("headers"), 0, "%s", out);
+}
+
+/* The web edition's layer (src/web/, issue 31) stands on sim beside cli:
+ * it may not include io (no WebAssembly build of its libraries) nor cli,
+ * and nothing but web includes it. */
+Test(layers, web_stands_on_sim_and_never_includes_io)
+{
+    copy_tree();
+    write_file("src/web/fine.c", "#include \"chargesim/sched.h\"\n#include \"chargesim/web.h\"\n");
+    write_file("src/web/bad.c", "/* planted */\n#include \"chargesim/output.h\"\n"
+                                "#include \"chargesim/cli.h\"\n");
+    write_file("src/cli/usesweb.c", "#include \"chargesim/web.h\"\n");
+    write_file("src/io/usesweb2.c", "#include \"chargesim/webjson.h\"\n");
+    cr_expect_neq(make_layers(), 0, "%s", out);
+    cr_expect(strstr(out, "src/web/bad.c:2: bad.c (web) includes output.h (io)\n"), "%s", out);
+    cr_expect(strstr(out, "src/web/bad.c:3: bad.c (web) includes cli.h (cli)\n"), "%s", out);
+    cr_expect(strstr(out, "src/cli/usesweb.c:1: usesweb.c (cli) includes web.h (web)\n"), "%s",
+              out);
+    cr_expect(strstr(out, "src/io/usesweb2.c:1: usesweb2.c (io) includes webjson.h (web)\n"),
+              "%s", out);
+    cr_expect(!strstr(out, "fine.c"), "%s", out);
 }

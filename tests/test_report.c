@@ -1,4 +1,4 @@
-/* Reports (src/io/report.c) and table writers (src/io/table.c), in process:
+/* Reports (src/sim/report.c) and table writers (src/io/tablewrite.c), in process:
  * the summary's columns, pivot tables (shape, labels, rounding, one table
  * per value of further swept keys), and the CSV, Markdown and LaTeX
  * writers' escaping. The runs are exact, so every cell is hand-computed:
@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "chargesim/report.h"
+#include "chargesim/tablewrite.h"
+#include "chargesim/tablewrite.h"
 #include "support/helpers.h"
 
 /* WHFB 8th (M + 2D6 >= distance), exact. The distance list keeps 7.5 as

@@ -36,3 +36,33 @@ Test(table, a_note_may_extend_itself)
     cr_expect_str_eq(t.title, "a-a");
     cs_table_free(&t);
 }
+
+Test(table, the_first_error_is_kept_and_later_calls_do_nothing)
+{
+    cs_table t;
+    cr_assert_eq(cs_table_init(&t, 2), CS_OK);
+    cr_expect_eq(cs_table_status(&t), CS_OK);
+    int r = cs_table_add_row(&t);
+    cr_expect_eq(cs_table_set(&t, r + 1, 0, "x"), CS_ENOMEM, "a row that add_row never gave");
+    cr_expect_eq(cs_table_status(&t), CS_ENOMEM);
+    cr_expect_eq(cs_table_set(&t, r, 0, "kept out"), CS_ENOMEM);
+    cr_expect_null(t.cell[0], "no call changes the table after its first error");
+    cr_expect_eq(cs_table_add_row(&t), -1);
+    cr_expect_eq(cs_table_set_title(&t, "t"), CS_ENOMEM);
+    cr_expect_null(t.title);
+    cs_table_free(&t);
+}
+
+Test(table, a_column_carries_its_datatype_and_description)
+{
+    cs_table t;
+    cr_assert_eq(cs_table_init(&t, 2), CS_OK);
+    cr_expect_eq(t.type[0], CS_DT_STRING, "undescribed columns are text");
+    cr_expect_null(t.desc[0]);
+    cr_expect_eq(cs_table_describe(&t, 1, CS_DT_NUMBER, "share of %s", "rolls"), CS_OK);
+    cr_expect_eq(t.type[1], CS_DT_NUMBER);
+    cr_expect_str_eq(t.desc[1], "share of rolls");
+    cr_expect_str_eq(cs_datatype_name(t.type[1]), "number");
+    cr_expect_str_eq(cs_datatype_name(CS_DT_INTEGER), "integer");
+    cs_table_free(&t);
+}

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "chargesim/csvw.h"
+#include "chargesim/entries.h"
 #include "chargesim/error.h"
 #include "chargesim/report.h"
 
@@ -45,7 +46,7 @@ void cs_cli_precision_warning(const char *cmd, const char *what, uint64_t max_tr
 /* A command's overrides for the experiment file, in the order given: each
  * --set K=V, and the experiment's own keys given as options, kept as the
  * texts "experiment.KEY=VALUE" the list owns, so one parser reads both. */
-#define CS_CLI_MAX_SETS 256
+#define CS_CLI_MAX_SETS CS_ENTRIES_MAX_SETS
 typedef struct cs_cli_sets {
     const char *set[CS_CLI_MAX_SETS];
     char *owned[CS_CLI_MAX_SETS];

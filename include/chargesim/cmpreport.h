@@ -6,12 +6,17 @@
  * per outcome, method (probabilities as proportions). md and tex: the swept
  * keys, trials, A and B in %, delta and its interval in percentage points,
  * and a note naming A, B, the method, trials, seed and confidence. */
+#include <stddef.h>
+
 #include "chargesim/compare.h"
 #include "chargesim/table.h"
 
 /* b_desc: the --b overrides as the user wrote them, for the note. */
 cs_status cs_report_compare(const cs_cmp_result *r, const char *b_desc, cs_format fmt,
                             cs_table *out);
+/* The note under the md and tex table: A, B (b_desc), the method, trials,
+ * seed and confidence, in one sentence. */
+void cs_report_compare_note(const cs_cmp_result *r, const char *b_desc, char *buf, size_t cap);
 /* --pivot ROW:COL: delta of p_success (csv: a proportion; md/tex:
  * percentage points) with ROW's values as rows and COL's as columns; the
  * experiment must sweep exactly those two keys (CS_EINPUT otherwise). */

@@ -68,4 +68,14 @@ cs_status cs_cmp_run(const cs_experiment *a, const cs_experiment *b, const cs_ru
                      cs_cmp_result *out, cs_error *err);
 void cs_cmp_result_free(cs_cmp_result *r);
 
+/* The refusal of a comparison that names no change for B. */
+#define CS_CMP_NO_B "no --b override: say what variant B changes, e.g. --b charge_speed=9"
+
+/* Why B cannot pair with A (the refusal both front ends word the same), or
+ * NULL: rows pair by sweep point, so B must keep the sweep shape; the same
+ * trials and seed are what makes the pairing; and B must change something.
+ * buf (cap bytes) may hold the text. */
+const char *cs_cmp_pair_problem(const cs_experiment *a, const cs_experiment *b, char *buf,
+                                size_t cap);
+
 #endif

@@ -90,7 +90,8 @@ typedef struct cs_csvw_source {
  * (malloc'd; NULL when out of memory). */
 char *cs_csvw_path(const char *csv_path);
 
-/* Writes the metadata of table t (its header gives the columns). */
+/* Writes the metadata of table t: its columns as t defines them (name,
+ * datatype, description: chargesim/columns.h), and src's provenance. */
 cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, cs_error *err);
 
 /* The same essentials in one line, for the note under md and tex tables:

@@ -21,6 +21,8 @@
 
 #define CS_MAP_MAX_AXIS 10001        /* values along one axis */
 #define CS_MAP_MAX_CELLS 4000000ULL  /* cells in one map */
+#define CS_MAP_DEFAULT_X "-24..24:0.5" /* the axes when none is given */
+#define CS_MAP_DEFAULT_Y "0..24:0.5"
 
 /* One axis: n values lo + i * step (i < n), the last of them hi, each the
  * number its text (cs_map_axis_text) stands for, so a value equals the

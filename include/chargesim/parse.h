@@ -10,9 +10,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chargesim/error.h"
+
 /* True with *out set; false with *why (if not NULL) set to a phrase that
  * completes "expected ...": why it was refused. */
 bool cs_parse_u64(const char *s, uint64_t *out, const char **why);
+
+/* Option `opt`'s value v (NULL: none given) as a whole number within
+ * [lo, hi] into *out; else CS_EINPUT with the refusal both front ends
+ * print: "OPT needs a value", "OPT 'V': expected <why>", or "OPT 'V':
+ * expected LO to HI". */
+cs_status cs_parse_u64_option(const char *opt, const char *v, uint64_t lo, uint64_t hi,
+                              uint64_t *out, cs_error *err);
 
 /* The decimal places a number carries as written: "0.25" 2, "8" 0,
  * "1e-10" 10, "2.5e1" 0; -1 when s is not a plain decimal number (hex,

@@ -1,11 +1,14 @@
 #ifndef CHARGESIM_REPORT_H
 #define CHARGESIM_REPORT_H
 /* Turning a run's results into tables: the summary (one row per sweep
- * point), the long-form distributions (--dist) and pivoted probability
- * tables (--pivot ROW:COL) for publishing. */
+ * point), the long-form distributions (--dist), pivoted probability
+ * tables (--pivot ROW:COL) for publishing, and a threat map's cells. The
+ * tables hold text as the CSV writes it (columns.h defines each column);
+ * both front ends show them: the command line through tablewrite.h, the
+ * web edition as they are. */
 #include "chargesim/error.h"
+#include "chargesim/map.h"
 #include "chargesim/sched.h"
-#include "chargesim/success.h"
 #include "chargesim/table.h"
 
 /* The summary: swept keys, trials, successes, p_success, ci_low, ci_high,
@@ -41,6 +44,22 @@ cs_status cs_report_pivot_column(const cs_run_result *r, const char *row, const 
  * alone, so --pivot is checked before the first trial runs. */
 cs_status cs_report_pivot_check(const cs_experiment *e, const char *row, const char *col,
                                 const char *column, cs_error *err);
+
+/* The CSV of a threat map (map.h), one row per cell, y outer: x, y,
+ * trials, p_success, ci_low, ci_high, p_<outcome>..., p_cannot_stand and
+ * its interval, method. A cell where the target cannot stand at all has
+ * trials 0, empty probabilities and method none. */
+cs_status cs_report_map(const cs_map_result *m, cs_table *t);
+
+/* The warning of a --precision run some of whose `what` ("points",
+ * "cells") stopped at the trial cap: "warning: some ... (--max-trials)". */
+void cs_report_precision_warning(const char *what, uint64_t max_trials, char *buf, size_t cap);
+
+/* A map's one-line caption (the picture's second line, the web page's
+ * note): ruleset, what p_success counts, method, seed, then the values the
+ * experiment set (not the defaults, not the map's own), cut with "..." past
+ * about 140 characters. */
+void cs_report_map_caption(const cs_map_result *m, char *buf, size_t cap);
 
 /* One sentence saying how the numbers were obtained: "exact", or the
  * method, trials and the widest interval half-width. */

@@ -198,6 +198,10 @@ typedef struct cs_ruleset {
  * -1) and only the mean goes on: the driver then uses mean and pdef. */
 void cs_probs_add(cs_probs *pr, int m, double v, double q);
 
+/* A parameter type's name as `chargesim rules` and the web edition show
+ * it: real, int, bool, choice, dice, text, polygon. */
+const char *cs_ruleset_type_name(cs_param_type t);
+
 /* Index of a parameter, outcome or metric by name; -1 if absent. */
 int cs_ruleset_param_index(const cs_ruleset *rs, const char *key);
 int cs_ruleset_outcome_index(const cs_ruleset *rs, const char *name);

@@ -12,6 +12,6 @@
  * unknown name is CS_EINPUT with a message listing the valid ones. */
 cs_status cs_success_parse(const cs_ruleset *rs, const char *list, unsigned *mask, cs_error *err);
 /* The names of mask's outcomes joined by ',' into buf. */
-void cs_sim_success_names(const cs_ruleset *rs, unsigned mask, char *buf, size_t cap);
+void cs_success_names(const cs_ruleset *rs, unsigned mask, char *buf, size_t cap);
 
 #endif

@@ -1,11 +1,22 @@
 #ifndef CHARGESIM_TABLE_H
 #define CHARGESIM_TABLE_H
-/* A table of text cells and its writers: CSV (through libcsv, quoting only
- * where a field needs it), Markdown and LaTeX. Every tabular output of the
- * tool (summaries, pivots, unit reports, dice tables) is built as one of
- * these, so the three formats cannot drift apart. */
+/* A table of text cells: every tabular output of the tool (summaries,
+ * pivots, distributions, comparisons, threat maps, dice and unit tables) is
+ * built as one of these, and both front ends show it as it is: the command
+ * line writes it as CSV, Markdown or LaTeX (chargesim/tablewrite.h, in io),
+ * the web edition as an HTML table. Cells hold the numbers as the CSV
+ * writes them, so the formats cannot drift apart.
+ *
+ * Each column has a name (the header), an alignment, and, where its
+ * producer defines it (chargesim/columns.h), a datatype and a one-line
+ * description, which the CSVW metadata (csvw.h) reads off the table.
+ *
+ * Errors: every call that allocates returns its status, and the table also
+ * keeps the first one (cs_table_status): after a failure the other calls
+ * do nothing, so a builder may make all its calls and check once, as
+ * ferror does for a stream. The first error wins; statuses are never ORed
+ * (CS_EINPUT | CS_ERUNTIME would read as CS_ENOMEM). */
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "chargesim/status.h"
 
@@ -14,35 +25,44 @@ typedef enum cs_format { CS_FORMAT_CSV, CS_FORMAT_MD, CS_FORMAT_TEX } cs_format;
 /* Parses "csv", "md", "tex"; false otherwise. */
 bool cs_format_parse(const char *s, cs_format *out);
 
+/* A column's datatype in the CSVW schema (CSVW's names: cs_datatype_name). */
+typedef enum cs_datatype { CS_DT_STRING, CS_DT_INTEGER, CS_DT_NUMBER } cs_datatype;
+
+/* "string", "integer", "number". */
+const char *cs_datatype_name(cs_datatype t);
+
 typedef struct cs_table {
     int ncols, nrows;    /* rows exclude the header */
     char **header;       /* ncols names */
     char **cell;         /* nrows * ncols, row-major; NULL = empty */
     bool *right;         /* per column: align right (numbers) in md/tex */
+    cs_datatype *type;   /* per column: its datatype (string unless described) */
+    char **desc;         /* per column: one-line description, or NULL: none given */
     char *title;         /* optional: a heading (md) or caption (tex) */
     char *note;          /* optional: a line under the table (md, tex) */
     int cap_rows;
+    cs_status status;    /* the first error met, CS_OK if none */
 } cs_table;
 
 cs_status cs_table_init(cs_table *t, int ncols);
 void cs_table_free(cs_table *t);
+/* The first error any call on t met since cs_table_init; CS_OK if none. */
+cs_status cs_table_status(const cs_table *t);
 cs_status cs_table_set_header(cs_table *t, int col, const char *name, bool right);
+/* Gives column col its datatype and description (printf-formatted). */
+cs_status cs_table_describe(cs_table *t, int col, cs_datatype type, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Appends an empty row; returns its index or -1 when out of memory. */
 int cs_table_add_row(cs_table *t);
 /* Sets a cell to a printf-formatted text. A text that rounds to a signed
  * zero ("-0.00") is stored without its sign. */
 cs_status cs_table_set(cs_table *t, int row, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The text of a cell ("" when empty). */
+const char *cs_table_cell(const cs_table *t, int row, int col);
 cs_status cs_table_set_title(cs_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 cs_status cs_table_set_note(cs_table *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-
-/* Writes the table; returns CS_ERUNTIME on a write error. CSV writes the
- * header and rows only (no title or note, so any CSV reader loads it). */
-cs_status cs_table_write(const cs_table *t, cs_format fmt, FILE *f);
-
-/* Writes one CSV field (no separator), quoted by libcsv when needed. */
-int cs_csv_field(FILE *f, const char *s);
 
 #endif

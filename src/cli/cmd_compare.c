@@ -125,41 +125,8 @@ static int parse_args(cmp_args *a, int argc, char **argv)
         return 2;
     }
     if (a->b.n == 0)
-        return fail("no --b override: say what variant B changes, e.g. --b charge_speed=9%s",
-                    "");
+        return fail(CS_CMP_NO_B "%s", "");
     return 0;
-}
-
-/* Why B cannot pair with A, or NULL: rows pair by sweep point, so B must
- * keep the sweep; the same trials and seed are what makes the pairing. */
-static const char *b_problem(const cs_experiment *a, const cs_experiment *b, char *buf,
-                             size_t cap)
-{
-    if (a->trials != b->trials || a->seed != b->seed)
-        return "--b changes trials or seed: both variants run the same trials on the same "
-               "seed (set them with --trials and --seed)";
-    if (a->confidence != b->confidence || a->precision != b->precision ||
-        a->replicates != b->replicates)
-        return "--b changes confidence, precision or replicates: delta has one interval, "
-               "read from both variants alike (set them with --confidence, --precision and "
-               "--replicates)";
-    bool same_sweep = a->n_sweep == b->n_sweep && a->n_points == b->n_points;
-    for (int s = 0; same_sweep && s < a->n_sweep; s++)
-        same_sweep = a->sweep[s] == b->sweep[s] &&
-                     a->param[a->sweep[s]].n == b->param[b->sweep[s]].n;
-    if (!same_sweep) {
-        snprintf(buf, cap,
-                 "--b changes the sweep shape (A has %llu sweep points, B %llu): rows pair "
-                 "point by point, so sweep a key with --set (both variants) and give B fixed "
-                 "values",
-                 (unsigned long long)a->n_points, (unsigned long long)b->n_points);
-        return buf;
-    }
-    bool same = a->method == b->method;
-    for (int i = 0; same && i < a->rs->n_params; i++)
-        same = strcmp(a->param[i].raw ? a->param[i].raw : "",
-                      b->param[i].raw ? b->param[i].raw : "") == 0;
-    return same ? "--b changes nothing: variant B equals A" : NULL;
 }
 
 static char *b_description(const cmp_args *a)
@@ -245,7 +212,7 @@ static int run_compare(cmp_args *a)
         return cs_cli_fail_err("compare", &err);
     }
     int rc = 0;
-    const char *prob = b_problem(&ea, &eb, why, sizeof why);
+    const char *prob = cs_cmp_pair_problem(&ea, &eb, why, sizeof why);
     if (prob)
         rc = cs_cli_fail("compare", CS_EINPUT, "%s", prob);
     else if (a->success &&

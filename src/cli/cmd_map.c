@@ -12,9 +12,10 @@
 #include "chargesim/heatmap.h"
 #include "chargesim/map.h"
 #include "chargesim/output.h"
+#include "chargesim/report.h"
 #include "chargesim/sched.h"
 #include "chargesim/success.h"
-#include "chargesim/table.h"
+#include "chargesim/tablewrite.h"
 
 static const char usage[] =
     "usage: chargesim map EXPERIMENT.ini [options]\n"
@@ -170,84 +171,6 @@ static int parse_args(map_args *a, int argc, char **argv)
     return 0;
 }
 
-/* The CSV of a map as a table: one row per cell, y outer. */
-static cs_status map_table(const cs_map_result *m, cs_table *t)
-{
-    const cs_ruleset *rs = m->exp->rs;
-    int nc = 10 + rs->n_outcomes, c = 0;
-    cs_status st = cs_table_init(t, nc);
-    static const char *const head[] = {"x", "y", "trials", "p_success", "ci_low", "ci_high"};
-    static const char *const stand[] = {"p_cannot_stand", "ci_low_cannot_stand",
-                                        "ci_high_cannot_stand"};
-    for (int k = 0; k < 6; k++)
-        st |= cs_table_set_header(t, c++, head[k], true);
-    for (int o = 0; o < rs->n_outcomes; o++) {
-        char name[96];
-        snprintf(name, sizeof name, "p_%s", rs->outcomes[o]);
-        st |= cs_table_set_header(t, c++, name, true);
-    }
-    for (int k = 0; k < 3; k++)
-        st |= cs_table_set_header(t, c++, stand[k], true);
-    st |= cs_table_set_header(t, c, "method", false);
-    for (int j = 0; st == CS_OK && j < m->y.n; j++)
-        for (int i = 0; st == CS_OK && i < m->x.n; i++) {
-            const cs_map_cell *cell = &m->cell[(size_t)j * (size_t)m->x.n + (size_t)i];
-            int row = cs_table_add_row(t);
-            if (row < 0)
-                return CS_ENOMEM;
-            c = 0;
-            char xt[64], yt[64];
-            cs_map_axis_text(&m->x, i, xt, sizeof xt);
-            cs_map_axis_text(&m->y, j, yt, sizeof yt);
-            st |= cs_table_set(t, row, c++, "%s", xt);
-            st |= cs_table_set(t, row, c++, "%s", yt);
-            st |= cs_table_set(t, row, c++, "%llu", (unsigned long long)cell->trials);
-            /* Where the target stands: the share of placements where it cannot. */
-            st |= cs_table_set(t, row, nc - 4, "%.6f", cell->p_cannot_stand);
-            st |= cs_table_set(t, row, nc - 3, "%.6f", cell->cannot_stand_low);
-            st |= cs_table_set(t, row, nc - 2, "%.6f", cell->cannot_stand_high);
-            st |= cs_table_set(t, row, nc - 1, "%s",
-                               cell->placed ? cs_method_name(m->method) : "none");
-            if (!cell->placed || cell->trials == 0)
-                continue; /* no placement stood: no odds */
-            st |= cs_table_set(t, row, c++, "%.6f", cell->p_success);
-            st |= cs_table_set(t, row, c++, "%.6f", cell->ci_low);
-            st |= cs_table_set(t, row, c++, "%.6f", cell->ci_high);
-            for (int o = 0; o < rs->n_outcomes; o++)
-                st |= cs_table_set(t, row, c++, "%.6f", cell->p_outcome[o]);
-        }
-    return st == CS_OK ? CS_OK : CS_ENOMEM;
-}
-
-/* The picture's second line: ruleset, what p_success counts, method,
- * seed, then the values the experiment set (not the defaults, not the
- * map's own), cut with "..." where the line would outgrow the picture. */
-#define CAPTION_CHARS 140
-
-static void caption(const cs_map_result *m, char *buf, size_t cap)
-{
-    const cs_experiment *e = m->exp;
-    char succ[256];
-    cs_sim_success_names(e->rs, m->success_mask, succ, sizeof succ);
-    size_t u = (size_t)snprintf(buf, cap, "%s; p_success = %s; %s, seed %llu", e->rs->name, succ,
-                                cs_method_name(m->method), (unsigned long long)e->seed);
-    bool first = true;
-    for (int i = 0; i < e->rs->n_params && u < cap; i++) {
-        const cs_value_spec *v = &e->param[i];
-        const char *key = e->rs->params[i].key;
-        if (!v->raw || strcmp(v->origin, "default") == 0 || strcmp(key, "distance") == 0 ||
-            strcmp(key, "offset") == 0)
-            continue;
-        size_t need = strlen(key) + strlen(v->raw) + 3;
-        if (u + need > CAPTION_CHARS) {
-            snprintf(buf + u, cap - u, "%s", first ? "; ..." : ", ...");
-            return;
-        }
-        u += (size_t)snprintf(buf + u, cap - u, "%s %s=%s", first ? ";" : ",", key, v->raw);
-        first = false;
-    }
-}
-
 static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err)
 {
     size_t n = (size_t)m->x.n * (size_t)m->y.n;
@@ -264,7 +187,7 @@ static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err
     else
         snprintf(title, sizeof title, "%s: threat map (p_success by the target's position)",
                  m->exp->name);
-    caption(m, cap, sizeof cap);
+    cs_report_map_caption(m, cap, sizeof cap);
     cs_heatmap h = {m->x.n, m->y.n, cs_map_axis_value(&m->x, 0), m->x.step,
                     cs_map_axis_value(&m->y, 0), m->y.step, p, cannot, m->charger_w,
                     m->charger_d, title, cap};
@@ -283,7 +206,7 @@ static cs_status write_outputs(const map_args *a, const cs_map_result *m, cs_out
     cs_status st = CS_OK;
     if (csv->f) {
         cs_table t;
-        st = map_table(m, &t);
+        st = cs_report_map(m, &t);
         if (st != CS_OK)
             cs_error_set(err, st, "out of memory");
         else if (cs_table_write(&t, CS_FORMAT_CSV, csv->f) != CS_OK)
@@ -346,8 +269,8 @@ static int setup(const map_args *a, const cs_experiment *e, cs_map_axis *x, cs_m
                  cs_run_opts *opts)
 {
     cs_error err;
-    if (cs_map_axis_parse(a->x ? a->x : "-24..24:0.5", "--x", x, &err) != CS_OK ||
-        cs_map_axis_parse(a->y ? a->y : "0..24:0.5", "--y", y, &err) != CS_OK ||
+    if (cs_map_axis_parse(a->x ? a->x : CS_MAP_DEFAULT_X, "--x", x, &err) != CS_OK ||
+        cs_map_axis_parse(a->y ? a->y : CS_MAP_DEFAULT_Y, "--y", y, &err) != CS_OK ||
         (a->success && cs_success_parse(e->rs, a->success, &opts->success_mask, &err) != CS_OK))
         return cs_cli_fail_err(CMD, &err);
     if (a->max_trials && !(e->precision > 0.0))

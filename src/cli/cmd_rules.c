@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "chargesim/cli.h"
+#include "chargesim/columns.h"
 #include "chargesim/registry.h"
 
 static const char usage[] =
@@ -17,30 +18,14 @@ static const char usage[] =
     "\n"
     "  -h, --help   this text\n";
 
-static const char *type_name(cs_param_type t)
-{
-    static const char *const names[] = {"real",  "int",  "bool",   "choice",
-                                        "dice", "text", "polygon"};
-    return names[t];
-}
-
 static void print_ruleset(const cs_ruleset *rs)
 {
     printf("%s — %s\n\n%s\n\nparameters:\n", rs->name, rs->summary, rs->doc);
     for (int i = 0; i < rs->n_params; i++) {
         const cs_param_def *p = &rs->params[i];
-        char accepted[512] = "";
-        if (p->type == CS_PARAM_CHOICE || (p->type == CS_PARAM_POLYGON && p->choices)) {
-            for (int c = 0; p->choices[c]; c++) {
-                size_t u = strlen(accepted);
-                snprintf(accepted + u, sizeof accepted - u, "%s%s", c ? "|" : "", p->choices[c]);
-            }
-        } else if (p->type == CS_PARAM_REAL || p->type == CS_PARAM_INT) {
-            snprintf(accepted, sizeof accepted, "%g..%g", p->min, p->max);
-        } else if (p->type == CS_PARAM_BOOL) {
-            snprintf(accepted, sizeof accepted, "true|false");
-        }
-        printf("  %-18s %-6s default %-8s %-4s %s%s%s\n      %s\n", p->key, type_name(p->type),
+        char accepted[512];
+        cs_columns_accepted(p, accepted, sizeof accepted);
+        printf("  %-18s %-6s default %-8s %-4s %s%s%s\n      %s\n", p->key, cs_ruleset_type_name(p->type),
                p->def[0] ? p->def : "\"\"", p->unit, accepted,
                (p->flags & CS_PF_LAYOUT) ? " [layout]" : "",
                (p->flags & CS_PF_ASSUMPTION) ? " [assumption]" : "", p->help);

@@ -10,6 +10,7 @@
 #include "chargesim/report.h"
 #include "chargesim/sched.h"
 #include "chargesim/success.h"
+#include "chargesim/tablewrite.h"
 
 static const char usage[] =
     "usage: chargesim run EXPERIMENT.ini [options]\n"

@@ -14,6 +14,7 @@
 #include "chargesim/output.h"
 #include "chargesim/parse.h"
 #include "chargesim/sched.h"
+#include "chargesim/tablewrite.h"
 
 /* The directory part of `path` ("." when it has none) into buf. */
 static void dir_of(const char *path, char *buf, size_t cap)
@@ -106,23 +107,17 @@ int cs_cli_fail_err(const char *cmd, const cs_error *err)
 
 void cs_cli_precision_warning(const char *cmd, const char *what, uint64_t max_trials)
 {
-    fprintf(stderr,
-            "chargesim %s: warning: some %s stopped before reaching the requested "
-            "precision: no further round fits the cap of %llu trials (--max-trials)\n",
-            cmd, what, (unsigned long long)max_trials);
+    char line[512];
+    cs_report_precision_warning(what, max_trials, line, sizeof line);
+    fprintf(stderr, "chargesim %s: %s\n", cmd, line);
 }
 
 int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,
                 uint64_t *out)
 {
-    const char *why;
-    if (!v)
-        return cs_cli_fail(cmd, CS_EINPUT, "%s needs a value", opt);
-    if (!cs_parse_u64(v, out, &why))
-        return cs_cli_fail(cmd, CS_EINPUT, "%s '%s': expected %s", opt, v, why);
-    if (*out < lo || *out > hi)
-        return cs_cli_fail(cmd, CS_EINPUT, "%s '%s': expected %llu to %llu", opt, v,
-                           (unsigned long long)lo, (unsigned long long)hi);
+    cs_error err;
+    if (cs_parse_u64_option(opt, v, lo, hi, out, &err) != CS_OK)
+        return cs_cli_fail_err(cmd, &err);
     return 0;
 }
 

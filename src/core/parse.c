@@ -34,6 +34,20 @@ bool cs_parse_u64(const char *s, uint64_t *out, const char **why)
     return true;
 }
 
+cs_status cs_parse_u64_option(const char *opt, const char *v, uint64_t lo, uint64_t hi,
+                              uint64_t *out, cs_error *err)
+{
+    const char *why;
+    if (!v)
+        return cs_error_set(err, CS_EINPUT, "%s needs a value", opt);
+    if (!cs_parse_u64(v, out, &why))
+        return cs_error_set(err, CS_EINPUT, "%s '%s': expected %s", opt, v, why);
+    if (*out < lo || *out > hi)
+        return cs_error_set(err, CS_EINPUT, "%s '%s': expected %llu to %llu", opt, v,
+                            (unsigned long long)lo, (unsigned long long)hi);
+    return CS_OK;
+}
+
 int cs_parse_decimals(const char *s)
 {
     int frac = 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chargesim/cmdline.h"
 #include "chargesim/infile.h"
 #include "chargesim/sha256.h"
 
@@ -59,36 +60,9 @@ static const char *input_sha256(const cs_csvw_source *src)
     return src->input && src->run ? src->run->exp->sha256 : "";
 }
 
-/* One argument as a POSIX shell reads it back: bare when it is safe,
- * else in single quotes. */
-static void shell_word(char *buf, size_t cap, const char *a)
-{
-    size_t used = strlen(buf);
-    bool plain = a[0] != '\0';
-    for (const char *p = a; *p && plain; p++)
-        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,%+@-",
-                       *p) != NULL;
-    if (plain) {
-        snprintf(buf + used, cap - used, "%s", a);
-        return;
-    }
-    snprintf(buf + used, cap - used, "'");
-    for (const char *p = a; *p; p++) {
-        used = strlen(buf);
-        snprintf(buf + used, cap - used, *p == '\'' ? "'\\''" : "%c", *p);
-    }
-    used = strlen(buf);
-    snprintf(buf + used, cap - used, "'");
-}
-
 static void command_line(const cs_csvw_source *src, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "chargesim %s", src->command);
-    for (int i = 0; i < src->argc; i++) {
-        size_t used = strlen(buf);
-        snprintf(buf + used, cap - used, " ");
-        shell_word(buf, cap, src->argv[i]);
-    }
+    cs_cmdline_join(buf, cap, src->command, src->argc, src->argv);
 }
 
 /* A column's CSVW name: its title with every character a URI template
@@ -110,124 +84,21 @@ static void column_name(const char *title, char *buf, size_t cap)
     }
 }
 
-static const char *param_datatype(const cs_param_def *d)
-{
-    return d->type == CS_PARAM_INT ? "integer" : d->type == CS_PARAM_REAL ? "number" : "string";
-}
-
-static int outcome_index(const cs_ruleset *rs, const char *name)
-{
-    for (int o = 0; rs && o < rs->n_outcomes; o++)
-        if (strcmp(rs->outcomes[o], name) == 0)
-            return o;
-    return -1;
-}
-
-static int metric_index(const cs_ruleset *rs, const char *name)
-{
-    for (int m = 0; rs && m < rs->n_metrics; m++)
-        if (strcmp(rs->metrics[m].name, name) == 0)
-            return m;
-    return -1;
-}
-
-static const char *const fixed_columns[][3] = {
-    {"p_success_a", "number", "p_success of variant A (the experiment with its --set overrides)"},
-    {"p_success_b", "number", "p_success of variant B (A with the --b overrides), same random numbers"},
-    {"delta", "number", "p_success_b - p_success_a, on common random numbers"},
-    {"delta_lo", "number", "lower end of the paired confidence interval of delta"},
-    {"delta_hi", "number", "upper end of the paired confidence interval of delta"},
-    {"x", "number", "the target's front-edge centre across the table, inches (charger at 0)"},
-    {"y", "number", "the target's front-edge centre ahead of the charger, inches"},
-    {"trials", "integer", "trials (mc) or sampled layouts (conditional) behind the row; 1 for exact"},
-    {"successes", "integer", "trials that ended in base contact with the unit charged (mc only)"},
-    {"p_success", "number", "probability that the charger ends in base contact with the unit it charged"},
-    {"ci_low", "number", "lower end of the confidence interval of the row's probability"},
-    {"ci_high", "number", "upper end of the confidence interval of the row's probability"},
-    {"method", "string", "how the numbers were obtained: exact, conditional, rqmc or mc (a map's "
-                         "cell where the target cannot stand: none)"},
-    {"p_cannot_stand", "number", "share of the drawn placements where the target cannot stand "
-                                 "(left out of the cell's odds); 1 where it never can"},
-    {"ci_low_cannot_stand", "number", "lower end of the confidence interval of p_cannot_stand"},
-    {"ci_high_cannot_stand", "number", "upper end of the confidence interval of p_cannot_stand"},
-    {"metric", "string", "`outcome`, or the measured quantity whose distribution the row gives"},
-    {"value", "string", "an outcome name or a value of the quantity (<x, >x: beyond its range)"},
-    {"count", "integer", "trials with this value (sampled rows only)"},
-    {"p", "number", "share of the trials (or rolls) with this value"},
-    {"p_at_least", "number", "probability of a total of at least this value"},
-    {"p_at_most", "number", "probability of a total of at most this value"},
-    {"ci_low_at_least", "number", "lower end of the Wilson interval of p_at_least"},
-    {"ci_high_at_least", "number", "upper end of the Wilson interval of p_at_least"},
-    {"ci_low_at_most", "number", "lower end of the Wilson interval of p_at_most"},
-    {"ci_high_at_most", "number", "upper end of the Wilson interval of p_at_most"},
-    {"max_ci_halfwidth_pct", "number", "the row's widest interval half-width, in percentage points"},
-};
-
-/* Datatype and one-line description of a column, from its title. */
-static void describe(const cs_csvw_source *src, const char *title, const char **type, char *desc,
-                     size_t cap)
-{
-    const cs_ruleset *rs = src->run ? src->run->exp->rs : NULL;
-    int idx = rs ? cs_ruleset_param_index(rs, title) : -1, k;
-    *type = "string";
-    if (src->describe && src->describe(src->describe_ctx, title, type, desc, cap))
-        return;
-    if (idx >= 0) {
-        const cs_param_def *d = &rs->params[idx];
-        *type = param_datatype(d);
-        snprintf(desc, cap, "parameter %s%s%s%s: %s", title, d->unit[0] ? " (" : "", d->unit,
-                 d->unit[0] ? ")" : "", d->help);
-        return;
-    }
-    if (src->kind == CS_CSVW_DICE && strcmp(title, "value") == 0) {
-        *type = "integer";
-        snprintf(desc, cap, "a total of %s", src->dice_expr);
-        return;
-    }
-    for (size_t i = 0; i < sizeof fixed_columns / sizeof fixed_columns[0]; i++)
-        if (strcmp(title, fixed_columns[i][0]) == 0) {
-            *type = fixed_columns[i][1];
-            snprintf(desc, cap, "%s", fixed_columns[i][2]);
-            return;
-        }
-    const char *eq = strchr(title, '=');
-    if (src->kind == CS_CSVW_PIVOT && eq) {
-        const char *col = src->pivot ? strchr(src->pivot, ':') : NULL;
-        const char *what = col ? strchr(col + 1, ':') : NULL;
-        *type = "number";
-        snprintf(desc, cap, "%s in percent at %.*s = %s", what ? what + 1 : "p_success",
-                 (int)(eq - title), title, eq + 1);
-        return;
-    }
-    if (strncmp(title, "ci_low_", 7) == 0 && (k = outcome_index(rs, title + 7)) >= 0) {
-        *type = "number";
-        snprintf(desc, cap, "lower end of the confidence interval of p_%s", title + 7);
-    } else if (strncmp(title, "ci_high_", 8) == 0 && (k = outcome_index(rs, title + 8)) >= 0) {
-        *type = "number";
-        snprintf(desc, cap, "upper end of the confidence interval of p_%s", title + 8);
-    } else if (strncmp(title, "p_", 2) == 0 && (k = outcome_index(rs, title + 2)) >= 0) {
-        *type = "number";
-        snprintf(desc, cap, "probability of the outcome %s%s", title + 2,
-                 rs->success_mask & (1u << k) ? " (a success)" : "");
-    } else if (strncmp(title, "mean_", 5) == 0 && (k = metric_index(rs, title + 5)) >= 0) {
-        *type = "number";
-        snprintf(desc, cap, "mean %s%s%s%s over the trials where it was measured: %s", title + 5,
-                 rs->metrics[k].unit[0] ? " (" : "", rs->metrics[k].unit,
-                 rs->metrics[k].unit[0] ? ")" : "", rs->metrics[k].help);
-    } else {
-        snprintf(desc, cap, "%s", title);
-    }
-}
-
+/* Each column as its producer defined it (columns.h, through
+ * cs_table_describe); else as the command describes it (units:
+ * src->describe); else text described by its name. */
 static json_t *columns(const cs_csvw_source *src, const cs_table *t)
 {
     json_t *cols = json_array();
     for (int c = 0; c < t->ncols; c++) {
         const char *title = t->header[c] ? t->header[c] : "";
-        const char *type;
-        char name[512], desc[1024];
+        const char *desc = t->desc && t->desc[c] ? t->desc[c] : title;
+        const char *type = cs_datatype_name(t->desc && t->desc[c] ? t->type[c] : CS_DT_STRING);
+        char name[512], given[1024];
+        if (!(t->desc && t->desc[c]) && src->describe &&
+            src->describe(src->describe_ctx, title, &type, given, sizeof given))
+            desc = given;
         column_name(title, name, sizeof name);
-        describe(src, title, &type, desc, sizeof desc);
         json_array_append_new(cols, json_pack("{s:s, s:s, s:s, s:s}", "name", name, "titles",
                                               title, "datatype", type, "dc:description", desc));
     }

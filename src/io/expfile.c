@@ -1,5 +1,6 @@
 /* Experiment files through libinih; see include/chargesim/expfile.h. */
 #include "chargesim/expfile.h"
+#include "chargesim/entries.h"
 #include "chargesim/inifile.h"
 
 #include <errno.h>
@@ -8,64 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct entry {
-    char *section, *key, *value;
-    const char *origin;
-    int line;
-} entry;
-
 typedef struct reader {
     cs_ini_source src; /* the line inih is on */
-    entry *entries;
-    int n, cap;
+    cs_entries list;
     bool oom;
 } reader;
-
-static bool push(reader *r, const char *section, const char *key, const char *value,
-                 const char *origin, int line)
-{
-    if (r->n == r->cap) {
-        int cap = r->cap ? 2 * r->cap : 32;
-        entry *ne = realloc(r->entries, (size_t)cap * sizeof *ne);
-        if (!ne)
-            return false;
-        r->entries = ne;
-        r->cap = cap;
-    }
-    entry *en = &r->entries[r->n];
-    en->section = strdup(section);
-    en->key = strdup(key);
-    en->value = strdup(value);
-    en->origin = origin;
-    en->line = line;
-    if (!en->section || !en->key || !en->value) {
-        free(en->section);
-        free(en->key);
-        free(en->value);
-        return false;
-    }
-    r->n++;
-    return true;
-}
 
 static int on_entry(void *user, const char *section, const char *name, const char *value)
 {
     reader *r = user;
-    if (!push(r, section, name, value, NULL, r->src.line)) {
+    if (cs_entries_add(&r->list, section, name, value, NULL, r->src.line) != CS_OK) {
         r->oom = true;
         return 0;
     }
     return 1;
-}
-
-static void free_entries(reader *r)
-{
-    for (int i = 0; i < r->n; i++) {
-        free(r->entries[i].section);
-        free(r->entries[i].key);
-        free(r->entries[i].value);
-    }
-    free(r->entries);
 }
 
 /* One entry for sorting: its section, key and position in the file. */
@@ -86,7 +43,7 @@ static int by_key(const void *a, const void *b)
 /* The first key (in file order) given again, named with the line of its
  * first appearance. Sorted, so n keys cost n log n, not n^2 (issue 18:
  * 100,000 keys took 22 s). */
-static cs_status check_repeats(const reader *r, const char *path, cs_error *err)
+static cs_status check_repeats(const cs_entries *r, const char *path, cs_error *err)
 {
     if (r->n < 2)
         return CS_OK;
@@ -94,7 +51,7 @@ static cs_status check_repeats(const reader *r, const char *path, cs_error *err)
     if (!k)
         return cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
     for (int i = 0; i < r->n; i++)
-        k[i] = (keyed){r->entries[i].section, r->entries[i].key, i};
+        k[i] = (keyed){r->entry[i].section, r->entry[i].key, i};
     qsort(k, (size_t)r->n, sizeof *k, by_key);
     int first = -1, again = -1, group = 0;
     for (int i = 1; i < r->n; i++) {
@@ -113,8 +70,8 @@ static cs_status check_repeats(const reader *r, const char *path, cs_error *err)
     return cs_error_set(err, CS_EINPUT,
                         "%s:%d: [%s] %s given again (first at line %d); give each key once (an "
                         "indented line continues the key above it)",
-                        path, r->entries[again].line, r->entries[again].section,
-                        r->entries[again].key, r->entries[first].line);
+                        path, r->entry[again].line, r->entry[again].section,
+                        r->entry[again].key, r->entry[first].line);
 }
 
 cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
@@ -144,57 +101,20 @@ cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
     memcpy(e->sha256, r.src.sha256, sizeof e->sha256);
     /* A key given twice in one file is a mistake the file cannot show (the
      * later one would silently win); --set is the way to override. */
-    if ((st = check_repeats(&r, path, err)) != CS_OK)
+    if ((st = check_repeats(&r.list, path, err)) != CS_OK)
         goto fail;
-    for (int i = 0; i < r.n; i++)
-        r.entries[i].origin = path;
-    for (int i = 0; i < n_sets; i++) {
-        const char *eq = strchr(sets[i], '=');
-        if (!eq || eq == sets[i]) {
-            st = cs_error_set(err, CS_EINPUT,
-                              "--set '%s': expected section.key=value or key=value", sets[i]);
-            goto fail;
-        }
-        char lhs[256];
-        size_t n = (size_t)(eq - sets[i]);
-        if (n >= sizeof lhs) {
-            st = cs_error_set(err, CS_EINPUT, "--set '%s': key too long", sets[i]);
-            goto fail;
-        }
-        memcpy(lhs, sets[i], n);
-        lhs[n] = '\0';
-        while (n > 0 && lhs[n - 1] == ' ')
-            lhs[--n] = '\0';
-        char *dot = strchr(lhs, '.');
-        const char *section = "params", *key = lhs;
-        if (dot) {
-            *dot = '\0';
-            section = lhs;
-            key = dot + 1;
-        }
-        if (!push(&r, section, key, eq + 1, "command line", 0)) {
-            st = cs_error_set(err, CS_ENOMEM, "out of memory");
-            goto fail;
-        }
-    }
-    /* [experiment] first: the ruleset decides what the parameters are. */
-    for (int pass = 0; pass < 2 && st == CS_OK; pass++)
-        for (int i = 0; i < r.n && st == CS_OK; i++) {
-            bool is_exp = strcmp(r.entries[i].section, "experiment") == 0;
-            if (is_exp != (pass == 0))
-                continue;
-            st = cs_experiment_set(e, r.entries[i].section, r.entries[i].key,
-                                   r.entries[i].value, r.entries[i].origin, r.entries[i].line,
-                                   err);
-        }
+    for (int i = 0; i < r.list.n; i++)
+        r.list.entry[i].origin = path;
+    for (int i = 0; i < n_sets && st == CS_OK; i++)
+        st = cs_entries_add_set(&r.list, sets[i], err);
     if (st == CS_OK)
-        st = cs_experiment_finish(e, err);
+        st = cs_entries_apply(&r.list, e, NULL, err);
     if (st != CS_OK)
         goto fail;
-    free_entries(&r);
+    cs_entries_free(&r.list);
     return CS_OK;
 fail:
-    free_entries(&r);
+    cs_entries_free(&r.list);
     cs_experiment_free(e);
     return st;
 }

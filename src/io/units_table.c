@@ -1,6 +1,7 @@
 /* Units, stage 5 of 5: the table (unitsrc.h: cs_units_table), one row per
  * unit with what stage 4 (src/sim/units.c) found, as a cs_table so that
  * CSV, Markdown and LaTeX come from the project's one set of writers. */
+#include <stdio.h>
 #include <string.h>
 
 #include "chargesim/unitsrc.h"

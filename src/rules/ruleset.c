@@ -69,3 +69,9 @@ double cs_ruleset_eval_layout(const cs_ruleset *rs, const void *ctx, const void 
             s += pr->p[o];
     return s;
 }
+
+const char *cs_ruleset_type_name(cs_param_type t)
+{
+    static const char *const names[] = {"real", "int", "bool", "choice", "dice", "text", "polygon"};
+    return names[t];
+}

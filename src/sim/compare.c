@@ -4,6 +4,7 @@
  * cells. See include/chargesim/compare.h. */
 #include "chargesim/compare.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,7 @@ cs_status cs_cmp_run(const cs_experiment *a, const cs_experiment *b, const cs_ru
     cs_status st = cs_sched_run(a, &o, &r, err);
     if (st != CS_OK)
         return st;
-    out->point = calloc(r.n_points ? r.n_points : 1, sizeof *out->point);
+    out->point = calloc(r.n_points ? (size_t)r.n_points : 1, sizeof *out->point);
     if (!out->point) {
         cs_sched_result_free(&r);
         return cs_error_set(err, CS_ENOMEM, "out of memory");
@@ -63,4 +64,35 @@ void cs_cmp_result_free(cs_cmp_result *r)
 {
     free(r->point);
     memset(r, 0, sizeof *r);
+}
+
+/* The command line and the web edition word this one refusal (compare.h). */
+const char *cs_cmp_pair_problem(const cs_experiment *a, const cs_experiment *b, char *buf,
+                                size_t cap)
+{
+    if (a->trials != b->trials || a->seed != b->seed)
+        return "--b changes trials or seed: both variants run the same trials on the same "
+               "seed (set them with --trials and --seed)";
+    if (a->confidence != b->confidence || a->precision != b->precision ||
+        a->replicates != b->replicates)
+        return "--b changes confidence, precision or replicates: delta has one interval, "
+               "read from both variants alike (set them with --confidence, --precision and "
+               "--replicates)";
+    bool same_sweep = a->n_sweep == b->n_sweep && a->n_points == b->n_points;
+    for (int s = 0; same_sweep && s < a->n_sweep; s++)
+        same_sweep = a->sweep[s] == b->sweep[s] &&
+                     a->param[a->sweep[s]].n == b->param[b->sweep[s]].n;
+    if (!same_sweep) {
+        snprintf(buf, cap,
+                 "--b changes the sweep shape (A has %llu sweep points, B %llu): rows pair "
+                 "point by point, so sweep a key with --set (both variants) and give B fixed "
+                 "values",
+                 (unsigned long long)a->n_points, (unsigned long long)b->n_points);
+        return buf;
+    }
+    bool same = a->method == b->method;
+    for (int i = 0; same && i < a->rs->n_params; i++)
+        same = strcmp(a->param[i].raw ? a->param[i].raw : "",
+                      b->param[i].raw ? b->param[i].raw : "") == 0;
+    return same ? "--b changes nothing: variant B equals A" : NULL;
 }

@@ -8,7 +8,7 @@
  * thread count. */
 #include "chargesim/dicesim.h"
 
-#include <omp.h>
+#include "omp_shim.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +145,7 @@ cs_status cs_dicesim_counts(const cs_dice *d, uint64_t trials, uint64_t seed, in
 {
     uint64_t bs = cs_sched_block_size(trials), nb = (trials + bs - 1) / bs;
     int nt = threads > 0 ? threads : omp_get_max_threads();
+    (void)nt; /* unused where OpenMP is not (the web edition) */
     vlist acc = {0};
     int failed = 0;
     const cs_backend *be = cs_backend_multi();

@@ -470,6 +470,13 @@ cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error 
                                 cs_method_name(e->method), e->rs->name);
         if (e->method == CS_METHOD_EXACT && e->layout_random)
             return exact_refused(e, err);
+#ifdef CS_NO_RQMC /* the web edition: no GSL, so no Sobol points (src/web/) */
+        if (e->method == CS_METHOD_RQMC)
+            return cs_error_set(err, CS_EINPUT,
+                                "method rqmc: the web edition has no rqmc (GSL's Sobol points "
+                                "have no WebAssembly build); use conditional here, or rqmc "
+                                "with bin/chargesim");
+#endif
         *out = e->method;
         return CS_OK;
     }

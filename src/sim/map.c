@@ -260,7 +260,7 @@ cs_status cs_map_run(const cs_experiment *e, const cs_map_axis *x, const cs_map_
     out->exp = e;
     out->x = *x;
     out->y = *y;
-    out->cell = calloc(n, sizeof *out->cell);
+    out->cell = calloc((size_t)n, sizeof *out->cell);
     if (!out->cell)
         return cs_error_set(err, CS_ENOMEM, "out of memory for %llu cells",
                             (unsigned long long)n);

@@ -6,7 +6,7 @@
 
 #include <float.h>
 #include <math.h>
-#include <omp.h>
+#include "omp_shim.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,8 +173,8 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
     if (n_items == 0)
         return CS_OK;
     uint64_t cap = n_items < CHUNK ? n_items : CHUNK;
-    uint64_t *items = malloc(2 * cap * sizeof *items);
-    unsigned char *slots = malloc(cap * s->est->tally_size);
+    uint64_t *items = malloc(2 * (size_t)cap * sizeof *items);
+    unsigned char *slots = malloc((size_t)cap * s->est->tally_size);
     if (!items || !slots) {
         free(items);
         free(slots);
@@ -363,13 +363,13 @@ static cs_status check_bounds(const sched *s, const cs_experiment *e, cs_error *
 
 static cs_status alloc_state(sched *s, cs_run_result *out, cs_error *err)
 {
-    s->pts = calloc(s->n_points, sizeof *s->pts);
-    s->tallies = calloc(s->n_points, s->est->tally_size);
-    out->point = calloc(s->n_points, sizeof *out->point);
+    s->pts = calloc((size_t)s->n_points, sizeof *s->pts);
+    s->tallies = calloc((size_t)s->n_points, s->est->tally_size);
+    out->point = calloc((size_t)s->n_points, sizeof *out->point);
     if (!s->pts || !s->tallies || !out->point)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     if (s->run.b) {
-        if (!(out->pairs = calloc(s->n_points, sizeof *out->pairs)))
+        if (!(out->pairs = calloc((size_t)s->n_points, sizeof *out->pairs)))
             return cs_error_set(err, CS_ENOMEM, "out of memory");
         for (uint64_t k = 0; k < s->n_points; k++)
             out->point[k].pair = &out->pairs[k];
@@ -381,7 +381,7 @@ static cs_status alloc_state(sched *s, cs_run_result *out, cs_error *err)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     uint64_t hb = s->hist_stride * s->n_points;
     for (int t = 0; t < s->threads; t++)
-        if (!(s->thread_hist[t] = calloc(hb ? hb : 1, sizeof **s->thread_hist)))
+        if (!(s->thread_hist[t] = calloc(hb ? (size_t)hb : 1, sizeof **s->thread_hist)))
             return cs_error_set(err, CS_ENOMEM, "out of memory for histograms");
     return CS_OK;
 }
@@ -424,8 +424,8 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
     r.run.trials = re->first_trials(s->run.e);
     r.run.block_size = cs_sched_block_size(r.run.trials);
     r.run.hist_mask = any;
-    r.pts = calloc(s->n_points, sizeof *r.pts);
-    r.tallies = calloc(s->n_points, re->tally_size);
+    r.pts = calloc((size_t)s->n_points, sizeof *r.pts);
+    r.tallies = calloc((size_t)s->n_points, re->tally_size);
     if (!r.pts || !r.tallies) {
         free(r.pts);
         free(r.tallies);

@@ -35,7 +35,7 @@ cs_status cs_success_parse(const cs_ruleset *rs, const char *list, unsigned *mas
     }
 }
 
-void cs_sim_success_names(const cs_ruleset *rs, unsigned mask, char *buf, size_t cap)
+void cs_success_names(const cs_ruleset *rs, unsigned mask, char *buf, size_t cap)
 {
     size_t u = 0;
     buf[0] = '\0';

@@ -14,7 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "chargesim/tablewrite.h"
+
 #include "chargesim/expfile.h"
+#include "chargesim/tablewrite.h"
 #include "chargesim/report.h"
 
 const char *th_root(void)

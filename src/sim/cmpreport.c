@@ -1,6 +1,8 @@
 /* The compare table; see include/chargesim/cmpreport.h. */
 #include "chargesim/cmpreport.h"
 
+#include "chargesim/columns.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -30,102 +32,60 @@ static int n_labelled(const cs_experiment *e)
     return n;
 }
 
-/* The swept keys' columns from c on: each key, and its label beside it. */
-static cs_status sweep_headers(const cs_experiment *e, cs_table *t, int *c)
+/* The swept keys' columns from *c on: each key, and its label beside it. */
+static void sweep_headers(const cs_experiment *e, cs_table *t, int *c)
 {
-    cs_status st = CS_OK;
     for (int s = 0; s < e->n_sweep; s++) {
-        const char *key = e->rs->params[e->sweep[s]].key;
-        st |= cs_table_set_header(t, (*c)++, key, true);
-        if (e->label[e->sweep[s]].n > 0) {
-            char name[160];
-            snprintf(name, sizeof name, "%s_label", key);
-            st |= cs_table_set_header(t, (*c)++, name, false);
-        }
+        cs_columns_param(t, (*c)++, e->rs, e->sweep[s]);
+        if (e->label[e->sweep[s]].n > 0)
+            cs_columns_label(t, (*c)++, e->rs, e->sweep[s]);
     }
-    return st;
 }
 
-static cs_status sweep_cells(const cs_experiment *e, uint64_t k, cs_table *t, int row, int *c)
+static void sweep_cells(const cs_experiment *e, uint64_t k, cs_table *t, int row, int *c)
 {
-    cs_status st = CS_OK;
     for (int s = 0; s < e->n_sweep; s++) {
-        st |= cs_table_set(t, row, (*c)++, "%s", sweep_text(e, k, s));
+        cs_table_set(t, row, (*c)++, "%s", sweep_text(e, k, s));
         if (e->label[e->sweep[s]].n > 0)
-            st |= cs_table_set(t, row, (*c)++, "%s", sweep_label(e, k, s));
+            cs_table_set(t, row, (*c)++, "%s", sweep_label(e, k, s));
     }
-    return st;
 }
 
 static cs_status csv_headers(const cs_cmp_result *r, cs_table *t)
 {
     const cs_experiment *e = r->a;
     const cs_ruleset *rs = e->rs;
-    static const char *const cell[] = {"_a", "_b", "_delta", "_delta_lo", "_delta_hi"};
-    static const char *const succ[] = {"p_success_a", "p_success_b", "delta", "delta_lo",
-                                       "delta_hi"};
-    cs_status st = CS_OK;
     int c = 0;
-    char name[160];
-    st |= sweep_headers(e, t, &c);
-    st |= cs_table_set_header(t, c++, "trials", true);
-    for (int j = 0; j < 5; j++)
-        st |= cs_table_set_header(t, c++, succ[j], true);
-    for (int o = 0; o < rs->n_outcomes; o++)
-        for (int j = 0; j < 5; j++) {
-            snprintf(name, sizeof name, "p_%s%s", rs->outcomes[o], cell[j]);
-            st |= cs_table_set_header(t, c++, name, true);
-        }
-    st |= cs_table_set_header(t, c, "method", false);
-    return st;
+    sweep_headers(e, t, &c);
+    cs_columns_fixed(t, c++, "trials", NULL);
+    for (int o = -1; o < rs->n_outcomes; o++)
+        for (int j = 0; j < 5; j++)
+            cs_columns_paired(t, c++, rs, o, j);
+    cs_columns_fixed(t, c, "method", NULL);
+    return cs_table_status(t);
 }
 
 static cs_status csv_row(const cs_cmp_result *r, uint64_t k, cs_table *t, int row)
 {
     const cs_experiment *e = r->a;
     const cs_cmp_point *p = &r->point[k];
-    cs_status st = CS_OK;
     int c = 0;
-    st |= sweep_cells(e, k, t, row, &c);
-    st |= cs_table_set(t, row, c++, "%llu", (unsigned long long)p->trials);
+    sweep_cells(e, k, t, row, &c);
+    cs_table_set(t, row, c++, "%llu", (unsigned long long)p->trials);
     for (int j = 0; j <= e->rs->n_outcomes; j++) {
-        st |= cs_table_set(t, row, c++, "%.6f", p->a[j]);
-        st |= cs_table_set(t, row, c++, "%.6f", p->b[j]);
-        st |= cs_table_set(t, row, c++, "%.6f", p->d[j]);
-        st |= cs_table_set(t, row, c++, "%.6f", p->lo[j]);
-        st |= cs_table_set(t, row, c++, "%.6f", p->hi[j]);
+        cs_table_set(t, row, c++, "%.6f", p->a[j]);
+        cs_table_set(t, row, c++, "%.6f", p->b[j]);
+        cs_table_set(t, row, c++, "%.6f", p->d[j]);
+        cs_table_set(t, row, c++, "%.6f", p->lo[j]);
+        cs_table_set(t, row, c++, "%.6f", p->hi[j]);
     }
-    st |= cs_table_set(t, row, c, "%s", cs_method_name(r->method));
-    return st;
+    cs_table_set(t, row, c, "%s", cs_method_name(r->method));
+    return cs_table_status(t);
 }
 
-/* md/tex: one publishable row per point, percentages and percentage points. */
-static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table *t)
+void cs_report_compare_note(const cs_cmp_result *r, const char *b_desc, char *buf, size_t cap)
 {
     const cs_experiment *e = r->a;
-    int ns = e->n_sweep + n_labelled(e), c = 0;
-    cs_status st = cs_table_init(t, ns + 5);
-    if (st != CS_OK)
-        return st;
-    st |= sweep_headers(e, t, &c);
-    st |= cs_table_set_header(t, ns, "trials", true);
-    st |= cs_table_set_header(t, ns + 1, "A %", true);
-    st |= cs_table_set_header(t, ns + 2, "B %", true);
-    st |= cs_table_set_header(t, ns + 3, "delta (pp)", true);
-    st |= cs_table_set_header(t, ns + 4, "interval (pp)", true);
-    for (uint64_t k = 0; st == CS_OK && k < r->n_points; k++) {
-        const cs_cmp_point *p = &r->point[k];
-        int row = cs_table_add_row(t);
-        if (row < 0)
-            return CS_ENOMEM;
-        c = 0;
-        st |= sweep_cells(e, k, t, row, &c);
-        st |= cs_table_set(t, row, ns, "%llu", (unsigned long long)p->trials);
-        st |= cs_table_set(t, row, ns + 1, "%.2f", 100.0 * p->a[0]);
-        st |= cs_table_set(t, row, ns + 2, "%.2f", 100.0 * p->b[0]);
-        st |= cs_table_set(t, row, ns + 3, "%+.2f", 100.0 * p->d[0]);
-        st |= cs_table_set(t, row, ns + 4, "[%+.2f, %+.2f]", 100.0 * p->lo[0], 100.0 * p->hi[0]);
-    }
     char how[256], count[64];
     uint64_t lo = r->n_points ? r->point[0].trials : 0, hi = lo;
     for (uint64_t k = 1; k < r->n_points; k++) {
@@ -149,12 +109,40 @@ static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table 
                  cs_method_name(r->method), (unsigned long long)e->trials,
                  r->method == CS_METHOD_MC ? "trials" : "layouts", (unsigned long long)e->seed,
                  100.0 * e->confidence);
-    if (st == CS_OK)
-        st = cs_table_set_note(t,
-                               "A: %s; B: A with %s. delta = B - A in percentage points of "
-                               "p_success, paired (common random numbers), %s.",
-                               e->name, b_desc, how);
-    return st;
+    snprintf(buf, cap,
+             "A: %s; B: A with %s. delta = B - A in percentage points of p_success, paired "
+             "(common random numbers), %s.",
+             e->name, b_desc, how);
+}
+
+/* md/tex: one publishable row per point, percentages and percentage points. */
+static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table *t)
+{
+    const cs_experiment *e = r->a;
+    int ns = e->n_sweep + n_labelled(e), c = 0;
+    static const char *const head[] = {"trials", "A %", "B %", "delta (pp)", "interval (pp)"};
+    if (cs_table_init(t, ns + 5) != CS_OK)
+        return cs_table_status(t);
+    sweep_headers(e, t, &c);
+    for (int j = 0; j < 5; j++)
+        cs_table_set_header(t, ns + j, head[j], true);
+    for (uint64_t k = 0; cs_table_status(t) == CS_OK && k < r->n_points; k++) {
+        const cs_cmp_point *p = &r->point[k];
+        int row = cs_table_add_row(t);
+        if (row < 0)
+            break;
+        c = 0;
+        sweep_cells(e, k, t, row, &c);
+        cs_table_set(t, row, ns, "%llu", (unsigned long long)p->trials);
+        cs_table_set(t, row, ns + 1, "%.2f", 100.0 * p->a[0]);
+        cs_table_set(t, row, ns + 2, "%.2f", 100.0 * p->b[0]);
+        cs_table_set(t, row, ns + 3, "%+.2f", 100.0 * p->d[0]);
+        cs_table_set(t, row, ns + 4, "[%+.2f, %+.2f]", 100.0 * p->lo[0], 100.0 * p->hi[0]);
+    }
+    char note[1024];
+    cs_report_compare_note(r, b_desc, note, sizeof note);
+    cs_table_set_note(t, "%s", note);
+    return cs_table_status(t);
 }
 
 cs_status cs_report_compare(const cs_cmp_result *r, const char *b_desc, cs_format fmt,
@@ -168,7 +156,7 @@ cs_status cs_report_compare(const cs_cmp_result *r, const char *b_desc, cs_forma
         st = csv_headers(r, out);
     for (uint64_t k = 0; st == CS_OK && k < r->n_points; k++) {
         int row = cs_table_add_row(out);
-        st = row < 0 ? CS_ENOMEM : csv_row(r, k, out, row);
+        st = row < 0 ? cs_table_status(out) : csv_row(r, k, out, row);
     }
     return st;
 }
@@ -204,29 +192,31 @@ cs_status cs_report_compare_pivot(const cs_cmp_result *r, const char *row, const
         return st;
     int rp = sweep_pos(e, row), cp = sweep_pos(e, col);
     const cs_value_spec *rv = &e->param[e->sweep[rp]], *cv = &e->param[e->sweep[cp]];
-    st = cs_table_init(out, cv->n + 1);
-    st |= cs_table_set_header(out, 0, row, true);
-    for (int j = 0; j < cv->n; j++)
-        st |= cs_table_set_header(out, j + 1, cv->text[j], true);
-    for (int i = 0; st == CS_OK && i < rv->n; i++) {
-        if (cs_table_add_row(out) != i)
-            return cs_error_set(err, CS_ENOMEM, "out of memory");
-        st |= cs_table_set(out, i, 0, "%s", rv->text[i]);
+    if (cs_table_init(out, cv->n + 1) == CS_OK)
+        cs_columns_param(out, 0, e->rs, e->sweep[rp]);
+    for (int j = 0; j < cv->n; j++) {
+        cs_table_set_header(out, j + 1, cv->text[j], true);
+        cs_table_describe(out, j + 1, CS_DT_NUMBER, "delta of p_success at %s = %s", col,
+                          cv->text[j]);
     }
-    for (uint64_t k = 0; st == CS_OK && k < r->n_points; k++) {
+    for (int i = 0; cs_table_status(out) == CS_OK && i < rv->n; i++)
+        if (cs_table_add_row(out) == i)
+            cs_table_set(out, i, 0, "%s", rv->text[i]);
+    for (uint64_t k = 0; cs_table_status(out) == CS_OK && k < r->n_points; k++) {
         int choice[CS_MAX_PARAMS];
         cs_experiment_point_choices(e, k, choice);
         double d = r->point[k].d[0];
-        st = fmt == CS_FORMAT_CSV
-                 ? cs_table_set(out, choice[e->sweep[rp]], choice[e->sweep[cp]] + 1, "%.6f", d)
-                 : cs_table_set(out, choice[e->sweep[rp]], choice[e->sweep[cp]] + 1, "%+.2f",
-                                100.0 * d);
+        if (fmt == CS_FORMAT_CSV)
+            cs_table_set(out, choice[e->sweep[rp]], choice[e->sweep[cp]] + 1, "%.6f", d);
+        else
+            cs_table_set(out, choice[e->sweep[rp]], choice[e->sweep[cp]] + 1, "%+.2f", 100.0 * d);
     }
-    if (st == CS_OK && fmt != CS_FORMAT_CSV)
-        st = cs_table_set_note(out,
-                               "delta = B - A of p_success in percentage points (rows %s, "
-                               "columns %s); A: %s; B: A with %s; paired, %s, seed %llu.",
-                               row, col, e->name, b_desc, cs_method_name(r->method),
-                               (unsigned long long)e->seed);
+    if (fmt != CS_FORMAT_CSV)
+        cs_table_set_note(out,
+                          "delta = B - A of p_success in percentage points (rows %s, columns "
+                          "%s); A: %s; B: A with %s; paired, %s, seed %llu.",
+                          row, col, e->name, b_desc, cs_method_name(r->method),
+                          (unsigned long long)e->seed);
+    st = cs_table_status(out);
     return st == CS_OK ? CS_OK : cs_error_set(err, st, "out of memory");
 }

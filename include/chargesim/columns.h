@@ -1,0 +1,109 @@
+#ifndef CHARGESIM_COLUMNS_H
+#define CHARGESIM_COLUMNS_H
+/* The columns of the tables chargesim writes, defined once: each column's
+ * name, alignment, datatype and one-line description. A table's producer
+ * (report.h, cmpreport.h, dicereport.h) names each of its columns here, and
+ * the description travels with the table (cs_table_describe), so the CSVW
+ * schema (csvw.h) reads it off the table instead of guessing a column's
+ * meaning from its name.
+ *
+ * The summary of a run (one row per sweep point) is defined whole here:
+ * which columns it has, in which order, and how each cell's number is
+ * written. The CSV, Markdown and LaTeX of the command line, its CSVW
+ * schema and the web edition's table all come from this one definition. */
+#include <stdint.h>
+
+#include "chargesim/sched.h"
+#include "chargesim/table.h"
+
+/* Sets column c of t to the fixed column `name`: its header (`header`, or
+ * the name when NULL), alignment, datatype and description. The fixed
+ * columns: trials, successes, p_success, ci_low, ci_high, method (every
+ * table of a run), x, y (maps), p_success_a, p_success_b, delta, delta_lo,
+ * delta_hi (compare), metric, value, count, p (--dist), p_at_least,
+ * p_at_most and their intervals (dice), max_ci_halfwidth_pct (pivots),
+ * success (the --success set).
+ * Any other name is a programming error (CS_EINPUT). */
+cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *header);
+
+/* The values parameter d accepts, in one line into buf, as `chargesim
+ * rules` and the web edition's form show them: "a|b|c" (choices, polygon
+ * kinds), "lo..hi" (real, int), "true|false"; "" for the others. */
+void cs_columns_accepted(const cs_param_def *d, char *buf, size_t cap);
+
+/* Column c is parameter i of rs: header its key, datatype its type. */
+cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i);
+
+/* Column c is KEY_label, the [labels] label of swept parameter i's value. */
+cs_status cs_columns_label(cs_table *t, int c, const cs_ruleset *rs, int i);
+
+/* Which number of an outcome a column holds. */
+typedef enum cs_columns_est {
+    CS_COLUMNS_P,       /* p_<outcome>: the estimate */
+    CS_COLUMNS_CI_LOW,  /* ci_low_<outcome> */
+    CS_COLUMNS_CI_HIGH, /* ci_high_<outcome> */
+} cs_columns_est;
+
+/* Column c is outcome o of rs (its probability or an end of its interval);
+ * the header is `header`, or the CSV name when NULL. */
+cs_status cs_columns_outcome(cs_table *t, int c, const cs_ruleset *rs, int o,
+                             cs_columns_est which, const char *header);
+
+/* Column c is mean_<metric> of metric m of rs. */
+cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m);
+
+/* Column c of a comparison (compare.h): for outcome o, or p_success when
+ * o < 0, which = 0 variant A, 1 variant B, 2 their difference B - A,
+ * 3 and 4 the ends of its paired interval (p_success_a ... delta_hi,
+ * p_<outcome>_a ... p_<outcome>_delta_hi). */
+cs_status cs_columns_paired(cs_table *t, int c, const cs_ruleset *rs, int o, int which);
+
+/* The summary's columns, in order. */
+typedef enum cs_summary_kind {
+    CS_SUM_SWEEP,         /* index: sweep position; the key's value as written */
+    CS_SUM_LABEL,         /* index: sweep position; its [labels] label */
+    CS_SUM_TRIALS,
+    CS_SUM_SUCCESSES,     /* mc only; empty otherwise */
+    CS_SUM_P_SUCCESS,
+    CS_SUM_CI_LOW,
+    CS_SUM_CI_HIGH,
+    CS_SUM_P_OUTCOME,     /* index: outcome */
+    CS_SUM_MEAN,          /* index: metric; empty where never measured */
+    CS_SUM_CI_LOW_OUTCOME,  /* index: outcome; CSV only */
+    CS_SUM_CI_HIGH_OUTCOME, /* index: outcome; CSV only */
+    CS_SUM_METHOD,
+    CS_SUM_SUCCESS,       /* CSV with --success only: the outcomes counted, joined by + */
+} cs_summary_kind;
+
+typedef struct cs_summary_col {
+    cs_summary_kind kind;
+    int index;
+} cs_summary_col;
+
+#define CS_SUMMARY_MAX_COLS (2 * CS_MAX_PARAMS + 8 + 3 * CS_MAX_OUTCOMES + CS_MAX_METRICS)
+
+/* The columns of r's summary in format fmt: the swept keys (each with its
+ * KEY_label column when it has [labels]), trials, successes, p_success,
+ * ci_low, ci_high, p_<outcome>..., mean_<metric>..., (CSV only)
+ * ci_low_<outcome> and ci_high_<outcome> for each outcome, method, and
+ * (CSV with --success) success. Fills col (CS_SUMMARY_MAX_COLS entries)
+ * and returns how many. */
+int cs_columns_summary(const cs_run_result *r, cs_format fmt, cs_summary_col *col);
+
+/* Column c of t as summary column col: header (md and tex mark
+ * percentages " %"), alignment, datatype, description. */
+cs_status cs_columns_summary_head(cs_table *t, int c, const cs_run_result *r, cs_format fmt,
+                                  cs_summary_col col);
+
+/* The cell of point k in summary column col, written into (row, c) of t:
+ * CSV gives probabilities as proportions with 6 decimals and means with 4;
+ * md and tex percentages and means with 2. */
+cs_status cs_columns_summary_cell(cs_table *t, int row, int c, const cs_run_result *r,
+                                  uint64_t k, cs_format fmt, cs_summary_col col);
+
+/* The outcomes p_success counts when --success changed them, joined by
+ * '+' into buf; NULL for the ruleset's own set (the output then names
+ * none, so default output keeps its bytes). */
+const char *cs_columns_custom_success(const cs_run_result *r, char *buf, size_t cap);
+
+#endif

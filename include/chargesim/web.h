@@ -1,0 +1,45 @@
+#ifndef CHARGESIM_WEB_H
+#define CHARGESIM_WEB_H
+/* The web edition's C side (issue 31): the functions the page's Web Worker
+ * calls through emscripten. It sits beside the command line, on sim, and
+ * never includes io: the page builds the same experiment from the same
+ * KEY=VALUE pairs, runs the same scheduler and estimators and shows the
+ * same table, so the numbers are those of the command it shows.
+ *
+ * A request is the pairs of the page's link, in order:
+ *   cs_web_begin("run" | "map" | "compare" | "dice")
+ *   cs_web_pair(KEY, VALUE)...   decoded; what each means per command:
+ *     run, map, compare  KEY=VALUE is `--set KEY=VALUE` (experiment.KEY for
+ *                        [experiment]); success=LIST is --success
+ *     map                x=LO..HI:STEP, y=LO..HI:STEP are --x and --y
+ *     compare            b.KEY=VALUE is `--b KEY=VALUE`
+ *     dice               expr=EXPR, trials=N (sample N rolls), seed=S
+ *   cs_web_exec()
+ * and the result is JSON (owned here until the next call):
+ *   {"ok": true, "cmd", "command": the equivalent command line, "header":
+ *    [...], "rows": [[...], ...] (the CSV the command writes, cell for
+ *    cell), "method", "note" (how the numbers were obtained), "notice"
+ *    (what the page did that the command line would not ask: rqmc), "warning",
+ *    and for a map "grid": {nx, ny, x0, dx, y0, dy, charger_w, charger_d}}
+ * or
+ *   {"ok": false, "cmd", "command", "message": the error, "cli": the line the
+ *    command line prints ("chargesim CMD: message"), "exit": its exit
+ *    status, "field": the key at fault or null}.
+ *
+ * GSL has no WebAssembly build, so the page has no rqmc: where the command
+ * line's auto would pick rqmc the page runs conditional, says so in
+ * "notice", and its command sets experiment.method=conditional, which gives
+ * the page's numbers; an explicit rqmc is refused. A long run reports its
+ * progress to JavaScript (Module.onProgress(done, total)); the page cancels
+ * one by ending the worker. */
+
+/* Starts a request (the previous one is dropped). */
+void cs_web_begin(const char *cmd);
+/* Adds one pair of the link, in order. */
+void cs_web_pair(const char *key, const char *value);
+/* Runs the request: its JSON result. */
+const char *cs_web_exec(void);
+/* Every ruleset as JSON (webinfo.h). */
+const char *cs_web_rulesets(void);
+
+#endif

@@ -1,0 +1,17 @@
+#ifndef CHARGESIM_WEBINFO_H
+#define CHARGESIM_WEBINFO_H
+/* What the web edition's page knows of the rulesets, asked of the C core
+ * so that the page repeats none of it: for each ruleset its name, summary
+ * and documented readings; each parameter's key, type, default, unit,
+ * range, accepted values (as `chargesim rules` writes them), help and
+ * flags (drawn per trial, an assumption); the outcomes, the success set and
+ * the measured quantities; whether it has a threat map and exact
+ * probabilities. The methods and each command's other settings (the
+ * experiment's keys with their defaults, the map's axes, the dice
+ * options) come with it. */
+#include "chargesim/webjson.h"
+
+/* Writes the description as one JSON object into j. */
+void cs_webinfo_write(cs_webjson *j);
+
+#endif

@@ -1,0 +1,33 @@
+#ifndef CHARGESIM_WEBJSON_H
+#define CHARGESIM_WEBJSON_H
+/* JSON text for the web edition (src/web/): what the C side hands to
+ * JavaScript, which reads it with JSON.parse. jansson, which the command
+ * line's metadata uses, has no WebAssembly build here; this writes only,
+ * into one growing buffer, commas placed by the writer. Strings are
+ * escaped as RFC 8259 requires (quote, backslash, control characters);
+ * a number that is not finite is written null. An allocation that fails
+ * marks the buffer (oom) and later calls do nothing. */
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct cs_webjson {
+    char *s;      /* the text so far, NUL-terminated (NULL before the first write) */
+    size_t n, cap;
+    bool comma;   /* a value was written: the next key or element needs a comma */
+    bool oom;     /* an allocation failed: the text is incomplete */
+} cs_webjson;
+
+void cs_webjson_open(cs_webjson *j, char bracket); /* '{' or '[' */
+void cs_webjson_close(cs_webjson *j, char bracket); /* '}' or ']' */
+void cs_webjson_key(cs_webjson *j, const char *key);
+void cs_webjson_string(cs_webjson *j, const char *s); /* NULL: null */
+void cs_webjson_number(cs_webjson *j, double x);
+void cs_webjson_bool(cs_webjson *j, bool b);
+/* A member: the key, then the string (NULL: null), the number or the bool. */
+void cs_webjson_kstring(cs_webjson *j, const char *key, const char *s);
+void cs_webjson_knumber(cs_webjson *j, const char *key, double x);
+void cs_webjson_kbool(cs_webjson *j, const char *key, bool b);
+/* Frees the text and starts again. */
+void cs_webjson_clear(cs_webjson *j);
+
+#endif

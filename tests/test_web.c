@@ -1,0 +1,309 @@
+/* The web edition's C side (include/chargesim/web.h), built natively: a
+ * link's pairs give the table, the command line and the refusal that
+ * bin/chargesim gives for the command the page shows. The browser itself
+ * is tested by make test-web (tests/web/test_web.py). */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/web.h"
+#include "chargesim/webjson.h"
+#include "support/helpers.h"
+
+static json_t *result;
+static char *out, *err;
+
+static void release(void)
+{
+    json_decref(result);
+    free(out);
+    free(err);
+    result = NULL;
+    out = err = NULL;
+}
+
+TestSuite(web, .fini = release);
+
+/* Runs cmd with pairs "KEY=VALUE" ("KEY" alone: no '='), NULL-terminated. */
+static json_t *exec(const char *cmd, const char *const *pairs)
+{
+    cs_web_begin(cmd);
+    for (int i = 0; pairs[i]; i++) {
+        char key[512];
+        const char *eq = strchr(pairs[i], '=');
+        snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - pairs[i]) : (int)strlen(pairs[i]),
+                 pairs[i]);
+        cs_web_pair(key, eq ? eq + 1 : NULL);
+    }
+    json_error_t je;
+    json_decref(result);
+    result = json_loads(cs_web_exec(), 0, &je);
+    cr_assert(result, "not JSON: %s", je.text);
+    return result;
+}
+
+static const char *str(const char *key)
+{
+    return json_string_value(json_object_get(result, key));
+}
+
+static bool ok(void)
+{
+    return json_is_true(json_object_get(result, "ok"));
+}
+
+/* The result's table as CSV text (no cell here needs quoting). */
+static char *table_csv(void)
+{
+    size_t cap = 1 << 20, used = 0;
+    char *csv = malloc(cap);
+    json_t *rows = json_object_get(result, "rows"), *row;
+    size_t i;
+    cr_assert(csv);
+    csv[0] = '\0';
+    for (int part = 0; part < 2; part++) {
+        json_t *lines = part == 0 ? json_pack("[O]", json_object_get(result, "header")) : rows;
+        json_array_foreach(lines, i, row)
+        {
+            size_t c;
+            json_t *cell;
+            json_array_foreach(row, c, cell)
+            used += (size_t)snprintf(csv + used, cap - used, "%s%s", c ? "," : "",
+                                     json_string_value(cell));
+            used += (size_t)snprintf(csv + used, cap - used, "\n");
+        }
+        if (part == 0)
+            json_decref(lines);
+    }
+    return csv;
+}
+
+/* The command the page shows, run by bin/chargesim: its CSV equals the
+ * page's table. */
+static void command_gives_the_table(void)
+{
+    const char *command = str("command");
+    cr_assert(strncmp(command, "chargesim ", 10) == 0, "%s", command);
+    char args[17000];
+    snprintf(args, sizeof args, "%s%s", command + 10,
+             strncmp(command + 10, "dice", 4) == 0 ? "" : " --quiet");
+    free(out);
+    free(err);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s: %s", args, err);
+    char *csv = table_csv();
+    cr_expect_str_eq(csv, out, "the page's table and `%s`", command);
+    free(csv);
+}
+
+/* The refusal the page shows is the command line's, for its command. */
+static void command_refuses_alike(int exit_status)
+{
+    const char *command = str("command");
+    char args[17000];
+    snprintf(args, sizeof args, "%s%s", command + 10,
+             strncmp(command + 10, "dice", 4) == 0 ? "" : " --quiet");
+    free(out);
+    free(err);
+    cr_expect_eq(th_cli(args, &out, &err), exit_status, "%s", args);
+    char line[2048];
+    snprintf(line, sizeof line, "%s\n", str("cli"));
+    cr_expect_str_eq(err, line);
+    cr_expect_eq(json_integer_value(json_object_get(result, "exit")) +
+                     (long long)json_real_value(json_object_get(result, "exit")),
+                 exit_status);
+}
+
+Test(web, a_run_gives_the_command_lines_table)
+{
+    static const char *const runs[][8] = {
+        {"experiment.ruleset=t9a", "edition=3", "distance=3..12", NULL},
+        {"experiment.ruleset=generic", "preset=whfb8", "move=4,5", "distance=6..9",
+         "success=charged,illegal", NULL},
+        {"experiment.ruleset=asoiaf", "distance=4..8", "experiment.method=mc",
+         "experiment.trials=5000", "experiment.seed=3", NULL},
+        {"experiment.ruleset=sovl_dice", NULL},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        exec("run", runs[k]);
+        cr_assert(ok(), "%s", str("cli"));
+        cr_expect(str("note")[0]);
+        command_gives_the_table();
+    }
+    cr_expect_str_eq(str("command"), "chargesim run - --set experiment.ruleset=sovl_dice");
+}
+
+Test(web, a_map_a_comparison_and_dice_give_their_tables)
+{
+    exec("map", (const char *const[]){"experiment.ruleset=t9a", "maximised=1", "x=-2..2:1",
+                                      "y=1..3:1", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    json_t *grid = json_object_get(result, "grid");
+    cr_expect_eq(json_number_value(json_object_get(grid, "nx")), 5);
+    cr_expect_eq(json_number_value(json_object_get(grid, "ny")), 3);
+    cr_expect_eq(json_number_value(json_object_get(grid, "x0")), -2);
+    command_gives_the_table();
+    exec("compare", (const char *const[]){"experiment.ruleset=generic", "preset=tow", "move=4",
+                                          "distance=6..12", "b.move=5", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    cr_expect(strstr(str("note"), "B: A with move=5"), "%s", str("note"));
+    command_gives_the_table();
+    exec("dice", (const char *const[]){"expr=3d6dl1", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    cr_expect_str_eq(str("method"), "exact");
+    command_gives_the_table();
+    exec("dice", (const char *const[]){"seed=4", "expr=2d6", "trials=2000", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    cr_expect_str_eq(str("command"), "chargesim dice --seed 4 2d6 --trials 2000");
+    command_gives_the_table();
+}
+
+Test(web, where_auto_would_pick_rqmc_the_page_runs_conditional_and_says_so)
+{
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", "offset=uniform(-3,3)",
+                                      "distance=8", "experiment.trials=1000", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    cr_expect_str_eq(str("method"), "conditional");
+    cr_expect(str("notice") && strstr(str("notice"), "rqmc"));
+    cr_expect(strstr(str("command"), " --set experiment.method=conditional"), "%s",
+              str("command"));
+    command_gives_the_table();
+    /* A comparison, and a map with a drawn angle, likewise. */
+    exec("compare", (const char *const[]){"experiment.ruleset=t9a", "offset=uniform(-3,3)",
+                                          "distance=8", "experiment.trials=1000",
+                                          "b.charge_speed=1", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    cr_expect(strstr(str("command"), "experiment.method=conditional"), "%s", str("command"));
+    command_gives_the_table();
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", "distance=8", NULL});
+    cr_expect(json_is_null(json_object_get(result, "notice")), "a fixed layout runs exact");
+}
+
+Test(web, a_bad_value_names_its_field_with_the_command_lines_message)
+{
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", "edition=7", NULL});
+    cr_assert(!ok());
+    cr_expect_str_eq(str("field"), "edition");
+    command_refuses_alike(2);
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", "nope=3", NULL});
+    cr_expect_str_eq(str("field"), "nope");
+    command_refuses_alike(2);
+    exec("run", (const char *const[]){"experiment.ruleset=nothere", NULL});
+    cr_expect_str_eq(str("field"), "experiment.ruleset");
+    command_refuses_alike(2);
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", "distance", NULL});
+    cr_expect_str_eq(str("field"), "distance", "a piece without '='");
+    command_refuses_alike(2);
+    exec("run", (const char *const[]){"experiment.ruleset=generic", "preset=w40k", "move=6", NULL});
+    cr_expect_str_eq(str("field"), "move", "refused by the ruleset as a whole");
+    command_refuses_alike(2);
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", "success=nope", NULL});
+    cr_expect_str_eq(str("field"), "success");
+    command_refuses_alike(2);
+    exec("map", (const char *const[]){"experiment.ruleset=t9a", "y=5..1", NULL});
+    cr_expect_str_eq(str("field"), "y");
+    command_refuses_alike(2);
+    exec("map", (const char *const[]){"experiment.ruleset=generic", NULL});
+    cr_expect(json_is_null(json_object_get(result, "field")));
+    command_refuses_alike(2);
+}
+
+Test(web, comparisons_are_refused_as_the_command_line_refuses_them)
+{
+    exec("compare", (const char *const[]){"experiment.ruleset=generic", "move=4", NULL});
+    command_refuses_alike(2);
+    cr_expect(strstr(str("message"), "no --b override"));
+    exec("compare", (const char *const[]){"experiment.ruleset=generic", "move=4", "b.move=4",
+                                          NULL});
+    command_refuses_alike(2);
+    exec("compare", (const char *const[]){"experiment.ruleset=generic", "b.distance=4..6", NULL});
+    command_refuses_alike(2);
+    exec("compare", (const char *const[]){"experiment.ruleset=generic", "b.nope=1", NULL});
+    cr_expect_str_eq(str("field"), "b.nope");
+    command_refuses_alike(2);
+}
+
+Test(web, dice_options_are_read_as_the_command_line_reads_them)
+{
+    exec("dice", (const char *const[]){"expr=2d6x", NULL});
+    cr_expect_str_eq(str("field"), "expr");
+    cr_expect(strchr(str("message"), '\n'), "the caret under the column");
+    exec("dice", (const char *const[]){"expr=2d6", "seed=3", NULL});
+    cr_expect_str_eq(str("field"), "seed");
+    command_refuses_alike(2);
+    exec("dice", (const char *const[]){"expr=2d6", "trials=0", NULL});
+    cr_expect_str_eq(str("field"), "trials");
+    command_refuses_alike(2);
+    exec("dice", (const char *const[]){"seed=x", "expr=2d6", "trials=y", NULL});
+    cr_expect_str_eq(str("field"), "seed", "the first option in the link's order");
+    exec("dice", (const char *const[]){"expr=100d100kh50", NULL});
+    cr_expect_str_eq(str("field"), "expr");
+    command_refuses_alike(2);
+    exec("dice", (const char *const[]){"trials=10", NULL});
+    cr_expect(strstr(str("message"), "expr="));
+    exec("dice", (const char *const[]){"expr=2d6", "move=3", NULL});
+    cr_expect_str_eq(str("field"), "move");
+}
+
+Test(web, links_that_are_no_command_are_refused)
+{
+    exec("draw", (const char *const[]){NULL});
+    cr_expect(strstr(str("message"), "unknown command 'draw'"));
+    cr_expect_str_eq(str("cli"), "chargesim: unknown command 'draw': expected run, map, compare or dice");
+    cs_web_begin("run");
+    for (int i = 0; i < 600; i++)
+        cs_web_pair("distance", "3");
+    json_error_t je;
+    json_decref(result);
+    result = json_loads(cs_web_exec(), 0, &je);
+    cr_assert(result);
+    cr_expect_str_eq(str("message"), "too many overrides");
+}
+
+Test(web, markup_and_control_characters_stay_text_in_the_json)
+{
+    const char *markup = "<img src=x onerror=\"alert(1)\">\t\\";
+    char pair[128];
+    snprintf(pair, sizeof pair, "edition=%s", markup);
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", pair, NULL});
+    cr_assert(!ok());
+    cr_expect(strstr(str("message"), markup), "%s", str("message"));
+    cs_webjson j = {0};
+    cs_webjson_open(&j, '[');
+    cs_webjson_string(&j, "a\"b\x01");
+    cs_webjson_number(&j, 0.5);
+    cs_webjson_number(&j, 1.0 / 0.0);
+    cs_webjson_bool(&j, true);
+    cs_webjson_string(&j, NULL);
+    cs_webjson_close(&j, ']');
+    cr_expect_str_eq(j.s, "[\"a\\\"b\\u0001\",0.5,null,true,null]");
+    cs_webjson_clear(&j);
+}
+
+Test(web, the_rulesets_as_the_form_needs_them)
+{
+    json_error_t je;
+    json_decref(result);
+    result = json_loads(cs_web_rulesets(), 0, &je);
+    cr_assert(result, "%s", je.text);
+    json_t *rs = json_object_get(result, "rulesets"), *r;
+    size_t i;
+    cr_expect_eq(json_array_size(rs), 6);
+    json_array_foreach(rs, i, r)
+    {
+        const char *name = json_string_value(json_object_get(r, "name"));
+        json_t *p = json_array_get(json_object_get(r, "params"), 0);
+        cr_expect(json_string_value(json_object_get(p, "key")), "%s", name);
+        cr_expect(json_string_value(json_object_get(p, "accepted")), "%s", name);
+        cr_expect(json_array_size(json_object_get(r, "success")) > 0, "%s", name);
+        if (strcmp(name, "t9a") == 0)
+            cr_expect(json_is_true(json_object_get(r, "map")));
+        if (strcmp(name, "generic") == 0)
+            cr_expect(json_is_false(json_object_get(r, "map")));
+    }
+    json_t *run = json_object_get(json_object_get(result, "settings"), "run");
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(run, 0), "default")),
+                     "100000");
+    cr_expect_eq(json_array_size(json_object_get(json_object_get(result, "settings"), "map")), 8);
+}

@@ -1,0 +1,30 @@
+// The engine's thread: chargesim's C core as WebAssembly (chargesim.wasm,
+// built by `make web`), so the page never freezes. One request at a time;
+// the page cancels one by ending this worker. Messages:
+//   {type: 'rulesets'}                       -> {type: 'rulesets', json}
+//   {type: 'exec', id, cmd, pairs}           -> {type: 'progress', id, done, total}...,
+//                                               {type: 'result', id, json, ms}
+// ms is the computation's time, measured here around the engine's call.
+importScripts('chargesim.js');
+
+let current = null;
+const ready = createChargesim({
+  onProgress: (done, total) => postMessage({type: 'progress', id: current, done, total}),
+});
+
+onmessage = async (event) => {
+  const engine = await ready;
+  const msg = event.data;
+  if (msg.type === 'rulesets') {
+    postMessage({type: 'rulesets', json: engine.UTF8ToString(engine._cs_web_rulesets())});
+    return;
+  }
+  current = msg.id;
+  const start = performance.now();
+  engine.ccall('cs_web_begin', null, ['string'], [msg.cmd]);
+  for (const [key, value] of msg.pairs) {
+    engine.ccall('cs_web_pair', null, ['string', 'string'], [key, value]);
+  }
+  const json = engine.UTF8ToString(engine._cs_web_exec());
+  postMessage({type: 'result', id: msg.id, json, ms: performance.now() - start});
+};
