@@ -35,7 +35,7 @@
 #include "chargesim/map.h"
 #include "chargesim/scenario.h"
 #include "chargesim/rng.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 
 static double now(void)
 {
@@ -130,7 +130,7 @@ static double run(const char *path, const char *method, uint64_t trials, int thr
     cs_run_result r;
     cs_error err;
     double t0 = now();
-    if (cs_sim_run(&e, &o, &r, &err) != CS_OK) {
+    if (cs_sched_run(&e, &o, &r, &err) != CS_OK) {
         fprintf(stderr, "bench: %s\n", err.msg);
         cs_experiment_free(&e);
         return -1.0;
@@ -147,7 +147,7 @@ static double run(const char *path, const char *method, uint64_t trials, int thr
         for (int j = 0; j < e.rs->n_outcomes; j++)
             widest_half = fmax(widest_half, 0.5 * (pr->outcome_high[j] - pr->outcome_low[j]));
     }
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     cs_experiment_free(&e);
     return dt;
 }
@@ -284,13 +284,13 @@ static double pairing_gain(const char *path, const char *method, int threads, ui
     cs_cmp_result r;
     cs_run_result ra, rb;
     double t0 = now();
-    if (cs_sim_compare(&a, &b, &o, &r, &err) != CS_OK)
+    if (cs_cmp_run(&a, &b, &o, &r, &err) != CS_OK)
         fprintf(stderr, "bench: %s\n", err.msg);
     else {
         double tp = now() - t0;
         b.seed = a.seed + 1;
-        if (cs_sim_run(&a, &o, &ra, &err) == CS_OK) {
-            if (cs_sim_run(&b, &o, &rb, &err) == CS_OK) {
+        if (cs_sched_run(&a, &o, &ra, &err) == CS_OK) {
+            if (cs_sched_run(&b, &o, &rb, &err) == CS_OK) {
                 double ha = ra.point[0].ci_high - ra.point[0].ci_low;
                 double hb = rb.point[0].ci_high - rb.point[0].ci_low;
                 double hp = r.point[0].hi[0] - r.point[0].lo[0];
@@ -305,9 +305,9 @@ static double pairing_gain(const char *path, const char *method, int threads, ui
                            name, 0.5 * hp, 0.5 * sqrt(ha * ha + hb * hb),
                            (unsigned long long)r.point[0].trials,
                            r.method == CS_METHOD_MC ? "trials" : "layouts", ratio, tp);
-                cs_run_result_free(&rb);
+                cs_sched_result_free(&rb);
             }
-            cs_run_result_free(&ra);
+            cs_sched_result_free(&ra);
         }
         cs_cmp_result_free(&r);
     }

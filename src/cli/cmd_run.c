@@ -8,7 +8,8 @@
 #include "chargesim/expfile.h"
 #include "chargesim/output.h"
 #include "chargesim/report.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
+#include "chargesim/success.h"
 #include "chargesim/tablewrite.h"
 
 static const char usage[] =
@@ -95,7 +96,7 @@ static int value_option(run_args *a, int argc, char **argv, int *i, bool *matche
     }
     if (cs_cli_opt(argc, argv, i, "--max-trials", &v)) {
         *matched = true;
-        return cs_cli_uint("run", "--max-trials", v, 1, CS_SIM_MAX_TRIALS, &a->max_trials);
+        return cs_cli_uint("run", "--max-trials", v, 1, CS_SCHED_MAX_TRIALS, &a->max_trials);
     }
     if (cs_cli_opt(argc, argv, i, "--format", &v)) {
         *matched = true;
@@ -314,7 +315,7 @@ static int run_experiment(const run_args *a)
     /* Every option is checked before the first trial runs. */
     cs_status st = a->remade ? cs_csvw_remade_apply(a->remade, &e, &err) : CS_OK;
     if (st == CS_OK && a->success)
-        st = cs_sim_parse_success(e.rs, a->success, &opts.success_mask, &err);
+        st = cs_success_parse(e.rs, a->success, &opts.success_mask, &err);
     if (st == CS_OK && a->pivot)
         st = cs_report_pivot_check(&e, row, col, what, &err);
     if (st == CS_OK && a->max_trials && !(e.precision > 0.0))
@@ -332,7 +333,7 @@ static int run_experiment(const run_args *a)
     opts.progress = cs_progress_update;
     opts.progress_user = &prog;
     cs_run_result res;
-    st = cs_sim_run(&e, &opts, &res, &err);
+    st = cs_sched_run(&e, &opts, &res, &err);
     cs_progress_finish(&prog);
     if (st == CS_OK)
         st = write_outputs(a, &res, &f, &err);
@@ -343,7 +344,7 @@ static int run_experiment(const run_args *a)
     else if (e.precision > 0.0 && !res.precision_met)
         cs_cli_precision_warning("run", "points", res.max_trials);
     if (res.point)
-        cs_run_result_free(&res);
+        cs_sched_result_free(&res);
     cs_experiment_free(&e);
     return rc;
 }
