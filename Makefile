@@ -51,7 +51,7 @@ COMPDIR  ?= $(DATADIR)/bash-completion/completions
 MAPDIR   ?= $(DATADIR)/chargesim/mappings
 MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
 
-.PHONY: all deps deps-mpi deps-web web test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers sizes archdoc examples coverage
+.PHONY: all deps deps-mpi deps-web web test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers headers sizes archdoc examples coverage
 
 all: $(BIN)
 
@@ -61,6 +61,7 @@ help:
 	@echo "make test     install missing packages, build and run every test (make check, make examples)"
 	@echo "make examples run the README's and the man page's examples in a fresh clone"
 	@echo "make layers   check that includes point down: core < rules < sim < io < cli"
+	@echo "make headers  check that each header's code is in its own .c or in files it names"
 	@echo "make archdoc  check that docs/ARCHITECTURE.md names every file under src/ and include/"
 	@echo "make asan     the test suite under AddressSanitizer"
 	@echo "make ubsan    the test suite under UndefinedBehaviorSanitizer"
@@ -114,9 +115,10 @@ $(TESTBIN): $(TEST_OBJ) $(WEB_NATIVE_OBJ) $(BUILD)/libchargesim.a
 # The tests find the binary and the repository (data/, experiments/) through these variables.
 TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 
-check: $(BIN) $(TESTBIN) layers sizes archdoc fuzz-replay
+check: $(BIN) $(TESTBIN) layers headers sizes archdoc fuzz-replay
 	$(TEST_ENV) $(TESTBIN) --jobs 2
 	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" tests/install.sh
+	$(TEST_ENV) RECIPE_CC="$(CC)" RECIPE_LDLIBS="$(LDLIBS)" tests/recipes.sh $(BUILD)
 
 # Installs the binary, the man page, the bash completion and the mapping files
 # (which `chargesim units` reads through CS_MAPPINGS or --mapping).
@@ -137,6 +139,10 @@ uninstall:
 # the header-to-layer mapping is in the script.
 layers:
 	@scripts/layers.sh $(CURDIR)
+
+# A header's functions are in its own .c, or in files it names (issue 33).
+headers:
+	@scripts/headers.sh $(CURDIR)
 
 # No file under src/ or include/ over 900 lines, no function over 100.
 sizes:

@@ -44,7 +44,7 @@
 #include "chargesim/output.h"
 #include "chargesim/scenario.h"
 #include "chargesim/rng.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 
 static double now(void)
 {
@@ -139,7 +139,7 @@ static double run(const char *path, const char *method, uint64_t trials, int thr
     cs_run_result r;
     cs_error err;
     double t0 = now();
-    if (cs_sim_run(&e, &o, &r, &err) != CS_OK) {
+    if (cs_sched_run(&e, &o, &r, &err) != CS_OK) {
         fprintf(stderr, "bench: %s\n", err.msg);
         cs_experiment_free(&e);
         return -1.0;
@@ -156,7 +156,7 @@ static double run(const char *path, const char *method, uint64_t trials, int thr
         for (int j = 0; j < e.rs->n_outcomes; j++)
             widest_half = fmax(widest_half, 0.5 * (pr->outcome_high[j] - pr->outcome_low[j]));
     }
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     cs_experiment_free(&e);
     return dt;
 }
@@ -293,13 +293,13 @@ static double pairing_gain(const char *path, const char *method, int threads, ui
     cs_cmp_result r;
     cs_run_result ra, rb;
     double t0 = now();
-    if (cs_sim_compare(&a, &b, &o, &r, &err) != CS_OK)
+    if (cs_cmp_run(&a, &b, &o, &r, &err) != CS_OK)
         fprintf(stderr, "bench: %s\n", err.msg);
     else {
         double tp = now() - t0;
         b.seed = a.seed + 1;
-        if (cs_sim_run(&a, &o, &ra, &err) == CS_OK) {
-            if (cs_sim_run(&b, &o, &rb, &err) == CS_OK) {
+        if (cs_sched_run(&a, &o, &ra, &err) == CS_OK) {
+            if (cs_sched_run(&b, &o, &rb, &err) == CS_OK) {
                 double ha = ra.point[0].ci_high - ra.point[0].ci_low;
                 double hb = rb.point[0].ci_high - rb.point[0].ci_low;
                 double hp = r.point[0].hi[0] - r.point[0].lo[0];
@@ -314,9 +314,9 @@ static double pairing_gain(const char *path, const char *method, int threads, ui
                            name, 0.5 * hp, 0.5 * sqrt(ha * ha + hb * hb),
                            (unsigned long long)r.point[0].trials,
                            r.method == CS_METHOD_MC ? "trials" : "layouts", ratio, tp);
-                cs_run_result_free(&rb);
+                cs_sched_result_free(&rb);
             }
-            cs_run_result_free(&ra);
+            cs_sched_result_free(&ra);
         }
         cs_cmp_result_free(&r);
     }
@@ -402,7 +402,7 @@ static double run_checkpointed(const cs_experiment *e, const cs_map_axis *m, int
         o.checkpoint = &ck;
     }
     double t0 = now(), c0 = cpu_now();
-    cs_status st = m ? cs_map_run(e, &m[0], &m[1], &o, &mr, &err) : cs_sim_run(e, &o, &r, &err);
+    cs_status st = m ? cs_map_run(e, &m[0], &m[1], &o, &mr, &err) : cs_sched_run(e, &o, &r, &err);
     double dt = now() - t0;
     *cpu = cpu_now() - c0;
     if (every > 0.0)
@@ -414,7 +414,7 @@ static double run_checkpointed(const cs_experiment *e, const cs_map_axis *m, int
     if (m)
         cs_map_result_free(&mr);
     else
-        cs_run_result_free(&r);
+        cs_sched_result_free(&r);
     return dt;
 }
 

@@ -22,9 +22,6 @@ HEADERS='
 reach.h    core    header only: static inline cs_reaches, cs_reach_min_roll
 geom.h     core    umbrella of the geom_*.h headers, src/core/geom_*.c
 geom_vec.h core    header only: vector types and static inline helpers
-ruleset.h  rules   the interface types; every src/rules/*.c fills one
-rules.h    rules   src/rules/registry.c (the ruleset table)
-sim.h      sim     src/sim/sched.c, src/sim/dicesim.c
 estimator.h sim    src/sim/est_mc.c, est_cond.c, est_common.c, est_rqmc.c, est_pair.c
 cli.h      cli     src/cli/common.c and the src/cli/cmd_*.c commands
 unitsrc.h  io      src/io/units_source.c, units_resolve.c, units_csv.c, units_map.c, units_mapping.c, units_table.c

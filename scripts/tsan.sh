@@ -65,7 +65,7 @@ for t in 2 7; do
         --set distance='uniform(2,20)' --threads $t -o "$tmp/cmp-mc.csv"
     "$bin" dice 3d6dl1 --trials 200000 --threads $t -o "$tmp/dice.csv"
     # A threat map with a drawn angle: every thread asks the map whether
-    # each trial's target can stand (cs_sim_points.stands).
+    # each trial's target can stand (cs_sched_points.stands).
     for m in mc conditional rqmc; do
         "$bin" map "$dir/experiments/map-t9a.ini" --set 'angle=uniform(-45,45)' --method $m \
             --trials 512 --x -2..2:1 --y 0..3:1 --threads $t --quiet -o "$tmp/map.csv"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "chargesim/asoiaf.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "chargesim/scenario.h"
 #include "support/helpers.h"
 

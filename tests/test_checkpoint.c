@@ -136,7 +136,7 @@ static int stop_and_resume(const cs_experiment *e, cs_run_opts o, const long *st
     cs_run_result ref, r;
     cs_error err;
     o.threads = 2;
-    cr_assert_eq(cs_sim_run(e, &o, &ref, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_sched_run(e, &o, &ref, &err), CS_OK, "%s", err.msg);
     mem_sink m = {0};
     int stopped = 0;
     for (int seg = 0;; seg++) {
@@ -147,7 +147,7 @@ static int stop_and_resume(const cs_experiment *e, cs_run_opts o, const long *st
         m.stop_after = seg < n ? stops[seg] : 1L << 60;
         o.checkpoint = &ck;
         o.threads = 1 + seg % 3;
-        cs_status st = cs_sim_run(e, &o, &r, &err);
+        cs_status st = cs_sched_run(e, &o, &r, &err);
         free(copy);
         cs_ckpt_free(&ck);
         o.checkpoint = NULL;
@@ -158,8 +158,8 @@ static int stop_and_resume(const cs_experiment *e, cs_run_opts o, const long *st
         stopped++;
     }
     same_results(&ref, &r, what);
-    cs_run_result_free(&ref);
-    cs_run_result_free(&r);
+    cs_sched_result_free(&ref);
+    cs_sched_result_free(&r);
     free(m.buf);
     return stopped;
 }
@@ -227,7 +227,7 @@ Test(checkpoint, exact_with_resampled_metrics_and_dist)
     cs_experiment_free(&e);
 }
 
-/* compare's paired estimators, stopped and resumed through cs_sim_compare. */
+/* compare's paired estimators, stopped and resumed through cs_cmp_run. */
 static void paired(const char *method, const long *stops, int n)
 {
     const char *sa[] = {method, "experiment.trials=8192"};
@@ -238,7 +238,7 @@ static void paired(const char *method, const long *stops, int n)
     load(t9a_random, sb, 3, &b);
     cs_run_opts o = {.threads = 2, .pair = &b};
     cs_cmp_result ref, r;
-    cr_assert_eq(cs_sim_compare(&a, &b, &o, &ref, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_cmp_run(&a, &b, &o, &ref, &err), CS_OK, "%s", err.msg);
     mem_sink m = {0};
     for (int seg = 0;; seg++) {
         cs_ckpt ck;
@@ -247,7 +247,7 @@ static void paired(const char *method, const long *stops, int n)
         m.asked = 0;
         m.stop_after = seg < n ? stops[seg] : 1L << 60;
         cs_run_opts oc = {.threads = 1 + seg % 2, .checkpoint = &ck};
-        cs_status st = cs_sim_compare(&a, &b, &oc, &r, &err);
+        cs_status st = cs_cmp_run(&a, &b, &oc, &r, &err);
         free(copy);
         cs_ckpt_free(&ck);
         if (st == CS_OK)
@@ -333,7 +333,7 @@ static void checkpoint_of(const char *cmd, const cs_experiment *e, cs_run_opts o
     cs_ckpt_init(&ck, 1e9, &sink);
     cr_assert_eq(cs_ckpt_identify(&ck, cmd, e, &o, extra, NULL, &err), CS_OK);
     o.checkpoint = &ck;
-    cr_assert_eq(cs_sim_run(e, &o, &r, &err), CS_ERUNTIME);
+    cr_assert_eq(cs_sched_run(e, &o, &r, &err), CS_ERUNTIME);
     cr_assert(ck.stopped && m->len > 0);
     cs_ckpt_free(&ck);
 }
@@ -795,9 +795,9 @@ static cs_status resume_from(const cs_experiment *e, cs_run_opts o, const unsign
     cs_status st = cs_ckpt_load(&ck, "ck", b, len, &err);
     if (st == CS_OK) {
         o.checkpoint = &ck;
-        st = cs_sim_run(e, &o, &r, &err);
+        st = cs_sched_run(e, &o, &r, &err);
         if (st == CS_OK)
-            cs_run_result_free(&r);
+            cs_sched_result_free(&r);
     }
     snprintf(msg, cap, "%s", st == CS_OK ? "" : err.msg);
     cs_ckpt_free(&ck);

@@ -33,7 +33,7 @@ static void compare(const cs_experiment *a, const cs_experiment *b, int threads,
 {
     cs_run_opts o = {.threads = threads};
     cs_error err;
-    cr_assert_eq(cs_sim_compare(a, b, &o, r, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_cmp_run(a, b, &o, r, &err), CS_OK, "%s", err.msg);
 }
 
 /* P(2D6 >= t), from the 36 outcomes. */
@@ -238,8 +238,8 @@ Test(compare, paired_three_times_narrower)
     double indep = sqrt(ha * ha + hb * hb);
     cr_assert(indep >= 3.0 * paired, "paired %.5f, independent %.5f", paired, indep);
     cs_cmp_result_free(&r);
-    cs_run_result_free(&ra);
-    cs_run_result_free(&rb);
+    cs_sched_result_free(&ra);
+    cs_sched_result_free(&rb);
     cs_experiment_free(&a);
     cs_experiment_free(&b);
 }
@@ -455,7 +455,7 @@ Test(compare, unpaired_variant_refused)
     cs_error err;
     cs_run_opts o = {.threads = 1};
     load_pair(generic, sa, 1, sb, 1, &a, &b);
-    cr_assert_eq(cs_sim_compare(&a, &b, &o, &r, &err), CS_EINPUT);
+    cr_assert_eq(cs_cmp_run(&a, &b, &o, &r, &err), CS_EINPUT);
     cr_assert_str_eq(err.msg, "variant B must keep A's ruleset, sweep shape, trials and seed");
     cr_assert_null(r.point);
     cs_experiment_free(&a);
@@ -464,7 +464,7 @@ Test(compare, unpaired_variant_refused)
     const char *da[] = {"distance=uniform(2,12)"}, *db[] = {"move=1"};
     load_pair(generic, da, 1, db, 1, &a, &b);
     b.method = CS_METHOD_EXACT;
-    cr_assert_eq(cs_sim_compare(&a, &b, &o, &r, &err), CS_EINPUT);
+    cr_assert_eq(cs_cmp_run(&a, &b, &o, &r, &err), CS_EINPUT);
     cr_assert(strstr(err.msg, "variant B: ") == err.msg, "%s", err.msg);
     cr_assert(strstr(err.msg, ": method = exact: the layout is drawn at random each trial "
                               "(distance = uniform(2,12), command line); use --method "
@@ -473,15 +473,15 @@ Test(compare, unpaired_variant_refused)
     /* B's own replicates (or confidence, precision) would be ignored. */
     b.method = a.method;
     b.replicates = a.replicates / 2;
-    cr_assert_eq(cs_sim_compare(&a, &b, &o, &r, &err), CS_EINPUT);
+    cr_assert_eq(cs_cmp_run(&a, &b, &o, &r, &err), CS_EINPUT);
     cr_assert_str_eq(err.msg, "variant B must keep A's confidence, precision and replicates");
     /* A paired run has the experiment's sweep points, not a caller's. */
     b.replicates = a.replicates;
-    cs_sim_points pts = {.n = 1, .place = place_anywhere};
+    cs_sched_points pts = {.n = 1, .place = place_anywhere};
     cs_run_result rr;
     o.pair = &b;
     o.points = &pts;
-    cr_assert_eq(cs_sim_run(&a, &o, &rr, &err), CS_EINPUT);
+    cr_assert_eq(cs_sched_run(&a, &o, &rr, &err), CS_EINPUT);
     cr_assert_str_eq(err.msg, "a paired run takes the experiment's sweep points");
     cs_experiment_free(&a);
     cs_experiment_free(&b);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "support/helpers.h"
 
 /* The ruleset is called directly: parameters come from the table's defaults,

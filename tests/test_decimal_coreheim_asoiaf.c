@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "support/helpers.h"
 
 #define N_SETS 1200

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "support/helpers.h"
 
 enum { PR_NONE, PR_W40K, PR_AOS, PR_TOW, PR_WHFB8 };
@@ -347,7 +347,7 @@ static double p_of(const char *const *sets, const char *out)
     cs_run_result r;
     cr_assert_eq(th_run(&e, 1, &r), CS_OK);
     double p = r.point[0].p_outcome[outcome(out)];
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     cs_experiment_free(&e);
     return p;
 }
@@ -420,7 +420,7 @@ Test(decimal_generic, engagement_overrides)
         cs_run_result r;
         st = th_run(&e, 1, &r);
         if (st == CS_OK)
-            cs_run_result_free(&r);
+            cs_sched_result_free(&r);
         cs_experiment_free(&e);
     }
     cr_expect_neq(st, CS_OK, "engagement = -0.5 must be refused");

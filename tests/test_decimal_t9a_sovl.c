@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "chargesim/sovl.h"
 #include "support/helpers.h"
 

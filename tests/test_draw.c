@@ -79,7 +79,7 @@ static void replay_matches_mc(cs_experiment *e)
         cr_expect_eq(count[o], res.point[0].outcome_count[o], "%s %s: replay %llu, run %llu",
                      e->rs->name, e->rs->outcomes[o], (unsigned long long)count[o],
                      (unsigned long long)res.point[0].outcome_count[o]);
-    cs_run_result_free(&res);
+    cs_sched_result_free(&res);
 }
 
 Test(draw, replay_draws_what_mc_draws_drawn_layout)

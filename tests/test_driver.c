@@ -11,8 +11,10 @@
 #include <time.h>
 
 #include "chargesim/dice.h"
+#include "chargesim/dicesim.h"
 #include "chargesim/replay.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
+#include "chargesim/success.h"
 #include "support/helpers.h"
 
 static const char *const head_on =
@@ -34,7 +36,7 @@ static cs_point_result one_point(const char *method, const char *const *sets, in
     cr_assert_eq(th_run(&e, 2, &r), CS_OK);
     cs_point_result p = r.point[0];
     memset(p.hist, 0, sizeof p.hist);
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     cs_experiment_free(&e);
     return p;
 }
@@ -174,7 +176,7 @@ Test(driver, precision_stops_meets_the_width_and_repeats)
          * long before the last round (no huge overshoot). */
         cr_expect_lt(r.point[k].trials, 4u * 60000u);
     }
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     char *a = th_run_csv(&e, 1, NULL), *b = th_run_csv(&e, 7, NULL);
     cr_expect_str_eq(a, b);
     free(a), free(b);
@@ -200,7 +202,7 @@ Test(driver, precision_holds_for_every_probability_column)
     for (int o = 0; o < e.rs->n_outcomes; o++)
         cr_expect_leq(0.5 * (pr->outcome_high[o] - pr->outcome_low[o]), 0.006, "%s",
                       e.rs->outcomes[o]);
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     cs_experiment_free(&e);
 }
 
@@ -236,7 +238,7 @@ static double coverage(const coverage_case *c, int runs)
         cr_assert_eq(th_run(&e, 1, &r), CS_OK);
         const cs_point_result *pr = &r.point[0];
         covered += pr->ci_low <= c->p && c->p <= pr->ci_high;
-        cs_run_result_free(&r);
+        cs_sched_result_free(&r);
         cs_experiment_free(&e);
     }
     return (double)covered / runs;
@@ -462,10 +464,10 @@ Test(driver, a_sweep_beyond_the_memory_bound_is_refused_at_once)
                          NULL, 0, &e, &err),
                  CS_OK, "%s", err.msg);
     cs_run_opts o = {.threads = 2};
-    cr_assert_gt(e.n_points * cs_sim_point_bytes(&e, &o), CS_SIM_MAX_RUN_BYTES);
+    cr_assert_gt(e.n_points * cs_sched_point_bytes(&e, &o), CS_SCHED_MAX_RUN_BYTES);
     cs_run_result r;
     double t0 = seconds_now();
-    cr_expect_eq(cs_sim_run(&e, &o, &r, &err), CS_EINPUT);
+    cr_expect_eq(cs_sched_run(&e, &o, &r, &err), CS_EINPUT);
     cr_expect_lt(seconds_now() - t0, 1.0);
     cr_expect(strstr(err.msg, "800000 sweep points need about"), "%s", err.msg);
     cr_expect(strstr(err.msg, "bytes per point"), "%s", err.msg);
@@ -485,17 +487,17 @@ Test(driver, precision_cap_and_max_trials)
     cs_run_result r;
     cs_run_opts small = {.threads = 2, .max_trials = 50000};
     double t0 = seconds_now();
-    cr_expect_eq(cs_sim_run(&e, &small, &r, &err), CS_EINPUT);
+    cr_expect_eq(cs_sched_run(&e, &small, &r, &err), CS_EINPUT);
     cr_expect_lt(seconds_now() - t0, 1.0);
     cr_expect(strstr(err.msg, "up to 6.03e+04 trials"), "%s", err.msg);
     cs_run_opts enough = {.threads = 2, .max_trials = 300000};
-    cr_assert_eq(cs_sim_run(&e, &enough, &r, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_sched_run(&e, &enough, &r, &err), CS_OK, "%s", err.msg);
     cr_expect(r.precision_met);
     cr_expect_leq(r.point[0].trials, 300000u);
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     /* The cap itself is the library's too, not only the command line's. */
-    cs_run_opts over = {.threads = 1, .max_trials = CS_SIM_MAX_TRIALS + 1};
-    cr_expect_eq(cs_sim_run(&e, &over, &r, &err), CS_EINPUT);
+    cs_run_opts over = {.threads = 1, .max_trials = CS_SCHED_MAX_TRIALS + 1};
+    cr_expect_eq(cs_sched_run(&e, &over, &r, &err), CS_EINPUT);
     cr_expect_str_eq(err.msg, "--max-trials 4000000000001: at most 4000000000000");
     cs_experiment_free(&e);
 }
@@ -536,17 +538,17 @@ Test(driver, success_mask_overrides_the_rulesets)
         cs_error err;
         cr_assert_eq(th_load(head_on, sets, 1, &e, &err), CS_OK, "%s", err.msg);
         unsigned mask;
-        cr_assert_eq(cs_sim_parse_success(e.rs, "failed", &mask, &err), CS_OK);
+        cr_assert_eq(cs_success_parse(e.rs, "failed", &mask, &err), CS_OK);
         cs_run_opts o = {.threads = 2, .success_mask = mask};
         cs_run_result r;
-        cr_assert_eq(cs_sim_run(&e, &o, &r, &err), CS_OK, "%s", err.msg);
+        cr_assert_eq(cs_sched_run(&e, &o, &r, &err), CS_OK, "%s", err.msg);
         int failed = cs_ruleset_outcome_index(e.rs, "failed");
         cr_expect_eq(r.point[0].p_success, r.point[0].p_outcome[failed], "%s", methods[i]);
         cr_expect_leq(fabs(r.point[0].p_success - 21.0 / 36.0), th_5sigma(21.0 / 36.0, 400000),
                       "%s", methods[i]);
         cr_expect_eq(r.success_mask, mask);
-        cs_run_result_free(&r);
-        cr_expect_eq(cs_sim_parse_success(e.rs, "charged,nope", &mask, &err), CS_EINPUT);
+        cs_sched_result_free(&r);
+        cr_expect_eq(cs_success_parse(e.rs, "charged,nope", &mask, &err), CS_EINPUT);
         cr_expect(strstr(err.msg, "expected one or more of: charged, failed"), "%s", err.msg);
         cs_experiment_free(&e);
     }
@@ -564,11 +566,11 @@ Test(driver, dice_counts_are_bounded_and_thread_free, .timeout = 30)
     cr_assert_eq(cs_dice_parse(expr, &d, &diag), CS_OK, "%s", diag.what);
     cr_assert_gt(cs_dice_max(&d) - cs_dice_min(&d), 8000000);
     cs_error err;
-    cs_dice_count *c1, *c64;
+    cs_dicesim_count *c1, *c64;
     size_t n1, n64;
     double t0 = seconds_now();
-    cr_assert_eq(cs_sim_dice_counts(&d, 9000, 4, 1, &c1, &n1, &err), CS_OK);
-    cr_assert_eq(cs_sim_dice_counts(&d, 9000, 4, 64, &c64, &n64, &err), CS_OK);
+    cr_assert_eq(cs_dicesim_counts(&d, 9000, 4, 1, &c1, &n1, &err), CS_OK);
+    cr_assert_eq(cs_dicesim_counts(&d, 9000, 4, 64, &c64, &n64, &err), CS_OK);
     cr_expect_lt(seconds_now() - t0, th_time_limit(1.0));
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -587,7 +589,7 @@ Test(driver, dice_counts_are_bounded_and_thread_free, .timeout = 30)
     free(c64);
     /* A narrow expression over several blocks: the exact law within 5 sigma. */
     cr_assert_eq(cs_dice_parse("2d6", &d, &diag), CS_OK);
-    cr_assert_eq(cs_sim_dice_counts(&d, 2000000, 9, 3, &c1, &n1, &err), CS_OK);
+    cr_assert_eq(cs_dicesim_counts(&d, 2000000, 9, 3, &c1, &n1, &err), CS_OK);
     cr_assert_eq(n1, 11u);
     for (size_t i = 0; i < n1; i++) {
         double p = (6.0 - fabs(7.0 - c1[i].value)) / 36.0;
@@ -603,7 +605,7 @@ Test(driver, dice_counts_are_bounded_and_thread_free, .timeout = 30)
  * the hook stands in for one. */
 Test(driver, a_ruleset_without_exact_probabilities_runs_mc)
 {
-    cs_ruleset bare = *cs_ruleset_find("generic");
+    cs_ruleset bare = *cs_registry_find("generic");
     bare.outcome_probabilities = NULL;
     cs_experiment e;
     cs_error err;
@@ -620,7 +622,7 @@ Test(driver, a_ruleset_without_exact_probabilities_runs_mc)
     cr_expect_eq(r.method, CS_METHOD_MC);
     cr_expect_leq(fabs(r.point[0].p_success - 15.0 / 36.0), th_5sigma(15.0 / 36.0, 40000),
                   "%.6f", r.point[0].p_success);
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     static const cs_method exact_ones[] = {CS_METHOD_CONDITIONAL, CS_METHOD_EXACT,
                                            CS_METHOD_RQMC};
     for (int i = 0; i < 3; i++) {

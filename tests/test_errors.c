@@ -367,6 +367,23 @@ static const row bs_rows[] = {
      "gameSystemId=\"gs-new\"/>' $i >k$i.cat; done; printf '</catalogueLinks></catalogue>'; "
      "} >m.cat",
      BSUNITS("m.cat"), 2, "m.cat: more than 22 linked catalogues"},
+    /* 24: the limit met among the links themselves, before the game system. */
+    {"cp \"$R/tests/data/units/new.gst\" .; { printf '<catalogue id=\"c\" name=\"n\" "
+     "gameSystemId=\"gs-new\"><catalogueLinks>'; for i in $(seq 24); do printf "
+     "'<catalogueLink targetId=\"k%s\"/>' $i; printf '<catalogue id=\"k%s\" name=\"k\" "
+     "gameSystemId=\"gs-new\"/>' $i >k$i.cat; done; printf '</catalogueLinks></catalogue>'; "
+     "} >m.cat",
+     BSUNITS("m.cat"), 2, "m.cat: more than 22 linked catalogues"},
+    /* A unit that must take 33 mounts: more rows than a unit holds. */
+    {"cp \"$R/tests/data/units/new.gst\" .; sed '/^\\[units\\]/a mount_type = mount' "
+     "\"$R/tests/data/units/mappings/new.ini\" >mt.ini; { printf '<?xml version=\"1.0\"?>\\n"
+     "<catalogue id=\"c\" name=\"n\" gameSystemId=\"gs-new\"><selectionEntries>"
+     "<selectionEntry id=\"u\" name=\"U\" type=\"unit\"><selectionEntries>'; "
+     "for i in $(seq 33); do printf '<selectionEntry id=\"m%s\" name=\"M%s\" type=\"upgrade\" "
+     "subType=\"mount\"><constraints><constraint type=\"min\" field=\"selections\" "
+     "scope=\"parent\" value=\"1\"/></constraints></selectionEntry>' $i $i; done; "
+     "printf '</selectionEntries></selectionEntry></selectionEntries></catalogue>\\n'; } >k.cat",
+     "$B units k.cat --mapping mt.ini", 2, "k.cat:2: unit `U` must take more than 32 mounts"},
 };
 
 Test(errors, battlescribe)
@@ -590,6 +607,8 @@ static const row mapping_limit_rows[] = {
     {MAPCOPY "; for i in $(seq 17); do printf '[characteristic C%s]\\nparam = move\\n' $i "
                 ">>m.ini; done",
      MAPUNITS, 2, "chargesim units: m.ini:49: more than 16 characteristics"},
+    {MAPCOPY "; for i in $(seq 17); do printf '[rule R%s]\\nnote = n\\n' $i >>m.ini; done",
+     MAPUNITS, 2, "chargesim units: m.ini:51: more than 16 rules"},
     {MAPADD("-e '$a [characteristic D]' -e '$a param = distance'"), MAPUNITS, 2,
      "m.ini: [characteristic D] feeds the table's distance `distance`"},
     {MAPCOPY, "$B units u.csv --mapping " LONG_DIR "m.ini", 2, "/./m.ini: path too long"},
@@ -686,6 +705,16 @@ static const row units_limit_rows[] = {
           "other1_kind,other1_x,other1_y,other1_angle,other1_width,other1_depth,other2_kind",
           "t9a,4,0,0,hold,true,kept,0,0,5,4,1,1,0,5,4,1,1,0,enemy,0,0,180,0,2,enemy"),
      "$B units u.csv --mapping " T9A_MAP, 2,
+     "chargesim units: u.csv:2: unit `A` carries more than 24 values"},
+    /* 24 values from the row, then one a [rule NAME] gives every unit */
+    {UCSV("advance_rate,maximised,minimised,reaction,units_block_sight,failed_die,offset,angle,"
+          "charger_width,charger_depth,charger_base_width,charger_base_depth,charger_models,"
+          "target_width,target_depth,target_base_width,target_base_depth,target_models,"
+          "other1_kind,other1_x,other1_y,other1_angle,other1_width,other1_depth",
+          "t9a,4,0,0,hold,true,kept,0,0,5,4,1,1,0,5,4,1,1,0,enemy,0,0,180,0,2") "; "
+     "cp " T9A_MAP " m.ini; printf '[rule R]\\nparam = other2_x\\nvalue = 1\\notherwise = 0\\n' "
+     ">>m.ini",
+     "$B units u.csv --mapping m.ini", 2,
      "chargesim units: u.csv:2: unit `A` carries more than 24 values"},
     /* another unit 10" ahead: the target reaches it at a distance of the table */
     {UCSV("advance_rate", "t9a,4"),

@@ -289,6 +289,25 @@ Test(oom, units_csv_and_catalogue)
              "%s/tests/data/units/new.cat --mapping %s/tests/data/units/mappings "
              "--quiet -o @/c.csv", th_root(), th_root());
     each_allocation_fails(cs_cli_units, args);
+    /* A catalogue that links another (issue 32): looking for it among the
+     * folder's files allocates too. */
+    char path[1024], *gst;
+    snprintf(path, sizeof path, "%s/tests/data/units/new.gst", th_root());
+    cr_assert(gst = th_slurp(path, NULL));
+    write_file("new.gst", gst);
+    free(gst);
+    write_file("b.cat", "<?xml version=\"1.0\"?>\n<catalogue id=\"b\" name=\"B\" "
+                        "gameSystemId=\"gs-new\"/>\n");
+    write_file("a.cat", "<?xml version=\"1.0\"?>\n<catalogue id=\"a\" name=\"A\" "
+                        "gameSystemId=\"gs-new\"><catalogueLinks><catalogueLink targetId=\"b\"/>"
+                        "</catalogueLinks><selectionEntries><selectionEntry id=\"u\" name=\"U\" "
+                        "type=\"unit\"><profiles><profile id=\"p\" name=\"U\" typeId=\"pt\" "
+                        "typeName=\"Global\"><characteristics><characteristic name=\"Adv\" "
+                        "typeId=\"ch\">5&quot;</characteristic></characteristics></profile>"
+                        "</profiles></selectionEntry></selectionEntries></catalogue>\n");
+    snprintf(args, sizeof args, "@/a.cat --mapping %s/tests/data/units/mappings/new.ini --quiet "
+             "-o @/l.csv", th_root());
+    each_allocation_fails(cs_cli_units, args);
 }
 
 /* libcsv asks for half as much when growing a cell fails, down to one

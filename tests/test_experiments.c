@@ -51,7 +51,7 @@ static void check_file(const char *path)
                       "%s [%s]: mc %.6f, conditional %.6f, bound %.6f", path, label,
                       a->p_success, b->p_success, bound);
     }
-    cs_run_result_free(&c);
+    cs_sched_result_free(&c);
     /* With a fixed layout, conditional is exact: the same numbers to 1e-12. */
     if (!e.layout_random) {
         cs_experiment_free(&e);
@@ -67,13 +67,13 @@ static void check_file(const char *path)
                               "%s point %llu outcome %s: exact %.15f, conditional %.15f", path,
                               (unsigned long long)k, e.rs->outcomes[o], x.point[k].p_outcome[o],
                               c.point[k].p_outcome[o]);
-        cs_run_result_free(&x);
-        cs_run_result_free(&c);
+        cs_sched_result_free(&x);
+        cs_sched_result_free(&c);
         cs_experiment_free(&ce);
     }
     cs_experiment_free(&e);
 done:
-    cs_run_result_free(&mc);
+    cs_sched_result_free(&mc);
 }
 
 Test(experiments, every_file_runs_and_methods_agree, .timeout = 300)

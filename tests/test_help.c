@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chargesim/registry.h"
 #include "support/helpers.h"
 
 #define MAX_OPTS 64
@@ -134,8 +135,8 @@ Test(help, every_ruleset_cites_its_docs_rules_page)
     snprintf(path, sizeof path, "%s/docs/rules/README.md", th_root());
     index = th_slurp(path, NULL);
     cr_assert(index, "%s: cannot read", path);
-    for (int i = 0; i < cs_ruleset_count(); i++) {
-        const cs_ruleset *rs = cs_ruleset_at(i);
+    for (int i = 0; i < cs_registry_count(); i++) {
+        const cs_ruleset *rs = cs_registry_at(i);
         const char *at = strstr(rs->doc, "docs/rules/");
         cr_assert(at, "%s: its rules text cites no docs/rules/ page", rs->name);
         size_t n = strcspn(at, " ,;:)\n");
@@ -150,4 +151,38 @@ Test(help, every_ruleset_cites_its_docs_rules_page)
                   "%s: its rules text cites a file outside the repository", rs->name);
     }
     free(index);
+}
+
+/* A preset of generic is one row of its table (src/rules/generic.c,
+ * PRESETS; issue 33): each one the parameter offers has its line in the
+ * table `chargesim rules generic` prints and its row in the table of
+ * docs/rules/generic.md, and the swiftstride help names only presets. */
+Test(help, every_generic_preset_has_its_rows)
+{
+    const cs_ruleset *rs = cs_registry_find("generic");
+    cr_assert(rs);
+    const cs_param_def *preset = &rs->params[cs_ruleset_param_index(rs, "preset")];
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/rules/generic.md", th_root());
+    char *page = th_slurp(path, NULL);
+    cr_assert(page, "%s: cannot read", path);
+    int n = 0;
+    for (const char *const *c = preset->choices; *c; c++, n++) {
+        char want[64];
+        snprintf(want, sizeof want, "\n| `%s` |", *c);
+        cr_expect(strstr(page, want), "docs/rules/generic.md: no row for preset %s", *c);
+        snprintf(want, sizeof want, "\n  %-8s", *c);
+        cr_expect(strstr(rs->doc, want), "rules generic: no line for preset %s", *c);
+    }
+    cr_expect_geq(n, 5);
+    const char *swift = rs->params[cs_ruleset_param_index(rs, "swiftstride")].help;
+    for (const char *p = swift; *p; p += strcspn(p, ";"), p += *p ? 2 : 0) {
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(p, ":"), p);
+        bool found = false;
+        for (const char *const *c = preset->choices; *c; c++)
+            found = found || strcmp(*c, name) == 0;
+        cr_expect(found, "swiftstride help: '%s' is not a preset (%s)", name, swift);
+    }
+    free(page);
 }

@@ -14,7 +14,7 @@
 #include "chargesim/csvw.h"
 #include "chargesim/expfile.h"
 #include "chargesim/infile.h"
-#include "chargesim/sched_mpi.h"
+#include "chargesim/backend.h"
 #include "chargesim/sha256.h"
 #include "chargesim/unitsrc.h"
 #include "support/helpers.h"
@@ -42,7 +42,7 @@ static bool fake_share(int head[2], char **data, size_t *len)
 {
     if (rank0_ended)
         return false;
-    if (cs_sched_get_backend()->rank == 0) {
+    if (cs_backend_get()->rank == 0) {
         memcpy(shared_head, head, sizeof shared_head);
         free(shared_data);
         shared_data = *len ? malloc(*len) : NULL;
@@ -65,8 +65,8 @@ static bool fake_share(int head[2], char **data, size_t *len)
     return true;
 }
 
-static cs_sched_backend worker = {.rank = 1, .size = 3, .share = fake_share};
-static cs_sched_backend rank0 = {.rank = 0, .size = 3, .share = fake_share};
+static cs_backend worker = {.rank = 1, .size = 3, .share = fake_share};
+static cs_backend rank0 = {.rank = 0, .size = 3, .share = fake_share};
 
 static void answer(int err, int found, const char *data, size_t len)
 {
@@ -123,7 +123,7 @@ Test(infile, rank0_reads_the_file_and_shares_it_whole)
     size_t n;
     char *disk = th_slurp(path, &n);
     cr_assert(disk);
-    cs_sched_set_backend(&rank0);
+    cs_backend_set(&rank0);
     cr_expect(cs_infile_reader());
     FILE *f = cs_infile_open(path);
     cr_assert(f);
@@ -151,7 +151,7 @@ Test(infile, a_worker_parses_rank0s_experiment_and_digest)
 {
     static const char ini[] = "[experiment]\nruleset = t9a\ntrials = 100\n[params]\ndistance = 5\n";
     answer_text(ini);
-    cs_sched_set_backend(&worker);
+    cs_backend_set(&worker);
     cr_expect_not(cs_infile_reader());
     cs_experiment e;
     cs_error err = {0};
@@ -166,7 +166,7 @@ Test(infile, a_worker_parses_rank0s_experiment_and_digest)
 
 Test(infile, a_worker_fails_as_rank0_failed)
 {
-    cs_sched_set_backend(&worker);
+    cs_backend_set(&worker);
     cs_experiment e;
     cs_error err = {0};
     answer(ENOENT, 0, NULL, 0);
@@ -194,7 +194,7 @@ Test(infile, a_worker_fails_as_rank0_failed)
 
 Test(infile, a_worker_takes_rank0s_directories_and_choices)
 {
-    cs_sched_set_backend(&worker);
+    cs_backend_set(&worker);
     answer(0, 1, NULL, 0);
     cr_expect(cs_infile_is_dir("/nonexistent"));
     answer(0, 0, NULL, 0);
@@ -231,7 +231,7 @@ Test(infile, a_worker_reads_rank0s_units_csv_and_catalogue)
     cr_assert_eq(cs_units_read_csv(th_units_data("units.csv"), maps, 2, NULL, &mine, &err), CS_OK,
                  "%s", err.msg);
     answer_text(csv);
-    cs_sched_set_backend(&worker);
+    cs_backend_set(&worker);
     cr_assert_eq(cs_units_read_csv("/nowhere/units.csv", maps, 2, NULL, &theirs, &err), CS_OK,
                  "%s", err.msg);
     cr_expect_eq(theirs.n, 5);
@@ -258,7 +258,7 @@ Test(infile, a_worker_reads_rank0s_metadata_for_rerun)
     int argc;
     cs_error one = {0}, err = {0};
     cr_expect_eq(cs_csvw_rerun_args("/nonexistent/m.json", &argv, &argc, NULL, &one), CS_EINPUT);
-    cs_sched_set_backend(&worker);
+    cs_backend_set(&worker);
     answer(ENOENT, 0, NULL, 0);
     cr_expect_eq(cs_csvw_rerun_args("/nonexistent/m.json", &argv, &argc, NULL, &err), CS_EINPUT);
     cr_expect_str_eq(err.msg, one.msg);

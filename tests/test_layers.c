@@ -3,7 +3,8 @@
  * both layers, when an include points up or a header has no layer.
  * `make archdoc` (scripts/archdoc.sh, issue 29) likewise: it passes on the
  * tree and lists exactly the files docs/ARCHITECTURE.md misses or names in
- * vain. */
+ * vain. `make headers` (scripts/headers.sh, issue 33) passes on the tree
+ * and names a header whose function lives in a file it does not name. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +42,8 @@ static void copy_tree(void)
     snprintf(cmd, sizeof cmd,
              "cp -R '%s/Makefile' '%s/src' '%s/include' '%s/' && mkdir '%s/scripts' "
              "'%s/docs' '%s/tests' && cp '%s/scripts/layers.sh' '%s/scripts/archdoc.sh' "
-             "'%s/scripts/' && cp '%s/docs/ARCHITECTURE.md' '%s/docs/'",
-             root, root, root, dir, dir, dir, dir, root, root, dir, root, dir);
+             "'%s/scripts/headers.sh' '%s/scripts/' && cp '%s/docs/ARCHITECTURE.md' '%s/docs/'",
+             root, root, root, dir, dir, dir, dir, root, root, root, dir, root, dir);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
@@ -87,11 +88,11 @@ Test(layers, upward_include_fails_with_file_line_and_layers)
 {
     copy_tree();
     /* A core file reaching into sim, and a rules header reaching into io. */
-    write_file("src/core/upward.c", "/* planted */\n#include \"chargesim/sim.h\"\n");
+    write_file("src/core/upward.c", "/* planted */\n#include \"chargesim/sched.h\"\n");
     write_file("src/rules/upward2.c", "#include \"chargesim/upward2.h\"\n");
     write_file("include/chargesim/upward2.h", "/* planted */\n\n#include \"chargesim/csvw.h\"\n");
     cr_expect_neq(make_layers(), 0, "%s", out);
-    cr_expect(strstr(out, "src/core/upward.c:2: upward.c (core) includes sim.h (sim)\n"), "%s",
+    cr_expect(strstr(out, "src/core/upward.c:2: upward.c (core) includes sched.h (sim)\n"), "%s",
               out);
     cr_expect(strstr(out, "include/chargesim/upward2.h:3: upward2.h (rules) includes csvw.h "
                           "(io)\n"),
@@ -157,13 +158,47 @@ Test(layers, archdoc_lists_missing_and_extra_files)
     cr_expect(!strstr(missing, "parse.c") || strstr(missing, "parse.c") > extra, "%s", out);
 }
 
+Test(layers, headers_clean_tree_passes)
+{
+    copy_tree();
+    cr_expect_eq(make_target("headers"), 0, "%s", out);
+    cr_expect(strstr(out, "every header holds its own .c"), "%s", out);
+}
+
+/* A function declared in one module's header but defined in another file
+ * that the header does not name, and one defined nowhere: both named. A
+ * header that names the file, or whose own .c holds it, passes. */
+Test(layers, headers_name_where_their_code_lives)
+{
+    copy_tree();
+    write_file("include/chargesim/stray.h", "/* planted */\nint cs_stray_here(void);\n"
+                                            "int cs_stray_away(void);\nint cs_stray_nowhere(void);\n");
+    write_file("src/sim/stray.c", "#include \"chargesim/stray.h\"\nint cs_stray_here(void)\n"
+                                  "{\n    return 1;\n}\n");
+    write_file("src/sim/elsewhere.c", "#include \"chargesim/stray.h\"\nint cs_stray_away(void)\n"
+                                      "{\n    return 2;\n}\n");
+    cr_expect_neq(make_target("headers"), 0, "%s", out);
+    cr_expect(strstr(out, "include/chargesim/stray.h: cs_stray_away is defined in "
+                          "src/sim/elsewhere.c, which it does not name\n"),
+              "%s", out);
+    cr_expect(strstr(out, "include/chargesim/stray.h: cs_stray_nowhere is declared but defined "
+                          "nowhere under src/\n"),
+              "%s", out);
+    cr_expect(!strstr(out, "cs_stray_here"), "%s", out);
+    free(out);
+    out = NULL;
+    write_file("include/chargesim/stray.h", "/* cs_stray_away: src/sim/elsewhere.c */\n"
+                                            "int cs_stray_here(void);\nint cs_stray_away(void);\n");
+    cr_expect_eq(make_target("headers"), 0, "%s", out);
+}
+
 /* The web edition's layer (src/web/, issue 31) stands on sim beside cli:
  * it may not include io (no WebAssembly build of its libraries) nor cli,
  * and nothing but web includes it. */
 Test(layers, web_stands_on_sim_and_never_includes_io)
 {
     copy_tree();
-    write_file("src/web/fine.c", "#include \"chargesim/sim.h\"\n#include \"chargesim/web.h\"\n");
+    write_file("src/web/fine.c", "#include \"chargesim/sched.h\"\n#include \"chargesim/web.h\"\n");
     write_file("src/web/bad.c", "/* planted */\n#include \"chargesim/output.h\"\n"
                                 "#include \"chargesim/cli.h\"\n");
     write_file("src/cli/usesweb.c", "#include \"chargesim/web.h\"\n");

@@ -92,7 +92,7 @@ static void check_equals_run(const char *ini)
         if (c->cannot_stand > 0) {
             cr_assert_eq(c->trials + c->cannot_stand, p->trials, "%s", set);
             cr_assert_geq(c->p_success, p->p_success, "%s", set);
-            cs_run_result_free(&res);
+            cs_sched_result_free(&res);
             cs_experiment_free(&r);
             continue;
         }
@@ -103,7 +103,7 @@ static void check_equals_run(const char *ini)
         cr_assert_eq(c->ci_high, p->ci_high, "%s", set);
         for (int o = 0; o < e.rs->n_outcomes; o++)
             cr_assert_eq(c->p_outcome[o], p->p_outcome[o], "%s, %s", set, e.rs->outcomes[o]);
-        cs_run_result_free(&res);
+        cs_sched_result_free(&res);
         cs_experiment_free(&r);
     }
     cr_assert_geq(placed, m.y.n - 1);
@@ -211,7 +211,7 @@ Test(map, coreheim_route_is_the_straight_line)
     cr_assert_eq(th_run(&r, 1, &res), CS_OK);
     cr_assert_eq(m.cell[0].p_success, res.point[0].p_success);
     cr_assert(m.cell[0].p_success > 0.0 && m.cell[0].p_success < 1.0);
-    cs_run_result_free(&res);
+    cs_sched_result_free(&res);
     cs_experiment_free(&r);
     cs_map_result_free(&m);
     cs_experiment_free(&e);

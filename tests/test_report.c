@@ -41,7 +41,7 @@ static void run_ini(const char *ini)
 static void teardown(void)
 {
     if (ran)
-        cs_run_result_free(&res);
+        cs_sched_result_free(&res);
     if (loaded)
         cs_experiment_free(&exp_);
     ran = loaded = false;
@@ -305,7 +305,7 @@ Test(report, dist_long_form)
                  CS_OK, "%s", err.msg);
     loaded = true;
     cs_run_opts o = {.threads = 2, .want_dist = true};
-    cr_assert_eq(cs_sim_run(&exp_, &o, &res, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_sched_run(&exp_, &o, &res, &err), CS_OK, "%s", err.msg);
     ran = true;
     cs_table t;
     cr_assert_eq(cs_report_dist(&res, &t), CS_OK);

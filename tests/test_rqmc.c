@@ -115,7 +115,7 @@ Test(rqmc, precision_doubles_the_points_of_every_replicate)
         for (int o = 0; o < e.rs->n_outcomes; o++)
             cr_expect_leq(0.5 * (p->outcome_high[o] - p->outcome_low[o]), 0.0002);
     }
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     cs_experiment_free(&e);
 }
 
@@ -166,7 +166,7 @@ static void coverage(const char *drawn, double exact, int seeds, double *cov_s, 
         const cs_point_result *p = &r.point[0];
         hit_s += p->ci_low <= exact && exact <= p->ci_high;
         hit_f += p->outcome_low[1] <= 1.0 - exact && 1.0 - exact <= p->outcome_high[1];
-        cs_run_result_free(&r);
+        cs_sched_result_free(&r);
         cs_experiment_free(&e);
     }
     *cov_s = (double)hit_s / seeds;

@@ -7,14 +7,14 @@
 #include <stdlib.h>
 
 #include "chargesim/rng.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "support/helpers.h"
 
 Test(ruleset_metrics, every_metric_declares_its_kind)
 {
-    cr_assert_gt(cs_ruleset_count(), 0);
-    for (int i = 0; i < cs_ruleset_count(); i++) {
-        const cs_ruleset *rs = cs_ruleset_at(i);
+    cr_assert_gt(cs_registry_count(), 0);
+    for (int i = 0; i < cs_registry_count(); i++) {
+        const cs_ruleset *rs = cs_registry_at(i);
         for (int m = 0; m < rs->n_metrics; m++) {
             cs_metric_kind k = rs->metrics[m].kind;
             cr_expect(k == CS_METRIC_MEAN || k == CS_METRIC_DIST,
@@ -26,8 +26,8 @@ Test(ruleset_metrics, every_metric_declares_its_kind)
 
 Test(ruleset_metrics, exact_answers_keep_the_declared_kinds)
 {
-    for (int i = 0; i < cs_ruleset_count(); i++) {
-        const cs_ruleset *rs = cs_ruleset_at(i);
+    for (int i = 0; i < cs_registry_count(); i++) {
+        const cs_ruleset *rs = cs_registry_at(i);
         if (!rs->outcome_probabilities)
             continue;
         cs_params p;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "support/helpers.h"
 
 #define MAXV 4096

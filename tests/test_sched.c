@@ -1,4 +1,4 @@
-/* The scheduler's backend (include/chargesim/sched_mpi.h) without MPI: two
+/* The scheduler's backend (include/chargesim/backend.h) without MPI: two
  * processes joined by a socket pair stand in for two ranks, so the default
  * build checks what `make test-mpi` checks with Open MPI (each rank computes
  * its share of every round, the tallies and histograms are gathered, and
@@ -17,15 +17,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "chargesim/backend.h"
 #include "chargesim/checkpoint.h"
 #include "chargesim/dice.h"
-#include "chargesim/sched_mpi.h"
-#include "chargesim/sim.h"
+#include "chargesim/dicesim.h"
+#include "chargesim/sched.h"
 #include "support/helpers.h"
 
 /* The other rank's end of the socket pair, and this process's rank. */
 static int peer = -1;
-static cs_sched_backend two;
+static cs_backend two;
 static char failed_with[128];
 
 /* A lost peer ends the test: rank 1 quietly (rank 0 reports), rank 0 with
@@ -84,8 +85,8 @@ static bool pair_begin(void)
 static void pair_allgather(void *buf, size_t unit, uint64_t n)
 {
     uint64_t lo, hi, olo, ohi;
-    cs_sched_share_of(n, two.rank, 2, &lo, &hi);
-    cs_sched_share_of(n, 1 - two.rank, 2, &olo, &ohi);
+    cs_backend_share_of(n, two.rank, 2, &lo, &hi);
+    cs_backend_share_of(n, 1 - two.rank, 2, &olo, &ohi);
     unsigned char *b = buf;
     exchange(b + lo * unit, (size_t)(hi - lo) * unit, b + olo * unit, (size_t)(ohi - olo) * unit);
 }
@@ -145,7 +146,7 @@ static const char *const dice[] = {"2d6+d3", "100d1000!+100d1000!+100d1000!+100d
 
 typedef struct outputs {
     char *summary[N_CASES], *dist[N_CASES];
-    cs_dice_count *counts[N_DICE];
+    cs_dicesim_count *counts[N_DICE];
     size_t n_counts[N_DICE];
 } outputs;
 
@@ -159,7 +160,7 @@ static bool run_all(cs_experiment *e, cs_dice *d, int threads, outputs *o)
             return false;
     }
     for (size_t i = 0; i < N_DICE; i++)
-        if (cs_sim_dice_counts(&d[i], 30000, 11, threads, &o->counts[i], &o->n_counts[i], &err) !=
+        if (cs_dicesim_counts(&d[i], 30000, 11, threads, &o->counts[i], &o->n_counts[i], &err) !=
             CS_OK)
             return false;
     return true;
@@ -192,7 +193,7 @@ Test(sched, two_ranks_report_what_one_process_reports, .timeout = 120)
     /* Forked before any OpenMP region: the child starts its own threads. */
     pid_t child = fork();
     cr_assert(child >= 0);
-    two = (cs_sched_backend){.rank = child == 0 ? 1 : 0, .size = 2,
+    two = (cs_backend){.rank = child == 0 ? 1 : 0, .size = 2,
                              .begin = pair_begin, .allgather = pair_allgather,
                              .gatherv = pair_gatherv, .sum_u64 = pair_sum,
                              .fail = note_failure};
@@ -203,7 +204,7 @@ Test(sched, two_ranks_report_what_one_process_reports, .timeout = 120)
     double limit = th_time_limit(10.0);
     struct timeval tv = {(time_t)limit, 0};
     cr_assert_eq(setsockopt(peer, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
-    cs_sched_set_backend(&two);
+    cs_backend_set(&two);
     outputs ranks = {0}, one = {0};
     if (child == 0) {
         bool ok = run_all(e, d, 1, &ranks);
@@ -215,7 +216,7 @@ Test(sched, two_ranks_report_what_one_process_reports, .timeout = 120)
     cr_assert(ok, "a run failed on rank 0");
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "rank 1 failed (status %d)", status);
     close(peer);
-    cs_sched_set_backend(NULL);
+    cs_backend_set(NULL);
     cr_assert(run_all(e, d, 2, &one));
     for (size_t i = 0; i < N_CASES; i++) {
         cr_expect_str_eq(ranks.summary[i], one.summary[i], "case %zu", i);
@@ -244,7 +245,7 @@ Test(sched, shares_are_contiguous_and_balanced)
             uint64_t at = 0;
             for (int r = 0; r < size; r++) {
                 uint64_t lo, hi;
-                cs_sched_share_of(n, r, size, &lo, &hi);
+                cs_backend_share_of(n, r, size, &lo, &hi);
                 cr_assert_eq(lo, at, "n %llu, rank %d of %d", (unsigned long long)n, r, size);
                 cr_assert_eq(hi - lo, n / (uint64_t)size + ((uint64_t)r < n % (uint64_t)size));
                 at = hi;
@@ -268,25 +269,25 @@ static void *no_memory(const void *mine, size_t bytes, size_t *total)
  * stops with a runtime failure instead of waiting in a gather. */
 Test(sched, a_rank_that_ended_stops_the_others)
 {
-    const cs_sched_backend ended = {.rank = 0, .size = 2, .begin = refuse,
+    const cs_backend ended = {.rank = 0, .size = 2, .begin = refuse,
                                    .fail = note_failure};
     cs_experiment e;
     cs_error err;
     cr_assert_eq(th_load(cases[0], NULL, 0, &e, &err), CS_OK, "%s", err.msg);
-    cs_sched_set_backend(&ended);
+    cs_backend_set(&ended);
     cs_run_result r;
     cs_run_opts o = {.threads = 1};
-    cr_expect_eq(cs_sim_run(&e, &o, &r, &err), CS_ERUNTIME);
+    cr_expect_eq(cs_sched_run(&e, &o, &r, &err), CS_ERUNTIME);
     cr_expect_str_eq(err.msg, "another MPI rank ended before the run (a failure of its own "
                               "there, such as running out of memory)");
     cs_dice d;
     cs_diag diag = {0};
-    cs_dice_count *c = NULL;
+    cs_dicesim_count *c = NULL;
     size_t n;
     cr_assert_eq(cs_dice_parse("2d6", &d, &diag), CS_OK);
-    cr_expect_eq(cs_sim_dice_counts(&d, 1000, 1, 1, &c, &n, &err), CS_ERUNTIME);
+    cr_expect_eq(cs_dicesim_counts(&d, 1000, 1, 1, &c, &n, &err), CS_ERUNTIME);
     cr_expect_str_eq(err.msg, "another MPI rank ended before the rolls");
-    cs_sched_set_backend(NULL);
+    cs_backend_set(NULL);
     cs_experiment_free(&e);
 }
 
@@ -299,17 +300,17 @@ static bool go_on(void)
  * ends the other ranks) and fails with the message one process gives. */
 Test(sched, a_gather_out_of_memory_fails_the_rolls)
 {
-    const cs_sched_backend starved = {.rank = 0, .size = 2, .begin = go_on,
+    const cs_backend starved = {.rank = 0, .size = 2, .begin = go_on,
                                      .gatherv = no_memory, .fail = note_failure};
     cs_dice d;
     cs_diag diag = {0};
     cs_error err;
-    cs_dice_count *c = NULL;
+    cs_dicesim_count *c = NULL;
     size_t n;
     cr_assert_eq(cs_dice_parse("2d6", &d, &diag), CS_OK);
-    cs_sched_set_backend(&starved);
-    cr_expect_eq(cs_sim_dice_counts(&d, 20000, 1, 1, &c, &n, &err), CS_ENOMEM);
-    cs_sched_set_backend(NULL);
+    cs_backend_set(&starved);
+    cr_expect_eq(cs_dicesim_counts(&d, 20000, 1, 1, &c, &n, &err), CS_ENOMEM);
+    cs_backend_set(NULL);
     cr_expect_str_eq(err.msg, "out of memory");
     cr_expect_str_eq(failed_with, "out of memory");
 }
@@ -366,7 +367,7 @@ static bool two_rank_checkpoint(const cs_experiment *e, const char *path, long s
     cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
     pid_t child = fork();
     cr_assert(child >= 0);
-    two = (cs_sched_backend){.rank = child == 0 ? 1 : 0, .size = 2, .begin = pair_begin,
+    two = (cs_backend){.rank = child == 0 ? 1 : 0, .size = 2, .begin = pair_begin,
                              .allgather = pair_allgather, .gatherv = pair_gatherv,
                              .sum_u64 = pair_sum, .fail = note_failure};
     peer = sv[child == 0 ? 1 : 0];
@@ -374,7 +375,7 @@ static bool two_rank_checkpoint(const cs_experiment *e, const char *path, long s
     double limit = th_time_limit(10.0);
     struct timeval tv = {(time_t)limit, 0};
     cr_assert_eq(setsockopt(peer, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
-    cs_sched_set_backend(&two);
+    cs_backend_set(&two);
     file_sink f = {path, 0, child == 0 ? stop_after : 1L << 60};
     cs_ckpt_sink sink = {file_write, file_stop, &f};
     cs_ckpt ck;
@@ -384,15 +385,15 @@ static bool two_rank_checkpoint(const cs_experiment *e, const char *path, long s
     cr_assert_eq(cs_ckpt_identify(&ck, "run", e, &o, NULL, NULL, &err), CS_OK);
     o.checkpoint = &ck;
     cs_run_result r;
-    cs_status st = cs_sim_run(e, &o, &r, &err);
+    cs_status st = cs_sched_run(e, &o, &r, &err);
     if (st == CS_OK)
-        cs_run_result_free(&r);
+        cs_sched_result_free(&r);
     if (child == 0)
         _exit(st == CS_ERUNTIME && ck.stopped == 15 ? 0 : st == CS_OK ? 4 : 1);
     int status;
     cr_assert_eq(waitpid(child, &status, 0), child);
     close(peer);
-    cs_sched_set_backend(NULL);
+    cs_backend_set(NULL);
     cs_ckpt_free(&ck);
     cr_assert(WIFEXITED(status), "rank 1 died");
     if (st == CS_OK && WEXITSTATUS(status) == 4)
@@ -417,7 +418,7 @@ Test(sched, a_checkpoint_of_two_ranks_goes_on_in_one_process, .timeout = 120)
         cr_assert_eq(th_load(cases[c], NULL, 0, &e, &err), CS_OK, "%s", err.msg);
         cs_run_result ref, r;
         cs_run_opts o = {.threads = 2, .want_dist = true};
-        cr_assert_eq(cs_sim_run(&e, &o, &ref, &err), CS_OK, "%s", err.msg);
+        cr_assert_eq(cs_sched_run(&e, &o, &ref, &err), CS_OK, "%s", err.msg);
         int stopped = 0;
         for (long stop = 1; stop < 40; stop = 2 * stop + 1) {
             unlink(path);
@@ -433,17 +434,17 @@ Test(sched, a_checkpoint_of_two_ranks_goes_on_in_one_process, .timeout = 120)
             cr_assert_eq(cs_ckpt_identify(&ck, "run", &e, &o, NULL, NULL, &err), CS_OK);
             cr_assert_eq(cs_ckpt_load(&ck, path, bytes, len, &err), CS_OK, "%s", err.msg);
             o.checkpoint = &ck;
-            cr_assert_eq(cs_sim_run(&e, &o, &r, &err), CS_OK, "%s", err.msg);
+            cr_assert_eq(cs_sched_run(&e, &o, &r, &err), CS_OK, "%s", err.msg);
             o.checkpoint = NULL;
             char what[64];
             snprintf(what, sizeof what, "case %zu, stopped after %ld", c, stop);
             same_numbers(&ref, &r, what);
-            cs_run_result_free(&r);
+            cs_sched_result_free(&r);
             cs_ckpt_free(&ck);
             free(bytes);
         }
         cr_expect_geq(stopped, 1, "case %zu: the run ended before its stops", c);
-        cs_run_result_free(&ref);
+        cs_sched_result_free(&ref);
         cs_experiment_free(&e);
     }
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "chargesim/geom.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "chargesim/sovl.h"
 #include "support/helpers.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "chargesim/sovl.h"
 
 /* Index of a name in a list (the registry's helpers live beside the table

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "chargesim/scenario.h"
 #include "chargesim/t9a.h"
 #include "support/helpers.h"

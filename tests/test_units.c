@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chargesim/registry.h"
 #include "chargesim/unitsrc.h"
 #include "support/helpers.h"
 #include "support/units_helpers.h"
@@ -166,7 +167,7 @@ Test(units, shipped_mappings)
     cr_assert_geq(n, 3);
     for (int i = 0; i < n; i++) {
         cs_status st = cs_units_mapping_bind(&maps[i], &err);
-        if (cs_ruleset_find(maps[i].ruleset))
+        if (cs_registry_find(maps[i].ruleset))
             cr_expect_eq(st, CS_OK, "%s", err.msg);
         else
             cr_expect(st == CS_EINPUT && strstr(err.msg, "is not built"), "%s", err.msg);
@@ -412,7 +413,7 @@ static void driver_p(const cs_unit *u, const cs_units_grid *g, int plus, double 
     cr_assert_eq((int)r.n_points, cs_units_grid_count(g));
     for (uint64_t k = 0; k < r.n_points; k++)
         out[k] = r.point[k].p_success;
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     cs_experiment_free(&e);
 }
 

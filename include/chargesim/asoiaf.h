@@ -1,7 +1,7 @@
 #ifndef CHARGESIM_ASOIAF_H
 #define CHARGESIM_ASOIAF_H
 /* A Song of Ice and Fire TMG: the charge attack, exposed for tests and
- * experiments (the ruleset itself is cs_rules_asoiaf in rules.h).
+ * experiments (the ruleset itself is cs_rules_asoiaf, registry.h).
  *
  * ASOIAF, Charge, "Résoudre l'Attaque": once in place the attacker makes one
  * melee attack; the charge bonus re-rolls every failed hit roll. Each hit

@@ -94,7 +94,7 @@ typedef struct cs_ckpt {
     size_t ident_len;
     /* To resume (cs_ckpt_load): views into the caller's copy of the file,
      * which must outlive the run. The scheduler's state goes to the next
-     * cs_sim_run, which clears it; the outer layer reads its own. */
+     * cs_sched_run, which clears it; the outer layer reads its own. */
     const unsigned char *outer_in, *sched_in;
     size_t outer_in_len, sched_in_len;
     bool resumed;
@@ -140,7 +140,7 @@ cs_status cs_ckpt_load(cs_ckpt *ck, const char *name, const unsigned char *bytes
  * layer's pieces. The sink's failure is kept in ck->last_write (it said
  * why); CS_ENOMEM only fails the call. */
 cs_status cs_ckpt_save_run(cs_ckpt *ck, const cs_ckpt_run *r, cs_error *err);
-/* The run state the next cs_sim_run resumes from, parsed from ck->sched_in
+/* The run state the next cs_sched_run resumes from, parsed from ck->sched_in
  * (views into it), which is then cleared; false when there is none.
  * CS_EINPUT when the bytes are not a run state. */
 cs_status cs_ckpt_take_run(cs_ckpt *ck, cs_ckpt_run *r, bool *have, cs_error *err);

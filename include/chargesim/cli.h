@@ -11,11 +11,14 @@
 #include "chargesim/entries.h"
 #include "chargesim/error.h"
 #include "chargesim/report.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 
+/* The commands: cs_cli_NAME is `chargesim NAME`, in src/cli/cmd_NAME.c
+ * (cmd_run.c, cmd_compare.c, cmd_dice.c, cmd_rules.c, cmd_units.c,
+ * cmd_draw.c, cmd_rerun.c, cmd_map.c). */
 int cs_cli_run(int argc, char **argv);
-/* `run` as rerun calls it: the table's metadata keeps the provenance
- * `remade` recorded (csvw.h); NULL: as cs_cli_run. */
+/* `run` as rerun calls it (cmd_run.c): the table's metadata keeps the
+ * provenance `remade` recorded (csvw.h); NULL: as cs_cli_run. */
 int cs_cli_run_remade(int argc, char **argv, const cs_csvw_remade *remade);
 int cs_cli_compare(int argc, char **argv);
 int cs_cli_dice(int argc, char **argv);

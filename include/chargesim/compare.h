@@ -4,7 +4,7 @@
  * share their sweep, trials and seed; trial t of sweep point k draws the
  * same numbers in both (common random numbers), so the difference B - A is
  * estimated with most of the sampling noise cancelled. It is the scheduler
- * (sim.h) run with a paired estimator (estimator.h, est_pair.c).
+ * (sched.h) run with a paired estimator (estimator.h, est_pair.c).
  *
  * Streams: every trial (or layout) has a stream of its own, the paired
  * stream of (seed, point, block, trial) (stream.h, CS_STREAM_PAIR), so a
@@ -39,7 +39,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 
 #define CS_CMP_CELLS (CS_MAX_OUTCOMES + 1) /* cell 0: p_success; 1 + o: outcome o */
 
@@ -64,8 +64,8 @@ typedef struct cs_cmp_result {
 /* Runs A and B paired. B must have A's ruleset, sweep shape, trials and
  * seed, and A's confidence, precision and replicates (the caller checks;
  * CS_EINPUT otherwise). The method is the one both allow (see above). */
-cs_status cs_sim_compare(const cs_experiment *a, const cs_experiment *b, const cs_run_opts *opts,
-                         cs_cmp_result *out, cs_error *err);
+cs_status cs_cmp_run(const cs_experiment *a, const cs_experiment *b, const cs_run_opts *opts,
+                     cs_cmp_result *out, cs_error *err);
 void cs_cmp_result_free(cs_cmp_result *r);
 
 /* The refusal of a comparison that names no change for B. */

@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 #include "chargesim/error.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 #include "chargesim/table.h"
 
 typedef enum cs_csvw_kind {

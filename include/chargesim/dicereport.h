@@ -35,7 +35,7 @@ cs_status cs_dicereport_options(bool exact, uint64_t trials, const char *samplin
 cs_status cs_dicereport_exact(const char *expr, const cs_dice *d, cs_format fmt, cs_table *t,
                               cs_error *err);
 
-/* `trials` rolls of d from seed (sim.h: cs_sim_dice_counts, on `threads`
+/* `trials` rolls of d from seed (dicesim.h: cs_dicesim_counts, on `threads`
  * threads; the counts do not depend on them), with intervals at
  * `confidence`. */
 cs_status cs_dicereport_sampled(const char *expr, const cs_dice *d, uint64_t trials,

@@ -51,7 +51,7 @@
 
 #include "chargesim/experiment.h"
 #include "chargesim/qmc.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 #include "chargesim/stats.h"
 
 /* A parameter drawn per trial: uniform(a, b) or normal(a, b), clamped to
@@ -68,7 +68,7 @@ typedef struct cs_est_run {
     const cs_ruleset *rs;
     unsigned success_mask;  /* outcomes counted in p_success */
     uint64_t trials;        /* the first round's trials per point */
-    uint64_t block_size;    /* trials per block (cs_sim_block_size(trials)) */
+    uint64_t block_size;    /* trials per block (cs_sched_block_size(trials)) */
     bool sequential;        /* --precision: the interval is read at a stopping time */
     uint64_t max_trials;    /* --precision: the most trials a point runs; the block
                                that reaches it is cut short (0: no cap) */
@@ -91,7 +91,7 @@ typedef struct cs_est_point {
     cs_params params;   /* the point's values, drawn ones at their centre */
     bool random_layout; /* the layout varies between trials */
     uint64_t k;         /* the point's own index (index is 0 for a caller's point) */
-    const cs_sim_points *caller; /* a caller's point with stands: asked of each
+    const cs_sched_points *caller; /* a caller's point with stands: asked of each
                                     trial's drawn values; else NULL */
 } cs_est_point;
 
@@ -196,7 +196,7 @@ void cs_est_point_release(cs_est_point *pt);
 /* Draws the per-trial parameters into num from rng, in table order. */
 void cs_est_draw_params(const cs_est_run *run, double *num, cs_rng *rng);
 /* Whether the target of point pt can stand in the layout of the drawn
- * values num (cs_sim_points.stands); true when nothing is drawn or no
+ * values num (cs_sched_points.stands); true when nothing is drawn or no
  * caller asks. A trial where it cannot is left out of every sum. */
 bool cs_est_stands(const cs_est_run *run, const cs_est_point *pt, const double *num);
 /* The share of trials left out (cannot_stand of all) and its interval,

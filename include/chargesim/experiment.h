@@ -114,7 +114,7 @@ void cs_experiment_point(const cs_experiment *e, uint64_t k, cs_params *out);
 
 /* Runs the ruleset's prepare into ctx (rs->ctx_size bytes) on p: the values
  * of sweep point k (cs_experiment_point), or a point placed from them
- * (cs_sim_points). A refusal names the key, its file and line, and point
+ * (cs_sched_points). A refusal names the key, its file and line, and point
  * k. The one place a refusal is worded: finish prepares every sweep point
  * this way, so on a finished experiment it refuses only a placed point the
  * ruleset's map_place should not have placed. */

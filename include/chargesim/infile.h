@@ -6,7 +6,7 @@
  * CSVW metadata for rerun) open their files here and nowhere else.
  *
  * In one process these are fopen, stat and readdir. Under MPI (a scheduler
- * backend with `share`, sched_mpi.h) rank 0 alone looks at the disk: it reads
+ * backend with `share`, backend.h) rank 0 alone looks at the disk: it reads
  * the whole file and every rank, rank 0 included, parses those bytes from
  * memory, so all ranks see the same input even where their disks differ (a
  * node without the file, a file changed meanwhile) and reach the same

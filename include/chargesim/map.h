@@ -7,7 +7,7 @@
  * ruleset's map_place hook (ruleset.h), which also says where the target
  * cannot stand. Every other value comes from the experiment (which must
  * have no sweep), drawn ones included; each cell is then estimated by the
- * usual scheduler and estimators (cs_sim_points in sim.h): exact for a
+ * usual scheduler and estimators (cs_sched_points in sched.h): exact for a
  * fixed layout, else the experiment's method. All cells draw from the
  * streams of sweep point 0 (common random numbers), so the cell at x = 0
  * is `chargesim run` of the experiment at distance y, and the same seed
@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "chargesim/experiment.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 
 #define CS_MAP_MAX_AXIS 10001        /* values along one axis */
 #define CS_MAP_MAX_CELLS 4000000ULL  /* cells in one map */
@@ -69,7 +69,7 @@ typedef struct cs_map_result {
     double seconds;
 } cs_map_result;
 
-/* Runs the map of e (finished) over the axes. opts as for cs_sim_run
+/* Runs the map of e (finished) over the axes. opts as for cs_sched_run
  * (its `points` is the map's own and must be NULL). Refused with CS_EINPUT:
  * a ruleset without map_place, a swept key, a value the map sets drawn. */
 cs_status cs_map_run(const cs_experiment *e, const cs_map_axis *x, const cs_map_axis *y,

@@ -3,7 +3,8 @@
 /* The ruleset interface: one constant struct of metadata and pure functions
  * per game. The driver, the statistics and the writers only ever see this
  * struct, so adding a game is one file under src/rules/ plus one line in the
- * table (src/rules/registry.c); nothing else changes.
+ * registry (CS_RULESETS, registry.h); nothing else changes. The helpers
+ * declared at the end are src/rules/ruleset.c's.
  *
  * One trial of a ruleset is split in two, so that conditional Monte Carlo
  * can replace the dice by their exact distribution (issue 4):
@@ -134,7 +135,10 @@ typedef struct cs_ruleset {
 
     /* Validates one sweep point's values and precomputes what every trial
      * shares (dice distributions, unit geometry). On bad values returns
-     * CS_EINPUT and names the key in diag. Called once per sweep point.
+     * CS_EINPUT and names the key in diag (whose `what` may point into ctx,
+     * as long as the caller reads it before ctx is prepared again or freed:
+     * generic names the presets of its table there). Called once per sweep
+     * point.
      * Each value has been checked against its definition already (the
      * experiment loader): REAL and INT within min..max, INT whole, CHOICE
      * an index of its choices, DICE and POLYGON parsed, and only
@@ -194,11 +198,6 @@ typedef struct cs_ruleset {
  * -1) and only the mean goes on: the driver then uses mean and pdef. */
 void cs_probs_add(cs_probs *pr, int m, double v, double q);
 
-/* The table of rulesets (src/rules/registry.c). */
-const cs_ruleset *cs_ruleset_find(const char *name);
-int cs_ruleset_count(void);
-const cs_ruleset *cs_ruleset_at(int i);
-
 /* A parameter type's name as `chargesim rules` and the web edition show
  * it: real, int, bool, choice, dice, text, polygon. */
 const char *cs_ruleset_type_name(cs_param_type t);
@@ -207,5 +206,12 @@ const char *cs_ruleset_type_name(cs_param_type t);
 int cs_ruleset_param_index(const cs_ruleset *rs, const char *key);
 int cs_ruleset_outcome_index(const cs_ruleset *rs, const char *name);
 int cs_ruleset_metric_index(const cs_ruleset *rs, const char *name);
+
+/* The exact answer given one layout: clears pr as the interface promises
+ * (p 0, n 0, mean and pdef NAN), fills it with rs->outcome_probabilities
+ * and returns the p_success share of the outcomes in success_mask. The one
+ * exact evaluation the estimators, units and the other commands share. */
+double cs_ruleset_eval_layout(const cs_ruleset *rs, const void *ctx, const void *layout,
+                              unsigned success_mask, cs_probs *pr);
 
 #endif

@@ -22,7 +22,8 @@ int cs_status_exit_code(cs_status status);
 typedef struct cs_diag {
     int column;        /* 1-based column in the offending text, 0 if none */
     const char *key;   /* parameter or field at fault (static), or NULL */
-    const char *what;  /* static text: what was expected or what is wrong */
+    const char *what;  /* what was expected or what is wrong: static text, or a
+                          ruleset's context (ruleset.h, prepare) */
 } cs_diag;
 
 #endif

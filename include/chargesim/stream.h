@@ -13,7 +13,7 @@
  *       what is not a drawn parameter (a ruleset placing things itself,
  *       metrics without an exact form). The same purpose serves a threat
  *       map, whose cells all use point 0's blocks (common random numbers,
- *       sim.h), and `chargesim dice`, whose rolls are the blocks of its one
+ *       sched.h), and `chargesim dice`, whose rolls are the blocks of its one
  *       point 0.
  *   CS_STREAM_LAYOUT   (seed, point, UINT64_MAX)
  *       A fixed layout, built once per sweep point before any trial (the

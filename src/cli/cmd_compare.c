@@ -11,7 +11,8 @@
 #include "chargesim/compare.h"
 #include "chargesim/expfile.h"
 #include "chargesim/output.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
+#include "chargesim/success.h"
 
 static const char usage[] =
     "usage: chargesim compare EXPERIMENT.ini --b K=V [--b K=V ...] [options]\n"
@@ -85,7 +86,7 @@ static int value_option(cmp_args *a, int argc, char **argv, int *i, bool *matche
     if (cs_cli_opt(argc, argv, i, "--threads", &v))
         return cs_cli_threads("compare", v, &a->threads);
     if (cs_cli_opt(argc, argv, i, "--max-trials", &v))
-        return cs_cli_uint("compare", "--max-trials", v, 1, CS_SIM_MAX_TRIALS, &a->max_trials);
+        return cs_cli_uint("compare", "--max-trials", v, 1, CS_SCHED_MAX_TRIALS, &a->max_trials);
     if (cs_cli_opt(argc, argv, i, "--format", &v))
         return !v || !cs_format_parse(v, &a->fmt) ? fail("--format '%s': expected csv, md or tex", v)
                                                    : 0;
@@ -223,7 +224,7 @@ static int run_compare(cmp_args *a)
     if (prob)
         rc = cs_cli_fail("compare", CS_EINPUT, "%s", prob);
     else if (a->success &&
-             cs_sim_parse_success(ea.rs, a->success, &opts.success_mask, &err) != CS_OK)
+             cs_success_parse(ea.rs, a->success, &opts.success_mask, &err) != CS_OK)
         rc = cs_cli_fail_err("compare", &err);
     else if (a->max_trials && !(ea.precision > 0.0))
         rc = cs_cli_fail("compare", CS_EINPUT, "--max-trials applies only with --precision");
@@ -245,7 +246,7 @@ static int run_compare(cmp_args *a)
     cs_status st = CS_OK;
     if (!rc) {
         cs_cli_ckpt_arm(&a->ckpt);
-        st = cs_sim_compare(&ea, &eb, &opts, &res, &err);
+        st = cs_cmp_run(&ea, &eb, &opts, &res, &err);
         cs_progress_finish(&prog);
         int stopped = cs_cli_ckpt_stopped(&a->ckpt);
         rc = stopped ? stopped : st != CS_OK ? cs_cli_fail_err("compare", &err) : 0;
@@ -266,7 +267,7 @@ static int run_compare(cmp_args *a)
          * keeps above what any point needs (sched.c, check_bounds). */
         if (!rc && ea.precision > 0.0 && !res.precision_met)
             cs_cli_precision_warning("compare", "points",
-                                     a->max_trials ? a->max_trials : CS_SIM_DEFAULT_MAX_TRIALS);
+                                     a->max_trials ? a->max_trials : CS_SCHED_DEFAULT_MAX_TRIALS);
         cs_table_free(&t);
         free(bd);
     }

@@ -10,6 +10,7 @@
 #include "chargesim/drawing.h"
 #include "chargesim/expfile.h"
 #include "chargesim/output.h"
+#include "chargesim/registry.h"
 #include "chargesim/replay.h"
 
 static const char usage[] =
@@ -40,8 +41,8 @@ static const char usage[] =
 static void drawable(char *buf, size_t cap)
 {
     buf[0] = '\0';
-    for (int i = 0; i < cs_ruleset_count(); i++) {
-        const cs_ruleset *rs = cs_ruleset_at(i);
+    for (int i = 0; i < cs_registry_count(); i++) {
+        const cs_ruleset *rs = cs_registry_at(i);
         size_t n = strlen(buf);
         if (rs->draw && n < cap)
             snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", rs->name);

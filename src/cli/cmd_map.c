@@ -12,8 +12,9 @@
 #include "chargesim/heatmap.h"
 #include "chargesim/map.h"
 #include "chargesim/output.h"
-#include "chargesim/sim.h"
 #include "chargesim/report.h"
+#include "chargesim/sched.h"
+#include "chargesim/success.h"
 #include "chargesim/tablewrite.h"
 
 static const char usage[] =
@@ -125,7 +126,7 @@ static int value_option(map_args *a, int argc, char **argv, int *i, bool *matche
     }
     if (cs_cli_opt(argc, argv, i, "--max-trials", &v)) {
         *matched = true;
-        return cs_cli_uint(CMD, "--max-trials", v, 1, CS_SIM_MAX_TRIALS, &a->max_trials);
+        return cs_cli_uint(CMD, "--max-trials", v, 1, CS_SCHED_MAX_TRIALS, &a->max_trials);
     }
     return text_option(a, argc, argv, i, matched);
 }
@@ -278,7 +279,7 @@ static int setup(const map_args *a, const cs_experiment *e, cs_map_axis *x, cs_m
     cs_error err;
     if (cs_map_axis_parse(a->x ? a->x : CS_MAP_DEFAULT_X, "--x", x, &err) != CS_OK ||
         cs_map_axis_parse(a->y ? a->y : CS_MAP_DEFAULT_Y, "--y", y, &err) != CS_OK ||
-        (a->success && cs_sim_parse_success(e->rs, a->success, &opts->success_mask, &err) != CS_OK))
+        (a->success && cs_success_parse(e->rs, a->success, &opts->success_mask, &err) != CS_OK))
         return cs_cli_fail_err(CMD, &err);
     if (a->max_trials && !(e->precision > 0.0))
         return cs_cli_fail(CMD, CS_EINPUT, "--max-trials applies only with --precision");

@@ -5,7 +5,7 @@
 
 #include "chargesim/cli.h"
 #include "chargesim/csvw.h"
-#include "chargesim/sched_mpi.h"
+#include "chargesim/backend.h"
 
 static const char usage[] =
     "usage: chargesim rerun FILE.csv-metadata.json [-o FILE]\n"
@@ -69,7 +69,7 @@ int cs_cli_rerun(int argc, char **argv)
      * the new metadata records runs again as it stands. An MPI rank other
      * than 0 writes no file at all: its summary goes to its standard output
      * (main.c sends it to /dev/null), as its other outputs do. */
-    const cs_sched_backend *be = cs_sched_get_backend();
+    const cs_backend *be = cs_backend_get();
     full[m++] = (char *)(out ? out : "-");
     if (dist) {
         full[m++] = "-o";

@@ -4,7 +4,7 @@
 
 #include "chargesim/cli.h"
 #include "chargesim/columns.h"
-#include "chargesim/ruleset.h"
+#include "chargesim/registry.h"
 
 static const char usage[] =
     "usage: chargesim rules [NAME]\n"
@@ -56,16 +56,16 @@ int cs_cli_rules(int argc, char **argv)
     if (argc > 1)
         return cs_cli_fail("rules", CS_EINPUT, "one ruleset name at a time");
     if (argc == 0) {
-        for (int i = 0; i < cs_ruleset_count(); i++)
-            printf("%-10s %s\n", cs_ruleset_at(i)->name, cs_ruleset_at(i)->summary);
+        for (int i = 0; i < cs_registry_count(); i++)
+            printf("%-10s %s\n", cs_registry_at(i)->name, cs_registry_at(i)->summary);
         return 0;
     }
-    const cs_ruleset *rs = cs_ruleset_find(argv[0]);
+    const cs_ruleset *rs = cs_registry_find(argv[0]);
     if (!rs) {
         char list[256] = "";
-        for (int i = 0; i < cs_ruleset_count(); i++) {
+        for (int i = 0; i < cs_registry_count(); i++) {
             size_t u = strlen(list);
-            snprintf(list + u, sizeof list - u, "%s%s", i ? ", " : "", cs_ruleset_at(i)->name);
+            snprintf(list + u, sizeof list - u, "%s%s", i ? ", " : "", cs_registry_at(i)->name);
         }
         return cs_cli_fail("rules", CS_EINPUT, "unknown ruleset '%s'; expected one of: %s",
                            argv[0], list);

@@ -8,7 +8,8 @@
 #include "chargesim/expfile.h"
 #include "chargesim/output.h"
 #include "chargesim/report.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
+#include "chargesim/success.h"
 #include "chargesim/tablewrite.h"
 
 static const char usage[] =
@@ -104,7 +105,7 @@ static int value_option(run_args *a, int argc, char **argv, int *i, bool *matche
     }
     if (cs_cli_opt(argc, argv, i, "--max-trials", &v)) {
         *matched = true;
-        return cs_cli_uint("run", "--max-trials", v, 1, CS_SIM_MAX_TRIALS, &a->max_trials);
+        return cs_cli_uint("run", "--max-trials", v, 1, CS_SCHED_MAX_TRIALS, &a->max_trials);
     }
     if (cs_cli_opt(argc, argv, i, "--format", &v)) {
         *matched = true;
@@ -325,7 +326,7 @@ static int run_experiment(run_args *a)
     /* Every option is checked before the first trial runs. */
     cs_status st = a->remade ? cs_csvw_remade_apply(a->remade, &e, &err) : CS_OK;
     if (st == CS_OK && a->success)
-        st = cs_sim_parse_success(e.rs, a->success, &opts.success_mask, &err);
+        st = cs_success_parse(e.rs, a->success, &opts.success_mask, &err);
     if (st == CS_OK && a->pivot)
         st = cs_report_pivot_check(&e, row, col, what, &err);
     if (st == CS_OK && a->max_trials && !(e.precision > 0.0))
@@ -347,7 +348,7 @@ static int run_experiment(run_args *a)
     opts.progress_user = &prog;
     cs_run_result res;
     cs_cli_ckpt_arm(&a->ckpt);
-    st = cs_sim_run(&e, &opts, &res, &err);
+    st = cs_sched_run(&e, &opts, &res, &err);
     cs_progress_finish(&prog);
     int stopped = cs_cli_ckpt_stopped(&a->ckpt);
     if (st == CS_OK)
@@ -361,7 +362,7 @@ static int run_experiment(run_args *a)
     else if (e.precision > 0.0 && !res.precision_met)
         cs_cli_precision_warning("run", "points", res.max_trials);
     if (res.point)
-        cs_run_result_free(&res);
+        cs_sched_result_free(&res);
     cs_experiment_free(&e);
     return cs_cli_ckpt_finish(&a->ckpt, rc);
 }

@@ -13,7 +13,7 @@
 
 #include "chargesim/output.h"
 #include "chargesim/parse.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 #include "chargesim/tablewrite.h"
 
 /* The directory part of `path` ("." when it has none) into buf. */
@@ -128,7 +128,7 @@ int cs_cli_threads(const char *cmd, const char *v, int *threads)
     if (rc)
         return rc;
     /* More threads than processors only add switching: capped, said once. */
-    int cores = cs_sim_cores();
+    int cores = cs_sched_cores();
     if (cores > 0 && t > (uint64_t)cores) {
         fprintf(stderr, "chargesim %s: note: --threads %llu capped at the %d processors available\n",
                 cmd, (unsigned long long)t, cores);

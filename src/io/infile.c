@@ -11,7 +11,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "chargesim/sched_mpi.h"
+#include "chargesim/backend.h"
 
 /* What the reader found, as it travels to the other ranks. */
 typedef struct answer {
@@ -22,15 +22,15 @@ typedef struct answer {
 } answer;
 
 /* The backend that shares rank 0's answers, or NULL (one process). */
-static const cs_sched_backend *sharing(void)
+static const cs_backend *sharing(void)
 {
-    const cs_sched_backend *b = cs_sched_get_backend();
+    const cs_backend *b = cs_backend_get();
     return b && b->share ? b : NULL;
 }
 
 bool cs_infile_reader(void)
 {
-    const cs_sched_backend *b = sharing();
+    const cs_backend *b = sharing();
     return !b || b->rank == 0;
 }
 
@@ -41,7 +41,7 @@ bool cs_infile_reader(void)
 static void ask(void (*look)(const char *arg, answer *a), const char *arg, answer *a)
 {
     memset(a, 0, sizeof *a);
-    const cs_sched_backend *b = sharing();
+    const cs_backend *b = sharing();
     if (!b || b->rank == 0)
         look(arg, a);
     if (!b)

@@ -14,6 +14,7 @@
 #include "chargesim/experiment.h"
 #include "chargesim/infile.h"
 #include "chargesim/inifile.h"
+#include "chargesim/registry.h"
 #include "chargesim/unitsrc.h"
 
 /* Copies at most cap-1 bytes and says whether all of src fitted. */
@@ -429,7 +430,7 @@ static cs_status bind_rules(cs_units_mapping *m, const cs_ruleset *rs, cs_error 
 
 cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err)
 {
-    const cs_ruleset *rs = cs_ruleset_find(m->ruleset);
+    const cs_ruleset *rs = cs_registry_find(m->ruleset);
     if (!rs)
         return cs_error_set(err, CS_EINPUT, "%s: ruleset `%s` is not built into this chargesim",
                             m->path, m->ruleset);

@@ -19,7 +19,7 @@
 
 #include "chargesim/drawing.h"
 #include "chargesim/reach.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "chargesim/ruleset.h"
 
 /* Outcomes, in the order of the table below. */

@@ -6,41 +6,125 @@
  * policies: none; failed (re-roll the whole roll once if it fails); one_die
  * (re-roll the single die that best helps: the lowest). Presets fill move's
  * role, the dice, how near counts as a charge and who may declare, as four
- * published games play them (issue 15.1; the numbers in preset_rules). */
+ * published games play them (issue 15.1; one row each in PRESETS). */
 #include <math.h>
 #include <string.h>
 
 #include "chargesim/dice.h"
 #include "chargesim/reach.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 
 enum { P_PRESET, P_MOVE, P_DICE, P_SWIFTSTRIDE, P_REROLL, P_ENGAGEMENT, P_DISTANCE, P_COUNT };
-enum { PRESET_NONE, PRESET_W40K, PRESET_AOS, PRESET_TOW, PRESET_WHFB8 };
 enum { REROLL_NONE, REROLL_FAILED, REROLL_ONE_DIE };
 enum { O_CHARGED, O_FAILED, O_ILLEGAL, O_COUNT };
 enum { M_ROLL, M_RANGE };
 
-static const char *const preset_names[] = {"none", "w40k", "aos", "tow", "whfb8", NULL};
+/* Who may declare a charge. NONE: anyone, at any gap. FIXED: a target
+ * within `declare` inches. MAX_RANGE: within the maximum possible charge
+ * range, M + `declare` (+ `swift_declare` with swiftstride). Under FIXED
+ * and MAX_RANGE a charger already within its engagement distance of the
+ * target (at gap 0 when that is 0: base contact) is engaged and may not
+ * declare. */
+enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
+
+/* The presets, one row each: all the program knows of one published game's
+ * charge, from its core rules (docs/rules/generic.md, "The presets", where
+ * the row has its line too; tests/test_help.c checks that it does).
+ * X(name, line, source, swift, swift_dice, swift_help, fields):
+ *   name    the value of `preset`, in the order of its choices
+ *   line    its line in the table of `chargesim rules generic`: the name
+ *           padded to 8, the roll, the engagement, who may declare
+ *   source  its lines under "Sources" there (continued with 4 spaces): the
+ *           rulebook and section, and a reading chosen where it is silent
+ *   swift   SWIFT where swiftstride applies, with the dice it rolls and
+ *           what it does in words (for the help of `swiftstride`);
+ *           NOSWIFT, NULL, "" elsewhere
+ *   fields  of struct preset below; what a row leaves out is 0 or NULL */
+#define PRESETS(X)                                                                              \
+    X(none, "none    move + dice         0 (contact)  no limit",                                \
+      "your own dice (`dice`, 2D6 when empty) and move.",                                       \
+      NOSWIFT, NULL, "",                                                                        \
+      .limit = LIMIT_NONE)                                                                      \
+    X(w40k,                                                                                     \
+      "w40k    2D6 (no move)       1\"           target within 12\"; not already within 1\"",   \
+      "Warhammer 40,000 core rules, Charge phase: a charge may be declared\n"                   \
+      "    against units within 12\" and must end within Engagement Range (1\"), so a\n"        \
+      "    gap of d needs 2D6 >= d - 1; a unit within Engagement Range is engaged\n"            \
+      "    and cannot declare.",                                                                \
+      NOSWIFT, NULL, "",                                                                        \
+      .dice = "2d6", .dice_alone = true, .engagement = 1.0, .limit = LIMIT_FIXED,               \
+      .declare = 12.0)                                                                          \
+    X(aos,                                                                                      \
+      "aos     2D6 (no move)       1/2\"         target within 12\"; not already within 1/2\"", \
+      "Age of Sigmar core rules: charge targets within 12\", the move must end\n"               \
+      "    within 1/2\" of the target, a unit already within 1/2\" is in combat.",              \
+      NOSWIFT, NULL, "",                                                                        \
+      .dice = "2d6", .dice_alone = true, .engagement = 0.5, .limit = LIMIT_FIXED,               \
+      .declare = 12.0)                                                                          \
+    X(tow, "tow     M + highest of 2D6  0 (contact)  target within M + 6 (+3 Swiftstride)",     \
+      "The Old World: charges are declared only within the Maximum Possible\n"                  \
+      "    Charge Range, M + 6 (+3 with Swiftstride), and end in base contact.\n"               \
+      "    Swiftstride adds a D6 to the pool the highest is kept from: the highest\n"           \
+      "    of 3D6 (its rulebook, Swiftstride; assumption: set preset = none and\n"              \
+      "    dice = 2d6kh1+1d6 to add the D6 to the total instead). The rule's own\n"             \
+      "    M + 9 declaration limit stays, though the highest of 3D6 never carries\n"            \
+      "    the charger past M + 6.",                                                            \
+      SWIFT, "3d6kh1", "a third D6 in the pool (highest of 3D6)",                               \
+      .dice = "2d6kh1", .limit = LIMIT_MAX_RANGE, .declare = 6.0, .swift_declare = 3.0)         \
+    X(whfb8, "whfb8   M + 2D6             0 (contact)  no limit",                               \
+      "Warhammer Fantasy Battles, 8th edition, Charge Range; Swiftstride rolls\n"               \
+      "    3D6 and drops the lowest.",                                                          \
+      SWIFT, "3d6dl1", "roll 3D6 and drop the lowest",                                          \
+      .dice = "2d6", .limit = LIMIT_NONE)                                                       \
+    /* a new preset: its row above this line */
+
+typedef struct preset {
+    const char *name, *line, *source;
+    const char *swift_dice; /* the dice with swiftstride; NULL: swiftstride does not apply */
+    const char *dice;       /* the charge dice; NULL: the `dice` parameter's, 2D6 when empty */
+    bool dice_alone;        /* the dice alone make the range: move must stay 0 */
+    double engagement;      /* inches: ending this near the target is a charge */
+    int limit;              /* LIMIT_*: who may declare */
+    double declare;         /* LIMIT_FIXED: inches; LIMIT_MAX_RANGE: added to M */
+    double swift_declare;   /* LIMIT_MAX_RANGE with swiftstride: added as well */
+} preset;
+
+#define PRESET_ROW(name, line, source, swift, swift_dice, swift_help, ...) \
+    {#name, line, source, swift_dice, __VA_ARGS__},
+#define PRESET_NAME(name, ...) #name,
+#define PRESET_SUMMARY(name, ...) " " #name
+#define PRESET_LINE(name, line, ...) "  " line "\n"
+#define PRESET_SOURCE(name, line, source, ...) "  " #name ": " source "\n"
+/* "; name: what it does" for a preset with swiftstride, nothing for the others. */
+#define PRESET_SWIFT_HELP(name, line, source, swift, swift_dice, swift_help, ...) \
+    PRESET_HELP_##swift(name, swift_help)
+#define PRESET_HELP_SWIFT(name, swift_help) "; " #name ": " swift_help
+#define PRESET_HELP_NOSWIFT(name, swift_help)
+
+static const preset presets[] = {PRESETS(PRESET_ROW)};
+static const char *const preset_names[] = {PRESETS(PRESET_NAME) NULL};
+#define N_PRESETS ((int)(sizeof presets / sizeof presets[0]))
+
 static const char *const reroll_names[] = {"none", "failed", "one_die", NULL};
 
 static const cs_param_def params[P_COUNT] = {
     {"preset", CS_PARAM_CHOICE, "none", "",
-     "published game: w40k and aos 2D6 (no move), tow M + highest of 2D6, whfb8 M + 2D6", 0, 0,
-     preset_names, 0},
+     "published game: its roll, engagement and who may declare (`chargesim rules generic`)",
+     0, 0, preset_names, 0},
     {"move", CS_PARAM_REAL, "0", "in", "the unit's move characteristic, added to the roll", 0,
      100, NULL, 0},
     {"dice", CS_PARAM_DICE, "", "",
      "the charge dice (Roll20 notation); empty: the preset's, 2d6 without one", 0, 0, NULL, 0},
     {"swiftstride", CS_PARAM_BOOL, "false", "",
-     "tow: a third D6 in the pool (highest of 3D6); whfb8: roll 3D6 and drop the lowest", 0,
-     0, NULL,
-     CS_PF_ASSUMPTION},
+     /* the presets' texts joined by "; ": the first one's "; " skipped */
+     &(PRESETS(PRESET_SWIFT_HELP))[2],
+     0, 0, NULL, CS_PF_ASSUMPTION},
     {"reroll", CS_PARAM_CHOICE, "none", "",
      "none; failed: re-roll the whole roll once if it fails; one_die: re-roll the lowest die",
      0, 0, reroll_names, 0},
     {"engagement", CS_PARAM_REAL, "-1", "in",
      "how near counts as a charge: success when range >= distance - engagement; -1 (default): "
-     "the preset's (w40k 1, aos 0.5, tow/whfb8/none 0)",
+     "the preset's",
      -1, 100, NULL, 0},
     {"distance", CS_PARAM_REAL, "8", "in", "gap to the target", 0, 1000, NULL, CS_PF_LAYOUT},
 };
@@ -61,6 +145,7 @@ typedef struct generic_ctx {
     double max_declare; /* LIMIT_FIXED / LIMIT_MAX_RANGE: the farthest legal target */
     int reroll;
     int n_dice, sides, constant; /* one_die: the roll is n_dice d sides + constant */
+    char why[160];     /* a refusal naming presets from the table (cs_diag.what) */
 } generic_ctx;
 
 typedef struct generic_layout {
@@ -69,58 +154,40 @@ typedef struct generic_layout {
     bool legal;  /* the charge may be declared */
 } generic_layout;
 
-/* Who may declare a charge. NONE: anyone, at any gap (none, whfb8). FIXED:
- * a target within max_declare (w40k, aos: 12"). MAX_RANGE: within the
- * maximum possible charge range (tow). Under FIXED and MAX_RANGE a charger
- * already within its engagement distance of the target (at gap 0 when that
- * is 0: base contact) is engaged and may not declare. */
-enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
-
-/* Each preset's engagement distance and declaration limit, from the game's
- * core rules (docs/rules/generic.md, the presets):
- * - w40k: a charge must end within Engagement Range, 1" (so a gap of d
- *   needs 2D6 >= d - 1); a charge may be declared against a unit within
- *   12", and not by a unit already within Engagement Range of an enemy.
- * - aos: the charge must end within 1/2" of the target; declared against a
- *   unit within 12"; a unit already within 1/2" (in combat) cannot charge.
- * - tow: charges end in base contact (0"); a charge may only be declared
- *   against a unit within the Maximum Possible Charge Range, M + 6 (the
- *   best Charge roll), + 3 with Swiftstride (the rule's own figure, though
- *   its extra D6 can carry the charger further).
- * - whfb8 and none: base contact, no declaration limit. */
-typedef struct preset_rule {
-    double engagement;
-    int limit;
-    double max_declare; /* LIMIT_FIXED: inches; LIMIT_MAX_RANGE: added to M */
-} preset_rule;
-
-static const preset_rule preset_rules[] = {
-    [PRESET_NONE] = {0.0, LIMIT_NONE, 0.0},
-    [PRESET_W40K] = {1.0, LIMIT_FIXED, 12.0},
-    [PRESET_AOS] = {0.5, LIMIT_FIXED, 12.0},
-    [PRESET_TOW] = {0.0, LIMIT_MAX_RANGE, 6.0},
-    [PRESET_WHFB8] = {0.0, LIMIT_NONE, 0.0},
-};
-
-/* The dice each preset rolls. tow: "M + highest of 2D6"; its Swiftstride
- * adds a D6 to that pool, the highest still kept: the highest of 3D6 (The
- * Old World rulebook, Swiftstride, as issue 32 reads it; docs/rules/generic.md;
- * Knights Errant, M 8, reach 10" with 1 - (1/6)^3) -- an assumption, marked
- * on the parameter, where adding the D6 to the total is the other reading.
- * whfb8 swiftstride: 3D6 drop lowest. */
-static const char *preset_dice(int preset, bool swift)
+/* Appends s to buf (cap bytes, NUL-terminated), cut short at the end. */
+static void append(char *buf, size_t cap, const char *s)
 {
-    switch (preset) {
-    case PRESET_TOW: return swift ? "3d6kh1" : "2d6kh1";
-    case PRESET_WHFB8: return swift ? "3d6dl1" : "2d6";
-    default: return "2d6";
-    }
+    size_t used = strlen(buf), n = strlen(s);
+    if (n >= cap - used)
+        n = cap - used - 1;
+    memcpy(buf + used, s, n);
+    buf[used + n] = '\0';
+}
+
+/* "before <the presets that have it, as 'a, b and c'> after" into c->why,
+ * so a refusal names the presets from the table. */
+static const char *presets_with(generic_ctx *c, bool swift, const char *before,
+                                const char *after)
+{
+    int n = 0, k = 0;
+    for (int i = 0; i < N_PRESETS; i++)
+        n += swift ? presets[i].swift_dice != NULL : presets[i].dice_alone;
+    c->why[0] = '\0';
+    append(c->why, sizeof c->why, before);
+    for (int i = 0; i < N_PRESETS; i++)
+        if (swift ? presets[i].swift_dice != NULL : presets[i].dice_alone) {
+            append(c->why, sizeof c->why, k == 0 ? "" : k == n - 1 ? " and " : ", ");
+            append(c->why, sizeof c->why, presets[i].name);
+            k++;
+        }
+    append(c->why, sizeof c->why, after);
+    return c->why;
 }
 
 static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
 {
     generic_ctx *c = vctx;
-    int preset = (int)p->num[P_PRESET];
+    const preset *row = &presets[(int)p->num[P_PRESET]];
     bool swift = p->num[P_SWIFTSTRIDE] != 0.0;
     const char *text = p->text[P_DICE];
     bool own_dice = text && text[0] != '\0';
@@ -134,25 +201,28 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
                           "give inches >= 0, or -1 (the default) for the preset's value"};
         return CS_EINPUT;
     }
-    const preset_rule *rule = &preset_rules[preset];
-    c->engagement = p->num[P_ENGAGEMENT] == -1.0 ? rule->engagement : p->num[P_ENGAGEMENT];
-    c->limit = rule->limit;
-    c->max_declare = rule->max_declare;
-    if (rule->limit == LIMIT_MAX_RANGE)
-        c->max_declare += c->move + (swift ? 3.0 : 0.0);
-    if ((preset == PRESET_W40K || preset == PRESET_AOS) && c->move != 0.0) {
-        *diag = (cs_diag){0, "move", "w40k and aos charge on 2D6 alone: leave move at 0"};
+    c->engagement = p->num[P_ENGAGEMENT] == -1.0 ? row->engagement : p->num[P_ENGAGEMENT];
+    c->limit = row->limit;
+    c->max_declare = row->declare;
+    if (row->limit == LIMIT_MAX_RANGE)
+        c->max_declare += c->move + (swift ? row->swift_declare : 0.0);
+    if (row->dice_alone && c->move != 0.0) {
+        const char *why =
+            presets_with(c, false, "", " charge on their dice alone: leave move at 0");
+        *diag = (cs_diag){0, "move", why};
         return CS_EINPUT;
     }
-    if (swift && preset != PRESET_TOW && preset != PRESET_WHFB8) {
-        *diag = (cs_diag){0, "swiftstride", "swiftstride applies to the tow and whfb8 presets"};
+    if (swift && !row->swift_dice) {
+        const char *why = presets_with(c, true, "swiftstride applies to the ", " presets");
+        *diag = (cs_diag){0, "swiftstride", why};
         return CS_EINPUT;
     }
-    if (own_dice && preset != PRESET_NONE) {
+    if (own_dice && row->dice) {
         *diag = (cs_diag){0, "dice", "a preset sets the dice: use preset = none with your own"};
         return CS_EINPUT;
     }
-    cs_status st = cs_dice_parse(own_dice ? text : preset_dice(preset, swift), &c->dice, diag);
+    const char *dice = own_dice ? text : swift ? row->swift_dice : row->dice ? row->dice : "2d6";
+    cs_status st = cs_dice_parse(dice, &c->dice, diag);
     if (st == CS_OK)
         st = cs_dice_exact(&c->dice, &c->dist, diag);
     if (st != CS_OK) {
@@ -391,34 +461,20 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
 
 const cs_ruleset cs_rules_generic = {
     .name = "generic",
-    .summary = "any \"move + dice\" charge, with w40k, aos, tow and whfb8 presets",
+    .summary = "any \"move + dice\" charge; presets:" PRESETS(PRESET_SUMMARY),
     .doc =
         "range = move + dice; the charge succeeds when the range reaches distance -\n"
         "engagement (head-on; a range reaches a distance when range >= distance - 1e-6\n"
         "inch, so decimal distances such as 8.3 are exact).\n"
         "Presets (docs/rules/generic.md), each as its game's core rules play it:\n"
         "  preset  roll                engagement   who may declare\n"
-        "  w40k    2D6 (no move)       1\"           target within 12\"; not already within 1\"\n"
-        "  aos     2D6 (no move)       1/2\"         target within 12\"; not already within 1/2\"\n"
-        "  tow     M + highest of 2D6  0 (contact)  target within M + 6 (+3 Swiftstride)\n"
-        "  whfb8   M + 2D6             0 (contact)  no limit\n"
-        "  none    move + dice         0 (contact)  no limit\n"
-        "Sources: Warhammer 40,000 core rules, Charge phase: a charge may be declared\n"
-        "against units within 12\" and must end within Engagement Range (1\"), so a gap\n"
-        "of d needs 2D6 >= d - 1; a unit within Engagement Range is engaged and cannot\n"
-        "declare. Age of Sigmar core rules: charge targets within 12\", the move must end\n"
-        "within 1/2\" of the target, a unit already within 1/2\" is in combat. The Old\n"
-        "World: charges are declared only within the Maximum Possible Charge Range, M + 6\n"
-        "(+3 with Swiftstride), and end in base contact. Under a declaration limit a\n"
-        "charger already within its engagement distance of the target (gap 0 where that\n"
-        "is 0: base contact) is engaged: outcome `illegal`, as is a target out of range.\n"
-        "engagement (inches) overrides the preset's value; its default -1 means \"the\n"
-        "preset's\". The declaration limits follow the preset; none and whfb8 have none.\n"
-        "Swiftstride: whfb8 rolls 3D6 and drops the lowest; tow adds a D6 to the pool\n"
-        "the highest is kept from: the highest of 3D6 (its rulebook, Swiftstride;\n"
-        "assumption: set preset = none and dice = 2d6kh1+1d6 to add the D6 to the\n"
-        "total instead). The rule's own M + 9 declaration limit stays, though the\n"
-        "highest of 3D6 never carries the charger past M + 6.\n"
+        PRESETS(PRESET_LINE)
+        "Sources:\n"
+        PRESETS(PRESET_SOURCE)
+        "Under a declaration limit a charger already within its engagement distance of\n"
+        "the target (gap 0 where that is 0: base contact) is engaged: outcome `illegal`,\n"
+        "as is a target out of range. engagement (inches) overrides the preset's value;\n"
+        "its default -1 means \"the preset's\". The declaration limits follow the preset.\n"
         "Re-rolls: failed re-rolls the whole roll once when it falls short; one_die\n"
         "re-rolls the single die that best helps, which for a plain sum is the lowest one\n"
         "(only plain NdX(+constant) rolls accept it).\n"

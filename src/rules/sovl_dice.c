@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "chargesim/reach.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "chargesim/sovl.h"
 
 enum {

@@ -7,7 +7,7 @@
 #include "chargesim/reach.h"
 #include "chargesim/sovl.h"
 #include "chargesim/drawing.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "sovl_internal.h"
 
 static bool succeeded(int outcome)

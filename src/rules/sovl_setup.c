@@ -8,7 +8,7 @@
 #include "chargesim/geom.h"
 #include "chargesim/reach.h"
 #include "chargesim/poly_parse.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "chargesim/sovl.h"
 #include "sovl_internal.h"
 

@@ -14,7 +14,7 @@
 #include "chargesim/drawing.h"
 #include "chargesim/geom.h"
 #include "chargesim/reach.h"
-#include "chargesim/rules.h"
+#include "chargesim/registry.h"
 #include "chargesim/scenario.h"
 #include "chargesim/t9a.h"
 

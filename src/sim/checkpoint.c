@@ -11,8 +11,9 @@
 
 #include "chargesim/estimator.h"
 #include "chargesim/experiment.h"
+#include "chargesim/sched.h"
 #include "chargesim/sha256.h"
-#include "chargesim/sim.h"
+#include "chargesim/success.h"
 
 #define RUN_TAG "RUNSTATE" /* the scheduler's section starts so */
 #define DIGEST 32u
@@ -191,8 +192,8 @@ static void experiment_lines(text *t, const cs_experiment *e, const cs_run_opts 
     putf(t, "experiment.confidence %.17g\n", e->confidence);
     putf(t, "experiment.precision %.17g\n", e->precision);
     putf(t, "--max-trials %llu\n", (unsigned long long)(opts->max_trials ? opts->max_trials
-                                                                     : CS_SIM_DEFAULT_MAX_TRIALS));
-    cs_sim_success_names(e->rs, opts->success_mask ? opts->success_mask : e->rs->success_mask,
+                                                                     : CS_SCHED_DEFAULT_MAX_TRIALS));
+    cs_success_names(e->rs, opts->success_mask ? opts->success_mask : e->rs->success_mask,
                          buf, sizeof buf);
     line(t, "--success", buf);
     line(t, "--dist", opts->want_dist ? "yes" : "no");

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chargesim/success.h"
+
 /* The columns whose meaning does not depend on the ruleset. */
 static const struct fixed {
     const char *name;
@@ -158,7 +160,7 @@ const char *cs_columns_custom_success(const cs_run_result *r, char *buf, size_t 
 {
     if (!r->success_mask || r->success_mask == r->exp->rs->success_mask)
         return NULL;
-    cs_sim_success_names(r->exp->rs, r->success_mask, buf, cap);
+    cs_success_names(r->exp->rs, r->success_mask, buf, cap);
     for (char *c = buf; *c; c++)
         if (*c == ',')
             *c = '+';

@@ -1,4 +1,4 @@
-/* `compare`: the scheduler run with variant B paired with A (sim.h,
+/* `compare`: the scheduler run with variant B paired with A (sched.h,
  * cs_run_opts.pair), whose paired estimators live in est_pair.c; this file
  * checks that B pairs with A and reads the run's result as the table's
  * cells. See include/chargesim/compare.h. */
@@ -23,8 +23,8 @@ static void cells_of(const cs_ruleset *rs, const cs_point_result *r, cs_cmp_poin
     }
 }
 
-cs_status cs_sim_compare(const cs_experiment *a, const cs_experiment *b, const cs_run_opts *opts,
-                         cs_cmp_result *out, cs_error *err)
+cs_status cs_cmp_run(const cs_experiment *a, const cs_experiment *b, const cs_run_opts *opts,
+                     cs_cmp_result *out, cs_error *err)
 {
     memset(out, 0, sizeof *out);
     if (a->rs != b->rs || a->n_points != b->n_points || a->trials != b->trials ||
@@ -39,12 +39,12 @@ cs_status cs_sim_compare(const cs_experiment *a, const cs_experiment *b, const c
     cs_run_opts o = *opts;
     cs_run_result r;
     o.pair = b;
-    cs_status st = cs_sim_run(a, &o, &r, err);
+    cs_status st = cs_sched_run(a, &o, &r, err);
     if (st != CS_OK)
         return st;
     out->point = calloc(r.n_points ? (size_t)r.n_points : 1, sizeof *out->point);
     if (!out->point) {
-        cs_run_result_free(&r);
+        cs_sched_result_free(&r);
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     }
     out->a = a;
@@ -56,7 +56,7 @@ cs_status cs_sim_compare(const cs_experiment *a, const cs_experiment *b, const c
     out->success_mask = r.success_mask;
     for (uint64_t k = 0; k < r.n_points; k++)
         cells_of(a->rs, &r.point[k], &out->point[k]);
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     return CS_OK;
 }
 

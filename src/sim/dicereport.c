@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "chargesim/columns.h"
-#include "chargesim/sim.h"
+#include "chargesim/dicesim.h"
 #include "chargesim/stats.h"
 
 cs_status cs_dicereport_parse(const char *expr, cs_dice *d, cs_error *err)
@@ -104,9 +104,9 @@ cs_status cs_dicereport_sampled(const char *expr, const cs_dice *d, uint64_t tri
                                 uint64_t seed, int threads, double confidence, cs_format fmt,
                                 cs_table *t, cs_error *err)
 {
-    cs_dice_count *cnt;
+    cs_dicesim_count *cnt;
     size_t n_cnt;
-    cs_status st = cs_sim_dice_counts(d, trials, seed, threads, &cnt, &n_cnt, err);
+    cs_status st = cs_dicesim_counts(d, trials, seed, threads, &cnt, &n_cnt, err);
     if (st != CS_OK)
         return st;
     bool pct = fmt != CS_FORMAT_CSV;

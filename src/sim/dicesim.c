@@ -1,4 +1,4 @@
-/* Sampled dice totals for `chargesim dice --trials`; see include/chargesim/sim.h.
+/* Sampled dice totals for `chargesim dice --trials`; see include/chargesim/dicesim.h.
  *
  * Memory is bounded by what the answer needs, never by the expression's
  * range times the threads (issue 18: 64 threads once took 4.27 GB): each
@@ -6,20 +6,21 @@
  * at a time) into its thread's sorted list of (value, count); the threads'
  * lists are merged at the end. Counts are integers, so they do not depend on the
  * thread count. */
+#include "chargesim/dicesim.h"
+
 #include "omp_shim.h"
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/dice.h"
-#include "chargesim/sched_mpi.h"
-#include "chargesim/sim.h"
+#include "chargesim/backend.h"
+#include "chargesim/sched.h"
 #include "chargesim/stream.h"
 
 #define SUB 65536   /* totals outside the window held at once per thread */
 #define SPAN 65536  /* the window of dense counters per thread */
 
 typedef struct vlist {
-    cs_dice_count *v;
+    cs_dicesim_count *v;
     size_t n, cap;
 } vlist;
 
@@ -30,10 +31,10 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* *into := *into + *from (both sorted by value); false when out of memory. */
-static bool vlist_merge(vlist *into, const cs_dice_count *from, size_t nf)
+static bool vlist_merge(vlist *into, const cs_dicesim_count *from, size_t nf)
 {
     size_t need = into->n + nf;
-    cs_dice_count *out = malloc((need ? need : 1) * sizeof *out);
+    cs_dicesim_count *out = malloc((need ? need : 1) * sizeof *out);
     if (!out)
         return false;
     size_t i = 0, j = 0, k = 0;
@@ -54,7 +55,7 @@ static bool vlist_merge(vlist *into, const cs_dice_count *from, size_t nf)
 }
 
 /* The rolls in buf[0..n) as sorted (value, count) pairs into run. */
-static size_t sort_rolls(int *buf, size_t n, cs_dice_count *run)
+static size_t sort_rolls(int *buf, size_t n, cs_dicesim_count *run)
 {
     qsort(buf, n, sizeof *buf, cmp_int);
     size_t k = 0;
@@ -62,7 +63,7 @@ static size_t sort_rolls(int *buf, size_t n, cs_dice_count *run)
         if (k && run[k - 1].value == buf[i])
             run[k - 1].count++;
         else
-            run[k++] = (cs_dice_count){buf[i], 1};
+            run[k++] = (cs_dicesim_count){buf[i], 1};
     return k;
 }
 
@@ -72,7 +73,7 @@ static size_t sort_rolls(int *buf, size_t n, cs_dice_count *run)
 typedef struct scratch {
     uint64_t *dense;
     int *buf;
-    cs_dice_count *run;
+    cs_dicesim_count *run;
 } scratch;
 
 /* Block b: n rolls from the stream (seed, 0, b) into *out; false when out
@@ -107,7 +108,7 @@ static bool roll_block(const cs_dice *d, uint64_t seed, uint64_t b, uint64_t n, 
     size_t k = 0;
     for (int64_t i = lo_i; i <= hi_i; i++)
         if (w->dense[i]) {
-            w->run[k++] = (cs_dice_count){(int)(wlo + i), w->dense[i]};
+            w->run[k++] = (cs_dicesim_count){(int)(wlo + i), w->dense[i]};
             w->dense[i] = 0;
         }
     return vlist_merge(out, w->run, k);
@@ -115,16 +116,16 @@ static bool roll_block(const cs_dice *d, uint64_t seed, uint64_t b, uint64_t n, 
 
 static int cmp_count(const void *a, const void *b)
 {
-    return cmp_int(&((const cs_dice_count *)a)->value, &((const cs_dice_count *)b)->value);
+    return cmp_int(&((const cs_dicesim_count *)a)->value, &((const cs_dicesim_count *)b)->value);
 }
 
-/* With several ranks (sched_mpi.h): every rank's list into *acc, sorted by
+/* With several ranks (backend.h): every rank's list into *acc, sorted by
  * value, the counts of one value summed (integers: the same list whichever
  * rank rolled which block); false when out of memory. */
-static bool gather_ranks(const cs_sched_backend *be, vlist *acc)
+static bool gather_ranks(const cs_backend *be, vlist *acc)
 {
     size_t total;
-    cs_dice_count *all = be->gatherv(acc->v, acc->n * sizeof *acc->v, &total);
+    cs_dicesim_count *all = be->gatherv(acc->v, acc->n * sizeof *acc->v, &total);
     if (!all)
         return false;
     size_t n = total / sizeof *all, k = 0;
@@ -139,20 +140,20 @@ static bool gather_ranks(const cs_sched_backend *be, vlist *acc)
     return true;
 }
 
-cs_status cs_sim_dice_counts(const cs_dice *d, uint64_t trials, uint64_t seed, int threads,
-                             cs_dice_count **out, size_t *n_out, cs_error *err)
+cs_status cs_dicesim_counts(const cs_dice *d, uint64_t trials, uint64_t seed, int threads,
+                            cs_dicesim_count **out, size_t *n_out, cs_error *err)
 {
-    uint64_t bs = cs_sim_block_size(trials), nb = (trials + bs - 1) / bs;
+    uint64_t bs = cs_sched_block_size(trials), nb = (trials + bs - 1) / bs;
     int nt = threads > 0 ? threads : omp_get_max_threads();
     (void)nt; /* unused where OpenMP is not (the web edition) */
     vlist acc = {0};
     int failed = 0;
-    const cs_sched_backend *be = cs_sched_get_backend();
-    bool multi = be && be->size > 1;
+    const cs_backend *be = cs_backend_multi();
+    bool multi = be != NULL;
     if (multi && !be->begin())
         return cs_error_set(err, CS_ERUNTIME, "another MPI rank ended before the rolls");
     uint64_t lo, hi;
-    cs_sched_share(nb, &lo, &hi);
+    cs_backend_share(nb, &lo, &hi);
 #pragma omp parallel num_threads(nt)
     {
         scratch w = {calloc(SPAN, sizeof *w.dense), malloc(SUB * sizeof *w.buf),

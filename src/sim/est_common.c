@@ -110,7 +110,7 @@ void cs_est_run_init(cs_est_run *run, const cs_experiment *e, const cs_estimator
     run->rs = e->rs;
     run->success_mask = success_mask ? success_mask : e->rs->success_mask;
     run->trials = est->first_trials(e);
-    run->block_size = cs_sim_block_size(run->trials);
+    run->block_size = cs_sched_block_size(run->trials);
     run->sequential = e->precision > 0.0;
     run->hist_mask = ~0u;
     for (int i = 0; i < e->rs->n_params; i++) {

@@ -18,24 +18,6 @@ static inline void ksum(double *sum, double *comp, double x)
     *sum = t;
 }
 
-double cs_sim_eval_layout(const cs_ruleset *rs, const void *ctx, const void *layout,
-                          unsigned success_mask, cs_probs *pr)
-{
-    for (int o = 0; o < rs->n_outcomes; o++)
-        pr->p[o] = 0.0;
-    for (int m = 0; m < rs->n_metrics; m++) {
-        pr->n[m] = 0;
-        pr->mean[m] = (double)NAN;
-        pr->pdef[m] = (double)NAN;
-    }
-    rs->outcome_probabilities(ctx, layout, pr);
-    double s = 0.0;
-    for (int o = 0; o < rs->n_outcomes; o++)
-        if (success_mask & (1u << o))
-            s += pr->p[o];
-    return s;
-}
-
 /* The metrics of one layout's exact answer into the tally: the mean of a
  * listed distribution, or the mean the ruleset gave; false if some metric
  * has neither and must be sampled. */
@@ -72,7 +54,7 @@ void cs_est_cond_add_layout(const cs_est_run *run, const cs_est_point *pt, const
 {
     const cs_ruleset *rs = run->rs;
     cs_probs pr;
-    double s = cs_sim_eval_layout(rs, pt->ctx, lay, run->success_mask, &pr);
+    double s = cs_ruleset_eval_layout(rs, pt->ctx, lay, run->success_mask, &pr);
     ksum(&t->sum_ps, &t->comp_ps, s);
     t->sum_ps2 += s * s;
     for (int o = 0; o < rs->n_outcomes; o++) {

@@ -207,9 +207,9 @@ static void cond_pair_layout(const cs_est_run *run, const cs_est_point *pt, uint
     ra = r0;
     rb = r0;
     const void *la = variant_layout(run, pt, &ra, q, ps->coord_a, r, at, layout);
-    double sa = cs_sim_eval_layout(rs, pt->ctx, la, run->success_mask, &pa);
+    double sa = cs_ruleset_eval_layout(rs, pt->ctx, la, run->success_mask, &pa);
     const void *lb = variant_layout(&ps->run_b, ptb, &rb, q, ps->coord_b, r, at, layout);
-    double sb = cs_sim_eval_layout(rs, ptb->ctx, lb, run->success_mask, &pb);
+    double sb = cs_ruleset_eval_layout(rs, ptb->ctx, lb, run->success_mask, &pb);
     add_pair(t, 0, sa, sb);
     d[0] = sb - sa;
     for (int o = 0; o < rs->n_outcomes; o++) {
@@ -357,7 +357,7 @@ static double halfwidth_of(const cs_est_run *run, const cs_est_point *pt, const 
 }
 
 /* Each cell's delta and interval into r's p_success and p_outcome, and
- * each variant's mean into r->pair (sim.h). */
+ * each variant's mean into r->pair (sched.h). */
 static void report_of(const cs_est_run *run, const cs_est_point *pt, const void *tally,
                       const pair_tally *all, double z, cell_fn cell, cs_point_result *r)
 {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "chargesim/qmc.h"
+#include "chargesim/registry.h"
 
 static const char *const method_names[] = {"auto", "mc", "conditional", "exact", "rqmc"};
 
@@ -219,15 +220,15 @@ static cs_status unknown_experiment_key(const char *at, const char *key, cs_erro
 static cs_status set_ruleset(cs_experiment *e, const char *v, const char *at, cs_error *err)
 {
     cs_status st = CS_OK;
-    const cs_ruleset *rs = cs_ruleset_find(v);
+    const cs_ruleset *rs = cs_registry_find(v);
     if (!rs) {
         char list[512] = "";
         cs_parse_suggest sg = {v, NULL, 0};
-        for (int i = 0; i < cs_ruleset_count(); i++) {
+        for (int i = 0; i < cs_registry_count(); i++) {
             size_t used = strlen(list);
             snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
-                     cs_ruleset_at(i)->name);
-            cs_parse_suggest_offer(&sg, cs_ruleset_at(i)->name);
+                     cs_registry_at(i)->name);
+            cs_parse_suggest_offer(&sg, cs_registry_at(i)->name);
         }
         st = cs_error_set(err, CS_EINPUT, "%s: ruleset = '%s': %s%s%sexpected one of: %s", at,
                           v, sg.best ? "did you mean " : "", sg.best ? sg.best : "",

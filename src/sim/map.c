@@ -1,9 +1,10 @@
 /* Threat maps (issue 20): the cells of a grid as caller points of the
- * scheduler (cs_sim_points), placed by the ruleset's map_place hook. See
+ * scheduler (cs_sched_points), placed by the ruleset's map_place hook. See
  * include/chargesim/map.h. */
 #include "chargesim/map.h"
 #include "chargesim/checkpoint.h"
 #include "chargesim/parse.h"
+#include "chargesim/registry.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -126,8 +127,8 @@ static void mappable(char *buf, size_t cap)
 {
     size_t u = 0;
     buf[0] = '\0';
-    for (int i = 0; i < cs_ruleset_count(); i++) {
-        const cs_ruleset *rs = cs_ruleset_at(i);
+    for (int i = 0; i < cs_registry_count(); i++) {
+        const cs_ruleset *rs = cs_registry_at(i);
         if (!rs->map_place)
             continue;
         int w = snprintf(buf + u, cap - u, "%s%s", u ? ", " : "", rs->name);
@@ -282,7 +283,7 @@ static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opt
         uint64_t m = n - j->first < CHUNK_CELLS ? n - j->first : CHUNK_CELLS;
         map_save(opts->checkpoint, j, &mp, out, &mk);
         /* With drawn values each trial's placement is asked too. */
-        cs_sim_points pts = {m, place_cell, j, e->n_drawn > 0 ? stand_cell : NULL};
+        cs_sched_points pts = {m, place_cell, j, e->n_drawn > 0 ? stand_cell : NULL};
         cs_run_opts o = *opts;
         o.points = &pts;
         mp.left = (double)(n - j->first - m) / (double)m;
@@ -291,7 +292,7 @@ static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opt
             o.progress_user = &mp;
         }
         cs_run_result r;
-        if ((st = cs_sim_run(e, &o, &r, err)) != CS_OK)
+        if ((st = cs_sched_run(e, &o, &r, err)) != CS_OK)
             break;
         for (uint64_t k = 0; k < m; k++)
             if (out->cell[j->first + k].placed)
@@ -302,7 +303,7 @@ static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opt
         out->success_mask = r.success_mask;
         out->max_trials = r.max_trials;
         out->precision_met = out->precision_met && r.precision_met;
-        cs_run_result_free(&r);
+        cs_sched_result_free(&r);
     }
     if (opts->checkpoint)
         opts->checkpoint->n_outer = 0;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "chargesim/estimator.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 #include "chargesim/stream.h"
 
 cs_status cs_replay_trial(const cs_experiment *e, uint64_t point, uint64_t trial, cs_replay *out,

@@ -2,6 +2,7 @@
 #include "chargesim/report.h"
 
 #include "chargesim/columns.h"
+#include "chargesim/success.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -527,7 +528,7 @@ void cs_report_map_caption(const cs_map_result *m, char *buf, size_t cap)
 {
     const cs_experiment *e = m->exp;
     char succ[256];
-    cs_sim_success_names(e->rs, m->success_mask, succ, sizeof succ);
+    cs_success_names(e->rs, m->success_mask, succ, sizeof succ);
     size_t u = (size_t)snprintf(buf, cap, "%s; p_success = %s; %s, seed %llu", e->rs->name, succ,
                                 cs_method_name(m->method), (unsigned long long)e->seed);
     bool first = true;

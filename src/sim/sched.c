@@ -2,7 +2,7 @@
  * threads, merged in block order, with the --precision stopping rule; what
  * a block computes belongs to its estimator (include/chargesim/estimator.h).
  * The only file that uses OpenMP besides the dice sampler. */
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 
 #include <float.h>
 #include <math.h>
@@ -14,12 +14,12 @@
 
 #include "chargesim/checkpoint.h"
 #include "chargesim/estimator.h"
-#include "chargesim/sched_mpi.h"
+#include "chargesim/backend.h"
 
 typedef struct sched_point {
     cs_est_point pt;
     bool active;          /* still running blocks (--precision) */
-    bool placed;          /* false: a caller's point that cannot exist (cs_sim_points) */
+    bool placed;          /* false: a caller's point that cannot exist (cs_sched_points) */
     uint64_t blocks_done;
     void *tally;          /* the merged tally, est->tally_size bytes */
 } sched_point;
@@ -52,51 +52,15 @@ typedef struct sched {
 /* Items of a round are cut into chunks so the slots stay small. */
 #define CHUNK 16384u
 
-uint64_t cs_sim_block_size(uint64_t trials)
+uint64_t cs_sched_block_size(uint64_t trials)
 {
-    uint64_t b = (trials + CS_SIM_MAX_BLOCKS - 1) / CS_SIM_MAX_BLOCKS;
-    return b < CS_SIM_MIN_BLOCK ? CS_SIM_MIN_BLOCK : b;
+    uint64_t b = (trials + CS_SCHED_MAX_BLOCKS - 1) / CS_SCHED_MAX_BLOCKS;
+    return b < CS_SCHED_MIN_BLOCK ? CS_SCHED_MIN_BLOCK : b;
 }
 
-int cs_sim_cores(void)
+int cs_sched_cores(void)
 {
     return omp_get_num_procs();
-}
-
-/* The backend (sched_mpi.h): NULL in the default build, where one process
- * computes every item; set once at start by an MPI build. */
-static const cs_sched_backend *backend;
-
-void cs_sched_set_backend(const cs_sched_backend *b)
-{
-    backend = b;
-}
-
-const cs_sched_backend *cs_sched_get_backend(void)
-{
-    return backend;
-}
-
-static bool multi_rank(void)
-{
-    return backend && backend->size > 1;
-}
-
-void cs_sched_share_of(uint64_t n, int rank, int size, uint64_t *lo, uint64_t *hi)
-{
-    uint64_t r = (uint64_t)rank, q = n / (uint64_t)size, rem = n % (uint64_t)size;
-    *lo = r * q + (r < rem ? r : rem);
-    *hi = *lo + q + (r < rem ? 1 : 0);
-}
-
-void cs_sched_share(uint64_t n, uint64_t *lo, uint64_t *hi)
-{
-    if (multi_rank())
-        cs_sched_share_of(n, backend->rank, backend->size, lo, hi);
-    else {
-        *lo = 0;
-        *hi = n;
-    }
 }
 
 /* The blocks that hold a point's initial trials. */
@@ -125,7 +89,8 @@ static uint64_t block_trials(const cs_est_run *run, uint64_t b)
 static void gather_round(sched *s, const uint64_t *items, uint64_t n_items, uint64_t lo,
                          uint64_t hi, unsigned char *slots)
 {
-    if (!multi_rank())
+    const cs_backend *backend = cs_backend_multi();
+    if (!backend)
         return;
     backend->allgather(slots, s->est->tally_size, n_items);
     for (uint64_t i = 0; i < n_items; i++)
@@ -141,14 +106,14 @@ static void gather_round(sched *s, const uint64_t *items, uint64_t n_items, uint
 static bool cut_now(const sched *s, uint64_t taken)
 {
     const cs_ckpt *ck = s->ck;
-    if (!ck || multi_rank())
+    if (!ck || cs_backend_multi())
         return false;
     return (ck->sink.stop && ck->sink.stop(ck->sink.user)) ||
            (taken > 0 && cs_ckpt_now() - ck->last >= ck->every);
 }
 
 /* Computes this process's share of a round's items (point, block) into
- * their slots, then gathers the others' (the backend, sched_mpi.h). Items
+ * their slots, then gathers the others' (the backend, backend.h). Items
  * are taken in order, and none once the chunk is cut (cut_now), so the
  * items computed are the first *merge of them: their blocks merge as they
  * would have, and the rest is the next chunk's. False when a thread had no
@@ -162,7 +127,7 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
     const size_t ts = est->tally_size;
     uint64_t lo, hi, next;
     int failed = 0, cut = 0;
-    cs_sched_share(n_items, &lo, &hi);
+    cs_backend_share(n_items, &lo, &hi);
     next = lo;
 #pragma omp parallel num_threads(s->threads)
     {
@@ -202,7 +167,7 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
     /* Gathered even so: the other ranks wait in the gather (the caller
      * then fails, and the backend ends them). */
     gather_round(s, items, n_items, lo, hi, slots);
-    *merge = multi_rank() ? n_items : next - lo;
+    *merge = cs_backend_multi() ? n_items : next - lo;
     return !failed;
 }
 
@@ -215,10 +180,11 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
  * i itself when not dealt. */
 static uint64_t dealt(const sched *s, uint64_t i, uint64_t n)
 {
-    if (!s->ck || !multi_rank())
+    const cs_backend *backend = cs_backend_multi();
+    if (!s->ck || !backend)
         return i;
     uint64_t size = (uint64_t)backend->size, lo, hi;
-    cs_sched_share_of(n, (int)(i % size), backend->size, &lo, &hi);
+    cs_backend_share_of(n, (int)(i % size), backend->size, &lo, &hi);
     return lo + i / size;
 }
 
@@ -308,7 +274,8 @@ static cs_status hist_sum(const sched *s, uint64_t **hist, uint64_t *len, cs_err
     for (int t = 0; t < s->threads; t++)
         for (uint64_t i = 0; i < *len; i++)
             (*hist)[i] += s->thread_hist[t][i];
-    if (multi_rank())
+    const cs_backend *backend = cs_backend_multi();
+    if (backend)
         backend->sum_u64(*hist, *len);
     return CS_OK;
 }
@@ -328,7 +295,8 @@ static cs_status ckpt_save(sched *s, cs_error *err)
         pass_record(p[i], bd + (size_t)i * s->n_points, act + (size_t)i * s->n_points,
                     &r.pass[i]);
     r.hist = hist;
-    if (st == CS_OK && (!multi_rank() || backend->rank == 0))
+    const cs_backend *backend = cs_backend_multi();
+    if (st == CS_OK && (!backend || backend->rank == 0))
         st = cs_ckpt_save_run(s->ck, &r, err);
     free(bd);
     free(act);
@@ -344,7 +312,7 @@ static cs_status ckpt_save(sched *s, cs_error *err)
  * quarter of a second: a signal is answered within it (mpirun kills its
  * ranks 1 s after it passes SIGTERM on). */
 #define CODES 64
-static void ckpt_agree(sched *s, int *stop, bool *due)
+static void ckpt_agree(sched *s, const cs_backend *backend, int *stop, bool *due)
 {
     uint64_t v[CODES + 2] = {0};
     v[*stop > 0 && *stop < CODES ? *stop : *stop ? CODES - 1 : 0] = *stop > 0;
@@ -374,14 +342,15 @@ static cs_status ckpt_tick(sched *s, bool round_end, cs_error *err)
         return CS_OK;
     int stop = ck->sink.stop ? ck->sink.stop(ck->sink.user) : 0;
     bool due = round_end || cs_ckpt_now() - ck->last >= ck->every;
-    if (multi_rank())
-        ckpt_agree(s, &stop, &due);
+    const cs_backend *backend = cs_backend_multi();
+    if (backend)
+        ckpt_agree(s, backend, &stop, &due);
     if (!stop && !due)
         return CS_OK;
     cs_status st = ckpt_save(s, err);
     if (st != CS_OK || !stop)
         return st;
-    if (multi_rank()) { /* no rank ends before rank 0's checkpoint is on disk */
+    if (backend) { /* no rank ends before rank 0's checkpoint is on disk */
         uint64_t one = 1;
         backend->sum_u64(&one, 1);
     }
@@ -427,7 +396,8 @@ static cs_status ckpt_resume(sched *s, const uint64_t cap[2], uint64_t *target, 
         return misfit(err, "its histograms");
     for (int t = 0; t < s->threads && hl; t++)
         memset(s->thread_hist[t], 0, (size_t)hl * sizeof **s->thread_hist);
-    for (uint64_t i = 0; hl && (!multi_rank() || backend->rank == 0) && i < hl; i++)
+    const cs_backend *backend = cs_backend_multi();
+    for (uint64_t i = 0; hl && (!backend || backend->rank == 0) && i < hl; i++)
         s->thread_hist[0][i] = cs_ckpt_u64_at(s->resume.hist, i);
     s->done = s->resume.done;
     s->resume.n_passes = 0;
@@ -522,11 +492,11 @@ static cs_status run_pass(sched *s, cs_error *err)
     }
 }
 
-/* Point k's values: the sweep's, or the caller's (cs_sim_points, all on the
+/* Point k's values: the sweep's, or the caller's (cs_sched_points, all on the
  * streams of point 0). False: the caller's point cannot exist. */
 static bool place_point(sched *s, uint64_t k, cs_est_point *pt)
 {
-    const cs_sim_points *cp = s->opts->points;
+    const cs_sched_points *cp = s->opts->points;
     if (!cp) {
         cs_experiment_point(s->run.e, k, &pt->params);
         s->pts[k].placed = true;
@@ -569,11 +539,12 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
     s->hist_stride = (uint64_t)run->bin_offset[e->rs->n_metrics];
     s->precision = e->precision;
     s->z = cs_stats_z(e->confidence);
-    s->max_trials = opts->max_trials ? opts->max_trials : CS_SIM_DEFAULT_MAX_TRIALS;
+    s->max_trials = opts->max_trials ? opts->max_trials : CS_SCHED_DEFAULT_MAX_TRIALS;
     s->ck = opts->checkpoint;
     /* Under MPI a checkpoint waits for a chunk's end: chunks start small
      * and grow to their interval (ckpt_agree); alone, a chunk is cut. */
-    s->chunk = s->ck && multi_rank() ? 2 * (uint64_t)backend->size : CHUNK;
+    const cs_backend *backend = cs_backend_multi();
+    s->chunk = s->ck && backend ? 2 * (uint64_t)backend->size : CHUNK;
 }
 
 /* Bytes one point holds with estimator est (NULL: not known, as for a
@@ -599,7 +570,7 @@ static uint64_t point_bytes(const cs_experiment *e, const cs_run_opts *opts,
     return b;
 }
 
-uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
+uint64_t cs_sched_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
 {
     const cs_estimator *est = NULL;
     cs_error ignored;
@@ -614,18 +585,18 @@ uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts)
 static cs_status check_bounds(const sched *s, const cs_experiment *e, cs_error *err)
 {
     uint64_t per = point_bytes(e, s->opts, s->est);
-    if (s->n_points > CS_SIM_MAX_RUN_BYTES / per)
+    if (s->n_points > CS_SCHED_MAX_RUN_BYTES / per)
         return cs_error_set(err, CS_EINPUT,
                             "%llu sweep points need about %.0f MB (%llu bytes per point: the "
                             "ruleset's context, layout, tallies and results); one run takes "
                             "at most %llu MB: split the sweep into several runs",
                             (unsigned long long)s->n_points, (double)s->n_points * (double)per / 1e6,
                             (unsigned long long)per,
-                            (unsigned long long)(CS_SIM_MAX_RUN_BYTES / 1000000u));
-    if (s->opts->max_trials > CS_SIM_MAX_TRIALS)
+                            (unsigned long long)(CS_SCHED_MAX_RUN_BYTES / 1000000u));
+    if (s->opts->max_trials > CS_SCHED_MAX_TRIALS)
         return cs_error_set(err, CS_EINPUT, "--max-trials %llu: at most %llu",
                             (unsigned long long)s->opts->max_trials,
-                            (unsigned long long)CS_SIM_MAX_TRIALS);
+                            (unsigned long long)CS_SCHED_MAX_TRIALS);
     if (!(e->precision > 0.0) || !s->est->worst_trials)
         return CS_OK;
     double need = ceil(s->est->worst_trials(e->precision, s->z));
@@ -640,7 +611,7 @@ static cs_status check_bounds(const sched *s, const cs_experiment *e, cs_error *
                         "precision %g would need %s trials per sweep point, above the cap of "
                         "%llu; ask for less or allow them with --max-trials N (at most %llu)",
                         e->precision, howmany, (unsigned long long)s->max_trials,
-                        (unsigned long long)CS_SIM_MAX_TRIALS);
+                        (unsigned long long)CS_SCHED_MAX_TRIALS);
     return CS_OK;
 }
 
@@ -707,7 +678,7 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
     r.precision = 0.0;
     r.run.sequential = false;
     r.run.trials = re->first_trials(s->run.e);
-    r.run.block_size = cs_sim_block_size(r.run.trials);
+    r.run.block_size = cs_sched_block_size(r.run.trials);
     r.run.hist_mask = any;
     r.pts = calloc((size_t)s->n_points, sizeof *r.pts);
     r.tallies = calloc((size_t)s->n_points, re->tally_size);
@@ -747,7 +718,8 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
  * bins into the first thread's, then summed over ranks (integers). */
 static void combine_rank_hists(const sched *s)
 {
-    if (!multi_rank() || !s->thread_hist)
+    const cs_backend *backend = cs_backend_multi();
+    if (!backend || !s->thread_hist)
         return;
     uint64_t hb = s->hist_stride * s->n_points;
     for (int t = 1; t < s->threads; t++)
@@ -817,17 +789,18 @@ static void fill_results(sched *s, cs_run_result *out)
         out->bins[m] = s->run.bins[m];
 }
 
-cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_result *out,
-                     cs_error *err)
+cs_status cs_sched_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_result *out,
+                       cs_error *err)
 {
     sched s;
     const cs_estimator *est;
     cs_status st;
     struct timespec t0, t1;
+    const cs_backend *backend = cs_backend_multi();
     clock_gettime(CLOCK_MONOTONIC, &t0);
     memset(out, 0, sizeof *out);
     memset(&s, 0, sizeof s);
-    if (multi_rank() && !backend->begin())
+    if (backend && !backend->begin())
         return cs_error_set(err, CS_ERUNTIME,
                             "another MPI rank ended before the run (a failure of its own "
                             "there, such as running out of memory)");
@@ -855,10 +828,10 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
             st = collect_hists(&s, out, err);
     }
     free_state(&s);
-    if (st == CS_ENOMEM && multi_rank())
+    if (st == CS_ENOMEM && backend)
         backend->fail(err->msg); /* the other ranks wait in a gather */
     if (st != CS_OK) {
-        cs_run_result_free(out);
+        cs_sched_result_free(out);
         return st;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -866,7 +839,7 @@ cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_res
     return CS_OK;
 }
 
-void cs_run_result_free(cs_run_result *r)
+void cs_sched_result_free(cs_run_result *r)
 {
     if (r->point)
         for (uint64_t k = 0; k < r->n_points; k++)
@@ -875,48 +848,4 @@ void cs_run_result_free(cs_run_result *r)
     free(r->point);
     free(r->pairs);
     memset(r, 0, sizeof *r);
-}
-
-cs_status cs_sim_parse_success(const cs_ruleset *rs, const char *list, unsigned *mask,
-                               cs_error *err)
-{
-    char name[128];
-    *mask = 0;
-    for (const char *p = list;;) {
-        size_t n = strcspn(p, ",");
-        int o = -1;
-        if (n > 0 && n < sizeof name) {
-            memcpy(name, p, n);
-            name[n] = '\0';
-            o = cs_ruleset_outcome_index(rs, name);
-        }
-        if (o < 0) {
-            char valid[512] = "";
-            for (int i = 0; i < rs->n_outcomes; i++) {
-                size_t u = strlen(valid);
-                snprintf(valid + u, sizeof valid - u, "%s%s", i ? ", " : "", rs->outcomes[i]);
-            }
-            return cs_error_set(err, CS_EINPUT,
-                                "--success '%s': unknown outcome '%.*s' of %s; expected one or "
-                                "more of: %s",
-                                list, (int)n, p, rs->name, valid);
-        }
-        *mask |= 1u << o;
-        if (p[n] == '\0')
-            return CS_OK;
-        p += n + 1;
-    }
-}
-
-void cs_sim_success_names(const cs_ruleset *rs, unsigned mask, char *buf, size_t cap)
-{
-    size_t u = 0;
-    buf[0] = '\0';
-    for (int o = 0; o < rs->n_outcomes; o++)
-        if ((mask >> o) & 1u) {
-            int w = snprintf(buf + u, cap - u, "%s%s", u ? "," : "", rs->outcomes[o]);
-            if (w < 0 || (size_t)w >= cap - u)
-                return;
-            u += (size_t)w;
-        }
 }

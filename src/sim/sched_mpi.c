@@ -9,6 +9,8 @@
  * thread that initialised MPI (MPI_THREAD_FUNNELED). */
 #include "chargesim/sched_mpi.h"
 
+#include "chargesim/backend.h"
+
 #include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -21,7 +23,7 @@ static void mpi_sum_u64(uint64_t *v, uint64_t n);
 static bool mpi_share(int head[2], char **data, size_t *len);
 static void mpi_fail(const char *what);
 
-static cs_sched_backend mpi_backend = {0,           1,           mpi_begin, mpi_allgather,
+static cs_backend mpi_backend = {0,           1,           mpi_begin, mpi_allgather,
                                        mpi_gatherv, mpi_sum_u64, mpi_share, mpi_fail};
 
 /* Where this rank stands in the agreement that ends the job. */
@@ -88,7 +90,7 @@ static void mpi_allgather(void *buf, size_t unit, uint64_t n)
     int *displs = alloc_or_abort((size_t)size * sizeof *displs);
     for (int r = 0; r < size; r++) {
         uint64_t lo, hi;
-        cs_sched_share_of(n, r, size, &lo, &hi);
+        cs_backend_share_of(n, r, size, &lo, &hi);
         counts[r] = (int)(hi - lo);
         displs[r] = (int)lo;
     }
@@ -184,7 +186,7 @@ int cs_sched_mpi_start(int *argc, char ***argv)
                   stderr);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    cs_sched_set_backend(&mpi_backend);
+    cs_backend_set(&mpi_backend);
     return mpi_backend.rank;
 }
 

@@ -12,7 +12,7 @@
 #include "chargesim/reach.h"
 #include "chargesim/units.h"
 
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 #include "chargesim/stream.h"
 
 const double cs_units_reach_levels[CS_UNITS_N_REACH] = {0.50, 0.75, 0.90};
@@ -229,13 +229,13 @@ static cs_status evaluate(evaluator *e, double d, double *p, cs_error *err)
     cs_rng rng;
     cs_stream_unread(&rng);
     rs->draw_layout(e->ctx, e->params.num, &rng, e->layout);
-    *p = cs_sim_eval_layout(rs, e->ctx, e->layout, rs->success_mask, &e->probs);
+    *p = cs_ruleset_eval_layout(rs, e->ctx, e->layout, rs->success_mask, &e->probs);
     return CS_OK;
 }
 
 /* E[metric | defined] from what the exact evaluation gave: its listed
  * distribution when there is one, else its mean and P(defined); false if
- * nothing (cs_sim_eval_layout leaves mean and pdef NAN where the ruleset
+ * nothing (cs_ruleset_eval_layout leaves mean and pdef NAN where the ruleset
  * gives nothing). */
 static bool metric_mean(const cs_probs *pr, int i, double *out)
 {

@@ -6,7 +6,7 @@
 #include "chargesim/columns.h"
 #include "chargesim/experiment.h"
 #include "chargesim/map.h"
-#include "chargesim/ruleset.h"
+#include "chargesim/registry.h"
 
 /* One setting of a command's form: its key in the link, its default as
  * text and what it does. */
@@ -138,8 +138,8 @@ void cs_webinfo_write(cs_webjson *j)
     all_settings(j);
     cs_webjson_key(j, "rulesets");
     cs_webjson_open(j, '[');
-    for (int i = 0; i < cs_ruleset_count(); i++)
-        ruleset(j, cs_ruleset_at(i));
+    for (int i = 0; i < cs_registry_count(); i++)
+        ruleset(j, cs_registry_at(i));
     cs_webjson_close(j, ']');
     cs_webjson_close(j, '}');
 }

@@ -15,7 +15,8 @@
 #include "chargesim/map.h"
 #include "chargesim/parse.h"
 #include "chargesim/report.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
+#include "chargesim/success.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -154,7 +155,7 @@ static cs_status success_mask(cs_webjob *j, const cs_experiment *e, unsigned *ma
     *mask = 0;
     if (!j->success.value)
         return CS_OK;
-    cs_status st = cs_sim_parse_success(e->rs, j->success.value, mask, &j->err);
+    cs_status st = cs_success_parse(e->rs, j->success.value, mask, &j->err);
     if (st != CS_OK)
         j->field = j->success.pair;
     return st;
@@ -183,14 +184,14 @@ static cs_status run_run(cs_webjob *j, cs_run_opts *opts)
     if (st != CS_OK)
         return st;
     if ((st = success_mask(j, &e, &opts->success_mask)) == CS_OK &&
-        (st = cs_sim_run(&e, opts, &res, &j->err)) == CS_OK) {
+        (st = cs_sched_run(&e, opts, &res, &j->err)) == CS_OK) {
         if ((st = cs_report_summary(&res, CS_FORMAT_CSV, &j->table)) != CS_OK)
             cs_error_set(&j->err, st, "out of memory");
         cs_report_method_note(&res, j->note, (int)sizeof j->note);
         snprintf(j->method, sizeof j->method, "%s", cs_method_name(res.method));
         if (e.precision > 0.0 && !res.precision_met)
             cs_report_precision_warning("points", res.max_trials, j->warning, sizeof j->warning);
-        cs_run_result_free(&res);
+        cs_sched_result_free(&res);
     }
     cs_experiment_free(&e);
     return st;
@@ -259,14 +260,14 @@ static cs_status run_compare(cs_webjob *j, cs_run_opts *opts)
     if (problem)
         st = cs_error_set(&j->err, CS_EINPUT, "%s", problem);
     if (st == CS_OK && (st = success_mask(j, &a, &opts->success_mask)) == CS_OK &&
-        (st = cs_sim_compare(&a, &b, opts, &res, &j->err)) == CS_OK) {
+        (st = cs_cmp_run(&a, &b, opts, &res, &j->err)) == CS_OK) {
         b_description(j, bd, sizeof bd);
         if ((st = cs_report_compare(&res, bd, CS_FORMAT_CSV, &j->table)) != CS_OK)
             cs_error_set(&j->err, st, "out of memory");
         cs_report_compare_note(&res, bd, j->note, sizeof j->note);
         snprintf(j->method, sizeof j->method, "%s", cs_method_name(res.method));
         if (a.precision > 0.0 && !res.precision_met)
-            cs_report_precision_warning("points", CS_SIM_DEFAULT_MAX_TRIALS, j->warning,
+            cs_report_precision_warning("points", CS_SCHED_DEFAULT_MAX_TRIALS, j->warning,
                                         sizeof j->warning);
     }
     cs_cmp_result_free(&res);

@@ -14,7 +14,7 @@
 #include "chargesim/checkpoint.h"
 #include "chargesim/expfile.h"
 #include "chargesim/sha256.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 #include "fuzz.h"
 
 static const char *const runs[3] = {
@@ -73,8 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (cs_ckpt_load(&ck, "fuzz", file, len, &err) == CS_OK) {
             cs_run_result r;
             o.checkpoint = &ck;
-            if (cs_sim_run(&e, &o, &r, &err) == CS_OK)
-                cs_run_result_free(&r);
+            if (cs_sched_run(&e, &o, &r, &err) == CS_OK)
+                cs_sched_result_free(&r);
         }
         free(file);
     }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "chargesim/expfile.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 #include "fuzz.h"
 
 #define MAX_SETS 8
@@ -56,8 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (e.n_points <= MAX_POINTS) {
             cs_run_opts opts = {.threads = 1, .want_dist = true};
             cs_run_result r;
-            if (cs_sim_run(&e, &opts, &r, &err) == CS_OK)
-                cs_run_result_free(&r);
+            if (cs_sched_run(&e, &opts, &r, &err) == CS_OK)
+                cs_sched_result_free(&r);
         }
         cs_experiment_free(&e);
     }

@@ -86,7 +86,7 @@ cs_status th_run(const cs_experiment *e, int threads, cs_run_result *r)
 {
     cs_run_opts o = {.threads = threads};
     cs_error err;
-    return cs_sim_run(e, &o, r, &err);
+    return cs_sched_run(e, &o, r, &err);
 }
 
 static char *table_text(const cs_table *t)
@@ -104,7 +104,7 @@ char *th_run_csv(const cs_experiment *e, int threads, char **dist)
     cs_run_opts o = {.threads = threads, .want_dist = dist != NULL};
     cs_run_result r;
     cs_error err;
-    if (cs_sim_run(e, &o, &r, &err) != CS_OK)
+    if (cs_sched_run(e, &o, &r, &err) != CS_OK)
         return NULL;
     cs_table t;
     cs_report_summary(&r, CS_FORMAT_CSV, &t);
@@ -115,7 +115,7 @@ char *th_run_csv(const cs_experiment *e, int threads, char **dist)
         *dist = table_text(&t);
         cs_table_free(&t);
     }
-    cs_run_result_free(&r);
+    cs_sched_result_free(&r);
     return s;
 }
 

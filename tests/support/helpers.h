@@ -8,7 +8,7 @@
 
 #include "chargesim/experiment.h"
 #include "chargesim/ruleset.h"
-#include "chargesim/sim.h"
+#include "chargesim/sched.h"
 
 /* Writes `ini` to a temporary file and loads it with the overrides. */
 cs_status th_load(const char *ini, const char *const *sets, int n_sets, cs_experiment *e,
@@ -16,7 +16,7 @@ cs_status th_load(const char *ini, const char *const *sets, int n_sets, cs_exper
 /* Runs e with `threads` and returns the summary CSV (and --dist CSV when
  * dist != NULL) as malloc'd strings. */
 char *th_run_csv(const cs_experiment *e, int threads, char **dist);
-/* Runs e and returns the result (caller frees with cs_run_result_free). */
+/* Runs e and returns the result (caller frees with cs_sched_result_free). */
 cs_status th_run(const cs_experiment *e, int threads, cs_run_result *r);
 /* Runs "$CS_BIN ARGS" through the shell; stdout and stderr captured into
  * malloc'd strings (either pointer may be NULL). Returns the exit status. */

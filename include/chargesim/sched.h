@@ -1,13 +1,14 @@
-#ifndef CHARGESIM_SIM_H
-#define CHARGESIM_SIM_H
-/* The block driver: runs an experiment's sweep points in fixed blocks of
- * trials spread over OpenMP threads. Block b of point k draws from the stream
- * (seed, k, b); the block size depends on the trial count only; tallies
- * merge in block order, so 1, 2 or 7 threads give identical numbers. The
- * scheduler (src/sim/sched.c) owns blocks, threads, seeding, progress and
- * the stopping rule; one estimator per method (src/sim/est_*.c, interface
- * in chargesim/estimator.h) owns what a block computes and each reported
- * cell's interval.
+#ifndef CHARGESIM_SCHED_H
+#define CHARGESIM_SCHED_H
+/* The scheduler (src/sim/sched.c), the block driver: runs an experiment's
+ * sweep points in fixed blocks of trials spread over OpenMP threads. Block
+ * b of point k draws from the stream (seed, k, b); the block size depends
+ * on the trial count only; tallies merge in block order, so 1, 2 or 7
+ * threads give identical numbers. The scheduler owns blocks, threads,
+ * seeding, progress and the stopping rule (and, through backend.h, the
+ * share of each MPI rank); one estimator per method (src/sim/est_*.c,
+ * interface in chargesim/estimator.h) owns what a block computes and each
+ * reported cell's interval.
  *
  * --precision H: a point runs on, doubling its blocks, until the widest
  * interval half-width of every reported probability column (p_success and
@@ -16,7 +17,7 @@
  * interval there, which keeps its coverage (the plain one covered 93.2% at
  * p = 0.001 for 95%; tests/test_driver.c measures it over 2,000 seeds).
  * A precision whose worst case (p = 1/2: (z / 2H)^2 trials) passes the cap
- * (CS_SIM_DEFAULT_MAX_TRIALS, or cs_run_opts.max_trials from --max-trials)
+ * (CS_SCHED_DEFAULT_MAX_TRIALS, or cs_run_opts.max_trials from --max-trials)
  * is refused before the run. */
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,17 +26,17 @@
 #include "chargesim/experiment.h"
 #include "chargesim/stats.h"
 
-#define CS_SIM_MIN_BLOCK 4096u   /* trials per block, at least */
-#define CS_SIM_MAX_BLOCKS 256u   /* blocks per point for the initial trials */
-#define CS_SIM_MAX_TRIALS 4000000000000ULL /* --max-trials at most */
+#define CS_SCHED_MIN_BLOCK 4096u   /* trials per block, at least */
+#define CS_SCHED_MAX_BLOCKS 256u   /* blocks per point for the initial trials */
+#define CS_SCHED_MAX_TRIALS 4000000000000ULL /* --max-trials at most */
 /* --precision runs at most this many trials per point unless --max-trials
  * says otherwise: 10^9 is minutes per point for the slower rulesets. */
-#define CS_SIM_DEFAULT_MAX_TRIALS 1000000000ULL
+#define CS_SCHED_DEFAULT_MAX_TRIALS 1000000000ULL
 /* Memory one run may hold for its sweep points (contexts, layouts, tallies,
- * results, histograms): cs_sim_point_bytes per point, measured at 4 KB
+ * results, histograms): cs_sched_point_bytes per point, measured at 4 KB
  * (coreheim) to 37 KB (generic, whose context holds its dice tables), up to
  * 92 KB with --dist on 2 threads: 11,000 to 240,000 points per run. */
-#define CS_SIM_MAX_RUN_BYTES 1000000000ULL
+#define CS_SCHED_MAX_RUN_BYTES 1000000000ULL
 #define CS_FIXED_ONE 4294967296.0        /* 2^32: fixed-point unit of probability mass, so
                                             4e9 layouts still fit a 64-bit count */
 
@@ -48,7 +49,7 @@
  * the experiment run alone would: common random numbers, so a point equals
  * `run` at its values, and neighbouring points share their draws. Metrics
  * an estimator leaves open are not resampled (a map reports none). */
-typedef struct cs_sim_points {
+typedef struct cs_sched_points {
     uint64_t n;
     bool (*place)(void *user, uint64_t k, cs_params *params);
     void *user;
@@ -59,7 +60,7 @@ typedef struct cs_sim_points {
      * layouts that can stand, and counts it in cannot_stand. Called from
      * the worker threads: it must only read. */
     bool (*stands)(void *user, uint64_t k, const double *num);
-} cs_sim_points;
+} cs_sched_points;
 
 typedef struct cs_run_opts {
     int threads;      /* 0: OpenMP's default */
@@ -68,13 +69,13 @@ typedef struct cs_run_opts {
      * total planned (the total grows under --precision). May be NULL. */
     void (*progress)(void *user, uint64_t done, uint64_t total);
     void *progress_user;
-    uint64_t max_trials;   /* --precision's cap per point; 0: CS_SIM_DEFAULT_MAX_TRIALS */
+    uint64_t max_trials;   /* --precision's cap per point; 0: CS_SCHED_DEFAULT_MAX_TRIALS */
     unsigned success_mask; /* outcomes counted in p_success; 0: the ruleset's */
-    const cs_sim_points *points; /* NULL: the experiment's sweep points */
+    const cs_sched_points *points; /* NULL: the experiment's sweep points */
     /* compare: variant B, run paired with the experiment on the same
      * streams by a paired estimator (compare.h); NULL: a plain run. B keeps
      * the experiment's ruleset, sweep, trials, seed, confidence, precision
-     * and replicates (cs_sim_compare checks), and has no `points`. */
+     * and replicates (cs_cmp_run checks), and has no `points`. */
     const cs_experiment *pair;
     /* --checkpoint (checkpoint.h): the run saves its state through it at
      * least every ck->every seconds, at the end of each --precision round
@@ -94,7 +95,7 @@ typedef struct cs_point_result {
     cs_params params;         /* the point's values (drawn ones at their centre) */
     uint64_t trials;          /* trials (mc) or layouts (conditional, exact) */
     uint64_t successes;       /* mc only */
-    /* cs_sim_points.stands: the trials left out as layouts where the target
+    /* cs_sched_points.stands: the trials left out as layouts where the target
      * cannot stand (not in trials), and their share of all trials with its
      * interval (0 when none is left out). */
     uint64_t cannot_stand;
@@ -132,46 +133,15 @@ typedef struct cs_run_result {
 
 /* Runs e (finished). On failure returns the status with err set and leaves
  * out empty. */
-cs_status cs_sim_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_result *out,
-                     cs_error *err);
-void cs_run_result_free(cs_run_result *r);
+cs_status cs_sched_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_result *out,
+                       cs_error *err);
+void cs_sched_result_free(cs_run_result *r);
 
 /* The block size the driver uses for a trial count. */
-uint64_t cs_sim_block_size(uint64_t trials);
+uint64_t cs_sched_block_size(uint64_t trials);
 /* Processors available to this process (the cap the CLI puts on --threads). */
-int cs_sim_cores(void);
+int cs_sched_cores(void);
 /* Bytes one sweep point of e holds during a run with opts. */
-uint64_t cs_sim_point_bytes(const cs_experiment *e, const cs_run_opts *opts);
-
-/* The exact answer given one layout: clears pr as the ruleset interface
- * promises (p 0, n 0, mean and pdef NAN), fills it with
- * rs->outcome_probabilities and returns the p_success share of the
- * outcomes in success_mask. The one exact evaluation the driver, units
- * and the other commands share. */
-double cs_sim_eval_layout(const cs_ruleset *rs, const void *ctx, const void *layout,
-                          unsigned success_mask, cs_probs *pr);
-
-/* --success OUTCOME[,OUTCOME...]: the mask of those outcomes of rs. An
- * unknown name is CS_EINPUT with a message listing the valid ones. */
-cs_status cs_sim_parse_success(const cs_ruleset *rs, const char *list, unsigned *mask,
-                               cs_error *err);
-/* The names of mask's outcomes joined by ',' into buf. */
-void cs_sim_success_names(const cs_ruleset *rs, unsigned mask, char *buf, size_t cap);
-
-
-/* One sampled total and how often it came up. */
-typedef struct cs_dice_count {
-    int value;
-    uint64_t count;
-} cs_dice_count;
-
-/* Samples the dice expression `trials` times in blocks over threads (block b
- * from stream (seed, 0, b)) and counts each total: *out (malloc'd, the
- * caller frees it) holds *n (value, count) pairs sorted by value, counts
- * above 0. Identical counts for any thread count; memory is bounded by the
- * totals seen plus about 2 MB per thread, whatever the expression's range. */
-struct cs_dice;
-cs_status cs_sim_dice_counts(const struct cs_dice *d, uint64_t trials, uint64_t seed,
-                             int threads, cs_dice_count **out, size_t *n, cs_error *err);
+uint64_t cs_sched_point_bytes(const cs_experiment *e, const cs_run_opts *opts);
 
 #endif
