@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,8 +52,12 @@ static void track(const char *name, bool on)
 }
 
 /* While deferring (cs_outfile_defer_signals), the first SIGINT or SIGTERM
- * caught, which the run answers at its next safe point; 0 when none. */
-static volatile sig_atomic_t deferring, deferred;
+ * caught, which the run answers at its next safe point; 0 when none. Lock-
+ * free atomics, not volatile sig_atomic_t: the run's worker threads read
+ * the flag while the handler, on whichever thread the signal lands, writes
+ * it (C17 7.14.1.1 allows a handler lock-free atomics). */
+static atomic_int deferring, deferred;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler may touch only lock-free atomics");
 
 static void die_of(int sig)
 {
@@ -65,9 +70,9 @@ static void die_of(int sig)
 
 static void on_signal(int sig)
 {
-    if (deferring && sig != SIGHUP) {
-        if (!deferred)
-            deferred = sig;
+    if (atomic_load_explicit(&deferring, memory_order_relaxed) && sig != SIGHUP) {
+        int none = 0;
+        atomic_compare_exchange_strong(&deferred, &none, sig);
         return;
     }
     die_of(sig);
@@ -75,20 +80,22 @@ static void on_signal(int sig)
 
 void cs_outfile_defer_signals(bool on)
 {
-    deferring = on;
-    if (!on && deferred)
-        die_of(deferred);
+    atomic_store(&deferring, on);
+    int sig = atomic_load(&deferred);
+    if (!on && sig)
+        die_of(sig);
 }
 
 int cs_outfile_deferred_signal(void)
 {
-    return deferred;
+    return atomic_load_explicit(&deferred, memory_order_relaxed);
 }
 
 void cs_outfile_raise_deferred(void)
 {
-    if (deferred)
-        die_of(deferred);
+    int sig = atomic_load(&deferred);
+    if (sig)
+        die_of(sig);
 }
 
 void cs_outfile_install_signal_cleanup(void)
