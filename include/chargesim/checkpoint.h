@@ -43,7 +43,7 @@ struct cs_run_opts;
 #define CS_CKPT_DEFAULT_EVERY 60.0 /* seconds between checkpoints */
 #define CS_CKPT_MAX_PIECES 24
 
-/* A piece of a checkpoint file as the sink writes it. */
+/* A piece of a checkpoint file as the sink writes it (never empty). */
 typedef struct cs_ckpt_piece {
     const void *p;
     size_t n;

@@ -449,6 +449,13 @@ static bool mul(uint64_t a, uint64_t b, size_t *out)
     return true;
 }
 
+/* Appends a piece; none of no bytes, so that a sink never gets one. */
+static void add(cs_ckpt_piece *pc, int *n, const void *p, size_t len)
+{
+    if (len)
+        pc[(*n)++] = (cs_ckpt_piece){p, len};
+}
+
 cs_status cs_ckpt_save_run(cs_ckpt *ck, const cs_ckpt_run *r, cs_error *err)
 {
     cs_ckpt_piece pc[CS_CKPT_MAX_PIECES];
@@ -461,14 +468,14 @@ cs_status cs_ckpt_save_run(cs_ckpt *ck, const cs_ckpt_run *r, cs_error *err)
     rh.n_passes = (uint32_t)r->n_passes;
     rh.done = r->done;
     rh.hist_len = r->hist_len;
-    pc[n++] = (cs_ckpt_piece){ck->ident, ck->ident_len};
-    pc[n++] = (cs_ckpt_piece){&outer_len, sizeof outer_len};
+    add(pc, &n, ck->ident, ck->ident_len);
+    add(pc, &n, &outer_len, sizeof outer_len);
     for (int i = 0; i < ck->n_outer; i++) {
-        pc[n++] = ck->outer[i];
+        add(pc, &n, ck->outer[i].p, ck->outer[i].n);
         outer_len += ck->outer[i].n;
     }
-    pc[n++] = (cs_ckpt_piece){&sched_len, sizeof sched_len};
-    pc[n++] = (cs_ckpt_piece){&rh, sizeof rh};
+    add(pc, &n, &sched_len, sizeof sched_len);
+    add(pc, &n, &rh, sizeof rh);
     for (int p = 0; p < r->n_passes; p++) {
         const cs_ckpt_pass *s = &r->pass[p];
         size_t nb, nt;
@@ -479,25 +486,24 @@ cs_status cs_ckpt_save_run(cs_ckpt *ck, const cs_ckpt_run *r, cs_error *err)
         ph[p].n_points = s->n_points;
         ph[p].tally_size = s->tally_size;
         snprintf(ph[p].estimator, sizeof ph[p].estimator, "%s", s->estimator);
-        pc[n++] = (cs_ckpt_piece){&ph[p], sizeof ph[p]};
-        pc[n++] = (cs_ckpt_piece){s->blocks_done, nb};
-        pc[n++] = (cs_ckpt_piece){s->active, (size_t)s->n_points};
-        pc[n++] = (cs_ckpt_piece){s->tallies, nt};
+        add(pc, &n, &ph[p], sizeof ph[p]);
+        add(pc, &n, s->blocks_done, nb);
+        add(pc, &n, s->active, (size_t)s->n_points);
+        add(pc, &n, s->tallies, nt);
         sched_len += sizeof ph[p] + nb + (uint64_t)s->n_points + nt;
     }
     size_t nh;
     if (!mul(r->hist_len, 8, &nh))
         return cs_error_set(err, CS_ENOMEM, "out of memory for the checkpoint");
-    pc[n++] = (cs_ckpt_piece){r->hist, nh};
+    add(pc, &n, r->hist, nh);
     sched_len += nh;
     uint8_t digest[DIGEST];
     cs_sha256 h;
     cs_sha256_init(&h);
     for (int i = 0; i < n; i++)
-        if (pc[i].n)
-            cs_sha256_update(&h, pc[i].p, pc[i].n);
+        cs_sha256_update(&h, pc[i].p, pc[i].n);
     cs_sha256_final(&h, digest);
-    pc[n++] = (cs_ckpt_piece){digest, sizeof digest};
+    add(pc, &n, digest, sizeof digest);
     cs_error werr;
     ck->last_write = ck->sink.write(ck->sink.user, pc, n, &werr);
     ck->last = cs_ckpt_now();

@@ -413,7 +413,7 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
     if (n_items == 0)
         return CS_OK;
     uint64_t cap = n_items < CHUNK ? n_items : CHUNK;
-    uint64_t *items = malloc(4 * (size_t)cap * sizeof *items), *deal = items + 2 * cap;
+    uint64_t *items = malloc(4 * (size_t)cap * sizeof *items);
     unsigned char *slots = malloc((size_t)cap * s->est->tally_size);
     if (!items || !slots) {
         free(items);
@@ -421,6 +421,7 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
         return cs_error_set(err, CS_ENOMEM, "out of memory for %llu blocks",
                             (unsigned long long)n_items);
     }
+    uint64_t *deal = items + 2 * cap; /* the chunk's items as dealt (dealt) */
     s->planned = s->done + n_items * s->run.block_size;
     uint64_t b = 0, k = first_open(s, target, 0, &b);
     cs_status st = CS_OK;
