@@ -1,7 +1,10 @@
 /* The scheduler: sweep points in fixed blocks of trials over OpenMP
  * threads, merged in block order, with the --precision stopping rule; what
- * a block computes belongs to its estimator (include/chargesim/estimator.h).
- * The only file that uses OpenMP besides the dice sampler. */
+ * a block computes belongs to its estimator (include/chargesim/estimator.h),
+ * what --checkpoint saves and gives back to sched_ckpt.c (its hooks: the
+ * chunk's cut, the items dealt to ranks, the tick after each chunk and
+ * round, the resume of a pass). The only file that uses OpenMP besides the
+ * dice sampler. */
 #include "chargesim/sched.h"
 
 #include <float.h>
@@ -12,45 +15,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "chargesim/checkpoint.h"
-#include "chargesim/estimator.h"
 #include "chargesim/backend.h"
+#include "sched_internal.h"
 
-typedef struct sched_point {
-    cs_est_point pt;
-    bool active;          /* still running blocks (--precision) */
-    bool placed;          /* false: a caller's point that cannot exist (cs_sched_points) */
-    uint64_t blocks_done;
-    void *tally;          /* the merged tally, est->tally_size bytes */
-} sched_point;
-
-typedef struct sched {
-    cs_est_run run;
-    const cs_estimator *est;
-    const cs_run_opts *opts;
-    int threads;
-    uint64_t n_points;
-    sched_point *pts;
-    unsigned char *tallies;  /* every point's tally, one allocation */
-    uint64_t **thread_hist;  /* [thread][point * hist_stride] */
-    uint64_t hist_stride;
-    double precision, z;
-    uint64_t max_trials;     /* --precision adds blocks up to this many trials */
-    uint64_t done, planned;  /* progress, trials */
-    /* --checkpoint (checkpoint.h; NULL: off): saved between chunks, resumed
-     * from `resume` (its passes not yet taken); pass 1 is resample_pass,
-     * whose checkpoints hold the run's own (`main`) too. */
-    cs_ckpt *ck;
-    cs_ckpt_run resume;
-    int pass;
-    const struct sched *main;
-    uint64_t chunk;          /* items per chunk (CHUNK; adapted under MPI, ckpt_agree) */
-    uint64_t target;         /* blocks per point of the round under way */
-    double chunk_start;      /* when the chunk under way started */
-} sched;
-
-/* Items of a round are cut into chunks so the slots stay small. */
-#define CHUNK 16384u
 
 uint64_t cs_sched_block_size(uint64_t trials)
 {
@@ -98,25 +65,11 @@ static void gather_round(sched *s, const uint64_t *items, uint64_t n_items, uint
             s->done += block_trials(&s->run, items[2 * i + 1]);
 }
 
-/* Whether the chunk under way stops taking items (one process only; under
- * MPI the ranks decide together between chunks, ckpt_agree): a signal
- * asked to stop, or a checkpoint is due once `taken` items are (at least
- * one, so that an interval shorter than a checkpoint's writing still
- * moves on). Asked each time a thread takes an item. */
-static bool cut_now(const sched *s, uint64_t taken)
-{
-    const cs_ckpt *ck = s->ck;
-    if (!ck || cs_backend_multi())
-        return false;
-    return (ck->sink.stop && ck->sink.stop(ck->sink.user)) ||
-           (taken > 0 && cs_ckpt_now() - ck->last >= ck->every);
-}
-
 /* Computes this process's share of a round's items (point, block) into
  * their slots, then gathers the others' (the backend, backend.h). Items
- * are taken in order, and none once the chunk is cut (cut_now), so the
- * items computed are the first *merge of them: their blocks merge as they
- * would have, and the rest is the next chunk's. False when a thread had no
+ * are taken in order, and none once the chunk is cut (cs_sched_ckpt_cut),
+ * so the items computed are the first *merge of them: their blocks merge
+ * as they would have, and the rest is the next chunk's. False when a thread had no
  * memory for its layout: its blocks' slots stay empty, and an empty block
  * must not pass for a computed one. */
 static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigned char *slots,
@@ -141,7 +94,7 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
             uint64_t i;
 #pragma omp critical(cs_sched_items)
             {
-                if (!cut && next < hi && cut_now(s, next - lo))
+                if (!cut && next < hi && cs_sched_ckpt_cut(s, next - lo))
                     cut = 1;
                 i = cut || next >= hi ? hi : next++;
             }
@@ -172,28 +125,12 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
 }
 
 /* Adds a round's slots into the points, in item order (point, then block). */
-/* Under MPI with --checkpoint, a chunk's items are dealt to the ranks in
- * turn (item i to rank i mod size) rather than cut into contiguous shares:
- * a short chunk then gives every rank blocks of the same points, so the
- * ranks reach the chunk's end together. The position item i of n takes in
- * the dealt list, whose shares are contiguous as the gather wants them;
- * i itself when not dealt. */
-static uint64_t dealt(const sched *s, uint64_t i, uint64_t n)
-{
-    const cs_backend *backend = cs_backend_multi();
-    if (!s->ck || !backend)
-        return i;
-    uint64_t size = (uint64_t)backend->size, lo, hi;
-    cs_backend_share_of(n, (int)(i % size), backend->size, &lo, &hi);
-    return lo + i / size;
-}
-
 static void merge_round(sched *s, const uint64_t *items, uint64_t n_items,
                         const unsigned char *slots, uint64_t n_dealt)
 {
     for (uint64_t i = 0; i < n_items; i++) {
         sched_point *p = &s->pts[items[2 * i]];
-        s->est->merge(p->tally, slots + dealt(s, i, n_dealt) * s->est->tally_size);
+        s->est->merge(p->tally, slots + cs_sched_ckpt_dealt(s, i, n_dealt) * s->est->tally_size);
         p->blocks_done++;
     }
 }
@@ -229,179 +166,11 @@ static uint64_t next_items(const sched *s, uint64_t target, uint64_t *k, uint64_
  * the estimator's, or twice as many up to the cap (cap[0]: whole blocks
  * within max_trials, cap[1]: with the last one cut short); `target` itself
  * when no further round can run. */
-static uint64_t next_target(const sched *s, uint64_t target, const uint64_t cap[2])
+uint64_t cs_sched_next_target(const sched *s, uint64_t target, const uint64_t cap[2])
 {
     if (s->est->next_blocks)
         return s->est->next_blocks(&s->run, target, cap[0]);
     return target * 2 < cap[1] ? target * 2 : cap[1];
-}
-
-/* --checkpoint (checkpoint.h). A checkpoint is taken only here, between
- * chunks, where every block computed is merged: the state is then every
- * point's tally, blocks and activity and the round's target, which a
- * resumed run takes back before its first round (ckpt_resume). */
-
-static cs_status misfit(cs_error *err, const char *what)
-{
-    return cs_error_set(err, CS_EINPUT,
-                        "--checkpoint: the run's state in it does not fit this run (%s); "
-                        "remove the file to start afresh",
-                        what);
-}
-
-/* Pass p's points as cs_ckpt_save_run takes them; bd and act hold
- * n_points each. */
-static void pass_record(const sched *p, uint64_t *bd, unsigned char *act, cs_ckpt_pass *out)
-{
-    for (uint64_t k = 0; k < p->n_points; k++) {
-        bd[k] = p->pts[k].blocks_done;
-        act[k] = p->pts[k].active;
-    }
-    *out = (cs_ckpt_pass){p->target, p->n_points, p->est->tally_size, "", bd, act, p->tallies};
-    snprintf(out->estimator, sizeof out->estimator, "%s", p->est->name);
-}
-
-/* Every point's histograms summed over threads and ranks (a collective
- * under MPI) into *hist (malloc'ed; NULL without --dist). */
-static cs_status hist_sum(const sched *s, uint64_t **hist, uint64_t *len, cs_error *err)
-{
-    *hist = NULL;
-    *len = s->thread_hist ? s->hist_stride * s->n_points : 0;
-    if (!s->thread_hist)
-        return CS_OK;
-    if (!(*hist = calloc(*len ? (size_t)*len : 1, sizeof **hist)))
-        return cs_error_set(err, CS_ENOMEM, "out of memory for the checkpoint");
-    for (int t = 0; t < s->threads; t++)
-        for (uint64_t i = 0; i < *len; i++)
-            (*hist)[i] += s->thread_hist[t][i];
-    const cs_backend *backend = cs_backend_multi();
-    if (backend)
-        backend->sum_u64(*hist, *len);
-    return CS_OK;
-}
-
-/* Writes a checkpoint of s (in resample_pass, of the run's own pass too);
- * under MPI rank 0 writes what every rank holds. */
-static cs_status ckpt_save(sched *s, cs_error *err)
-{
-    const sched *p[2] = {s->pass ? s->main : s, s};
-    cs_ckpt_run r = {.n_passes = s->pass + 1, .done = s->done};
-    uint64_t *bd = calloc(2 * (size_t)s->n_points + 1, sizeof *bd);
-    unsigned char *act = calloc(2 * (size_t)s->n_points + 1, 1);
-    uint64_t *hist = NULL;
-    cs_status st = bd && act ? hist_sum(s, &hist, &r.hist_len, err)
-                             : cs_error_set(err, CS_ENOMEM, "out of memory for the checkpoint");
-    for (int i = 0; st == CS_OK && i < r.n_passes; i++)
-        pass_record(p[i], bd + (size_t)i * s->n_points, act + (size_t)i * s->n_points,
-                    &r.pass[i]);
-    r.hist = hist;
-    const cs_backend *backend = cs_backend_multi();
-    if (st == CS_OK && (!backend || backend->rank == 0))
-        st = cs_ckpt_save_run(s->ck, &r, err);
-    free(bd);
-    free(act);
-    free(hist);
-    return st;
-}
-
-/* Under MPI the ranks take every checkpoint decision together, between
- * chunks: a stop any rank's sink asked for stops them all (the highest
- * code: each code a counter of its own, so the sum tells which); rank 0's
- * clock says when a checkpoint is due and how many items the next chunk
- * takes, so that a chunk lasts about an eighth of the interval, at most a
- * quarter of a second: a signal is answered within it (mpirun kills its
- * ranks 1 s after it passes SIGTERM on). */
-#define CODES 64
-static void ckpt_agree(sched *s, const cs_backend *backend, int *stop, bool *due)
-{
-    uint64_t v[CODES + 2] = {0};
-    v[*stop > 0 && *stop < CODES ? *stop : *stop ? CODES - 1 : 0] = *stop > 0;
-    if (backend->rank == 0) {
-        double dt = cs_ckpt_now() - s->chunk_start, want = fmin(s->ck->every / 8.0, 0.25);
-        double next = fmin((double)s->chunk * want / fmax(dt, 1e-6), 2.0 * (double)s->chunk);
-        uint64_t least = 2 * (uint64_t)backend->size;
-        v[CODES] = *due;
-        v[CODES + 1] = next < (double)least ? least : next > (double)CHUNK ? CHUNK : (uint64_t)next;
-    }
-    backend->sum_u64(v, CODES + 2);
-    *stop = 0;
-    for (int c = 1; c < CODES; c++)
-        if (v[c])
-            *stop = c;
-    *due = v[CODES] > 0;
-    s->chunk = v[CODES + 1];
-}
-
-/* After a chunk (or, round_end, a --precision round that another follows):
- * a checkpoint when one is due or a signal asks to stop, and then the
- * stop. */
-static cs_status ckpt_tick(sched *s, bool round_end, cs_error *err)
-{
-    cs_ckpt *ck = s->ck;
-    if (!ck)
-        return CS_OK;
-    int stop = ck->sink.stop ? ck->sink.stop(ck->sink.user) : 0;
-    bool due = round_end || cs_ckpt_now() - ck->last >= ck->every;
-    const cs_backend *backend = cs_backend_multi();
-    if (backend)
-        ckpt_agree(s, backend, &stop, &due);
-    if (!stop && !due)
-        return CS_OK;
-    cs_status st = ckpt_save(s, err);
-    if (st != CS_OK || !stop)
-        return st;
-    if (backend) { /* no rank ends before rank 0's checkpoint is on disk */
-        uint64_t one = 1;
-        backend->sum_u64(&one, 1);
-    }
-    ck->stopped = stop;
-    return cs_error_set(err, CS_ERUNTIME, "stopped by a signal after writing a checkpoint");
-}
-
-/* This pass's state from the checkpoint the run resumes, if any: every
- * point's blocks, activity and tally and the round's target; for the pass
- * that was under way, the progress and histograms too (under MPI rank 0
- * holds them, as if its threads had computed every block). *complete: the
- * checkpoint is past this pass (an exact run's resampling was under way). */
-static cs_status ckpt_resume(sched *s, const uint64_t cap[2], uint64_t *target, bool *complete,
-                             cs_error *err)
-{
-    *complete = false;
-    if (s->resume.n_passes <= s->pass)
-        return CS_OK;
-    const cs_ckpt_pass *in = &s->resume.pass[s->pass];
-    /* The round must be one this run reaches: the first, or under
-     * --precision one of the rounds that follow it (an rqmc round's
-     * blocks hold whole replicates, which its point set is grown for). */
-    uint64_t round = *target;
-    while (s->precision > 0.0 && round < in->target && next_target(s, round, cap) > round)
-        round = next_target(s, round, cap);
-    if (in->n_points != s->n_points || in->tally_size != s->est->tally_size ||
-        strcmp(in->estimator, s->est->name) != 0 || round != in->target)
-        return misfit(err, "its points, estimator or round");
-    for (uint64_t k = 0; k < s->n_points; k++) {
-        uint64_t bd = cs_ckpt_u64_at(in->blocks_done, k);
-        if (bd > in->target || in->active[k] > 1 || (!s->pts[k].placed && (bd || in->active[k])))
-            return misfit(err, "a point's blocks");
-        s->pts[k].blocks_done = bd;
-        s->pts[k].active = in->active[k] && s->resume.n_passes == s->pass + 1;
-    }
-    memcpy(s->tallies, in->tallies, (size_t)s->n_points * s->est->tally_size);
-    *target = in->target;
-    s->target = in->target;
-    if ((*complete = s->resume.n_passes > s->pass + 1))
-        return CS_OK;
-    uint64_t hl = s->thread_hist ? s->hist_stride * s->n_points : 0;
-    if (s->resume.hist_len != hl)
-        return misfit(err, "its histograms");
-    for (int t = 0; t < s->threads && hl; t++)
-        memset(s->thread_hist[t], 0, (size_t)hl * sizeof **s->thread_hist);
-    const cs_backend *backend = cs_backend_multi();
-    for (uint64_t i = 0; hl && (!backend || backend->rank == 0) && i < hl; i++)
-        s->thread_hist[0][i] = cs_ckpt_u64_at(s->resume.hist, i);
-    s->done = s->resume.done;
-    s->resume.n_passes = 0;
-    return CS_OK;
 }
 
 static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
@@ -421,7 +190,7 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
         return cs_error_set(err, CS_ENOMEM, "out of memory for %llu blocks",
                             (unsigned long long)n_items);
     }
-    uint64_t *deal = items + 2 * cap; /* the chunk's items as dealt (dealt) */
+    uint64_t *deal = items + 2 * cap; /* the chunk's items as dealt (cs_sched_ckpt_dealt) */
     s->planned = s->done + n_items * s->run.block_size;
     uint64_t b = 0, k = first_open(s, target, 0, &b);
     cs_status st = CS_OK;
@@ -429,7 +198,7 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
         uint64_t n = next_items(s, target, &k, &b, items), m;
         s->chunk_start = s->ck ? cs_ckpt_now() : 0.0;
         for (uint64_t i = 0; i < n; i++)
-            memcpy(deal + 2 * dealt(s, i, n), items + 2 * i, 2 * sizeof *items);
+            memcpy(deal + 2 * cs_sched_ckpt_dealt(s, i, n), items + 2 * i, 2 * sizeof *items);
         if (!run_round(s, deal, n, slots, &m)) {
             st = cs_error_set(err, CS_ENOMEM, "out of memory");
             break;
@@ -440,7 +209,7 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
             k = items[2 * m];
             b = items[2 * m + 1];
         }
-        st = ckpt_tick(s, false, err);
+        st = cs_sched_ckpt_tick(s, false, err);
     }
     free(items);
     free(slots);
@@ -462,7 +231,7 @@ static cs_status run_pass(sched *s, cs_error *err)
     const uint64_t cap[2] = {target + extra / run->block_size,
                              target + (extra + run->block_size - 1) / run->block_size};
     bool complete;
-    cs_status st = ckpt_resume(s, cap, &target, &complete, err);
+    cs_status st = cs_sched_ckpt_resume(s, cap, &target, &complete, err);
     if (st != CS_OK || complete)
         return st;
     for (;;) {
@@ -473,7 +242,7 @@ static cs_status run_pass(sched *s, cs_error *err)
             return st;
         if (!(s->precision > 0.0))
             return CS_OK;
-        uint64_t next = next_target(s, target, cap);
+        uint64_t next = cs_sched_next_target(s, target, cap);
         bool any = false;
         for (uint64_t k = 0; k < s->n_points; k++) {
             sched_point *p = &s->pts[k];
@@ -488,7 +257,7 @@ static cs_status run_pass(sched *s, cs_error *err)
             return CS_OK;
         target = next;
         s->target = target;
-        if ((st = ckpt_tick(s, true, err)) != CS_OK)
+        if ((st = cs_sched_ckpt_tick(s, true, err)) != CS_OK)
             return st;
     }
 }
@@ -667,11 +436,11 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
     const cs_estimator *re = s->est->resample;
     unsigned any = 0;
     if (!re) /* an estimator that resamples has cs_est_tally tallies */
-        return s->resume.n_passes > 1 ? misfit(err, "no metric to resample") : CS_OK;
+        return s->resume.n_passes > 1 ? cs_sched_ckpt_misfit(err, "no metric to resample") : CS_OK;
     for (uint64_t k = 0; k < s->n_points; k++)
         any |= ((const cs_est_tally *)s->pts[k].tally)->sampled_mask;
     if (!any || s->opts->points)
-        return s->resume.n_passes > 1 ? misfit(err, "no metric to resample") : CS_OK;
+        return s->resume.n_passes > 1 ? cs_sched_ckpt_misfit(err, "no metric to resample") : CS_OK;
     sched r = *s;
     r.pass = 1;
     r.main = s;
