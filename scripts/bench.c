@@ -435,9 +435,10 @@ static void checkpoint_map_write(const char *file, int threads)
     bench_sink b = {file, 0, 0.0, 0};
     double dt = run_checkpointed(&e, ax, threads, 0.25, &b, &cpu);
     if (dt >= 0.0 && b.writes)
-        printf("   %s, angle drawn, %d x %d cells (rqmc, 16 replicates each): %d writes of up to\n"
-               "   %.1f MB in %.3f s; one takes %.0f ms, %+.2f%% at the default interval\n",
-               path, ax[0].n, ax[1].n, b.writes, (double)b.bytes / 1e6, dt,
+        printf("   %s, angle drawn, %d x %d cells (rqmc, 16 replicates each): %d write%s of up\n"
+               "   to %.1f MB in %.3f s; one takes %.0f ms, %+.2f%% at the default interval\n",
+               path, ax[0].n, ax[1].n, b.writes, b.writes == 1 ? "" : "s",
+               (double)b.bytes / 1e6, dt,
                1e3 * b.seconds / b.writes, 100.0 * b.seconds / b.writes / CS_CKPT_DEFAULT_EVERY);
     cs_experiment_free(&e);
 }
