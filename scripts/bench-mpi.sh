@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench-mpi (and make bench when bin/chargesim-mpi exists): the scaling
 # of one long experiment on this machine, 1 and 2 ranks x 1 thread and 1 rank
-# x 2 threads, with the check that all three wrote the same bytes (issue 22).
+# x 2 threads, with the check that all three wrote the same bytes (issue 22);
+# and the cost of --checkpoint on 2 ranks (issue 34).
 # Figures, not a test. Usage: scripts/bench-mpi.sh MPIBIN [TRIALS]
 set -eu
 MPIBIN=$1
@@ -29,3 +30,25 @@ if cmp -s "$T/out-1x1.csv" "$T/out-2x1.csv" && cmp -s "$T/out-1x1.csv" "$T/out-1
 else
     echo "  the outputs DIFFER" && exit 1
 fi
+# The cost of --checkpoint on 2 ranks at the default interval (issue 34):
+# the ranks agree at the end of every chunk of blocks, of at most a quarter
+# of a second, so the cost is that of waiting there (no file is written in
+# a run this short). The best of 3 each, alternated: the machine is shared.
+best() { # the smaller of two times
+    echo "$1 $2" | awk '{ print ($1 < $2 || $2 == "") ? $1 : $2 }'
+}
+plain= ckpt=
+for _ in 1 2 3; do
+    for with in no yes; do
+        rm -f "$T/ck"
+        t0=$(date +%s.%N)
+        mpirun -q --oversubscribe --bind-to none -np 2 "$MPIBIN" run "$E" --method mc \
+            --trials "$TRIALS" --threads 1 --quiet -o "$T/ck-$with.csv" \
+            $([ "$with" = yes ] && echo --checkpoint "$T/ck")
+        s=$(echo "$(date +%s.%N) - $t0" | bc -l)
+        if [ "$with" = yes ]; then ckpt=$(best "$s" "$ckpt"); else plain=$(best "$s" "$plain"); fi
+    done
+done
+cmp -s "$T/ck-no.csv" "$T/ck-yes.csv" || { echo "  --checkpoint changed the output" && exit 1; }
+printf '  2 ranks x 1 thread, --checkpoint at the default interval: %.2f s against %.2f s (%+.1f%%)\n' \
+    "$ckpt" "$plain" "$(echo "100 * ($ckpt / $plain - 1)" | bc -l)"

@@ -20,6 +20,13 @@
  *      for mc, conditional, rqmc and the default method (auto: rqmc), which
  *      issue 30 asks to be at least 3; then the default's ratio at 8 seeds
  *      (median and range), since the ratio of estimated widths varies
+ *   9. the cost of --checkpoint (issue 34): the same run without and with a
+ *      checkpoint at the default interval (the best of 3 each, alternated),
+ *      the time one checkpoint write of its state takes through the output
+ *      module (temporary, fsync, rename) and what that adds at one write a
+ *      minute; the same run with a write every second; wall and CPU time
+ *      (the CPU time of this process, which other jobs change far less);
+ *      and one write of a large state (a threat map of a drawn layout)
  * 1 thread and all threads. */
 #include <math.h>
 #include <omp.h>
@@ -29,10 +36,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chargesim/checkpoint.h"
 #include "chargesim/compare.h"
 #include "chargesim/expfile.h"
 #include "chargesim/geom.h"
 #include "chargesim/map.h"
+#include "chargesim/output.h"
 #include "chargesim/scenario.h"
 #include "chargesim/rng.h"
 #include "chargesim/sched.h"
@@ -339,6 +348,155 @@ static void pairing_gains(const char *path, int threads)
            at_seed, at_seed >= 3.0 ? "met" : "NOT met", 0.5 * (r[3] + r[4]), r[0], r[7]);
 }
 
+/* Item 9: checkpoints written as the command line writes them (the output
+ * module), timed and counted. */
+typedef struct bench_sink {
+    const char *path;
+    int writes;
+    double seconds;
+    size_t bytes;
+} bench_sink;
+
+static cs_status bench_write(void *user, const cs_ckpt_piece *pc, int n, cs_error *err)
+{
+    bench_sink *b = user;
+    double t0 = now();
+    cs_outfile o;
+    cs_status st = cs_outfile_open(&o, b->path, err);
+    b->bytes = 0;
+    for (int i = 0; st == CS_OK && i < n; i++) {
+        if (fwrite(pc[i].p, 1, pc[i].n, o.f) != pc[i].n)
+            st = cs_outfile_write_error(&o, err);
+        b->bytes += pc[i].n;
+    }
+    st = st == CS_OK ? cs_outfile_commit(&o, err) : (cs_outfile_abort(&o), st);
+    b->seconds += now() - t0;
+    b->writes++;
+    return st;
+}
+
+/* CPU seconds of this process so far (every thread), which other jobs on
+ * the machine change far less than the wall clock. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One run of e (a map of m's axes when m is not NULL), with a checkpoint
+ * every `every` seconds (0: none): wall seconds, CPU seconds into *cpu. */
+static double run_checkpointed(const cs_experiment *e, const cs_map_axis *m, int threads,
+                               double every, bench_sink *b, double *cpu)
+{
+    cs_ckpt ck;
+    cs_ckpt_sink sink = {bench_write, NULL, b};
+    cs_run_opts o = {.threads = threads};
+    cs_run_result r;
+    cs_map_result mr;
+    cs_error err;
+    if (every > 0.0) {
+        cs_ckpt_init(&ck, every, &sink);
+        if (cs_ckpt_identify(&ck, m ? "map" : "run", e, &o, NULL, NULL, &err) != CS_OK)
+            return -1.0;
+        o.checkpoint = &ck;
+    }
+    double t0 = now(), c0 = cpu_now();
+    cs_status st = m ? cs_map_run(e, &m[0], &m[1], &o, &mr, &err) : cs_sched_run(e, &o, &r, &err);
+    double dt = now() - t0;
+    *cpu = cpu_now() - c0;
+    if (every > 0.0)
+        cs_ckpt_free(&ck);
+    if (st != CS_OK) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return -1.0;
+    }
+    if (m)
+        cs_map_result_free(&mr);
+    else
+        cs_sched_result_free(&r);
+    return dt;
+}
+
+/* The state of the default map of map-t9a.ini with a drawn angle (rqmc,
+ * every cell's replicates): a large checkpoint, timed as it is written. */
+static void checkpoint_map_write(const char *file, int threads)
+{
+    const char *path = "experiments/map-t9a.ini";
+    static const char *const sets[] = {"angle=uniform(-30,30)", "experiment.trials=32"};
+    cs_experiment e;
+    cs_map_axis ax[2];
+    cs_error err;
+    double cpu;
+    if (access(path, R_OK) != 0 || cs_expfile_load(path, sets, 2, &e, &err) != CS_OK)
+        return;
+    cs_map_axis_parse("-24..24:0.5", "--x", &ax[0], &err);
+    cs_map_axis_parse("0..24:0.5", "--y", &ax[1], &err);
+    bench_sink b = {file, 0, 0.0, 0};
+    double dt = run_checkpointed(&e, ax, threads, 0.25, &b, &cpu);
+    if (dt >= 0.0 && b.writes)
+        printf("   %s, angle drawn, %d x %d cells (rqmc, 16 replicates each): %d write%s of up\n"
+               "   to %.1f MB in %.3f s; one takes %.0f ms, %+.2f%% at the default interval\n",
+               path, ax[0].n, ax[1].n, b.writes, b.writes == 1 ? "" : "s",
+               (double)b.bytes / 1e6, dt,
+               1e3 * b.seconds / b.writes, 100.0 * b.seconds / b.writes / CS_CKPT_DEFAULT_EVERY);
+    cs_experiment_free(&e);
+}
+
+static void checkpoint_cost(const char *path, int threads)
+{
+    uint64_t n;
+    double half, wall[2] = {INFINITY, INFINITY}, cpu[2] = {INFINITY, INFINITY}, c;
+    char file[] = "/tmp/chargesim-bench-ckpt-XXXXXX";
+    int fd = mkstemp(file);
+    if (fd < 0 || access(path, R_OK) != 0) {
+        printf("   skipped (%s not present, or no temporary file)\n", path);
+        return;
+    }
+    close(fd);
+    /* Trials for a run of about 3 s (n: the trials of all points). */
+    double t = timed(path, "mc", threads, 3.0, &n, &half);
+    cs_experiment e;
+    if (t < 0.0 || load(path, "mc", 1, &e) != 0)
+        return;
+    uint64_t per = n / e.n_points;
+    cs_experiment_free(&e);
+    if (load(path, "mc", per, &e) != 0)
+        return;
+    bench_sink b = {file, 0, 0.0, 0};
+    for (int i = 0; i < 8; i++) {
+        double dt = run_checkpointed(&e, NULL, threads, i % 2 ? CS_CKPT_DEFAULT_EVERY : 0.0, &b, &c);
+        wall[i % 2] = fmin(wall[i % 2], dt);
+        cpu[i % 2] = fmin(cpu[i % 2], c);
+    }
+    b = (bench_sink){file, 0, 0.0, 0};
+    double each = INFINITY, each_cpu = INFINITY;
+    for (int i = 0; i < 2; i++) {
+        each = fmin(each, run_checkpointed(&e, NULL, threads, 1.0, &b, &c));
+        each_cpu = fmin(each_cpu, c);
+    }
+    double per_write = b.writes ? b.seconds / b.writes : 0.0;
+    printf("   %s, --method mc, %llu points x %llu trials, %d threads (best of 4, "
+           "alternated):\n",
+           path, (unsigned long long)e.n_points, (unsigned long long)e.trials, threads);
+    printf("   no checkpoint %.3f s (CPU %.3f s); --checkpoint at the default %.0f s %.3f s "
+           "(CPU %.3f s):\n"
+           "   %+.2f%% wall, %+.2f%% CPU (no write falls in a run this short: what every block "
+           "pays)\n",
+           wall[0], cpu[0], CS_CKPT_DEFAULT_EVERY, wall[1], cpu[1],
+           100.0 * (wall[1] / wall[0] - 1.0), 100.0 * (cpu[1] / cpu[0] - 1.0));
+    printf("   one write of its state (%zu bytes; output module: temporary, fsync, rename): "
+           "%.2f ms,\n   %+.3f%% at the default interval\n",
+           b.bytes, 1e3 * per_write, 100.0 * per_write / CS_CKPT_DEFAULT_EVERY);
+    printf("   --checkpoint-every 1 (best of 2): %.3f s (CPU %.3f s), %d writes in all: %+.2f%% "
+           "wall,\n   %+.2f%% CPU\n",
+           each, each_cpu, b.writes, 100.0 * (each / wall[0] - 1.0),
+           100.0 * (each_cpu / cpu[0] - 1.0));
+    cs_experiment_free(&e);
+    checkpoint_map_write(file, threads);
+    unlink(file);
+}
+
 int main(void)
 {
     int all = omp_get_max_threads();
@@ -393,5 +551,7 @@ int main(void)
                geo);
         pairing_gains(geo, all);
     }
+    printf("9. the cost of --checkpoint:\n");
+    checkpoint_cost(geo, all);
     return 0;
 }

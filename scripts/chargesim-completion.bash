@@ -33,7 +33,7 @@ _chargesim()
     --rules)
         COMPREPLY=($(compgen -W "$(_chargesim_rulesets)" -- "$cur"))
         return 0 ;;
-    -o | --dist)
+    -o | --dist | --checkpoint)
         COMPREPLY=($(compgen -f -- "$cur"))
         return 0 ;;
     --plot)
@@ -44,17 +44,18 @@ _chargesim()
         COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
         return 0 ;;
     --set | --b | --trials | --seed | --threads | --confidence | --precision | --pivot | \
-    --distance | --point | --trial | --max-trials | --success | --x | --y | --replicates)
+    --distance | --point | --trial | --max-trials | --success | --x | --y | --replicates | \
+    --checkpoint-every)
         return 0 ;;
     esac
 
     case $cmd in
     run)
         opts='--set --trials --seed --threads --method --confidence --precision --replicates --max-trials
-              --success --format --pivot -o --dist --quiet --help -h' ;;
+              --success --format --pivot -o --dist --quiet --checkpoint --checkpoint-every --help -h' ;;
     compare)
         opts='--b --set --trials --seed --threads --method --confidence --precision --replicates --max-trials
-              --success --format --pivot -o --quiet --help -h' ;;
+              --success --format --pivot -o --quiet --checkpoint --checkpoint-every --help -h' ;;
     dice)
         opts='--exact --trials --seed --threads --confidence --format -o --help -h' ;;
     rules)
@@ -70,7 +71,8 @@ _chargesim()
         opts='-o --help -h' ;;
     map)
         opts='--x --y --set --trials --seed --threads --method --confidence --precision
-              --replicates --max-trials --success -o --plot --quiet --help -h' ;;
+              --replicates --max-trials --success -o --plot --quiet --checkpoint --checkpoint-every
+              --help -h' ;;
     *)
         return 0 ;;
     esac

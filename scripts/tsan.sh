@@ -70,5 +70,26 @@ for t in 2 7; do
         "$bin" map "$dir/experiments/map-t9a.ini" --set 'angle=uniform(-45,45)' --method $m \
             --trials 512 --x -2..2:1 --y 0..3:1 --threads $t --quiet -o "$tmp/map.csv"
     done
+    # --checkpoint (issue 34): threads take items in order under a lock and
+    # stop taking them when a checkpoint is due (every 0.01 s here), then
+    # the run goes on; and a run stopped by SIGTERM goes on from its file.
+    "$bin" run "$ini" --method mc --trials 200000 --dist "$tmp/ck-dist.csv" --threads $t \
+        --checkpoint "$tmp/ck" --checkpoint-every 0.01 --quiet -o "$tmp/ck.csv"
+    # (Stopped once its output is open, that is mid-run; a run quick enough
+    # to end first just ends: the stop is not what is tested here.)
+    "$bin" run "$ini" --method mc --trials 8000000 --threads $t --checkpoint "$tmp/ck" \
+        --quiet -o "$tmp/ck.csv" &
+    job=$!
+    for _ in $(seq 100); do
+        ls -A "$tmp" | grep -q '^\.ck\.csv\.' && break
+        sleep 0.1
+    done
+    sleep 0.5
+    kill -TERM "$job" 2>/dev/null || true
+    status=0
+    wait "$job" || status=$?
+    [ "$status" -eq 0 ] || [ "$status" -eq 143 ] || exit "$status"
+    "$bin" run "$ini" --method mc --trials 8000000 --threads $t --checkpoint "$tmp/ck" \
+        --quiet -o "$tmp/ck.csv"
 done
-echo "tsan: no data races reported (mc, conditional, exact, rqmc, --dist, --precision, compare, dice, map with drawn values on 2 and 7 threads)"
+echo "tsan: no data races reported (mc, conditional, exact, rqmc, --dist, --precision, compare, dice, map with drawn values, --checkpoint on 2 and 7 threads)"

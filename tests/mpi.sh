@@ -4,7 +4,8 @@
 # a bad input on 3 ranks gives one message, exit 2 and no file; rank 0
 # alone reads the inputs (the others need not see them); a rank killed
 # mid-run ends the job with exit status 1 and no output nor temporary file;
-# bin/chargesim has no MPI in it. Usage: tests/mpi.sh BIN MPIBIN (run by
+# bin/chargesim has no MPI in it; --checkpoint on 2 ranks survives SIGKILL
+# and SIGTERM. Usage: tests/mpi.sh BIN MPIBIN (run by
 # make test-mpi).
 set -u
 BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -227,6 +228,83 @@ killed() { # rank, and "supervisor" to kill that rank's supervisor instead
 killed 1
 killed 0
 killed 0 supervisor
+
+# 7. --checkpoint on 2 ranks (issue 34). The whole job (mpirun, the
+# supervisors, the ranks: one session, started by setsid) is killed by
+# SIGKILL after a random delay, 10 times, started again after each, then
+# let finish: bin/chargesim's bytes for the same command, CSV and metadata.
+# Then SIGTERM to rank 1 alone: the ranks agree to stop, rank 0 writes a
+# last checkpoint and says how to go on, once; that checkpoint goes on under
+# 3 ranks, and under bin/chargesim, to the same bytes; the file is removed.
+CK="run $E --method mc --trials 60000 --precision 0.003 --threads 1 --quiet"
+mkdir -p "$T/ck"
+(cd "$T/ck" && "$BIN" $CK -o out.csv --checkpoint ck --checkpoint-every 0.05) &&
+    mv "$T/ck/out.csv" "$T/ck/ref.csv" && mv "$T/ck/out.csv-metadata.json" "$T/ck/ref.json"
+start=$(date +%s%N)
+(cd "$T/ck" && $MPIRUN -np 2 "$MPIBIN" $CK -o out.csv --checkpoint ck --checkpoint-every 0.05)
+whole=$(( ($(date +%s%N) - start) / 1000000 ))   # ms, uninterrupted on 2 ranks
+rm -f "$T/ck/out.csv" "$T/ck/out.csv-metadata.json"
+found=0
+for i in $(seq 10); do
+    (cd "$T/ck" && exec setsid $MPIRUN -np 2 "$MPIBIN" $CK -o out.csv --checkpoint ck \
+        --checkpoint-every 0.05 2>/dev/null) &
+    job=$!
+    ms=$(( 400 + $(od -An -N2 -tu2 /dev/urandom) % (whole * 12 / 100 + 1) ))
+    sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+    sid=$(ps -o sid= -p "$job" 2>/dev/null | tr -d ' ')
+    # setsid's child is mpirun: the session is its pid
+    for p in $(ps -eo pid=,sid= | awk -v s="${sid:-x}" '$2 == s { print $1 }'); do
+        kill -KILL "$p" 2>/dev/null
+    done
+    wait "$job" 2>/dev/null
+    for _ in $(seq 50); do
+        [ -z "$(ps -eo sid= | awk -v s="${sid:-x}" '$1 == s')" ] && break
+        sleep 0.1
+    done
+    [ -f "$T/ck/ck" ] && found=$((found + 1))
+done
+(cd "$T/ck" && $MPIRUN -np 2 "$MPIBIN" $CK -o out.csv --checkpoint ck --checkpoint-every 0.05 \
+    2>"$T/ck.err")
+rc=$?
+if [ "$rc" -ne 0 ] || ! cmp -s "$T/ck/ref.csv" "$T/ck/out.csv" ||
+   ! cmp -s "$T/ck/ref.json" "$T/ck/out.csv-metadata.json"; then
+    fail "checkpoint, SIGKILL x 10 on 2 ranks: exit $rc, or not bin/chargesim's bytes"
+    cat "$T/ck.err"
+elif [ "$found" -eq 0 ]; then fail "checkpoint, SIGKILL x 10 on 2 ranks: no checkpoint found"
+elif [ -f "$T/ck/ck" ]; then fail "checkpoint, SIGKILL x 10 on 2 ranks: the checkpoint stays"
+else pass "checkpoint: whole job SIGKILLed 10 times on 2 ranks ($found with a checkpoint), resumed: bin/chargesim's bytes"; fi
+rm -f "$T/ck/out.csv" "$T/ck/out.csv-metadata.json" "$T/ck/.ck."*
+# SIGTERM to rank 1 alone (once rank 0 has opened its outputs, their
+# temporaries exist: mid-run): the ranks agree to stop, and rank 0, which
+# got no signal, writes the checkpoint and names the signal.
+(cd "$T/ck" && exec $MPIRUN -np 2 "$MPIBIN" $CK -o term.csv --checkpoint ck 2>"$T/ck.err") &
+job=$!
+victim=
+for _ in $(seq 100); do
+    victim=$(rank_pid 1 term.csv)
+    [ -n "$victim" ] && ls -A "$T/ck" | grep -q '^\.term\.csv\.' && break
+    sleep 0.1
+done
+sleep 0.2
+[ -n "$victim" ] && kill -TERM "$victim"
+wait "$job"
+said=$(grep -c '^chargesim run: stopped by SIGTERM: the checkpoint ck is written' "$T/ck.err")
+if [ ! -f "$T/ck/ck" ] || [ -f "$T/ck/term.csv" ] || [ "$said" -ne 1 ]; then
+    fail "checkpoint, SIGTERM to rank 1 of 2: no checkpoint, an output, or not one message:"
+    cat "$T/ck.err"
+else
+    cp "$T/ck/ck" "$T/ck/ck.saved"
+    (cd "$T/ck" && $MPIRUN -np 3 "$MPIBIN" $CK -o out.csv --checkpoint ck 2>/dev/null)
+    rc3=$?
+    three=$(cmp -s "$T/ck/ref.csv" "$T/ck/out.csv" && echo same)
+    rm -f "$T/ck/out.csv" && mv "$T/ck/ck.saved" "$T/ck/ck"
+    (cd "$T/ck" && "$BIN" $CK -o out.csv --checkpoint ck 2>/dev/null)
+    rc1=$?
+    if [ "$rc3" -ne 0 ] || [ "$three" != same ] || [ "$rc1" -ne 0 ] ||
+       ! cmp -s "$T/ck/ref.csv" "$T/ck/out.csv" || [ -f "$T/ck/ck" ]; then
+        fail "checkpoint, SIGTERM on 2 ranks: going on under 3 ranks ($rc3) or bin/chargesim ($rc1) differs"
+    else pass "checkpoint: SIGTERM to rank 1 of 2, rank 0's one message; goes on under 3 ranks and under bin/chargesim, same bytes"; fi
+fi
 
 [ "$fails" -eq 0 ] && echo "tests/mpi.sh: all passed" && exit 0
 echo "tests/mpi.sh: $fails failed"

@@ -2,8 +2,10 @@
  * processes joined by a socket pair stand in for two ranks, so the default
  * build checks what `make test-mpi` checks with Open MPI (each rank computes
  * its share of every round, the tallies and histograms are gathered, and
- * rank 0 reports the bytes one process reports), and the backend's failure
- * paths: a rank that ended before the run, a gather out of memory. */
+ * rank 0 reports the bytes one process reports), the checkpoints of two
+ * ranks (a signal on one stops both, rank 0 writes the file, which goes on
+ * in one process), and the backend's failure paths: a rank that ended
+ * before the run, a gather out of memory. */
 #define _DEFAULT_SOURCE
 #include <criterion/criterion.h>
 #include <math.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "chargesim/backend.h"
+#include "chargesim/checkpoint.h"
 #include "chargesim/dice.h"
 #include "chargesim/dicesim.h"
 #include "chargesim/sched.h"
@@ -310,4 +313,138 @@ Test(sched, a_gather_out_of_memory_fails_the_rolls)
     cs_backend_set(NULL);
     cr_expect_str_eq(err.msg, "out of memory");
     cr_expect_str_eq(failed_with, "out of memory");
+}
+
+/* Checkpoints on two ranks: rank 0's sink writes the file; rank 1's says
+ * stop (a signal there only). */
+typedef struct file_sink {
+    const char *path;
+    long asked, stop_after;
+} file_sink;
+
+static cs_status file_write(void *user, const cs_ckpt_piece *pc, int n, cs_error *err)
+{
+    (void)err;
+    file_sink *f = user;
+    FILE *out = fopen(f->path, "wb");
+    cr_assert(out);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(fwrite(pc[i].p, 1, pc[i].n, out), pc[i].n);
+    cr_assert_eq(fclose(out), 0);
+    return CS_OK;
+}
+
+static int file_stop(void *user)
+{
+    file_sink *f = user;
+    return ++f->asked > f->stop_after ? 15 : 0;
+}
+
+/* Every number of two results, bit for bit (histograms too). */
+static void same_numbers(const cs_run_result *a, const cs_run_result *b, const char *what)
+{
+    cr_assert_eq(a->n_points, b->n_points);
+    for (uint64_t k = 0; k < a->n_points; k++) {
+        const cs_point_result *p = &a->point[k], *q = &b->point[k];
+        cr_assert(p->trials == q->trials && memcmp(&p->p_success, &q->p_success, 8) == 0 &&
+                      memcmp(&p->ci_low, &q->ci_low, 8) == 0 &&
+                      memcmp(p->p_outcome, q->p_outcome, sizeof p->p_outcome) == 0 &&
+                      memcmp(p->mean, q->mean, sizeof p->mean) == 0,
+                  "%s: point %llu", what, (unsigned long long)k);
+        for (int m = 0; m < a->exp->rs->n_metrics; m++)
+            cr_assert(!p->hist[m] || memcmp(p->hist[m], q->hist[m],
+                                            (size_t)a->bins[m].nbins * sizeof *p->hist[m]) == 0,
+                      "%s: point %llu histogram %d", what, (unsigned long long)k, m);
+    }
+}
+
+/* A checkpoint of one run of e on two ranks (this process and a child,
+ * 2 threads and 1), stopped by rank 1's sink after `stop_after` asks,
+ * into path; false when the run ended first. */
+static bool two_rank_checkpoint(const cs_experiment *e, const char *path, long stop_after)
+{
+    int sv[2];
+    cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    pid_t child = fork();
+    cr_assert(child >= 0);
+    two = (cs_backend){.rank = child == 0 ? 1 : 0, .size = 2, .begin = pair_begin,
+                             .allgather = pair_allgather, .gatherv = pair_gatherv,
+                             .sum_u64 = pair_sum, .fail = note_failure};
+    peer = sv[child == 0 ? 1 : 0];
+    close(sv[child == 0 ? 0 : 1]);
+    double limit = th_time_limit(10.0);
+    struct timeval tv = {(time_t)limit, 0};
+    cr_assert_eq(setsockopt(peer, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv), 0);
+    cs_backend_set(&two);
+    file_sink f = {path, 0, child == 0 ? stop_after : 1L << 60};
+    cs_ckpt_sink sink = {file_write, file_stop, &f};
+    cs_ckpt ck;
+    cs_error err;
+    cs_run_opts o = {.threads = child == 0 ? 1 : 2, .want_dist = true};
+    cs_ckpt_init(&ck, 0.001, &sink);
+    cr_assert_eq(cs_ckpt_identify(&ck, "run", e, &o, NULL, NULL, &err), CS_OK);
+    o.checkpoint = &ck;
+    cs_run_result r;
+    cs_status st = cs_sched_run(e, &o, &r, &err);
+    if (st == CS_OK)
+        cs_sched_result_free(&r);
+    if (child == 0)
+        _exit(st == CS_ERUNTIME && ck.stopped == 15 ? 0 : st == CS_OK ? 4 : 1);
+    int status;
+    cr_assert_eq(waitpid(child, &status, 0), child);
+    close(peer);
+    cs_backend_set(NULL);
+    cs_ckpt_free(&ck);
+    cr_assert(WIFEXITED(status), "rank 1 died");
+    if (st == CS_OK && WEXITSTATUS(status) == 4)
+        return false;
+    cr_assert(st == CS_ERUNTIME && ck.stopped == 15 && WEXITSTATUS(status) == 0,
+              "rank 0: %s; rank 1 status %d", err.msg, WEXITSTATUS(status));
+    return true;
+}
+
+/* A signal that reaches rank 1 only stops both ranks after a checkpoint
+ * (every thousandth of a second, at the end of each chunk); the file goes on in
+ * one process to the numbers one uninterrupted process gives: mc under
+ * --precision with histograms, and rqmc. */
+Test(sched, a_checkpoint_of_two_ranks_goes_on_in_one_process, .timeout = 120)
+{
+    const char *dir = th_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/ck", dir);
+    for (size_t c = 0; c < N_CASES; c += 4) { /* mc --precision, rqmc --precision */
+        cs_experiment e;
+        cs_error err;
+        cr_assert_eq(th_load(cases[c], NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+        cs_run_result ref, r;
+        cs_run_opts o = {.threads = 2, .want_dist = true};
+        cr_assert_eq(cs_sched_run(&e, &o, &ref, &err), CS_OK, "%s", err.msg);
+        int stopped = 0;
+        for (long stop = 1; stop < 40; stop = 2 * stop + 1) {
+            unlink(path);
+            if (!two_rank_checkpoint(&e, path, stop))
+                continue;
+            stopped++;
+            size_t len;
+            unsigned char *bytes = (unsigned char *)th_slurp(path, &len);
+            cr_assert(bytes);
+            cs_ckpt ck;
+            cs_ckpt_sink sink = {file_write, NULL, &(file_sink){path, 0, 0}};
+            cs_ckpt_init(&ck, 1e9, &sink);
+            cr_assert_eq(cs_ckpt_identify(&ck, "run", &e, &o, NULL, NULL, &err), CS_OK);
+            cr_assert_eq(cs_ckpt_load(&ck, path, bytes, len, &err), CS_OK, "%s", err.msg);
+            o.checkpoint = &ck;
+            cr_assert_eq(cs_sched_run(&e, &o, &r, &err), CS_OK, "%s", err.msg);
+            o.checkpoint = NULL;
+            char what[64];
+            snprintf(what, sizeof what, "case %zu, stopped after %ld", c, stop);
+            same_numbers(&ref, &r, what);
+            cs_sched_result_free(&r);
+            cs_ckpt_free(&ck);
+            free(bytes);
+        }
+        cr_expect_geq(stopped, 1, "case %zu: the run ended before its stops", c);
+        cs_sched_result_free(&ref);
+        cs_experiment_free(&e);
+    }
 }

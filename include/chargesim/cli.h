@@ -6,10 +6,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "chargesim/checkpoint.h"
 #include "chargesim/csvw.h"
 #include "chargesim/entries.h"
 #include "chargesim/error.h"
 #include "chargesim/report.h"
+#include "chargesim/sched.h"
 
 /* The commands: cs_cli_NAME is `chargesim NAME`, in src/cli/cmd_NAME.c
  * (cmd_run.c, cmd_compare.c, cmd_dice.c, cmd_rules.c, cmd_units.c,
@@ -83,6 +85,45 @@ bool cs_cli_same_file(const char *a, const char *b);
  * provenance line under the note. */
 int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int n,
                              cs_format fmt, const cs_csvw_source *meta);
+
+/* --checkpoint FILE [--checkpoint-every SECONDS] of run, map and compare
+ * (src/cli/resume.c; checkpoint.h): the file read to resume and checked
+ * against the command, written through the output module while the run
+ * goes on, SIGINT and SIGTERM answered with a last checkpoint, the file
+ * removed once the outputs are written. Under MPI rank 0 alone looks at
+ * the disk (it reads the file for every rank and alone writes it). */
+typedef struct cs_cli_ckpt {
+    const char *path;       /* --checkpoint FILE; NULL: none */
+    const char *every_text; /* --checkpoint-every as given; NULL: the default */
+    cs_ckpt ck;
+    unsigned char *bytes;   /* the file read to resume: the run's state points into it */
+    const char *cmd;
+    int argc;               /* the command line, for the word on how to resume */
+    char **argv;
+} cs_cli_ckpt;
+/* Matches --checkpoint and --checkpoint-every: 0, or the exit status after
+ * the message. */
+int cs_cli_ckpt_option(const char *cmd, cs_cli_ckpt *c, int argc, char **argv, int *i,
+                       bool *matched);
+/* Before the outputs are opened: checks FILE (a regular file, no input
+ * nor output of the run, one this process may write), reads it if it
+ * exists and checks that it was written by this command (cs_ckpt_load),
+ * and sets opts->checkpoint. `extra` adds "KEY VALUE\n" lines to the
+ * identity (map: its axes); opts->pair is compare's B. 0, or the exit
+ * status after the message (nothing written). */
+int cs_cli_ckpt_start(cs_cli_ckpt *c, const cs_experiment *e, cs_run_opts *opts,
+                      const char *extra, const char *const *inputs, int n_inputs,
+                      const char *const *outputs, int n_outputs);
+/* Around the run: SIGINT and SIGTERM deferred to its safe points. */
+void cs_cli_ckpt_arm(cs_cli_ckpt *c);
+/* After the run: 0 to go on, or, when a signal stopped it (its checkpoint
+ * written), the exit status 128 + the signal after the word on how to
+ * resume; the caller then removes its temporaries and returns it. */
+int cs_cli_ckpt_stopped(cs_cli_ckpt *c);
+/* After the outputs are committed (rc 0): the checkpoint removed. Returns
+ * rc. */
+int cs_cli_ckpt_finish(cs_cli_ckpt *c, int rc);
+void cs_cli_ckpt_free(cs_cli_ckpt *c);
 
 /* A progress bar with ETA on stderr, shown only when stderr is a terminal
  * and the run has lasted over a second. */

@@ -24,7 +24,10 @@
  *   a backup link behind that only the other user could remove.
  * - SIGINT, SIGTERM and SIGHUP remove every temporary file before the
  *   process dies of the signal (cs_outfile_install_signal_cleanup); for
- *   SIGKILL, a supervising process can (cs_outfile_observe). */
+ *   SIGKILL, a supervising process can (cs_outfile_observe). A run that
+ *   keeps a checkpoint defers SIGINT and SIGTERM instead, writes its
+ *   checkpoint at its next safe point and then dies of the signal
+ *   (cs_outfile_defer_signals). */
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -76,6 +79,23 @@ cs_status cs_output_check_inputs(const char *out, const char *what, const char *
  * (async-signal-safe unlink of names kept in fixed buffers), then re-raise
  * the signal so the process ends with its usual status. */
 void cs_outfile_install_signal_cleanup(void);
+
+/* While on, SIGINT and SIGTERM only note the signal (the first one), for
+ * the run to answer at its next safe point (cs_outfile_deferred_signal);
+ * SIGHUP still ends the process. Turned off with a signal noted and not
+ * answered, the process dies of it as cs_outfile_install_signal_cleanup
+ * says. */
+void cs_outfile_defer_signals(bool on);
+/* The signal noted while deferring, 0 if none (async-signal-safe: read a
+ * flag). */
+int cs_outfile_deferred_signal(void);
+/* Dies of the signal noted while deferring, its temporaries removed;
+ * returns when none was. */
+void cs_outfile_raise_deferred(void);
+
+/* Removes the file `path` names (links followed: the file a commit
+ * replaced); a name that does not exist is no error. */
+cs_status cs_outfile_remove(const char *path, cs_error *err);
 
 /* Calls fn(name, true) as each temporary file (or kept-aside old file) is
  * made and fn(name, false) once it is renamed, removed or kept on purpose:

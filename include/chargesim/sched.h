@@ -77,6 +77,12 @@ typedef struct cs_run_opts {
      * the experiment's ruleset, sweep, trials, seed, confidence, precision
      * and replicates (cs_cmp_run checks), and has no `points`. */
     const cs_experiment *pair;
+    /* --checkpoint (checkpoint.h): the run saves its state through it at
+     * least every ck->every seconds, at the end of each --precision round
+     * that another follows, and when its sink says stop (then it returns
+     * CS_ERUNTIME with checkpoint->stopped set); it resumes from the state
+     * cs_ckpt_load found. NULL: no checkpoints. */
+    struct cs_ckpt *checkpoint;
 } cs_run_opts;
 
 /* What a paired run reports per point besides delta: each variant's own

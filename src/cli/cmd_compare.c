@@ -51,9 +51,13 @@ static const char usage[] =
     "  -o FILE            write to FILE (default: standard output); a CSV gets\n"
     "                     FILE-metadata.json beside it (CSVW: columns, provenance)\n"
     "  --quiet            no progress bar\n"
+    "  --checkpoint FILE  keep the comparison's state in FILE, as run does: the same\n"
+    "                     command run again goes on from it; removed when done\n"
+    "  --checkpoint-every S  seconds between checkpoints (default 60)\n"
     "  -h, --help         this text\n"
     "\n"
-    "Exit status: 0 done, 2 bad input or usage, 1 runtime failure.\n";
+    "Exit status: 0 done, 2 bad input or usage, 1 runtime failure, 128 + the signal\n"
+    "when SIGINT or SIGTERM stopped a comparison with --checkpoint.\n";
 
 typedef struct cmp_args {
     const char *path, *out, *success, *pivot;
@@ -64,6 +68,7 @@ typedef struct cmp_args {
     cs_format fmt;
     int argc;    /* the command line, for the metadata */
     char **argv;
+    cs_cli_ckpt ckpt; /* --checkpoint */
 } cmp_args;
 
 static int fail(const char *fmt, const char *v)
@@ -74,6 +79,9 @@ static int fail(const char *fmt, const char *v)
 static int value_option(cmp_args *a, int argc, char **argv, int *i, bool *matched)
 {
     const char *v;
+    int rc = cs_cli_ckpt_option("compare", &a->ckpt, argc, argv, i, matched);
+    if (rc || *matched)
+        return rc;
     *matched = true;
     if (cs_cli_opt(argc, argv, i, "--threads", &v))
         return cs_cli_threads("compare", v, &a->threads);
@@ -222,15 +230,27 @@ static int run_compare(cmp_args *a)
         rc = cs_cli_fail("compare", CS_EINPUT, "--max-trials applies only with --precision");
     else
         rc = check_outputs(a, &ea);
+    if (!rc) { /* B as the run pairs it, for the checkpoint's identity */
+        cs_run_opts paired = opts;
+        paired.pair = &eb;
+        const char *out[1] = {a->out};
+        rc = cs_cli_ckpt_start(&a->ckpt, &ea, &paired, NULL, &a->path, 1, out, 1);
+        opts.checkpoint = paired.checkpoint;
+    }
     cs_cmp_result res;
     memset(&res, 0, sizeof res);
     cs_progress prog;
     cs_progress_init(&prog, a->quiet);
     opts.progress = cs_progress_update;
     opts.progress_user = &prog;
-    if (!rc && cs_cmp_run(&ea, &eb, &opts, &res, &err) != CS_OK)
-        rc = cs_cli_fail_err("compare", &err);
-    cs_progress_finish(&prog);
+    cs_status st = CS_OK;
+    if (!rc) {
+        cs_cli_ckpt_arm(&a->ckpt);
+        st = cs_cmp_run(&ea, &eb, &opts, &res, &err);
+        cs_progress_finish(&prog);
+        int stopped = cs_cli_ckpt_stopped(&a->ckpt);
+        rc = stopped ? stopped : st != CS_OK ? cs_cli_fail_err("compare", &err) : 0;
+    }
     if (!rc) {
         cs_table t;
         char *bd = b_description(a);
@@ -254,7 +274,7 @@ static int run_compare(cmp_args *a)
     cs_cmp_result_free(&res);
     cs_experiment_free(&eb);
     cs_experiment_free(&ea);
-    return rc;
+    return cs_cli_ckpt_finish(&a->ckpt, rc);
 }
 
 int cs_cli_compare(int argc, char **argv)
@@ -264,6 +284,7 @@ int cs_cli_compare(int argc, char **argv)
     a.fmt = CS_FORMAT_CSV;
     a.argc = argc;
     a.argv = argv;
+    a.ckpt = (cs_cli_ckpt){.cmd = "compare", .argc = argc, .argv = argv};
     int rc = parse_args(&a, argc, argv);
     if (rc == 0)
         rc = run_compare(&a);
@@ -271,5 +292,6 @@ int cs_cli_compare(int argc, char **argv)
         rc = 0;
     cs_cli_sets_free(&a.sets);
     cs_cli_sets_free(&a.b);
+    cs_cli_ckpt_free(&a.ckpt);
     return rc;
 }

@@ -66,9 +66,13 @@ static const char usage[] =
     "                     cells where the target cannot stand hatched grey, cells\n"
     "                     where some drawn placements cannot hatched over\n"
     "  --quiet            no progress bar (it shows only on a terminal, after 1 s)\n"
+    "  --checkpoint FILE  keep the map's state in FILE, as run does: the same command\n"
+    "                     run again goes on from it; removed when done\n"
+    "  --checkpoint-every S  seconds between checkpoints (default 60)\n"
     "  -h, --help         this text\n"
     "\n"
-    "Exit status: 0 done, 2 bad input or usage, 1 runtime failure. Output files are\n"
+    "Exit status: 0 done, 2 bad input or usage, 1 runtime failure, 128 + the signal\n"
+    "when SIGINT or SIGTERM stopped a map with --checkpoint. Output files are\n"
     "written under a temporary name and renamed, never left half-written.\n";
 
 #define CMD "map"
@@ -81,6 +85,7 @@ typedef struct map_args {
     bool quiet;
     int argc;    /* the command line, for the metadata */
     char **argv;
+    cs_cli_ckpt ckpt; /* --checkpoint */
 } map_args;
 
 /* Options whose value is kept as text. */
@@ -112,6 +117,9 @@ static int text_option(map_args *a, int argc, char **argv, int *i, bool *matched
 static int value_option(map_args *a, int argc, char **argv, int *i, bool *matched)
 {
     const char *v;
+    int rc = cs_cli_ckpt_option(CMD, &a->ckpt, argc, argv, i, matched);
+    if (rc || *matched)
+        return rc;
     if (cs_cli_opt(argc, argv, i, "--threads", &v)) {
         *matched = true;
         return cs_cli_threads(CMD, v, &a->threads);
@@ -278,7 +286,41 @@ static int setup(const map_args *a, const cs_experiment *e, cs_map_axis *x, cs_m
     return 0;
 }
 
-static int run_map(const map_args *a)
+/* The map's own lines of a checkpoint's identity: every value of each
+ * axis, as the cells get them. */
+static char *axes_identity(const cs_map_axis *x, const cs_map_axis *y)
+{
+    size_t cap = 64 * ((size_t)x->n + (size_t)y->n) + 64, u = 0;
+    char *s = malloc(cap);
+    for (int k = 0; s && k < 2; k++) {
+        const cs_map_axis *ax = k ? y : x;
+        u += (size_t)snprintf(s + u, cap - u, "%s ", k ? "--y" : "--x");
+        for (int i = 0; i < ax->n; i++) {
+            char v[64];
+            cs_map_axis_text(ax, i, v, sizeof v);
+            u += (size_t)snprintf(s + u, cap - u, "%s%s", i ? "," : "", v);
+        }
+        u += (size_t)snprintf(s + u, cap - u, "\n");
+    }
+    return s;
+}
+
+/* --checkpoint's checks and the file read to resume: 0 or the status. */
+static int start_checkpoint(map_args *a, const cs_experiment *e, const cs_map_axis *x,
+                            const cs_map_axis *y, cs_run_opts *opts)
+{
+    if (!a->ckpt.path)
+        return cs_cli_ckpt_start(&a->ckpt, e, opts, NULL, NULL, 0, NULL, 0);
+    char *extra = axes_identity(x, y);
+    if (!extra)
+        return cs_cli_fail(CMD, CS_ENOMEM, "out of memory");
+    const char *in[1] = {a->path}, *out[2] = {a->out, a->plot};
+    int rc = cs_cli_ckpt_start(&a->ckpt, e, opts, extra, in, 1, out, 2);
+    free(extra);
+    return rc;
+}
+
+static int run_map(map_args *a)
 {
     cs_experiment e;
     cs_error err;
@@ -287,6 +329,8 @@ static int run_map(const map_args *a)
     if (cs_expfile_load(a->path, a->sets.set, a->sets.n, &e, &err) != CS_OK)
         return cs_cli_fail_err(CMD, &err);
     int rc = setup(a, &e, &x, &y, &opts);
+    if (!rc)
+        rc = start_checkpoint(a, &e, &x, &y, &opts);
     cs_outfile csv = {0}, meta = {0}, pic = {0};
     if (!rc && open_outputs(a, &csv, &meta, &pic, &err) != CS_OK)
         rc = cs_cli_fail_err(CMD, &err);
@@ -299,8 +343,10 @@ static int run_map(const map_args *a)
     opts.progress = cs_progress_update;
     opts.progress_user = &prog;
     cs_map_result m;
+    cs_cli_ckpt_arm(&a->ckpt);
     cs_status st = cs_map_run(&e, &x, &y, &opts, &m, &err);
     cs_progress_finish(&prog);
+    int stopped = cs_cli_ckpt_stopped(&a->ckpt);
     if (st == CS_OK)
         st = write_outputs(a, &m, &csv, &meta, &pic, &err);
     else {
@@ -308,14 +354,16 @@ static int run_map(const map_args *a)
         cs_outfile_abort(&meta);
         cs_outfile_abort(&pic);
     }
-    if (st != CS_OK)
+    if (stopped)
+        rc = stopped;
+    else if (st != CS_OK)
         rc = cs_cli_fail_err(CMD, &err);
     else if (e.precision > 0.0 && !m.precision_met)
         cs_cli_precision_warning(CMD, "cells", m.max_trials);
     if (st == CS_OK)
         cs_map_result_free(&m);
     cs_experiment_free(&e);
-    return rc;
+    return cs_cli_ckpt_finish(&a->ckpt, rc);
 }
 
 int cs_cli_map(int argc, char **argv)
@@ -324,11 +372,13 @@ int cs_cli_map(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.argc = argc;
     a.argv = argv;
+    a.ckpt = (cs_cli_ckpt){.cmd = CMD, .argc = argc, .argv = argv};
     int rc = parse_args(&a, argc, argv);
     if (rc == 0)
         rc = run_map(&a);
     else if (rc < 0)
         rc = 0;
     cs_cli_sets_free(&a.sets);
+    cs_cli_ckpt_free(&a.ckpt);
     return rc;
 }

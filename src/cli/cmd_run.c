@@ -53,9 +53,17 @@ static const char usage[] =
     "  --dist FILE        also write distributions in long form (CSV): swept keys,\n"
     "                     metric, value, count, p, ci_low, ci_high, method\n"
     "  --quiet            no progress bar (it shows only on a terminal, after 1 s)\n"
+    "  --checkpoint FILE  keep the run's state in FILE: at least every 60 s, after each\n"
+    "                     round of --precision, and on SIGINT or SIGTERM, which then\n"
+    "                     stop it; the same command run again goes on from it and writes\n"
+    "                     what an uninterrupted run writes; FILE is removed when done.\n"
+    "                     A FILE written by another command, version or experiment, or\n"
+    "                     damaged, is refused (exit 2) and left as it is\n"
+    "  --checkpoint-every S  seconds between checkpoints (default 60)\n"
     "  -h, --help         this text\n"
     "\n"
-    "Exit status: 0 done, 2 bad input or usage, 1 runtime failure. Output files are\n"
+    "Exit status: 0 done, 2 bad input or usage, 1 runtime failure, 128 + the signal\n"
+    "when SIGINT or SIGTERM stopped a run with --checkpoint. Output files are\n"
     "written under a temporary name and renamed, never left half-written.\n";
 
 
@@ -70,6 +78,7 @@ typedef struct run_args {
     int argc;    /* the command line, for the metadata */
     char **argv;
     const cs_csvw_remade *remade; /* run by rerun: the original provenance */
+    cs_cli_ckpt ckpt;             /* --checkpoint */
 } run_args;
 
 /* An option taking a value that is kept as text: 0, or the exit status. */
@@ -114,6 +123,8 @@ static int value_option(run_args *a, int argc, char **argv, int *i, bool *matche
         return 0;
     }
     if ((rc = text_option(argc, argv, i, "-o", "a file name", &a->out, matched)) || *matched)
+        return rc;
+    if ((rc = cs_cli_ckpt_option("run", &a->ckpt, argc, argv, i, matched)) || *matched)
         return rc;
     if ((rc = text_option(argc, argv, i, "--dist", "a file name", &a->dist, matched)) ||
         *matched)
@@ -298,7 +309,7 @@ static cs_status write_outputs(const run_args *a, const cs_run_result *res, run_
 }
 
 /* Loads, runs and writes: the exit status. */
-static int run_experiment(const run_args *a)
+static int run_experiment(run_args *a)
 {
     cs_experiment e;
     cs_error err;
@@ -321,6 +332,9 @@ static int run_experiment(const run_args *a)
     if (st == CS_OK && a->max_trials && !(e.precision > 0.0))
         st = cs_error_set(&err, CS_EINPUT, "--max-trials applies only with --precision");
     int rc = st != CS_OK ? cs_cli_fail_err("run", &err) : 0;
+    const char *outs[2] = {a->out, a->dist};
+    if (!rc)
+        rc = cs_cli_ckpt_start(&a->ckpt, &e, &opts, NULL, &a->path, 1, outs, 2);
     run_files f;
     if (!rc && files_open(a, &f, &err) != CS_OK)
         rc = cs_cli_fail_err("run", &err);
@@ -333,20 +347,24 @@ static int run_experiment(const run_args *a)
     opts.progress = cs_progress_update;
     opts.progress_user = &prog;
     cs_run_result res;
+    cs_cli_ckpt_arm(&a->ckpt);
     st = cs_sched_run(&e, &opts, &res, &err);
     cs_progress_finish(&prog);
+    int stopped = cs_cli_ckpt_stopped(&a->ckpt);
     if (st == CS_OK)
         st = write_outputs(a, &res, &f, &err);
     else
         files_abort(&f);
-    if (st != CS_OK)
+    if (stopped)
+        rc = stopped;
+    else if (st != CS_OK)
         rc = cs_cli_fail_err("run", &err);
     else if (e.precision > 0.0 && !res.precision_met)
         cs_cli_precision_warning("run", "points", res.max_trials);
     if (res.point)
         cs_sched_result_free(&res);
     cs_experiment_free(&e);
-    return rc;
+    return cs_cli_ckpt_finish(&a->ckpt, rc);
 }
 
 int cs_cli_run(int argc, char **argv)
@@ -362,11 +380,13 @@ int cs_cli_run_remade(int argc, char **argv, const cs_csvw_remade *remade)
     a.fmt = CS_FORMAT_CSV;
     a.argc = argc;
     a.argv = argv;
+    a.ckpt = (cs_cli_ckpt){.cmd = "run", .argc = argc, .argv = argv};
     int rc = parse_args(&a, argc, argv);
     if (rc == 0)
         rc = run_experiment(&a);
     else if (rc < 0)
         rc = 0;
     cs_cli_sets_free(&a.sets);
+    cs_cli_ckpt_free(&a.ckpt);
     return rc;
 }

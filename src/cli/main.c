@@ -161,8 +161,12 @@ int main(int argc, char **argv)
     return cs_sched_mpi_end(dispatch(argc, argv));
 }
 #else
+/* A run that a signal stopped after its checkpoint (--checkpoint) ends by
+ * that signal, as it would have without one. */
 int main(int argc, char **argv)
 {
-    return dispatch(argc, argv);
+    int rc = dispatch(argc, argv);
+    cs_outfile_raise_deferred();
+    return rc;
 }
 #endif

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,13 +51,51 @@ static void track(const char *name, bool on)
     }
 }
 
-static void on_signal(int sig)
+/* While deferring (cs_outfile_defer_signals), the first SIGINT or SIGTERM
+ * caught, which the run answers at its next safe point; 0 when none. Lock-
+ * free atomics, not volatile sig_atomic_t: the run's worker threads read
+ * the flag while the handler, on whichever thread the signal lands, writes
+ * it (C17 7.14.1.1 allows a handler lock-free atomics). */
+static atomic_int deferring, deferred;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler may touch only lock-free atomics");
+
+static void die_of(int sig)
 {
     for (int i = 0; i < MAX_LIVE; i++)
         if (live_used[i])
             unlink(live[i]);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+static void on_signal(int sig)
+{
+    if (atomic_load_explicit(&deferring, memory_order_relaxed) && sig != SIGHUP) {
+        int none = 0;
+        atomic_compare_exchange_strong(&deferred, &none, sig);
+        return;
+    }
+    die_of(sig);
+}
+
+void cs_outfile_defer_signals(bool on)
+{
+    atomic_store(&deferring, on);
+    int sig = atomic_load(&deferred);
+    if (!on && sig)
+        die_of(sig);
+}
+
+int cs_outfile_deferred_signal(void)
+{
+    return atomic_load_explicit(&deferred, memory_order_relaxed);
+}
+
+void cs_outfile_raise_deferred(void)
+{
+    int sig = atomic_load(&deferred);
+    if (sig)
+        die_of(sig);
 }
 
 void cs_outfile_install_signal_cleanup(void)
@@ -481,6 +520,19 @@ void cs_outfile_abort(cs_outfile *o)
     if (o->backup)
         unlink(o->backup);
     release(o);
+}
+
+cs_status cs_outfile_remove(const char *path, cs_error *err)
+{
+    char *target = follow_links(path);
+    if (!target)
+        return cs_error_set(err, errno == ENOMEM ? CS_ENOMEM : CS_ERUNTIME,
+                            "%s: cannot remove it: %s", path, strerror(errno));
+    int e = unlink(target) == 0 || errno == ENOENT ? 0 : errno;
+    free(target);
+    if (e)
+        return cs_error_set(err, CS_ERUNTIME, "%s: cannot remove it: %s", path, strerror(e));
+    return CS_OK;
 }
 
 cs_status cs_output_check_inputs(const char *out, const char *what, const char *const *inputs,

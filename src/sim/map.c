@@ -2,6 +2,7 @@
  * scheduler (cs_sched_points), placed by the ruleset's map_place hook. See
  * include/chargesim/map.h. */
 #include "chargesim/map.h"
+#include "chargesim/checkpoint.h"
 #include "chargesim/parse.h"
 #include "chargesim/registry.h"
 
@@ -212,14 +213,75 @@ static void copy_cell(const cs_ruleset *rs, const cs_point_result *pr, cs_map_ce
         c->p_outcome[o] = pr->p_outcome[o];
 }
 
+/* --checkpoint (checkpoint.h): a map's own state, saved with the run of
+ * the chunk under way: that chunk's first cell, the cells before it as
+ * they were reported, and what the chunks so far said of the whole. */
+typedef struct map_ckpt {
+    char tag[8];
+    uint64_t first, cells, before, max_trials;
+    uint32_t method, success_mask, precision_met, unused;
+} map_ckpt;
+
+#define MAP_TAG "MAPCELLS"
+
+/* The map's state from the checkpoint it resumes, if any, into out, *j
+ * and *mp. */
+static cs_status map_resume(cs_ckpt *ck, map_job *j, map_progress *mp, cs_map_result *out,
+                            cs_error *err)
+{
+    uint64_t n = (uint64_t)j->x->n * (uint64_t)j->y->n;
+    map_ckpt mk;
+    j->first = 0;
+    if (!ck || !ck->outer_in)
+        return CS_OK;
+    if (ck->outer_in_len >= sizeof mk)
+        memcpy(&mk, ck->outer_in, sizeof mk);
+    if (ck->outer_in_len < sizeof mk || memcmp(mk.tag, MAP_TAG, sizeof mk.tag) != 0 ||
+        mk.cells != n || mk.first >= n || mk.first % CHUNK_CELLS != 0 ||
+        ck->outer_in_len - sizeof mk != mk.first * sizeof *out->cell)
+        return cs_error_set(err, CS_EINPUT,
+                            "--checkpoint: the map's state in it does not fit this map; "
+                            "remove the file to start afresh");
+    memcpy(out->cell, ck->outer_in + sizeof mk, (size_t)mk.first * sizeof *out->cell);
+    j->first = mk.first;
+    mp->before = mk.before;
+    out->max_trials = mk.max_trials;
+    out->method = (cs_method)mk.method;
+    out->success_mask = mk.success_mask;
+    out->precision_met = mk.precision_met != 0;
+    ck->outer_in = NULL;
+    ck->outer_in_len = 0;
+    return CS_OK;
+}
+
+/* The map's state as the next checkpoint saves it (into *mk, which must
+ * live through the chunk). */
+static void map_save(cs_ckpt *ck, const map_job *j, const map_progress *mp,
+                     const cs_map_result *out, map_ckpt *mk)
+{
+    if (!ck)
+        return;
+    *mk = (map_ckpt){.first = j->first, .cells = (uint64_t)j->x->n * (uint64_t)j->y->n,
+                     .before = mp->before, .max_trials = out->max_trials,
+                     .method = (uint32_t)out->method, .success_mask = out->success_mask,
+                     .precision_met = out->precision_met};
+    memcpy(mk->tag, MAP_TAG, sizeof mk->tag);
+    ck->outer[0] = (cs_ckpt_piece){mk, sizeof *mk};
+    ck->outer[1] = (cs_ckpt_piece){out->cell, (size_t)j->first * sizeof *out->cell};
+    ck->n_outer = 2;
+}
+
 static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opts *opts,
                             cs_map_result *out, cs_error *err)
 {
     uint64_t n = (uint64_t)j->x->n * (uint64_t)j->y->n;
     out->precision_met = true;
     map_progress mp = {opts, 0, 0.0};
-    for (j->first = 0; j->first < n; j->first += CHUNK_CELLS) {
+    map_ckpt mk;
+    cs_status st = map_resume(opts->checkpoint, j, &mp, out, err);
+    for (; st == CS_OK && j->first < n; j->first += CHUNK_CELLS) {
         uint64_t m = n - j->first < CHUNK_CELLS ? n - j->first : CHUNK_CELLS;
+        map_save(opts->checkpoint, j, &mp, out, &mk);
         /* With drawn values each trial's placement is asked too. */
         cs_sched_points pts = {m, place_cell, j, e->n_drawn > 0 ? stand_cell : NULL};
         cs_run_opts o = *opts;
@@ -230,9 +292,8 @@ static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opt
             o.progress_user = &mp;
         }
         cs_run_result r;
-        cs_status st = cs_sched_run(e, &o, &r, err);
-        if (st != CS_OK)
-            return st;
+        if ((st = cs_sched_run(e, &o, &r, err)) != CS_OK)
+            break;
         for (uint64_t k = 0; k < m; k++)
             if (out->cell[j->first + k].placed)
                 copy_cell(e->rs, &r.point[k], &out->cell[j->first + k]);
@@ -244,7 +305,9 @@ static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opt
         out->precision_met = out->precision_met && r.precision_met;
         cs_sched_result_free(&r);
     }
-    return CS_OK;
+    if (opts->checkpoint)
+        opts->checkpoint->n_outer = 0;
+    return st;
 }
 
 cs_status cs_map_run(const cs_experiment *e, const cs_map_axis *x, const cs_map_axis *y,

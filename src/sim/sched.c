@@ -1,7 +1,10 @@
 /* The scheduler: sweep points in fixed blocks of trials over OpenMP
  * threads, merged in block order, with the --precision stopping rule; what
- * a block computes belongs to its estimator (include/chargesim/estimator.h).
- * The only file that uses OpenMP besides the dice sampler. */
+ * a block computes belongs to its estimator (include/chargesim/estimator.h),
+ * what --checkpoint saves and gives back to sched_ckpt.c (its hooks: the
+ * chunk's cut, the items dealt to ranks, the tick after each chunk and
+ * round, the resume of a pass). The only file that uses OpenMP besides the
+ * dice sampler. */
 #include "chargesim/sched.h"
 
 #include <float.h>
@@ -12,34 +15,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "chargesim/estimator.h"
 #include "chargesim/backend.h"
+#include "sched_internal.h"
 
-typedef struct sched_point {
-    cs_est_point pt;
-    bool active;          /* still running blocks (--precision) */
-    bool placed;          /* false: a caller's point that cannot exist (cs_sched_points) */
-    uint64_t blocks_done;
-    void *tally;          /* the merged tally, est->tally_size bytes */
-} sched_point;
-
-typedef struct sched {
-    cs_est_run run;
-    const cs_estimator *est;
-    const cs_run_opts *opts;
-    int threads;
-    uint64_t n_points;
-    sched_point *pts;
-    unsigned char *tallies;  /* every point's tally, one allocation */
-    uint64_t **thread_hist;  /* [thread][point * hist_stride] */
-    uint64_t hist_stride;
-    double precision, z;
-    uint64_t max_trials;     /* --precision adds blocks up to this many trials */
-    uint64_t done, planned;  /* progress, trials */
-} sched;
-
-/* Items of a round are cut into chunks so the slots stay small. */
-#define CHUNK 16384u
 
 uint64_t cs_sched_block_size(uint64_t trials)
 {
@@ -88,17 +66,22 @@ static void gather_round(sched *s, const uint64_t *items, uint64_t n_items, uint
 }
 
 /* Computes this process's share of a round's items (point, block) into
- * their slots, then gathers the others' (the backend, backend.h). False
- * when a thread had no memory for its layout: its blocks' slots stay empty,
- * and an empty block must not pass for a computed one. */
-static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigned char *slots)
+ * their slots, then gathers the others' (the backend, backend.h). Items
+ * are taken in order, and none once the chunk is cut (cs_sched_ckpt_cut),
+ * so the items computed are the first *merge of them: their blocks merge
+ * as they would have, and the rest is the next chunk's. False when a thread had no
+ * memory for its layout: its blocks' slots stay empty, and an empty block
+ * must not pass for a computed one. */
+static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigned char *slots,
+                      uint64_t *merge)
 {
     const cs_est_run *run = &s->run;
     const cs_estimator *est = s->est;
     const size_t ts = est->tally_size;
-    uint64_t lo, hi;
-    int failed = 0;
+    uint64_t lo, hi, next;
+    int failed = 0, cut = 0;
     cs_backend_share(n_items, &lo, &hi);
+    next = lo;
 #pragma omp parallel num_threads(s->threads)
     {
         void *layout = malloc(run->rs->layout_size ? run->rs->layout_size : 1);
@@ -107,8 +90,16 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
 #pragma omp atomic write
             failed = 1;
         }
-#pragma omp for schedule(dynamic, 1)
-        for (uint64_t i = lo; i < hi; i++) {
+        for (;;) {
+            uint64_t i;
+#pragma omp critical(cs_sched_items)
+            {
+                if (!cut && next < hi && cs_sched_ckpt_cut(s, next - lo))
+                    cut = 1;
+                i = cut || next >= hi ? hi : next++;
+            }
+            if (i >= hi)
+                break;
             uint64_t k = items[2 * i], b = items[2 * i + 1], n = block_trials(run, b);
             void *slot = slots + i * ts;
             memset(slot, 0, ts);
@@ -129,39 +120,57 @@ static bool run_round(sched *s, const uint64_t *items, uint64_t n_items, unsigne
     /* Gathered even so: the other ranks wait in the gather (the caller
      * then fails, and the backend ends them). */
     gather_round(s, items, n_items, lo, hi, slots);
+    *merge = cs_backend_multi() ? n_items : next - lo;
     return !failed;
 }
 
 /* Adds a round's slots into the points, in item order (point, then block). */
 static void merge_round(sched *s, const uint64_t *items, uint64_t n_items,
-                        const unsigned char *slots)
+                        const unsigned char *slots, uint64_t n_dealt)
 {
     for (uint64_t i = 0; i < n_items; i++) {
         sched_point *p = &s->pts[items[2 * i]];
-        s->est->merge(p->tally, slots + i * s->est->tally_size);
+        s->est->merge(p->tally, slots + cs_sched_ckpt_dealt(s, i, n_dealt) * s->est->tally_size);
         p->blocks_done++;
     }
 }
 
-/* The next up to CHUNK items of a round from (*k, *b) on: blocks
+/* The next up to s->chunk items of a round from (*k, *b) on: blocks
  * [blocks_done, target) of every active point, points in order. */
+/* The first point from k on with blocks of the round left to run (a
+ * resumed round may have finished some), and its next block into *b. */
+static uint64_t first_open(const sched *s, uint64_t target, uint64_t k, uint64_t *b)
+{
+    while (k < s->n_points && !(s->pts[k].active && s->pts[k].blocks_done < target))
+        k++;
+    if (k < s->n_points)
+        *b = s->pts[k].blocks_done;
+    return k;
+}
+
 static uint64_t next_items(const sched *s, uint64_t target, uint64_t *k, uint64_t *b,
                            uint64_t *items)
 {
     uint64_t n = 0;
-    while (n < CHUNK && *k < s->n_points) {
+    while (n < s->chunk && *k < s->n_points) {
         items[2 * n] = *k;
         items[2 * n + 1] = *b;
         n++;
-        if (++*b >= target) {
-            do
-                ++*k;
-            while (*k < s->n_points && !s->pts[*k].active);
-            if (*k < s->n_points)
-                *b = s->pts[*k].blocks_done;
-        }
+        if (++*b >= target)
+            *k = first_open(s, target, *k + 1, b);
     }
     return n;
+}
+
+/* The blocks per point of the --precision round after one of `target`:
+ * the estimator's, or twice as many up to the cap (cap[0]: whole blocks
+ * within max_trials, cap[1]: with the last one cut short); `target` itself
+ * when no further round can run. */
+uint64_t cs_sched_next_target(const sched *s, uint64_t target, const uint64_t cap[2])
+{
+    if (s->est->next_blocks)
+        return s->est->next_blocks(&s->run, target, cap[0]);
+    return target * 2 < cap[1] ? target * 2 : cap[1];
 }
 
 static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
@@ -173,7 +182,7 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
     if (n_items == 0)
         return CS_OK;
     uint64_t cap = n_items < CHUNK ? n_items : CHUNK;
-    uint64_t *items = malloc(2 * (size_t)cap * sizeof *items);
+    uint64_t *items = malloc(4 * (size_t)cap * sizeof *items);
     unsigned char *slots = malloc((size_t)cap * s->est->tally_size);
     if (!items || !slots) {
         free(items);
@@ -181,25 +190,30 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
         return cs_error_set(err, CS_ENOMEM, "out of memory for %llu blocks",
                             (unsigned long long)n_items);
     }
+    uint64_t *deal = items + 2 * cap; /* the chunk's items as dealt (cs_sched_ckpt_dealt) */
     s->planned = s->done + n_items * s->run.block_size;
-    uint64_t k = 0, b = 0;
-    while (k < s->n_points && !s->pts[k].active)
-        k++;
-    if (k < s->n_points)
-        b = s->pts[k].blocks_done;
-    for (uint64_t left = n_items; left > 0;) {
-        uint64_t n = next_items(s, target, &k, &b, items);
-        if (!run_round(s, items, n, slots)) {
-            free(items);
-            free(slots);
-            return cs_error_set(err, CS_ENOMEM, "out of memory");
+    uint64_t b = 0, k = first_open(s, target, 0, &b);
+    cs_status st = CS_OK;
+    for (uint64_t left = n_items; st == CS_OK && left > 0;) {
+        uint64_t n = next_items(s, target, &k, &b, items), m;
+        s->chunk_start = s->ck ? cs_ckpt_now() : 0.0;
+        for (uint64_t i = 0; i < n; i++)
+            memcpy(deal + 2 * cs_sched_ckpt_dealt(s, i, n), items + 2 * i, 2 * sizeof *items);
+        if (!run_round(s, deal, n, slots, &m)) {
+            st = cs_error_set(err, CS_ENOMEM, "out of memory");
+            break;
         }
-        merge_round(s, items, n, slots);
-        left -= n;
+        merge_round(s, items, m, slots, n);
+        left -= m;
+        if (m < n) { /* a cut chunk: the next one starts at its first item left */
+            k = items[2 * m];
+            b = items[2 * m + 1];
+        }
+        st = cs_sched_ckpt_tick(s, false, err);
     }
     free(items);
     free(slots);
-    return CS_OK;
+    return st;
 }
 
 /* Rounds of blocks until every point is done: one round without
@@ -214,19 +228,21 @@ static cs_status run_pass(sched *s, cs_error *err)
     /* The blocks that reach max_trials, the last one cut short; an
      * estimator that keeps rounds whole (next_blocks) gets the whole ones. */
     uint64_t extra = s->max_trials > run->trials ? s->max_trials - run->trials : 0;
-    uint64_t cap_whole = target + extra / run->block_size;
-    uint64_t cap_blocks = target + (extra + run->block_size - 1) / run->block_size;
-    cs_status st;
+    const uint64_t cap[2] = {target + extra / run->block_size,
+                             target + (extra + run->block_size - 1) / run->block_size};
+    bool complete;
+    cs_status st = cs_sched_ckpt_resume(s, cap, &target, &complete, err);
+    if (st != CS_OK || complete)
+        return st;
     for (;;) {
+        s->target = target;
         if (s->est->grow && (st = s->est->grow(&s->run, target, err)) != CS_OK)
             return st;
         if ((st = run_round_items(s, target, err)) != CS_OK)
             return st;
         if (!(s->precision > 0.0))
             return CS_OK;
-        uint64_t next = s->est->next_blocks ? s->est->next_blocks(run, target, cap_whole)
-                        : target * 2 < cap_blocks ? target * 2
-                                                  : cap_blocks;
+        uint64_t next = cs_sched_next_target(s, target, cap);
         bool any = false;
         for (uint64_t k = 0; k < s->n_points; k++) {
             sched_point *p = &s->pts[k];
@@ -240,6 +256,9 @@ static cs_status run_pass(sched *s, cs_error *err)
         if (!any)
             return CS_OK;
         target = next;
+        s->target = target;
+        if ((st = cs_sched_ckpt_tick(s, true, err)) != CS_OK)
+            return st;
     }
 }
 
@@ -291,6 +310,11 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
     s->precision = e->precision;
     s->z = cs_stats_z(e->confidence);
     s->max_trials = opts->max_trials ? opts->max_trials : CS_SCHED_DEFAULT_MAX_TRIALS;
+    s->ck = opts->checkpoint;
+    /* Under MPI a checkpoint waits for a chunk's end: chunks start small
+     * and grow to their interval (ckpt_agree); alone, a chunk is cut. */
+    const cs_backend *backend = cs_backend_multi();
+    s->chunk = s->ck && backend ? 2 * (uint64_t)backend->size : CHUNK;
 }
 
 /* Bytes one point holds with estimator est (NULL: not known, as for a
@@ -412,12 +436,14 @@ static cs_status resample_pass(sched *s, cs_run_result *out, cs_error *err)
     const cs_estimator *re = s->est->resample;
     unsigned any = 0;
     if (!re) /* an estimator that resamples has cs_est_tally tallies */
-        return CS_OK;
+        return s->resume.n_passes > 1 ? cs_sched_ckpt_misfit(err, "no metric to resample") : CS_OK;
     for (uint64_t k = 0; k < s->n_points; k++)
         any |= ((const cs_est_tally *)s->pts[k].tally)->sampled_mask;
     if (!any || s->opts->points)
-        return CS_OK;
+        return s->resume.n_passes > 1 ? cs_sched_ckpt_misfit(err, "no metric to resample") : CS_OK;
     sched r = *s;
+    r.pass = 1;
+    r.main = s;
     r.est = re;
     r.precision = 0.0;
     r.run.sequential = false;
@@ -557,6 +583,11 @@ cs_status cs_sched_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_r
     if ((st = check_bounds(&s, e, err)) != CS_OK)
         return st;
     if (s.est->setup && (st = s.est->setup(&s.run, err)) != CS_OK) {
+        free_state(&s);
+        return st;
+    }
+    bool resumed = false;
+    if (s.ck && (st = cs_ckpt_take_run(s.ck, &s.resume, &resumed, err)) != CS_OK) {
         free_state(&s);
         return st;
     }
