@@ -1,8 +1,8 @@
 /* Out of memory is an error like any other (issue 18, section 4): every
  * allocation of a command, one at a time, is made to fail, and the command
- * must then stop with exit status 1 (or finish, where the allocation was
- * optional, with the very tables of a run without failures) without
- * crashing. The test binary is linked with --wrap for malloc, calloc,
+ * must then stop with exit status 1 and say it is out of memory (or finish,
+ * where the allocation was optional, with the very tables of a run without
+ * failures) without crashing. The test binary is linked with --wrap for malloc, calloc,
  * realloc and strdup, and for the library calls of ours that allocate
  * (fdopen, csv_init, xmlNewParserCtxt, gsl_qrng_alloc) (Makefile TEST_WRAP),
  * so the library's own calls come here; the product binary is not. --wrap
@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "chargesim/cli.h"
 #include "chargesim/output.h"
@@ -182,39 +183,83 @@ static int with_metadata(const char **paths, int n, char (*side)[1100])
     return total;
 }
 
+/* What a run of each_allocation_fails_with asks beyond the rest. */
+typedef struct oom_case {
+    void (*before)(void);    /* called before every run (the files it finds), or NULL */
+    const char *const *said; /* NULL-ended: each said on stderr by at least one run */
+} oom_case;
+
+/* Standard error of the command, into a file of its own (not among the
+ * command's files, which a command may list): truncated before each run. */
+static char *stderr_path(void)
+{
+    static char path[1100];
+    if (!path[0])
+        snprintf(path, sizeof path, "%s/stderr", th_tmpdir());
+    cr_assert(freopen(path, "w", stderr), "%s", path);
+    return path;
+}
+
+/* Whether a failed run said what failed: memory. */
+static bool says_out_of_memory(const char *said)
+{
+    return strstr(said, "out of memory") || strstr(said, strerror(ENOMEM));
+}
+
 /* Runs cmd with the words of `args` once per allocation it makes, failing
  * that allocation; stops when a run makes no more allocations than were
- * counted, which must then succeed. A run that succeeds although an
- * allocation failed (an optional one) must write the very tables (and their
- * metadata) a run without failures writes: no partial result may pass as a
- * result. */
-static void each_allocation_fails(command_fn cmd, const char *args)
+ * counted, which must then succeed. A run that fails must say it is out of
+ * memory (its exit status 1); one that succeeds although an allocation
+ * failed (an optional one) must write the very tables (and their metadata)
+ * a run without failures writes: no partial result may pass as a result.
+ * Each of c's `said` must be said by some run. */
+static void each_allocation_fails_with(command_fn cmd, const char *args, const oom_case *c)
 {
     char buf[4096], *argv[64], side[MAX_TABLES][1100];
     const char *paths[2 * MAX_TABLES];
     char *want[2 * MAX_TABLES];
-    /* Hundreds of "out of memory" messages are expected, and not shown. */
-    cr_assert(freopen("/dev/null", "w", stderr));
+    bool heard[16] = {false};
+    int n_said = 0;
+    while (c && c->said && c->said[n_said])
+        n_said++;
+    cr_assert(n_said <= 16);
+    if (c && c->before)
+        c->before();
+    const char *errpath = stderr_path();
     int argc = split_args(args, buf, sizeof buf, argv);
     cr_assert_eq(cmd(argc, argv), 0, "%s", args);
     int n_tables = with_metadata(paths, table_outputs(argc, argv, paths), side);
     for (int t = 0; t < n_tables; t++)
         cr_assert(want[t] = th_slurp(paths[t], NULL), "%s", paths[t]);
     for (long k = 1; k < 100000; k++) {
+        if (c && c->before)
+            c->before();
+        stderr_path();
         argc = split_args(args, buf, sizeof buf, argv);
         countdown = k;
         int rc = cmd(argc, argv);
         bool injected = countdown == 0;
         countdown = 0;
         failing = false;
+        fflush(stderr);
+        char *said = th_slurp(errpath, NULL);
+        cr_assert(said, "%s", errpath);
+        for (int i = 0; i < n_said; i++)
+            heard[i] = heard[i] || strstr(said, c->said[i]);
         if (!injected) {
             cr_expect_eq(rc, 0, "%s: exit %d with no allocation failing", args, rc);
             for (int t = 0; t < n_tables; t++)
                 free(want[t]);
+            for (int i = 0; i < n_said; i++)
+                cr_expect(heard[i], "%s: no run said \"%s\"", args, c->said[i]);
+            free(said);
             return;
         }
         cr_expect(rc == 0 || rc == 1, "%s: allocation %ld failed: exit %d, expected 1", args, k,
                   rc);
+        cr_expect(rc != 1 || says_out_of_memory(said),
+                  "%s: allocation %ld failed, exit 1, but it says:\n%s", args, k, said);
+        free(said);
         for (int t = 0; rc == 0 && t < n_tables; t++) {
             char *got = th_slurp(paths[t], NULL);
             cr_expect(got && strcmp(got, want[t]) == 0,
@@ -224,6 +269,11 @@ static void each_allocation_fails(command_fn cmd, const char *args)
         }
     }
     cr_expect(false, "%s: more than 100000 allocations", args);
+}
+
+static void each_allocation_fails(command_fn cmd, const char *args)
+{
+    each_allocation_fails_with(cmd, args, NULL);
 }
 
 static void write_file(const char *name, const char *text)
@@ -363,6 +413,96 @@ Test(oom, map_csv_and_plot)
     snprintf(args, sizeof args, "%s/experiments/map-t9a.ini --x 0..2:1 --y 5..6:1 --threads 1 "
              "--quiet -o @/m.csv --plot @/m.svg", th_root());
     each_allocation_fails(cs_cli_map, args);
+}
+
+/* --checkpoint (issue 34). Before each run the checkpoint file is as the
+ * test wants it: none (a run that starts afresh) or the bytes of one stopped
+ * at its start (a run that goes on from it); a run that failed half-way
+ * would otherwise leave its own for the next. */
+static char ck_path[1100];
+static char *ck_bytes;
+static size_t ck_len;
+
+static void no_checkpoint(void)
+{
+    cr_assert(unlink(ck_path) == 0 || errno == ENOENT, "%s", ck_path);
+}
+
+static void stopped_checkpoint(void)
+{
+    FILE *f = fopen(ck_path, "wb");
+    cr_assert(f, "%s", ck_path);
+    cr_assert_eq(fwrite(ck_bytes, 1, ck_len, f), ck_len);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* The checkpoint cmd writes on `args` stopped at its start, kept for
+ * stopped_checkpoint (th_stopped_checkpoint: before any OpenMP here). */
+static void keep_stopped_checkpoint(command_fn cmd, const char *args)
+{
+    char buf[4096], *argv[64];
+    snprintf(ck_path, sizeof ck_path, "%s/ck", tmp());
+    no_checkpoint();
+    th_stopped_checkpoint(cmd, split_args(args, buf, sizeof buf, argv), argv);
+    free(ck_bytes);
+    cr_assert(ck_bytes = (char *)th_slurp(ck_path, &ck_len), "%s", ck_path);
+}
+
+/* Its identity, the state of every round's end (--precision: one written
+ * at each) with the histograms of --dist, the file written and removed. */
+Test(oom, run_with_a_checkpoint_afresh)
+{
+    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\nmethod = mc\n"
+                        "[params]\nmove = 4\ndistance = 8\n");
+    snprintf(ck_path, sizeof ck_path, "%s/ck", tmp());
+    char removal[1300];
+    snprintf(removal, sizeof removal,
+             "chargesim run: warning: the run is done but its checkpoint stays: %s: cannot "
+             "remove it: %s\n",
+             ck_path, strerror(ENOMEM));
+    const char *const said[] = {
+        "chargesim run: out of memory\n",
+        "chargesim run: out of memory for the checkpoint\n",
+        "chargesim run: warning: the checkpoint was not written: out of memory; the run goes on",
+        removal,
+        NULL};
+    oom_case c = {no_checkpoint, said};
+    each_allocation_fails_with(cs_cli_run, "@/e.ini --threads 1 --quiet --precision 0.05 "
+                                           "-o @/o.csv --dist @/d.csv --checkpoint @/ck", &c);
+    cr_expect(access(ck_path, F_OK) != 0, "the checkpoint stays after the run");
+}
+
+/* The file read, checked and its state taken; the run then goes on and
+ * ends with the tables of a run never stopped. */
+Test(oom, run_going_on_from_a_checkpoint)
+{
+    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\nmethod = mc\n"
+                        "[params]\nmove = 4\ndistance = 8\n");
+    const char *args = "@/e.ini --threads 1 --quiet --precision 0.05 -o @/o.csv --dist @/d.csv "
+                       "--checkpoint @/ck";
+    keep_stopped_checkpoint(cs_cli_run, args);
+    char read[1300];
+    snprintf(read, sizeof read, "chargesim run: --checkpoint %s: cannot read it: %s\n", ck_path,
+             strerror(ENOMEM));
+    const char *const said[] = {"note: going on from the checkpoint", read, NULL};
+    oom_case c = {stopped_checkpoint, said};
+    each_allocation_fails_with(cs_cli_run, args, &c);
+}
+
+/* A map's axes in its identity and its finished cells in the file. */
+Test(oom, map_with_a_checkpoint_afresh_and_going_on)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "%s/experiments/map-t9a.ini --x 0..2:1 --y 5..6:1 --threads 1 "
+             "--quiet -o @/m.csv --checkpoint @/ck", th_root());
+    keep_stopped_checkpoint(cs_cli_map, args);
+    static const char *const said[] = {"chargesim map: out of memory\n", NULL};
+    oom_case fresh = {no_checkpoint, said};
+    each_allocation_fails_with(cs_cli_map, args, &fresh);
+    static const char *const going_on[] = {"chargesim map: note: going on from the checkpoint",
+                                           NULL};
+    oom_case resumed = {stopped_checkpoint, going_on};
+    each_allocation_fails_with(cs_cli_map, args, &resumed);
 }
 
 /* The web edition's C side (web.h): each allocation of a request fails in

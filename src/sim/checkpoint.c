@@ -476,11 +476,11 @@ cs_status cs_ckpt_save_run(cs_ckpt *ck, const cs_ckpt_run *r, cs_error *err)
     }
     add(pc, &n, &sched_len, sizeof sched_len);
     add(pc, &n, &rh, sizeof rh);
+    /* Every array r describes is in memory, so its size in bytes fits in a
+     * size_t (no product here can pass SIZE_MAX, even in a 32-bit build). */
     for (int p = 0; p < r->n_passes; p++) {
         const cs_ckpt_pass *s = &r->pass[p];
-        size_t nb, nt;
-        if (!mul(s->n_points, 8, &nb) || !mul(s->n_points, s->tally_size, &nt))
-            return cs_error_set(err, CS_ENOMEM, "out of memory for the checkpoint");
+        size_t nb = (size_t)s->n_points * 8, nt = (size_t)s->n_points * (size_t)s->tally_size;
         memset(&ph[p], 0, sizeof ph[p]);
         ph[p].target = s->target;
         ph[p].n_points = s->n_points;
@@ -492,9 +492,7 @@ cs_status cs_ckpt_save_run(cs_ckpt *ck, const cs_ckpt_run *r, cs_error *err)
         add(pc, &n, s->tallies, nt);
         sched_len += sizeof ph[p] + nb + (uint64_t)s->n_points + nt;
     }
-    size_t nh;
-    if (!mul(r->hist_len, 8, &nh))
-        return cs_error_set(err, CS_ENOMEM, "out of memory for the checkpoint");
+    size_t nh = (size_t)r->hist_len * 8;
     add(pc, &n, r->hist, nh);
     sched_len += nh;
     uint8_t digest[DIGEST];

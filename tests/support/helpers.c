@@ -10,13 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ftw.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef CS_COVERAGE
+#include <gcov.h>
+#endif
 
 #include "chargesim/tablewrite.h"
 
 #include "chargesim/expfile.h"
+#include "chargesim/output.h"
 #include "chargesim/tablewrite.h"
 #include "chargesim/report.h"
 
@@ -239,4 +244,33 @@ void th_check_renders_identical(char *(*make)(int format, size_t *len))
         free(a);
         free(b);
     }
+}
+
+void th_child_exit(int code)
+{
+#ifdef CS_COVERAGE
+    __gcov_dump();
+#endif
+    _exit(code);
+}
+
+void th_stopped_checkpoint(int (*cmd)(int, char **), int argc, char **argv)
+{
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        /* The word on how to go on is the command line tests' to check. */
+        if (!freopen("/dev/null", "w", stderr))
+            _exit(3);
+        cs_outfile_install_signal_cleanup();
+        cs_outfile_defer_signals(true);
+        raise(SIGTERM);
+        int rc = cmd(argc, argv);
+        th_child_exit(rc == 128 + SIGTERM ? 0 : rc == 0 ? 4 : 5);
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "the command stopped by SIGTERM at its start: status %d (4: it was not stopped)",
+              status);
 }

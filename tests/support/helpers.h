@@ -45,6 +45,21 @@ double th_time_limit(double seconds);
  * process), for each of SVG, PNG and PDF (formats 0, 1, 2 of canvas.h):
  * each starts with its format's magic bytes and the two are identical. */
 void th_check_renders_identical(char *(*make)(int format, size_t *len));
+/* Ends a test's child process with `code` as _exit does (no exit handler
+ * of the test runner's, nor th_tmpdir's cleanup, runs in it); under `make
+ * coverage` (CS_COVERAGE) its counters are written first, so that what the
+ * child ran counts as reached. A child that changed its user must be root
+ * again first: the counters' files are root's. */
+_Noreturn void th_child_exit(int code);
+/* Leaves in the file its --checkpoint names the checkpoint that the command
+ * cmd (cs_cli_run, cs_cli_map or cs_cli_compare) writes on argv when SIGTERM
+ * came as it started: run in a child process with the signal already noted
+ * (as a signal while it runs is), it writes its checkpoint at its first safe
+ * point and returns 128 + SIGTERM; anything else fails the test. Unlike a
+ * signal sent after a delay, this always stops at the same point. Call it
+ * before the test's process has run OpenMP: a child forked after that may
+ * wait for threads it does not have. */
+void th_stopped_checkpoint(int (*cmd)(int, char **), int argc, char **argv);
 /* 5 binomial standard errors around an exact p. */
 double th_5sigma(double p, uint64_t n);
 
