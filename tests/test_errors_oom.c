@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "chargesim/cli.h"
+#include "chargesim/grow.h"
 #include "chargesim/output.h"
 #include "chargesim/status.h"
 #include "chargesim/web.h"
@@ -614,4 +615,52 @@ Test(oom, every_status_has_a_name_and_exit_code)
     }
     cr_expect_str_eq(cs_strerror((cs_status)99), "unknown status");
     cr_expect_eq(cs_status_exit_code((cs_status)99), 1);
+}
+
+/* cs_grow (grow.h): the array itself while there is room, twice the slots
+ * (first: `first`) when full, and on a failed allocation NULL with the
+ * array and its capacity untouched. */
+Test(oom, an_array_grows_by_doubling_and_keeps_what_it_had_on_failure)
+{
+    int cap = 0, *a = NULL;
+    for (int n = 0; n < 20; n++) {
+        int *q = cs_grow(a, n, &cap, sizeof *a, 4);
+        cr_assert(q);
+        cr_expect(n < 4 ? cap == 4 : n < 8 ? cap == 8 : n < 16 ? cap == 16 : cap == 32,
+                  "n %d: capacity %d", n, cap);
+        a = q;
+        a[n] = n;
+    }
+    cr_expect_eq(cs_grow(a, 31, &cap, sizeof *a, 4), a, "room left: the same array");
+    countdown = 1;
+    cr_expect_null(cs_grow(a, 32, &cap, sizeof *a, 4));
+    cr_expect_eq(cap, 32);
+    for (int n = 0; n < 20; n++)
+        cr_expect_eq(a[n], n);
+    free(a);
+}
+
+/* cs_text (grow.h): NUL-terminated as it grows; once an allocation fails,
+ * oom and the text as it was, and later writes do nothing. */
+Test(oom, a_text_grows_and_stops_whole_on_failure)
+{
+    cs_text t = {0};
+    char chunk[300];
+    memset(chunk, 'x', sizeof chunk);
+    for (int i = 0; i < 10; i++)
+        cs_text_put(&t, chunk, sizeof chunk);
+    cr_assert(!t.oom);
+    cr_expect_eq(t.len, 3000);
+    cr_expect_eq(strlen(t.s), 3000);
+    while (t.len + sizeof chunk + 1 <= t.cap) /* fill the room left */
+        cs_text_put(&t, chunk, sizeof chunk);
+    size_t len = t.len;
+    countdown = 1;
+    cs_text_put(&t, chunk, sizeof chunk); /* must grow, and cannot */
+    cr_expect(t.oom);
+    cr_expect_eq(t.len, len);
+    cs_text_put(&t, "y", 1);
+    cr_expect_eq(t.len, len);
+    cr_expect_eq(strlen(t.s), len);
+    free(t.s);
 }

@@ -277,7 +277,7 @@ Test(web, markup_and_control_characters_stay_text_in_the_json)
     cs_webjson_bool(&j, true);
     cs_webjson_string(&j, NULL);
     cs_webjson_close(&j, ']');
-    cr_expect_str_eq(j.s, "[\"a\\\"b\\u0001\",0.5,null,true,null]");
+    cr_expect_str_eq(j.text.s, "[\"a\\\"b\\u0001\",0.5,null,true,null]");
     cs_webjson_clear(&j);
 }
 

@@ -6,15 +6,15 @@
  * into one growing buffer, commas placed by the writer. Strings are
  * escaped as RFC 8259 requires (quote, backslash, control characters);
  * a number that is not finite is written null. An allocation that fails
- * marks the buffer (oom) and later calls do nothing. */
+ * marks the buffer (text.oom) and later calls do nothing. */
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "chargesim/grow.h"
+
 typedef struct cs_webjson {
-    char *s;      /* the text so far, NUL-terminated (NULL before the first write) */
-    size_t n, cap;
+    cs_text text; /* the text so far; text.oom: an allocation failed, it is incomplete */
     bool comma;   /* a value was written: the next key or element needs a comma */
-    bool oom;     /* an allocation failed: the text is incomplete */
 } cs_webjson;
 
 void cs_webjson_open(cs_webjson *j, char bracket); /* '{' or '[' */

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "chargesim/grow.h"
 #include "chargesim/output.h"
 
 #ifndef PATH_MAX
@@ -74,14 +75,10 @@ typedef struct names {
 
 static void names_add(names *l, const char *s)
 {
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 8;
-        char **more = realloc(l->name, (size_t)cap * sizeof *more);
-        if (!more)
-            return; /* not removed later: what would happen unsupervised */
-        l->name = more;
-        l->cap = cap;
-    }
+    char **more = cs_grow(l->name, l->n, &l->cap, sizeof *more, 8);
+    if (!more)
+        return; /* not removed later: what would happen unsupervised */
+    l->name = more;
     if ((l->name[l->n] = strdup(s)) != NULL)
         l->n++;
 }

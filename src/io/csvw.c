@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chargesim/cmdline.h"
+#include "chargesim/grow.h"
 #include "chargesim/infile.h"
 #include "chargesim/sha256.h"
 
@@ -296,16 +297,12 @@ typedef struct args {
 
 static void add(args *a, const char *fmt, const char *x, const char *y)
 {
-    if (a->n == a->cap) {
-        int cap = a->cap ? 2 * a->cap : 32;
-        char **nv = realloc(a->v, (size_t)cap * sizeof *nv);
-        if (!nv) {
-            a->oom = true;
-            return;
-        }
-        a->v = nv;
-        a->cap = cap;
+    char **nv = cs_grow(a->v, a->n, &a->cap, sizeof *nv, 32);
+    if (!nv) {
+        a->oom = true;
+        return;
     }
+    a->v = nv;
     size_t len = strlen(fmt) + strlen(x) + (y ? strlen(y) : 0) + 1;
     char *s = malloc(len);
     if (!s) {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "chargesim/grow.h"
 #include "chargesim/unitsrc.h"
 
 /* Copies at most cap-1 bytes and says whether all of src fitted. */
@@ -27,23 +28,12 @@ static bool copy(char *dst, size_t cap, const char *src)
 
 /* ---- the unit and note lists ------------------------------------------- */
 
-static void *grow(void *p, int *cap, size_t size)
-{
-    int c = *cap ? *cap * 2 : 64;
-    void *q = realloc(p, (size_t)c * size);
-    if (q)
-        *cap = c;
-    return q;
-}
-
 static cs_status push_unit(cs_units *out, const cs_unit *u)
 {
-    if (out->n == out->cap) {
-        cs_unit *q = grow(out->unit, &out->cap, sizeof *q);
-        if (!q)
-            return CS_ENOMEM;
-        out->unit = q;
-    }
+    cs_unit *q = cs_grow(out->unit, out->n, &out->cap, sizeof *q, 64);
+    if (!q)
+        return CS_ENOMEM;
+    out->unit = q;
     out->unit[out->n++] = *u;
     return CS_OK;
 }
@@ -52,12 +42,10 @@ static cs_status push_unit(cs_units *out, const cs_unit *u)
 static cs_status add_note(cs_units *out, cs_unit_note_kind kind, cs_unit_problem problem,
                           const cs_unit *u, const char *file, int line, const char *what)
 {
-    if (out->n_notes == out->cap_notes) {
-        cs_unit_note *q = grow(out->note, &out->cap_notes, sizeof *q);
-        if (!q)
-            return CS_ENOMEM;
-        out->note = q;
-    }
+    cs_unit_note *q = cs_grow(out->note, out->n_notes, &out->cap_notes, sizeof *q, 64);
+    if (!q)
+        return CS_ENOMEM;
+    out->note = q;
     cs_unit_note *n = &out->note[out->n_notes++];
     n->kind = kind;
     n->problem = problem;

@@ -21,7 +21,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "chargesim/grow.h"
 #include "chargesim/unitsrc.h"
+
 #include "units_doc.h"
 
 /* Entries and links nested deeper than this are refused: a guard for the
@@ -102,14 +104,10 @@ static bool unit_type(const xmlNode *n)
 static cs_status add_profile(reader *r, const xmlNode *p)
 {
     proflist *l = r->prof;
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 32;
-        const xmlNode **q = realloc(l->p, (size_t)cap * sizeof *q);
-        if (!q)
-            return CS_ENOMEM;
-        l->p = q;
-        l->cap = cap;
-    }
+    const xmlNode **q = cs_grow(l->p, l->n, &l->cap, sizeof *q, 32);
+    if (!q)
+        return CS_ENOMEM;
+    l->p = q;
     l->p[l->n++] = p;
     return CS_OK;
 }
@@ -239,14 +237,10 @@ static cs_status add_mount(reader *r, const xmlNode *link, const xmlNode *t, boo
     for (int i = 0; i < l->n; i++)
         if (l->m[i].entry == t)
             return CS_OK;
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 8;
-        mount *q = realloc(l->m, (size_t)cap * sizeof *q);
-        if (!q)
-            return CS_ENOMEM;
-        l->m = q;
-        l->cap = cap;
-    }
+    mount *q = cs_grow(l->m, l->n, &l->cap, sizeof *q, 8);
+    if (!q)
+        return CS_ENOMEM;
+    l->m = q;
     l->m[l->n++] = (mount){link, t, min_count(link, t) >= 1.0, in_choice};
     return CS_OK;
 }

@@ -11,6 +11,7 @@
 
 #include "chargesim/estimator.h"
 #include "chargesim/experiment.h"
+#include "chargesim/grow.h"
 #include "chargesim/sched.h"
 #include "chargesim/sha256.h"
 #include "chargesim/success.h"
@@ -47,36 +48,8 @@ uint64_t cs_ckpt_u64_at(const void *p, uint64_t i)
     return v;
 }
 
-/* A growing text; `oom` once an allocation failed (the text is then cut). */
-typedef struct text {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} text;
-
-static void put(text *t, const char *s, size_t n)
-{
-    if (t->oom)
-        return;
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 1024;
-        while (cap < t->len + n + 1)
-            cap *= 2;
-        char *more = realloc(t->s, cap);
-        if (!more) {
-            t->oom = true;
-            return;
-        }
-        t->s = more;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->len, s, n);
-    t->len += n;
-    t->s[t->len] = '\0';
-}
-
-static void putf(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(text *t, const char *fmt, ...)
+static void putf(cs_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(cs_text *t, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
@@ -84,41 +57,41 @@ static void putf(text *t, const char *fmt, ...)
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (n > 0)
-        put(t, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+        cs_text_put(t, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
 /* A value on one line: backslash, newline and control characters escaped,
  * so the first empty line ends the identity. */
-static void put_escaped(text *t, const char *s)
+static void put_escaped(cs_text *t, const char *s)
 {
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '\\')
-            put(t, "\\\\", 2);
+            cs_text_put(t, "\\\\", 2);
         else if (c < 0x20 || c == 0x7f)
             putf(t, "\\x%02x", c);
         else
-            put(t, s, 1);
+            cs_text_put(t, s, 1);
     }
 }
 
-static void puts_(text *t, const char *s)
+static void puts_(cs_text *t, const char *s)
 {
-    put(t, s, strlen(s));
+    cs_text_put(t, s, strlen(s));
 }
 
-static void line(text *t, const char *key, const char *value)
+static void line(cs_text *t, const char *key, const char *value)
 {
-    put(t, key, strlen(key));
-    put(t, " ", 1);
+    cs_text_put(t, key, strlen(key));
+    cs_text_put(t, " ", 1);
     put_escaped(t, value);
-    put(t, "\n", 1);
+    cs_text_put(t, "\n", 1);
 }
 
 /* Value j of parameter i exactly: a number to 17 significant digits (it
  * reads back as the same double), a choice or a flag by name, a text as
  * written. */
-static void value_of(text *t, const cs_param_def *d, const cs_value_spec *v, int j)
+static void value_of(cs_text *t, const cs_param_def *d, const cs_value_spec *v, int j)
 {
     switch (d->type) {
     case CS_PARAM_BOOL:
@@ -141,7 +114,7 @@ static void value_of(text *t, const cs_param_def *d, const cs_value_spec *v, int
 
 /* "params.KEY VALUES": every value the key takes, so two spellings of one
  * sweep (1..24 and 1..24:1) are one identity. */
-static void param_line(text *t, const char *prefix, const cs_experiment *e, int i)
+static void param_line(cs_text *t, const char *prefix, const cs_experiment *e, int i)
 {
     const cs_param_def *d = &e->rs->params[i];
     const cs_value_spec *v = &e->param[i];
@@ -151,16 +124,16 @@ static void param_line(text *t, const char *prefix, const cs_experiment *e, int 
     else
         for (int j = 0; j < v->n; j++) {
             if (j)
-                put(t, ",", 1);
+                cs_text_put(t, ",", 1);
             value_of(t, d, v, j);
         }
-    put(t, "\n", 1);
+    cs_text_put(t, "\n", 1);
 }
 
 /* Whether B's parameter i takes other values than A's. */
 static bool param_differs(const cs_experiment *a, const cs_experiment *b, int i)
 {
-    text ta = {0}, tb = {0};
+    cs_text ta = {0}, tb = {0};
     param_line(&ta, "", a, i);
     param_line(&tb, "", b, i);
     bool differ = ta.oom || tb.oom || strcmp(ta.s, tb.s) != 0;
@@ -178,7 +151,7 @@ static const char *abi(void)
                : (sizeof(void *) == 8 ? "big-endian 64-bit" : "big-endian 32-bit");
 }
 
-static void experiment_lines(text *t, const cs_experiment *e, const cs_run_opts *opts,
+static void experiment_lines(cs_text *t, const cs_experiment *e, const cs_run_opts *opts,
                              const cs_estimator *est)
 {
     char buf[512];
@@ -210,20 +183,20 @@ cs_status cs_ckpt_identify(cs_ckpt *ck, const char *command, const cs_experiment
     cs_status st = cs_estimator_of(e, opts->pair, &est, err);
     if (st != CS_OK)
         return st;
-    text t = {0};
-    put(&t, CS_CKPT_MAGIC, strlen(CS_CKPT_MAGIC));
+    cs_text t = {0};
+    cs_text_put(&t, CS_CKPT_MAGIC, strlen(CS_CKPT_MAGIC));
     line(&t, "version", CS_VERSION);
     line(&t, "abi", abi());
     line(&t, "command", command);
     experiment_lines(&t, e, opts, est);
     if (extra)
-        put(&t, extra, strlen(extra));
+        cs_text_put(&t, extra, strlen(extra));
     if (note) {
-        put(&t, "# ", 2);
+        cs_text_put(&t, "# ", 2);
         put_escaped(&t, note);
-        put(&t, "\n", 1);
+        cs_text_put(&t, "\n", 1);
     }
-    put(&t, "\n", 1);
+    cs_text_put(&t, "\n", 1);
     if (t.oom) {
         free(t.s);
         return cs_error_set(err, CS_ENOMEM, "out of memory");
@@ -273,33 +246,33 @@ static bool find_entry(const char *p, const char *end, const char *key, size_t k
 }
 
 /* A value shown in a message: at most 60 characters. */
-static void shown(text *t, const entry *en, bool present)
+static void shown(cs_text *t, const entry *en, bool present)
 {
     if (!present) {
-        put(t, "(none)", 6);
+        cs_text_put(t, "(none)", 6);
         return;
     }
     size_t n = en->value_len > 60 ? 57 : en->value_len;
-    put(t, en->value, n);
+    cs_text_put(t, en->value, n);
     if (n < en->value_len)
-        put(t, "...", 3);
+        cs_text_put(t, "...", 3);
 }
 
-static void difference(text *t, int *n, const entry *key, const entry *saved, bool has_saved,
+static void difference(cs_text *t, int *n, const entry *key, const entry *saved, bool has_saved,
                        const entry *asked, bool has_asked)
 {
     if (++*n > 4)
         return;
     putf(t, "%s%.*s is ", *n > 1 ? "; " : "", (int)key->key_len, key->key);
     shown(t, saved, has_saved);
-    put(t, " in it, ", 8);
+    cs_text_put(t, " in it, ", 8);
     shown(t, asked, has_asked);
-    put(t, " here", 5);
+    cs_text_put(t, " here", 5);
 }
 
 /* Every value of the identities that differs, worded into t; the count. */
 static int differences(const char *saved, const char *saved_end, const char *asked,
-                       const char *asked_end, text *t)
+                       const char *asked_end, cs_text *t)
 {
     int n = 0;
     entry a, s;
@@ -368,7 +341,7 @@ static cs_status check_identity(const cs_ckpt *ck, const char *name, const char 
         bool hs = find_entry(saved, saved_end, first[k], strlen(first[k]), &s);
         find_entry(asked, asked_end, first[k], strlen(first[k]), &a);
         if (!hs || s.value_len != a.value_len || memcmp(s.value, a.value, a.value_len) != 0) {
-            text t = {0};
+            cs_text t = {0};
             putf(&t, "it was written by chargesim %s ", k == 0 ? "version" : "on a");
             shown(&t, &s, hs);
             putf(&t, ", this is %s%.*s (%s)", k == 0 ? "version " : "", (int)a.value_len,
@@ -378,7 +351,7 @@ static cs_status check_identity(const cs_ckpt *ck, const char *name, const char 
             return st;
         }
     }
-    text t = {0};
+    cs_text t = {0};
     puts_(&t, "it was written by another command: ");
     int n = differences(saved, saved_end, asked, asked_end, &t);
     puts_(&t, ". Resume with the command that wrote it (its options are at the top of the file; "

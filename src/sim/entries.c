@@ -4,17 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chargesim/grow.h"
+
 cs_status cs_entries_add(cs_entries *l, const char *section, const char *key, const char *value,
                          const char *origin, int line)
 {
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 32;
-        cs_entry *ne = realloc(l->entry, (size_t)cap * sizeof *ne);
-        if (!ne)
-            return CS_ENOMEM;
-        l->entry = ne;
-        l->cap = cap;
-    }
+    cs_entry *ne = cs_grow(l->entry, l->n, &l->cap, sizeof *ne, 32);
+    if (!ne)
+        return CS_ENOMEM;
+    l->entry = ne;
     cs_entry *en = &l->entry[l->n];
     en->section = strdup(section);
     en->key = strdup(key);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "chargesim/experiment.h"
+#include "chargesim/grow.h"
 #include "chargesim/reach.h"
 #include "chargesim/units.h"
 
@@ -30,14 +31,10 @@ cs_status cs_units_add_input(cs_units *u, const char *path, const char *sha256)
     for (int i = 0; i < u->n_inputs; i++)
         if (strcmp(u->input[i].path, path) == 0)
             return CS_OK;
-    if (u->n_inputs == u->cap_inputs) {
-        int cap = u->cap_inputs ? 2 * u->cap_inputs : 8;
-        cs_units_input *q = realloc(u->input, (size_t)cap * sizeof *q);
-        if (!q)
-            return CS_ENOMEM;
-        u->input = q;
-        u->cap_inputs = cap;
-    }
+    cs_units_input *q = cs_grow(u->input, u->n_inputs, &u->cap_inputs, sizeof *q, 8);
+    if (!q)
+        return CS_ENOMEM;
+    u->input = q;
     cs_units_input *in = &u->input[u->n_inputs++];
     snprintf(in->path, sizeof in->path, "%s", path);
     snprintf(in->sha256, sizeof in->sha256, "%s", sha256);

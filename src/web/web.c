@@ -226,15 +226,15 @@ const char *cs_web_exec(void)
     else
         write_error(&req.out, &j, command);
     cs_webjob_free(&j);
-    if (req.out.oom)
+    if (req.out.text.oom)
         return "{\"ok\":false,\"cmd\":\"\",\"command\":\"\",\"message\":\"out of memory\","
                "\"cli\":\"out of memory\",\"exit\":1,\"field\":null}";
-    return req.out.s;
+    return req.out.text.s;
 }
 
 const char *cs_web_rulesets(void)
 {
     cs_webjson_clear(&req.out);
     cs_webinfo_write(&req.out);
-    return req.out.oom ? "null" : req.out.s;
+    return req.out.text.oom ? "null" : req.out.text.s;
 }

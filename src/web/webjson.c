@@ -8,23 +8,7 @@
 
 static void put(cs_webjson *j, const char *s, size_t len)
 {
-    if (j->oom)
-        return;
-    if (j->n + len + 1 > j->cap) {
-        size_t cap = j->cap ? j->cap : 4096;
-        while (cap < j->n + len + 1)
-            cap *= 2;
-        char *ns = realloc(j->s, cap);
-        if (!ns) {
-            j->oom = true;
-            return;
-        }
-        j->s = ns;
-        j->cap = cap;
-    }
-    memcpy(j->s + j->n, s, len);
-    j->n += len;
-    j->s[j->n] = '\0';
+    cs_text_put(&j->text, s, len);
 }
 
 /* A comma before a key or an element that follows a value. */
@@ -120,6 +104,6 @@ void cs_webjson_kbool(cs_webjson *j, const char *key, bool b)
 
 void cs_webjson_clear(cs_webjson *j)
 {
-    free(j->s);
+    free(j->text.s);
     memset(j, 0, sizeof *j);
 }
