@@ -597,7 +597,7 @@ Test(checkpoint_cli, sigkill_map_of_a_drawn_layout, .timeout = 300)
     char args[1024];
     snprintf(args, sizeof args,
              "map %s/experiments/map-t9a.ini --set 'angle=uniform(-30,30)' --x -8..8:1 "
-             "--y 0..16:1 --trials 8192",
+             "--y 0..16:1 --trials 4096",
              th_root());
     killed_and_resumed("map, drawn angle", args, 10);
 }
