@@ -58,18 +58,7 @@ const xmlNode *cs_units_docs_lookup(const cs_units_docs *d, const char *id);
 /* The path of the document holding n. */
 const char *cs_units_docs_path(const cs_units_docs *d, const xmlNode *n);
 
-/* ---- sets of elements, for the walks of stage 2 ---------------------------- */
-
-/* A set of elements (open addressing on the pointer; never shrinks). */
-typedef struct cs_units_nodes {
-    const xmlNode **slot;
-    size_t cap, n;
-} cs_units_nodes;
-
-bool cs_units_nodes_has(const cs_units_nodes *s, const xmlNode *n);
-/* Adds n; *added says whether it was new. CS_ENOMEM if out of memory. */
-cs_status cs_units_nodes_add(cs_units_nodes *s, const xmlNode *n, bool *added);
-void cs_units_nodes_clear(cs_units_nodes *s);
+/* ---- sets of elements and memos, for the walks of stage 2 -------------------- */
 
 /* What an entry contributes below it: the points of its model children.
  * An entry reached twice inside one unit (two links to one shared group)
@@ -91,6 +80,13 @@ cs_units_memo_slot *cs_units_memo_find(const cs_units_memo *m, const xmlNode *n)
 /* A new slot for n (not in m); NULL if out of memory. */
 cs_units_memo_slot *cs_units_memo_insert(cs_units_memo *m, const xmlNode *n);
 void cs_units_memo_clear(cs_units_memo *m);
+
+/* A set of elements: a memo whose slots' values go unused (never shrinks). */
+typedef cs_units_memo cs_units_nodes;
+
+bool cs_units_nodes_has(const cs_units_nodes *s, const xmlNode *n);
+/* Adds n; *added says whether it was new. CS_ENOMEM if out of memory. */
+cs_status cs_units_nodes_add(cs_units_nodes *s, const xmlNode *n, bool *added);
 
 /* ---- element helpers ------------------------------------------------------ */
 

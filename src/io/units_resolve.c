@@ -676,7 +676,7 @@ static cs_status read_unit(reader *r, const xmlNode *e)
     one_text(&b->own, m->type, u->type, sizeof u->type);
     u->rules = rules_of(r, &b->own);
     /* The whole entry, options included, for what settle tells the user. */
-    cs_units_nodes_clear(&r->opts);
+    cs_units_memo_clear(&r->opts); /* a set is a memo (units_doc.h) */
     bool added;
     if (st == CS_OK)
         st = cs_units_nodes_add(&r->opts, e, &added);

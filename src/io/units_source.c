@@ -494,46 +494,6 @@ static size_t ptr_hash(const xmlNode *n, size_t cap)
     return ((uintptr_t)n >> 4) & (cap - 1);
 }
 
-bool cs_units_nodes_has(const cs_units_nodes *s, const xmlNode *n)
-{
-    if (s->cap == 0)
-        return false;
-    for (size_t j = ptr_hash(n, s->cap); s->slot[j]; j = (j + 1) & (s->cap - 1))
-        if (s->slot[j] == n)
-            return true;
-    return false;
-}
-
-cs_status cs_units_nodes_add(cs_units_nodes *s, const xmlNode *n, bool *added)
-{
-    *added = false;
-    if (cs_units_nodes_has(s, n))
-        return CS_OK;
-    if (2 * (s->n + 1) > s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 1024;
-        const xmlNode **q = calloc(cap, sizeof *q);
-        if (!q)
-            return CS_ENOMEM;
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->slot[i]) {
-                size_t j = ptr_hash(s->slot[i], cap);
-                while (q[j])
-                    j = (j + 1) & (cap - 1);
-                q[j] = s->slot[i];
-            }
-        free(s->slot);
-        s->slot = q;
-        s->cap = cap;
-    }
-    size_t j = ptr_hash(n, s->cap);
-    while (s->slot[j])
-        j = (j + 1) & (s->cap - 1);
-    s->slot[j] = n;
-    s->n++;
-    *added = true;
-    return CS_OK;
-}
-
 cs_units_memo_slot *cs_units_memo_find(const cs_units_memo *m, const xmlNode *n)
 {
     if (m->cap == 0)
@@ -577,11 +537,21 @@ void cs_units_memo_clear(cs_units_memo *m)
     m->n = 0;
 }
 
-void cs_units_nodes_clear(cs_units_nodes *s)
+/* A set is a memo whose slots' values go unused: one hash table. */
+bool cs_units_nodes_has(const cs_units_nodes *s, const xmlNode *n)
 {
-    if (s->n > 0)
-        memset(s->slot, 0, s->cap * sizeof *s->slot);
-    s->n = 0;
+    return cs_units_memo_find(s, n) != NULL;
+}
+
+cs_status cs_units_nodes_add(cs_units_nodes *s, const xmlNode *n, bool *added)
+{
+    *added = false;
+    if (cs_units_memo_find(s, n))
+        return CS_OK;
+    if (!cs_units_memo_insert(s, n))
+        return CS_ENOMEM;
+    *added = true;
+    return CS_OK;
 }
 
 /* ---- the files SOURCE names ---------------------------------------------- */
