@@ -18,10 +18,11 @@
  *      with a random distance, offset and angle, B = A + 1 charge speed, the
  *      half-width of two independent runs' difference over the paired one,
  *      for mc, conditional, rqmc and the default method (auto: rqmc), which
- *      issue 30 asks to be at least 3; then the default's ratio at 8 seeds
- *      (median and range), since the ratio of estimated widths varies; each
- *      both against the 95% interval of the difference (root of the sum of
- *      squares) and against the two intervals subtracted by hand
+ *      issue 30 asks to be at least 3, with the most the unseen-region floor
+ *      lets any paired interval reach; then the default's ratio at 16 seeds
+ *      (median, range, how many reach 3), since the ratio of estimated widths
+ *      varies; each both against the 95% interval of the difference (root of
+ *      the sum of squares) and against the two intervals subtracted by hand
  *   9. the cost of --checkpoint (issue 34): the same run without and with a
  *      checkpoint at the default interval (the best of 3 each, alternated),
  *      the time one checkpoint write of its state takes through the output
@@ -47,6 +48,7 @@
 #include "chargesim/scenario.h"
 #include "chargesim/rng.h"
 #include "chargesim/sched.h"
+#include "chargesim/stats.h"
 
 static double now(void)
 {
@@ -321,6 +323,15 @@ static double pairing_gain(const char *path, const char *method, int threads, ui
                            name, 0.5 * hp, 0.5 * sqrt(ha * ha + hb * hb),
                            (unsigned long long)r.point[0].trials,
                            r.method == CS_METHOD_MC ? "trials" : "layouts", ratio, *by_hand, tp);
+                if (print && r.method == CS_METHOD_RQMC && a.method != CS_METHOD_AUTO) {
+                    /* The unseen-region floor (compare.h) alone: a paired
+                     * interval never narrower than it, whatever the points,
+                     * is at most this much narrower than the independent one. */
+                    double z = cs_stats_z(0.95), n = (double)r.point[0].trials;
+                    double w = z * z / (n + z * z);
+                    printf("   %-12s the unseen-region floor alone (half-width %.6f) caps that at "
+                           "%.2fx\n", "", w, 0.5 * sqrt(ha * ha + hb * hb) / w);
+                }
                 cs_sched_result_free(&rb);
             }
             cs_sched_result_free(&ra);
@@ -339,24 +350,31 @@ static int cmp_double(const void *x, const void *y)
 }
 
 /* Section 8 for every method at the experiment's seed, then the default's
- * ratio at 8 seeds: an interval's width is itself an estimate, and the
- * ratio of three of them varies from seed to seed. */
+ * ratio at SEEDS seeds: an interval's width is itself an estimate (R - 1
+ * degrees of freedom), and the ratio of three of them varies from seed to
+ * seed. */
+#define SEEDS 16
 static void pairing_gains(const char *path, int threads)
 {
     static const char *const methods[] = {"mc", "conditional", "rqmc", "auto"};
-    double at_seed = 0.0, hand_at_seed = 0.0, r[8], hand[8];
+    double at_seed = 0.0, hand_at_seed = 0.0, r[SEEDS], hand[SEEDS];
     for (int i = 0; i < 4; i++)
         at_seed = pairing_gain(path, methods[i], threads, 904, true, &hand_at_seed);
-    for (int i = 0; i < 8; i++)
+    int n_met = 0;
+    for (int i = 0; i < SEEDS; i++) {
         r[i] = pairing_gain(path, "auto", threads, 904 + 2 * (uint64_t)i, false, &hand[i]);
-    qsort(r, 8, sizeof r[0], cmp_double);
-    qsort(hand, 8, sizeof hand[0], cmp_double);
+        n_met += r[i] >= 3.0;
+    }
+    qsort(r, SEEDS, sizeof r[0], cmp_double);
+    qsort(hand, SEEDS, sizeof hand[0], cmp_double);
     printf("   default (auto) at seed 904: %.2fx, issue 30 asks >= 3 (%s); at seeds 904, 906, "
-           "..., 918: median %.2fx, %.2fx to %.2fx\n",
-           at_seed, at_seed >= 3.0 ? "met" : "NOT met", 0.5 * (r[3] + r[4]), r[0], r[7]);
+           "..., %d: median %.2fx, %.2fx to %.2fx, >= 3 at %d of %d\n",
+           at_seed, at_seed >= 3.0 ? "met" : "NOT met", 904 + 2 * (SEEDS - 1),
+           0.5 * (r[SEEDS / 2 - 1] + r[SEEDS / 2]), r[0], r[SEEDS - 1], n_met, SEEDS);
     printf("   the same against the two intervals subtracted by hand: %.2fx at seed 904; "
            "median %.2fx, %.2fx to %.2fx\n",
-           hand_at_seed, 0.5 * (hand[3] + hand[4]), hand[0], hand[7]);
+           hand_at_seed, 0.5 * (hand[SEEDS / 2 - 1] + hand[SEEDS / 2]), hand[0],
+           hand[SEEDS - 1]);
 }
 
 /* Item 9: checkpoints written as the command line writes them (the output
