@@ -18,7 +18,7 @@ SAN      ?=
 OPENMP   ?= -fopenmp
 CFLAGS   := -std=c17 $(OPT) $(OPENMP) $(WARN) -Iinclude $(XML_CFLAGS) $(CAIRO_CFLAGS) -D_POSIX_C_SOURCE=200809L \
             -DCS_VERSION='"$(VERSION)"' $(SAN)
-LDLIBS   := $(OPENMP) $(SAN) -lcsv -linih -ljansson $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
+LDLIBS   := $(OPENMP) $(SAN) -lcsv -linih -ljansson -lz $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
 BUILD    ?= build
 
 LIB_SRC  := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/io/*.c src/cli/*.c))
@@ -292,7 +292,7 @@ $(FUZZ_BUILD)/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lcsv -linih -ljansson $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lcsv -linih -ljansson -lz $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
 
 fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)

@@ -9,7 +9,7 @@ set -eu
 # (coreutils' timeout, util-linux's prlimit and unshare, bsdutils' script,
 # gzip, diffutils, mawk) is not listed.
 pkgs="gcc make pkg-config libcsv-dev libinih-dev libcriterion-dev libxml2-dev gnuplot-nox
-      libjansson-dev libcairo2-dev libgsl-dev clang libomp-dev libclang-rt-14-dev gcovr
+      libjansson-dev zlib1g-dev libcairo2-dev libgsl-dev clang libomp-dev libclang-rt-14-dev gcovr
       man-db git"
 # Open MPI only when asked (MPI=1 scripts/deps.sh, make deps-mpi): the default
 # build does not use it (issue 22). tests/mpi.sh finds and kills ranks with

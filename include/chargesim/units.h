@@ -83,6 +83,7 @@ typedef struct cs_units_mapping {
     char path[CS_UNITS_PATH];
     char ruleset[CS_UNITS_TEXT];        /* [units] ruleset */
     char game_system_id[CS_UNITS_TEXT]; /* [units] game_system_id ("" = CSV only) */
+    char game_system[CS_UNITS_NAME];    /* [units] game_system: its name, for messages */
     char cost[CS_UNITS_TEXT];           /* [units] cost: the cost type's name */
     int n_speeds; /* [units] speed: the parameters +1 is tried on, the first a unit carries */
     char speed[CS_UNITS_MAX_SPEEDS][CS_UNITS_TEXT];
@@ -148,6 +149,7 @@ typedef struct cs_unit {
     char base[CS_UNITS_TEXT]; /* base size as written, "" if unknown */
     char type[CS_UNITS_TEXT]; /* the mapping's type characteristic, "" if none or unknown */
     char mount[CS_UNITS_NAME]; /* the mount of this row, "" on foot or without mounts */
+    int models;               /* a roster's count of models (0: not given, no column) */
     unsigned rules;           /* bit r: the unit has the mapping's rule r */
     bool complete;            /* every mapped characteristic present */
     int n_values;

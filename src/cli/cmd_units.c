@@ -14,6 +14,7 @@
 #include "chargesim/csvw.h"
 #include "chargesim/infile.h"
 #include "chargesim/output.h"
+#include "chargesim/roster.h"
 #include "chargesim/unitsrc.h"
 
 static const char usage[] =
@@ -42,7 +43,11 @@ static const char usage[] =
     "         (.csv; columns: name, ruleset, points, base (WxD mm), then any\n"
     "         parameter of the row's ruleset, e.g. a t9a CSV's charge_speed, or\n"
     "         advance_rate with edition 2; an empty cell or - is no value; strict\n"
-    "         CSV, so quote an inch mark: \"4\"\"\")\n"
+    "         CSV, so quote an inch mark: \"4\"\"\"), or a roster: your own list as\n"
+    "         BattleScribe or New Recruit export it (.ros XML, .rosz a zip of one\n"
+    "         .ros, .json New Recruit's JSON): one row per unit of the list, named by\n"
+    "         its custom name, with its models, mount and points as the roster\n"
+    "         gives them; the heading names the list, its game system and points\n"
     "\n"
     "options:\n"
     "  --rules NAME        the ruleset: picks the mapping among those for the\n"
@@ -50,6 +55,10 @@ static const char usage[] =
     "  --mapping PATH      a mapping file, or a directory of them (default:\n"
     "                      $CS_MAPPINGS, else experiments/mappings beside the\n"
     "                      directory holding this binary, else ./experiments/mappings)\n"
+    "  --catalogue PATH    a roster's catalogue (.cat, its .gst beside it), to tell\n"
+    "                      its mounts and the list tool's modifiers (default: the\n"
+    "                      .cat beside the roster whose id is the roster's\n"
+    "                      catalogueId, if any)\n"
     "  --set K=V           a ruleset parameter for every unit whose ruleset has it\n"
     "                      (repeatable); one value, not one the units carry, not the\n"
     "                      distance\n"
@@ -69,8 +78,19 @@ static const char usage[] =
     "its melee attack) is kept without the metrics. A value the mapping locks (T9A\n"
     "2nd edition: edition = 2, its catalogue has no Charge Speed) cannot be changed.\n"
     "A CSV column its row's edition does not use (advance_rate in edition 3) is\n"
-    "refused, not ignored. Malformed input (XML, CSV, mapping, option): exit status\n"
-    "2, with the file, line and element or column, and no output file.\n";
+    "refused, not ignored. Malformed input (XML, CSV, JSON, mapping, option): exit\n"
+    "status 2, with the file, line and element or column, and no output file.\n"
+    "\n"
+    "A roster carries the profiles the list tool computed, its modifiers applied,\n"
+    "so it is read as it stands. A roster marks no mounts: a part of a unit is its\n"
+    "mount when the catalogue gives that entry the mapping's mount subtype or\n"
+    "group, when New Recruit says it was chosen from that group, or when it gives\n"
+    "the unit's mount characteristic (M) a number where the rider's is -. With the\n"
+    "catalogue at hand, a profile whose value differs from the catalogue's keeps\n"
+    "the roster's, and a note says what changed. A .rosz must hold one entry, not\n"
+    "encrypted, of at most 16 MiB; it is inflated in memory, never on disk. A\n"
+    "roster of a game system no mapping covers is refused (exit status 2), naming\n"
+    "the system and the systems the mappings cover.\n";
 
 static bool is_dir(const char *path)
 {
@@ -119,8 +139,11 @@ static void print_notes(const cs_units *u, bool quiet)
         incomplete += n->kind == CS_UNIT_INCOMPLETE;
         warned += n->kind == CS_UNIT_WARNED;
         noted += n->kind == CS_UNIT_NOTED;
+        /* A roster's JSON form has no lines: its notes name the file. */
+        char where[CS_UNITS_PATH + 16];
+        snprintf(where, sizeof where, n->line > 0 ? "%s:%d" : "%s", n->file, n->line);
         if (!quiet)
-            fprintf(stderr, "chargesim units: %s:%d: unit `%s` %s: %s\n", n->file, n->line, n->name,
+            fprintf(stderr, "chargesim units: %s: unit `%s` %s: %s\n", where, n->name,
                     n->kind == CS_UNIT_SKIPPED      ? "left out"
                     : n->kind == CS_UNIT_INCOMPLETE ? "kept without metrics"
                     : n->kind == CS_UNIT_WARNED     ? "kept, warning"
@@ -138,10 +161,11 @@ static void print_notes(const cs_units *u, bool quiet)
 
 /* Options that take a value; `--set` collects into sets. */
 typedef struct options {
-    const char *source, *rules, *mapping, *distance, *out;
+    const char *source, *rules, *mapping, *distance, *out, *catalogue;
     cs_format fmt;
     cs_units_sets sets;
     bool quiet;
+    cs_roster_info roster; /* what a roster's heading names (SOURCE a roster) */
 } options;
 
 /* Returns -1 to go on, else the exit status. */
@@ -164,6 +188,9 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (cs_cli_opt(argc, argv, &i, "--distance", &v)) {
             name = "--distance";
             slot = &o->distance;
+        } else if (cs_cli_opt(argc, argv, &i, "--catalogue", &v)) {
+            name = "--catalogue";
+            slot = &o->catalogue;
         } else if (cs_cli_opt(argc, argv, &i, "-o", &v)) {
             name = "-o";
             slot = &o->out;
@@ -237,7 +264,14 @@ static cs_status read_units(options *o, pipeline *pl, cs_error *err)
     if (st == CS_OK)
         st = cs_units_mapping_load_path(o->mapping, &pl->maps, &pl->n_maps, err);
     pl->units.sets = &o->sets;
-    if (st == CS_OK)
+    const bool roster = cs_roster_is(o->source);
+    if (st == CS_OK && o->catalogue && !roster)
+        st = cs_error_set(err, CS_EINPUT, "--catalogue %s: only a roster (.ros, .rosz, .json) "
+                          "looks its entries up in a catalogue", o->catalogue);
+    if (st == CS_OK && roster)
+        st = cs_roster_read(o->source, pl->maps, pl->n_maps, o->rules, o->catalogue, &pl->units,
+                            &o->roster, err);
+    else if (st == CS_OK)
         st = cs_units_read_source(o->source, pl->maps, pl->n_maps, o->rules, &pl->units, err);
     if (st == CS_OK) {
         print_notes(&pl->units, o->quiet);
@@ -304,10 +338,19 @@ static void about(const pipeline *pl, char *buf, size_t cap)
 static cs_status tabulate(const options *o, pipeline *pl, const char *what, cs_error *err)
 {
     const cs_units_grid *g = &pl->g;
-    char title[3 * PATH_MAX];
+    char title[3 * PATH_MAX], list[2 * CS_UNITS_NAME + 64];
+    const cs_roster_info *r = &o->roster;
+    /* A roster's table names the list, not the file: its three forms give
+     * the same bytes. */
+    char pts[CS_UNITS_TEXT + 32] = "";
+    if (r->has_points)
+        snprintf(pts, sizeof pts, ", %g %s", r->points, r->cost);
+    if (r->system_id[0])
+        snprintf(list, sizeof list, "list `%s`, %s%s", r->name, r->system, pts);
     snprintf(title, sizeof title,
              "Charge odds per unit, %s (%s; method exact, head-on; distances %g to %g by %g in)",
-             o->source, what, g->lo, cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step);
+             r->system_id[0] ? list : o->source, what, g->lo,
+             cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step);
     cs_status st = cs_units_table(&pl->units, pl->res, g, o->fmt, title, &pl->table);
     if (st != CS_OK)
         cs_error_set(err, st, "out of memory");

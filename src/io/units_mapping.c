@@ -96,6 +96,8 @@ static int units_key(load_state *st, const char *name, const char *value)
         return SET(m->ruleset, value);
     if (strcmp(name, "game_system_id") == 0)
         return SET(m->game_system_id, value);
+    if (strcmp(name, "game_system") == 0)
+        return SET(m->game_system, value);
     if (strcmp(name, "cost") == 0)
         return SET(m->cost, value);
     if (strcmp(name, "speed") == 0)
@@ -117,8 +119,9 @@ static int units_key(load_state *st, const char *name, const char *value)
     if (strcmp(name, "metrics") == 0)
         return name_list(st, "metrics", value, m->metric, &m->n_metrics, CS_UNITS_MAX_METRICS);
     return fail(st,
-                "unknown key `%s` in [units] (ruleset, game_system_id, cost, speed, "
-                "distance, base, range, variant, type, mount_type, mount_group, metrics)",
+                "unknown key `%s` in [units] (ruleset, game_system_id, game_system, cost, "
+                "speed, distance, base, range, variant, type, mount_type, mount_group, "
+                "metrics)",
                 name);
 }
 

@@ -361,8 +361,8 @@ static bool is_open(const cs_units_docs *d, const char *id)
 }
 
 /* The catalogue beside `from` whose root id is `id`, into out (*found). */
-static cs_status find_catalogue(const char *from, const char *id, char *out, size_t cap,
-                                bool *found, cs_error *err)
+cs_status cs_units_docs_find(const char *from, const char *id, char *out, size_t cap,
+                             bool *found, cs_error *err)
 {
     char dir[CS_UNITS_PATH];
     dir_of(from, dir, sizeof dir);
@@ -401,7 +401,7 @@ static cs_status open_links(cs_units_docs *d, int i, cs_error *err)
                 !cs_units_xml_prop(l, "targetId", id, sizeof id) || is_open(d, id))
                 continue;
             cs_units_xml_prop(l, "name", name, sizeof name);
-            st = find_catalogue(d->doc[0].path, id, path, sizeof path, &found, err);
+            st = cs_units_docs_find(d->doc[0].path, id, path, sizeof path, &found, err);
             if (st == CS_OK && !found)
                 st = cs_error_set(err, CS_EINPUT, "%s:%d: <catalogueLink> `%s`: no catalogue "
                                   "(.cat) with id %s beside it", d->doc[i].path,

@@ -50,6 +50,7 @@ typedef struct layout {
     const char *none; /* an absent value */
     bool any_unknown; /* some unit's points are unknown */
     bool has_type;    /* some unit's mapping names a type: a `type` column after base */
+    bool has_models;  /* some unit counts its models (a roster's): a `models` column next */
 } layout;
 
 static const char *const head[] = {"catalogue", "name", "ruleset", "points", "base"};
@@ -63,6 +64,8 @@ static cs_status headers(cs_table *t, const layout *l, const cs_units_grid *g, c
         st = cs_table_set_header(t, c, head[c], c == 3);
     if (st == CS_OK && l->has_type)
         st = cs_table_set_header(t, 5, "type", false);
+    if (st == CS_OK && l->has_models)
+        st = cs_table_set_header(t, 5 + l->has_type, "models", true);
     for (int c = 0; st == CS_OK && c < l->params.n; c++)
         st = cs_table_set_header(t, l->c_params + c, l->params.name[c], true);
     for (int c = 0; st == CS_OK && c < 5; c++)
@@ -138,6 +141,9 @@ static cs_status unit_row(cs_table *t, const layout *l, const cs_unit *un,
         st = cs_table_set(t, row, 4, "%s", un->base[0] ? un->base : none);
     if (st == CS_OK && l->has_type)
         st = cs_table_set(t, row, 5, "%s", un->type[0] ? un->type : none);
+    if (st == CS_OK && l->has_models)
+        st = un->models > 0 ? cs_table_set(t, row, 5 + l->has_type, "%d", un->models)
+                            : cs_table_set(t, row, 5 + l->has_type, "%s", none);
     for (int c = 0; st == CS_OK && c < l->params.n; c++) {
         const char *v = value_of(un, l->params.name[c]);
         st = cs_table_set(t, row, l->c_params + c, "%s", v ? v : none);
@@ -168,9 +174,10 @@ cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_
             add_name(&l.metrics, m->metric[k]);
         l.any_unknown = l.any_unknown || !u->unit[i].has_points;
         l.has_type = l.has_type || m->type[0] != '\0';
+        l.has_models = l.has_models || u->unit[i].models > 0;
     }
     l.nd = cs_units_grid_count(g);
-    l.c_params = 5 + l.has_type;
+    l.c_params = 5 + l.has_type + l.has_models;
     l.c_tail = l.c_params + l.params.n;
     l.c_metrics = l.c_tail + 5;
     l.c_p = l.c_metrics + l.metrics.n;
@@ -219,6 +226,7 @@ bool cs_units_describe(const void *ctx, const char *title, const char **type, ch
         {"base", "string", "base size as the data gives it"},
         {"type", "string", "the unit's type as the data gives it (The Old World: Troop Type); "
                            "empty for a mount choice the data gives no type"},
+        {"models", "number", "a roster's unit: the number of models in it, its mount aside"},
         {"reach_50", "number", "the farthest distance (in) still charged at least 50% of the "
                                "time, by exact inversion of the range distribution; empty when "
                                "below 50% just beyond base contact"},
