@@ -117,6 +117,7 @@ TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 
 check: $(BIN) $(TESTBIN) layers headers sizes archdoc fuzz-replay
 	$(TEST_ENV) $(TESTBIN) --jobs 2
+	$(TEST_ENV) /usr/bin/python3 tests/roster.py
 	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" tests/install.sh
 	$(TEST_ENV) RECIPE_CC="$(CC)" RECIPE_LDLIBS="$(LDLIBS)" tests/recipes.sh $(BUILD)
 
