@@ -12,7 +12,7 @@ static char dir[64];
 
 static void remove_dir(void)
 {
-    static const char *const names[] = {"old.gst", "new.gst", "u.csv", "u.cat"};
+    static const char *const names[] = {"old.gst", "new.gst", "u.csv", "u.cat", "u.rosz"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);

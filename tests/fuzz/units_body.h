@@ -1,7 +1,7 @@
 #ifndef CHARGESIM_FUZZ_UNITS_BODY_H
 #define CHARGESIM_FUZZ_UNITS_BODY_H
 /* The units harnesses' shared body: the input written to a file with the
- * given suffix (.csv or .cat: `chargesim units` reads by the extension) in a
+ * given suffix (.csv, .cat or .rosz: `chargesim units` reads by the extension) in a
  * private temporary directory beside copies of the test game systems, then
  * `chargesim units FILE --mapping MAPPING --distance 4..8` through to the
  * analysis, its tables to /dev/null. Run from the repository root. */
