@@ -11,10 +11,10 @@ check` with CS_BIN and CS_ROOT set (from the repository root).
      ElementTree, json): the units, their models, points and Move must be
      chargesim's rows, in order.
   3. Our own rosters (tests/data/rosters/own): the three forms of each list
-     give byte-identical tables; each row of The Old World's lists has the
-     reach and p_ columns of the catalogue's row for the same unit and
-     mount, but where an option changed the profile, and then its note
-     says what changed.
+     give byte-identical tables; each row has the profile, reach, p_ and
+     mean_ columns of the catalogue's row for the same unit and mount
+     (The Old World, T9A, ASOIAF), but where an option changed the
+     profile, and then its note says what changed.
   4. Bad input: one chargesim message naming the file, exit status 2, no
      output, and nothing written beside the archive.
 Prints one line per check; exits 1 at the first failure.
@@ -206,8 +206,9 @@ def check_own():
         if not (outs[0] == outs[1] == outs[2]):
             fail("%s: the three forms give different tables" % stem)
         print("roster.py: %s: .ros, .rosz and .json give the same %d bytes" % (stem, len(outs[0])))
-    # The Old World: each row against the catalogue's row for the same unit
-    # and mount (the roster names units by their custom names).
+    # Each row against the catalogue's row for the same unit and mount (the
+    # roster names units by their custom names; names, models and points
+    # may differ).
     checks = [
         ("tow-bretonnia", "data/tow/Bretonnians.cat", {
             "Duke (on Royal Pegasus)": "Duke (on Royal Pegasus)",
@@ -215,6 +216,12 @@ def check_own():
             "Paladin": "Paladin (on foot)",
             "Men-At-Arms": "Men-At-Arms",
             "Pegasus Knights (on Barded Pegasus)": "Pegasus Knights"}, {}),
+        ("t9a-sonnstahl", "data/bsdata-t9a-2nd/2nd-empireOfSonnstahl.cat", {
+            "Marshal": "Marshal", "The Reichsgarde": "Heavy Infantry",
+            "Electoral Cavalry": "Electoral Cavalry"}, {}),
+        ("asoiaf-stark", "data/bsdata-asoiaf/House_Stark.cat", {
+            "The Greatjon's Own": "Stark Sworn Swords", "Stark Outriders": "Stark Outriders",
+            "House Umber Berserkers": "House Umber Berserkers"}, {}),
         ("tow-lizardmen-renegades", "data/tow/Lizardmen.cat", {},
          {"Slann Mage-Priests": ("Slann Mage-Priests", "M of `Slann Mage-Priest` is `4` in the "
                                  "roster, `2` in the catalogue")}),
@@ -230,7 +237,9 @@ def check_own():
             fail("%s: rows %s" % (stem, sorted(got)))
         for name, cname in same.items():
             r, c = got[name], cat_rows[cname]
-            cols = SAME + [k for k in r if k.startswith("p_")] + ["move", "swiftstride"]
+            cols = SAME + [k for k in r if k.startswith(("p_", "mean_"))]
+            cols += [k for k in ("move", "swiftstride", "advance_rate", "speed", "hit",
+                                 "attack_dice") if k in r]
             diff = [k for k in cols if r[k] != c[k]]
             if diff:
                 fail("%s: `%s` differs from the catalogue's `%s` in %s" % (stem, name, cname, diff))

@@ -68,14 +68,17 @@ static bool scalar_text(const json_t *v, char *buf, size_t cap, const char **tex
     return false;
 }
 
-static bool fill(xmlNode *el, const json_t *obj, int depth);
+/* How a rebuild went: the first failure wins. */
+typedef enum built { BUILT, TOO_DEEP, NO_MEMORY } built;
+
+static built fill(xmlNode *el, const json_t *obj, int depth);
 
 /* An array member: a wrapper element holding one element per object. */
-static bool wrapper(xmlNode *el, const char *key, const json_t *arr, int depth)
+static built wrapper(xmlNode *el, const char *key, const json_t *arr, int depth)
 {
     xmlNode *w = xmlNewChild(el, NULL, (const xmlChar *)key, NULL);
     if (!w)
-        return false;
+        return NO_MEMORY;
     char one[256];
     singular(key, one, sizeof one);
     size_t i;
@@ -85,41 +88,43 @@ static bool wrapper(xmlNode *el, const char *key, const json_t *arr, int depth)
         if (!json_is_object(item))
             continue;
         xmlNode *c = xmlNewChild(w, NULL, (const xmlChar *)one, NULL);
-        if (!c || !fill(c, item, depth + 1))
-            return false;
+        built b = c ? fill(c, item, depth + 1) : NO_MEMORY;
+        if (b != BUILT)
+            return b;
     }
-    return true;
+    return BUILT;
 }
 
 /* The members of obj into element el. */
-static bool fill(xmlNode *el, const json_t *obj, int depth)
+static built fill(xmlNode *el, const json_t *obj, int depth)
 {
     if (depth > MAX_DEPTH)
-        return false;
+        return TOO_DEEP;
     const char *key;
     const json_t *v;
     json_object_foreach((json_t *)(uintptr_t)obj, key, v)
     {
         char buf[64];
         const char *text;
-        bool ok = true;
+        built b = BUILT;
         if (key[0] == '\0')
             continue;
         if (strcmp(key, "$text") == 0) {
+            /* xmlAddChild fails only on a NULL node: out of memory. */
             if (scalar_text(v, buf, sizeof buf, &text))
-                ok = xmlAddChild(el, xmlNewText((const xmlChar *)text)) != NULL;
+                b = xmlAddChild(el, xmlNewText((const xmlChar *)text)) ? BUILT : NO_MEMORY;
         } else if (scalar_text(v, buf, sizeof buf, &text)) {
-            ok = xmlNewProp(el, (const xmlChar *)key, (const xmlChar *)text) != NULL;
+            b = xmlNewProp(el, (const xmlChar *)key, (const xmlChar *)text) ? BUILT : NO_MEMORY;
         } else if (json_is_array(v)) {
-            ok = wrapper(el, key, v, depth);
+            b = wrapper(el, key, v, depth);
         } else if (json_is_object(v)) {
             xmlNode *c = xmlNewChild(el, NULL, (const xmlChar *)key, NULL);
-            ok = c && fill(c, v, depth + 1);
+            b = c ? fill(c, v, depth + 1) : NO_MEMORY;
         }
-        if (!ok)
-            return false;
+        if (b != BUILT)
+            return b;
     }
-    return true;
+    return BUILT;
 }
 
 cs_status cs_roster_json_doc(const char *text, size_t n, const char *path, xmlDoc **out,
@@ -141,14 +146,14 @@ cs_status cs_roster_json_doc(const char *text, size_t n, const char *path, xmlDo
     xmlNode *el = doc ? xmlNewNode(NULL, (const xmlChar *)"roster") : NULL;
     if (el)
         xmlDocSetRootElement(doc, el);
-    bool ok = el && fill(el, r, 0);
+    built b = el ? fill(el, r, 0) : NO_MEMORY;
     json_decref(root);
-    if (!ok) {
+    if (b != BUILT) {
         if (doc)
             xmlFreeDoc(doc);
-        return el ? cs_error_set(err, CS_EINPUT, "%s: JSON nested deeper than %d", path,
-                                 MAX_DEPTH)
-                  : cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
+        return b == TOO_DEEP ? cs_error_set(err, CS_EINPUT, "%s: JSON nested deeper than %d",
+                                            path, MAX_DEPTH)
+                             : cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
     }
     *out = doc;
     return CS_OK;
