@@ -592,7 +592,7 @@ static void fill_unit(const reader *r, const unit_tree *t, cs_unit *u)
     const char *last = id;
     for (const char *p = strstr(id, "::"); p; p = strstr(p + 2, "::"))
         last = p + 2;
-    snprintf(u->id, sizeof u->id, "%s", last);
+    snprintf(u->id, sizeof u->id, "%.*s", (int)sizeof u->id - 1, last);
     snprintf(u->catalogue, sizeof u->catalogue, "%s", r->force_cat);
     snprintf(u->file, sizeof u->file, "%s", r->path);
     u->line = cs_units_xml_line(s);
