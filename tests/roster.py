@@ -215,6 +215,7 @@ def check_own():
             "The Lances of Couronne (on Bretonnian Warhorse)": "Mounted Knights of the Realm",
             "Paladin": "Paladin (on foot)",
             "Men-At-Arms": "Men-At-Arms",
+            "Field Trebuchet": "Field Trebuchet",
             "Pegasus Knights (on Barded Pegasus)": "Pegasus Knights"}, {}),
         ("t9a-sonnstahl", "data/bsdata-t9a-2nd/2nd-empireOfSonnstahl.cat", {
             "Marshal": "Marshal", "The Reichsgarde": "Heavy Infantry",

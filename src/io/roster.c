@@ -16,9 +16,9 @@
  *     whose catalogue entry (when the catalogue is at hand) has the
  *     mapping's mount_type as subType or sits in its mount_group; else a
  *     part New Recruit says was chosen from the mount_group (its `group`
- *     attribute); else a part that gives that characteristic a number
- *     where the unit's other parts give only `-` (a rider on its horse: a
- *     roster marks no mounts). The row is then named `NAME (on MOUNT)`, its
+ *     attribute); else, without the catalogue, a part that gives that
+ *     characteristic a number below a selection giving `-` (a rider on its
+ *     horse: a roster marks no mounts). The row is then named `NAME (on MOUNT)`, its
  *     mount characteristics are the mount's (a chariot's steeds' when the
  *     chariot gives `-`), its type the mount's, its rules the whole unit's;
  *   - with the catalogue at hand, a profile of the roster whose mapped text
@@ -380,8 +380,47 @@ static bool marked_mount(const reader *r, const xmlNode *x)
            strcasecmp(group, m->mount_group) == 0;
 }
 
-/* The unit's mount, if any (see the banner): a marked part, else the first
- * part giving the mount characteristic a number where others give `-`. */
+/* What selection x's own profiles give the mount characteristic: 0
+ * nothing, 1 only words (`-`: a rider), 2 a number. */
+static int mount_text(const reader *r, const xmlNode *x)
+{
+    cs_units_found f = {0};
+    sel_texts(r, x, r->mount_char, &f);
+    return f.n == 0 ? 0 : has_digit(&f) ? 2 : 1;
+}
+
+/* Is part x, giving a number, the child of a rider: the nearest selection
+ * above it (up to the unit) that gives the characteristic gives `-`? */
+static bool rides_below_dash(const reader *r, const unit_tree *t, const xmlNode *x)
+{
+    for (const xmlNode *a = x->parent; a; a = a->parent) {
+        int k = cs_units_xml_is(a, "selection") ? mount_text(r, a) : 0;
+        if (k > 0)
+            return k == 1;
+        if (a == t->sel)
+            break;
+    }
+    return false;
+}
+
+/* The unit's mount, if any (see the banner): a part marked so by the
+ * catalogue or New Recruit; without the catalogue, else the first part
+ * giving the mount characteristic a number below a rider giving `-` (the
+ * catalogue at hand says what is a mount: a war machine's crew is not). */
+static void one_text(const reader *r, const unit_tree *t, const xmlNode *top, const char *name,
+                     char *buf, size_t cap);
+
+/* Does the mapping name the unit's own type in a [type NAME] section? */
+static bool typed(const reader *r, const unit_tree *t)
+{
+    char type[CS_UNITS_TEXT];
+    one_text(r, t, NULL, r->m->type, type, sizeof type);
+    for (int i = 0; type[0] && i < r->m->n_types; i++)
+        if (strcmp(type, r->m->type_name[i]) == 0)
+            return true;
+    return false;
+}
+
 static void find_mount(const reader *r, unit_tree *t)
 {
     t->mount = NULL;
@@ -390,18 +429,29 @@ static void find_mount(const reader *r, unit_tree *t)
     for (int i = 1; i < t->parts.n && !t->mount; i++)
         if (marked_mount(r, t->parts.v[i]))
             t->mount = t->parts.v[i];
-    bool dash = false;
-    const xmlNode *first = NULL;
-    for (int i = 0; !t->mount && i < t->parts.n; i++) {
-        cs_units_found f = {0};
-        sel_texts(r, t->parts.v[i], r->mount_char, &f);
-        if (f.n > 0 && !has_digit(&f))
-            dash = true;
-        else if (f.n > 0 && !first && i > 0)
-            first = t->parts.v[i];
-    }
-    if (!t->mount && dash)
-        t->mount = first;
+    /* A type the mapping names is tabled as its note says (a war machine
+     * at its crew's M, the crew under the machine of M `-`): no rider. */
+    bool riders = r->cat.n == 0 && !typed(r, t);
+    for (int i = 1; !t->mount && riders && i < t->parts.n; i++)
+        if (mount_text(r, t->parts.v[i]) == 2 && rides_below_dash(r, t, t->parts.v[i]))
+            t->mount = t->parts.v[i];
+}
+
+/* For a characteristic read from the mount (mount = yes), a `-` beside a
+ * number is a model that moves with the others (a war machine beside its
+ * crew), no value of its own: only the texts with a digit stay. */
+static void drop_words(cs_units_found *f)
+{
+    if (!has_digit(f) || f->n > CS_UNITS_FOUND)
+        return;
+    int k = 0;
+    for (int i = 0; i < f->n; i++)
+        if (strpbrk(f->text[i], "0123456789")) {
+            memmove(f->text[k], f->text[i], sizeof f->text[k]);
+            f->file[k] = f->file[i];
+            f->line[k++] = f->line[i];
+        }
+    f->n = k;
 }
 
 /* The texts of characteristic c for the row: a mount characteristic from
@@ -423,6 +473,8 @@ static void row_texts(const reader *r, const unit_tree *t, int c, cs_units_found
     for (int i = 0; i < t->parts.n; i++)
         if (!t->mount || !within(t->parts.v[i], t->mount))
             sel_texts(r, t->parts.v[i], c, f);
+    if (r->m->chars[c].mount)
+        drop_words(f);
 }
 
 /* The text of characteristic `name` over the parts within `top` (NULL:

@@ -355,6 +355,7 @@ LISTS = [
         {"name": "Paladin", "picks": [
             {"name": "Paladin", "picks": [{"name": "Flying Carpet"}]}]},
         {"name": "Men-At-Arms", "picks": [{"name": "Man-At-Arms", "number": 20}]},
+        {"name": "Field Trebuchet"},
         {"name": "Pegasus Knights", "picks": [
             {"name": "Pegasus Knight", "number": 3,
              "picks": [{"name": "The Knight's Vow", "number": 3}]}]},
