@@ -12,12 +12,15 @@
  *                         ever written to disk
  *   src/io/roster_json.c  New Recruit's JSON (jansson) turned into the XML
  *                         tree the XML form gives (libxml2), so one walk
- *                         reads both (src/io/roster_doc.h, io only)
- *   src/io/roster.c       the roster's tree: which selections are units,
- *                         their models, points, mounts and profile texts,
- *                         handed to stage 3 of unitsrc.h (cs_units_settle)
+ *                         reads both
+ *   src/io/roster.c       the roster opened, its mapping and catalogue, its
+ *                         forces and selections walked for units
+ *   src/io/roster_unit.c  one unit: its models, points, mount, rules and
+ *                         profile texts, handed to stage 3 of unitsrc.h
+ *                         (cs_units_settle)
  *
- * A reader only: no function here writes a file, so the web edition may
+ * src/io/roster_doc.h holds what these files share (io only). A reader
+ * only: no function here writes a file, so the web edition may
  * compile it. Errors come back as CS_EINPUT (CS_ELIMIT past a bound) with
  * one message naming the file, in a cs_error. */
 #include <stdbool.h>
