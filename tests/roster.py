@@ -206,6 +206,18 @@ def check_own():
         if not (outs[0] == outs[1] == outs[2]):
             fail("%s: the three forms give different tables" % stem)
         print("roster.py: %s: .ros, .rosz and .json give the same %d bytes" % (stem, len(outs[0])))
+    # The publishable table: its heading names the list, its game system and
+    # points, the ruleset and the mapping.
+    rc, out, err = run(os.path.join(OWN, "tow-bretonnia.json"), "--mapping", MAPS, "--format", "md")
+    root = ET.parse(os.path.join(OWN, "tow-bretonnia.ros")).getroot()
+    total = float(root.find("{*}costs/{*}cost").get("value"))
+    head = out.splitlines()[0] if out else ""
+    want = "### Charge odds per unit, list `The Grail Vow`, Warhammer The Old World, %g pts " \
+           "(generic preset tow, mapping tow.ini; method exact" % total
+    if rc != 0 or not head.startswith(want):
+        fail("the md heading does not name the list, system, points, ruleset and mapping: %r"
+             % head)
+    print("roster.py: --format md: " + head[4:])
     # Each row against the catalogue's row for the same unit and mount (the
     # roster names units by their custom names; names, models and points
     # may differ).
