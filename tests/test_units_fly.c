@@ -49,17 +49,6 @@ static double p_2d6(double adv, double d)
     return hit / 36.0;
 }
 
-static double p_at(const cs_unit *u, double d)
-{
-    cs_units_grid g = {d, d, 1.0};
-    cs_units_sets sets = {0};
-    double p;
-    cs_unit_result res = {.p = &p};
-    cs_error err = {0};
-    cr_assert_eq(cs_units_analyse(u, &sets, &g, &res, &err), CS_OK, "%s", err.msg);
-    return p;
-}
-
 Test(units_fly, t9a_flier_gets_a_flying_row_at_its_fly_rate)
 {
     char path[1200], map[1200], text[64];
@@ -88,8 +77,8 @@ Test(units_fly, t9a_flier_gets_a_flying_row_at_its_fly_rate)
     cr_expect_eq(atof(th_units_value(f, "advance_rate")), fly);
     cr_expect_eq(f->points, g->points);
     for (double d = 2.0; d <= fly + 13.0; d += 1.0) {
-        cr_expect_leq(fabs(p_at(f, d) - p_2d6(fly, d)), 1e-12, "flying, at %g", d);
-        cr_expect_leq(fabs(p_at(g, d) - p_2d6(ground, d)), 1e-12, "on the ground, at %g", d);
+        cr_expect_leq(fabs(th_units_p_at(f, d) - p_2d6(fly, d)), 1e-12, "flying, at %g", d);
+        cr_expect_leq(fabs(th_units_p_at(g, d) - p_2d6(ground, d)), 1e-12, "on the ground, at %g", d);
     }
     cs_units_free(&u);
 }

@@ -53,18 +53,6 @@ static const char *value(const cs_unit *u, const char *key)
     return NULL;
 }
 
-/* p_success of unit u with the target d inches away, exact. */
-static double p_at(const cs_unit *u, double d)
-{
-    cs_units_grid g = {d, d, 1.0};
-    cs_units_sets sets = {0};
-    double p;
-    cs_unit_result res = {.p = &p};
-    cs_error err = {0};
-    cr_assert_eq(cs_units_analyse(u, &sets, &g, &res, &err), CS_OK, "%s", err.msg);
-    return p;
-}
-
 /* The M of the profile named `profile` (typeName Model) in data/tow/FILE,
  * as written, read here with libxml2 alone (static; one at a time). */
 static const char *model_m_text(const char *file, const char *profile)
@@ -197,7 +185,7 @@ Test(units_tow, spot_checks_read_from_the_xml)
     cr_expect_str_eq(value(maa, "move"), "4");
     cr_expect_str_eq(value(maa, "swiftstride"), "false");
     cr_expect_null(value(maa, "preset"), "the preset is the mapping's, not the unit's");
-    cr_expect_leq(fabs(p_at(maa, 7.0) - 32.0 / 36.0), EXACT);
+    cr_expect_leq(fabs(th_units_p_at(maa, 7.0) - 32.0 / 36.0), EXACT);
     cr_expect_null(row(&u, "Men-At-Arms (flying)"), "no Fly: no flying row");
 
     const cs_unit *ke = row(&u, "Knights Errant");
@@ -208,9 +196,9 @@ Test(units_tow, spot_checks_read_from_the_xml)
     cr_expect_str_eq(value(ke, "swiftstride"), "true");
     cr_expect_str_eq(ke->mount, "", "one mount it must take: one row, named as the unit");
     for (double d = 9.0; d <= horse + 9.0; d += 1.0)
-        cr_expect_leq(fabs(p_at(ke, d) - p_tow(horse, true, d)), EXACT, "at %g", d);
-    cr_expect_eq(p_at(ke, 10.0), 1.0);
-    cr_expect_leq(fabs(p_at(ke, 14.0) - 31.0 / 36.0), EXACT);
+        cr_expect_leq(fabs(th_units_p_at(ke, d) - p_tow(horse, true, d)), EXACT, "at %g", d);
+    cr_expect_eq(th_units_p_at(ke, 10.0), 1.0);
+    cr_expect_leq(fabs(th_units_p_at(ke, 14.0) - 31.0 / 36.0), EXACT);
     cs_units_free(&u);
 }
 
@@ -247,8 +235,8 @@ Test(units_tow, a_character_gets_a_row_per_mount)
     cr_expect_str_eq(horse->type, "Heavy Cavalry", "the category on the Warhorse's link");
     cr_expect_str_eq(peg->type, "Monstrous Creature", "the category of the Royal Pegasus");
     /* Highest of 2D6 on foot, + a D6 on the Hippogryph (M 7): at 9". */
-    cr_expect_leq(fabs(p_at(foot, 9.0) - p_tow(4.0, false, 9.0)), EXACT);
-    cr_expect_leq(fabs(p_at(hippo, 9.0) - p_tow(7.0, true, 9.0)), EXACT);
+    cr_expect_leq(fabs(th_units_p_at(foot, 9.0) - p_tow(4.0, false, 9.0)), EXACT);
+    cr_expect_leq(fabs(th_units_p_at(hippo, 9.0) - p_tow(7.0, true, 9.0)), EXACT);
 
     double x = fly_x("Bretonnians.cat", "Royal Pegasus");
     cr_expect_eq(atof(value(fly, "move")), x, "the flying row moves at Fly (X)");
@@ -256,9 +244,9 @@ Test(units_tow, a_character_gets_a_row_per_mount)
     cr_expect_str_eq(value(fly, "swiftstride"), "true");
     cr_expect_eq(fly->points, peg->points);
     for (double d = x; d <= x + 9.0; d += 0.5)
-        cr_expect_leq(fabs(p_at(fly, d) - p_tow(x, true, d)), EXACT, "at %g", d);
-    cr_expect_gt(p_at(fly, x + 9.0), 0.0, "M + 9 is declared");
-    cr_expect_eq(p_at(fly, x + 9.5), 0.0, "past M + 9: not declared (illegal)");
+        cr_expect_leq(fabs(th_units_p_at(fly, d) - p_tow(x, true, d)), EXACT, "at %g", d);
+    cr_expect_gt(th_units_p_at(fly, x + 9.0), 0.0, "M + 9 is declared");
+    cr_expect_eq(th_units_p_at(fly, x + 9.5), 0.0, "past M + 9: not declared (illegal)");
     cs_units_free(&u);
 }
 
@@ -276,8 +264,8 @@ Test(units_tow, a_flier_without_swiftstride)
     cr_expect_eq(atof(value(fly, "move")), x);
     cr_expect_str_eq(value(fly, "swiftstride"), "false");
     for (double d = x; d <= x + 6.0; d += 1.0)
-        cr_expect_leq(fabs(p_at(fly, d) - p_tow(x, false, d)), EXACT, "at %g", d);
-    cr_expect_eq(p_at(fly, x + 6.5), 0.0, "past M + 6: not declared");
+        cr_expect_leq(fabs(th_units_p_at(fly, d) - p_tow(x, false, d)), EXACT, "at %g", d);
+    cr_expect_eq(th_units_p_at(fly, x + 6.5), 0.0, "past M + 6: not declared");
     cs_units_free(&u);
 }
 
