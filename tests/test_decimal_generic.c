@@ -33,9 +33,10 @@ typedef struct dcase {
 static int roll_of(const dcase *c, const int *f)
 {
     if (c->preset == PR_TOW) {
-        /* The highest of 2D6; Swiftstride adds a D6 to the pool (issue 32). */
+        /* The highest of 2D6; Swiftstride applies a +D6 modifier to that
+         * result (the rule's profile in the game's data, issue 42). */
         int hi = f[0] > f[1] ? f[0] : f[1];
-        return c->swift && f[2] > hi ? f[2] : hi;
+        return c->swift ? hi + f[2] : hi;
     }
     if (c->preset == PR_WHFB8 && c->swift) {
         int lo = f[0];
@@ -352,6 +353,19 @@ static double p_of(const char *const *sets, const char *out)
     return p;
 }
 
+/* How many of the 216 throws of three D6 give the highest of the first two
+ * plus the third at least `need`: The Old World's charge roll with
+ * Swiftstride, counted by hand. */
+static double tow_swift_at_least(int need)
+{
+    int n = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = 1; b <= 6; b++)
+            for (int c = 1; c <= 6; c++)
+                n += (a > b ? a : b) + c >= need;
+    return (double)n;
+}
+
 /* P(outcome, "key=value", ...): the exact probability of one point. */
 #define P(out, ...) p_of((const char *const[]){__VA_ARGS__, NULL}, out)
 
@@ -382,16 +396,30 @@ Test(decimal_generic, presets_engagement_and_declaration)
     cr_expect_eq(P("illegal", "preset=tow", "move=5", "distance=11.1"), 1.0);
     cr_expect_eq(P("illegal", "preset=tow", "move=5", "swiftstride=true", "distance=14.1"),
                  1.0);
-    /* Swiftstride adds a D6 to the pool: the highest of 3D6 (issue 32). At
-     * M + 9, declared (the limit), no roll reaches: failed, not illegal. At
-     * 10" an M 8 unit needs 2: 1 - (1/6)^3; at 11" an M 5 one needs 6:
-     * 1 - (5/6)^3. */
-    cr_expect_eq(P("failed", "preset=tow", "move=5", "swiftstride=true", "distance=14"), 1.0);
+    /* Swiftstride, as the game's data states the rule (Warhammer_Old_World.gst,
+     * profile "Swiftstride"): +3" to the maximum possible charge range and a
+     * +D6 modifier to the Charge roll's result: M + highest of 2D6 + D6. The
+     * expected values are counted here over the 216 rolls, not taken from
+     * the program. */
+    cr_expect_eq(P("charged", "preset=tow", "move=8", "swiftstride=true", "distance=10"), 1.0);
     cr_expect_leq(fabs(P("charged", "preset=tow", "move=8", "swiftstride=true",
-                         "distance=10") - 215.0 / 216.0),
+                         "distance=14") - tow_swift_at_least(6) / 216.0),
+                  1e-12);
+    cr_expect_leq(fabs(tow_swift_at_least(6) - 186.0), 0.0); /* 31/36 = 186/216 */
+    cr_expect_leq(fabs(P("charged", "preset=tow", "move=8", "swiftstride=true",
+                         "distance=17") - 90.0 / 216.0),
+                  1e-12);
+    cr_expect_leq(fabs(tow_swift_at_least(9) - 90.0), 0.0);
+    cr_expect_eq(P("illegal", "preset=tow", "move=8", "swiftstride=true", "distance=18"), 1.0);
+    /* At M + 9 it is declared, and a roll of 9 or more reaches it. */
+    cr_expect_leq(fabs(P("charged", "preset=tow", "move=5", "swiftstride=true",
+                         "distance=14") - tow_swift_at_least(9) / 216.0),
                   1e-12);
     cr_expect_leq(fabs(P("charged", "preset=tow", "move=5", "swiftstride=true",
-                         "distance=11") - 91.0 / 216.0),
+                         "distance=11") - tow_swift_at_least(6) / 216.0),
+                  1e-12);
+    /* Without Swiftstride: M 4 at 7" needs the highest of 2D6 >= 3: 32/36. */
+    cr_expect_leq(fabs(P("charged", "preset=tow", "move=4", "distance=7") - 32.0 / 36.0),
                   1e-12);
     cr_expect_eq(P("charged", "preset=whfb8", "move=4", "distance=0"), 1.0); /* no limit */
     cr_expect_eq(P("charged", "distance=0"), 1.0);

@@ -53,18 +53,6 @@ static const char *value(const cs_unit *u, const char *key)
     return NULL;
 }
 
-/* p_success of unit u with the target d inches away, exact. */
-static double p_at(const cs_unit *u, double d)
-{
-    cs_units_grid g = {d, d, 1.0};
-    cs_units_sets sets = {0};
-    double p;
-    cs_unit_result res = {.p = &p};
-    cs_error err = {0};
-    cr_assert_eq(cs_units_analyse(u, &sets, &g, &res, &err), CS_OK, "%s", err.msg);
-    return p;
-}
-
 /* The M of the profile named `profile` (typeName Model) in data/tow/FILE,
  * as written, read here with libxml2 alone (static; one at a time). */
 static const char *model_m_text(const char *file, const char *profile)
@@ -120,20 +108,70 @@ static double model_m(const char *file, const char *profile)
     return m;
 }
 
-/* P(max of n D6 >= k). */
-static double p_max_at_least(int n, int k)
+
+/* P(m + the highest of 2D6 (+ a D6 with Swiftstride) >= d), counted over
+ * the throws: The Old World's charge roll, as the game's data states
+ * Swiftstride ("a +D6 modifier to the result"). */
+static double p_tow(double m, bool swift, double d)
 {
-    if (k <= 1)
-        return 1.0;
-    if (k > 6)
-        return 0.0;
-    return 1.0 - pow((k - 1) / 6.0, n);
+    int hit = 0, all = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = 1; b <= 6; b++)
+            for (int c = 1; c <= (swift ? 6 : 1); c++) {
+                double range = m + (a > b ? a : b) + (swift ? c : 0);
+                hit += range >= d - 1e-9;
+                all++;
+            }
+    return (double)hit / all;
+}
+
+/* The X of the Fly (X) that the selection entry named `entry` in
+ * data/tow/FILE gives, read here with libxml2 alone: its info link named
+ * Fly carries `<modifier type="append" value="(X)" field="name"/>`. */
+static double fly_x_in(xmlNodePtr n, bool inside, const char *entry)
+{
+    for (xmlNodePtr c = n; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        xmlChar *name = xmlGetProp(c, (const xmlChar *)"name");
+        bool here = inside || (strcmp((const char *)c->name, "selectionEntry") == 0 && name &&
+                               strcmp((const char *)name, entry) == 0);
+        double x = -1.0;
+        if (here && strcmp((const char *)c->name, "infoLink") == 0 && name &&
+            strcmp((const char *)name, "Fly") == 0)
+            for (xmlNodePtr ms = c->children; ms && x < 0; ms = ms->next)
+                for (xmlNodePtr mo = ms->children; mo && x < 0; mo = mo->next) {
+                    xmlChar *v = xmlGetProp(mo, (const xmlChar *)"value");
+                    if (v && v[0] == '(')
+                        x = atof((const char *)v + 1);
+                    xmlFree(v);
+                }
+        xmlFree(name);
+        if (x < 0)
+            x = fly_x_in(c->children, here, entry);
+        if (x >= 0)
+            return x;
+    }
+    return -1.0;
+}
+
+static double fly_x(const char *file, const char *entry)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/data/tow/%s", th_root(), file);
+    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR);
+    cr_assert_not_null(doc, "%s", path);
+    double x = fly_x_in(xmlDocGetRootElement(doc), false, entry);
+    xmlFreeDoc(doc);
+    cr_assert_gt(x, 0.0, "%s: `%s` has no Fly (X) link", file, entry);
+    return x;
 }
 
 /* Men-at-Arms: M 4 (its Model profile), no Swiftstride: at 7" the highest
  * of 2D6 must be 3 or more, 32/36. Knights Errant: riders of M `-` on
- * Bretonnian Warhorses, whose M the data gives; Swiftstride (on the unit
- * and its horses): at 10", P(M + highest of 3D6 >= 10). */
+ * Bretonnian Warhorses, whose M the data gives; Swiftstride comes from the
+ * horses (a rider whose mount gives it): M + highest of 2D6 + D6, so 10" is
+ * always reached, 14" with 31/36. */
 Test(units_tow, spot_checks_read_from_the_xml)
 {
     cs_units_mapping m;
@@ -147,7 +185,8 @@ Test(units_tow, spot_checks_read_from_the_xml)
     cr_expect_str_eq(value(maa, "move"), "4");
     cr_expect_str_eq(value(maa, "swiftstride"), "false");
     cr_expect_null(value(maa, "preset"), "the preset is the mapping's, not the unit's");
-    cr_expect_leq(fabs(p_at(maa, 7.0) - 32.0 / 36.0), EXACT);
+    cr_expect_leq(fabs(th_units_p_at(maa, 7.0) - 32.0 / 36.0), EXACT);
+    cr_expect_null(row(&u, "Men-At-Arms (flying)"), "no Fly: no flying row");
 
     const cs_unit *ke = row(&u, "Knights Errant");
     cr_assert_not_null(ke);
@@ -156,16 +195,20 @@ Test(units_tow, spot_checks_read_from_the_xml)
     cr_expect_eq(atof(value(ke, "move")), horse, "the mount's M");
     cr_expect_str_eq(value(ke, "swiftstride"), "true");
     cr_expect_str_eq(ke->mount, "", "one mount it must take: one row, named as the unit");
-    cr_expect_leq(fabs(p_at(ke, 10.0) - p_max_at_least(3, 10 - (int)horse)), EXACT);
-    cr_expect_leq(fabs(p_at(ke, 10.0) - 215.0 / 216.0), EXACT);
+    for (double d = 9.0; d <= horse + 9.0; d += 1.0)
+        cr_expect_leq(fabs(th_units_p_at(ke, d) - p_tow(horse, true, d)), EXACT, "at %g", d);
+    cr_expect_eq(th_units_p_at(ke, 10.0), 1.0);
+    cr_expect_leq(fabs(th_units_p_at(ke, 14.0) - 31.0 / 36.0), EXACT);
     cs_units_free(&u);
 }
 
 /* A Duke may go on foot or choose among four mounts: a row each, named by
  * the mount, with the mount's M (read from the XML here), its Swiftstride,
  * the points of that choice (the Duke's 175, the Hippogryph's 120, the
- * Warhorse's 16 on its link) and, for a flier, a note that it charges at
- * its ground M. */
+ * Warhorse's 16 on its link). A mount that flies adds a flying row at its
+ * Fly (X), with the mount's Swiftstride: P(X + highest of 2D6 + D6 >= d),
+ * not declared past X + 9. A mount's type is its own, else the category its
+ * choice is filed under (the Royal Pegasus: Monstrous Creature). */
 Test(units_tow, a_character_gets_a_row_per_mount)
 {
     cs_units_mapping m;
@@ -173,9 +216,12 @@ Test(units_tow, a_character_gets_a_row_per_mount)
     cs_units u;
     read_tow("Bretonnians.cat", &m, &u);
     const cs_unit *foot = row(&u, "Duke (on foot)"), *hippo = row(&u, "Duke (on Hippogryph)"),
-                  *horse = row(&u, "Duke (on Bretonnian Warhorse)");
-    cr_assert(foot && hippo && horse);
+                  *horse = row(&u, "Duke (on Bretonnian Warhorse)"),
+                  *peg = row(&u, "Duke (on Royal Pegasus)"),
+                  *fly = row(&u, "Duke (on Royal Pegasus, flying)");
+    cr_assert(foot && hippo && horse && peg && fly);
     cr_expect_null(row(&u, "Duke"), "no row that is neither");
+    cr_expect_null(row(&u, "Duke (on foot, flying)"), "on foot it does not fly");
     cr_expect_eq(atof(value(foot, "move")), model_m("Bretonnians.cat", "Duke"));
     cr_expect_str_eq(value(foot, "swiftstride"), "false");
     cr_expect_eq(foot->points, 175.0);
@@ -186,16 +232,40 @@ Test(units_tow, a_character_gets_a_row_per_mount)
     cr_expect_str_eq(hippo->mount, "Hippogryph");
     cr_expect_eq(horse->points, 175.0 + 16.0);
     cr_expect_eq(atof(value(horse, "move")), model_m("Bretonnians.cat", "Bretonnian Warhorse"));
-    /* Highest of 2D6 on foot, of 3D6 on the Hippogryph (M 7): at 9". */
-    cr_expect_leq(fabs(p_at(foot, 9.0) - p_max_at_least(2, 5)), EXACT);
-    cr_expect_leq(fabs(p_at(hippo, 9.0) - p_max_at_least(3, 2)), EXACT);
-    bool fly = false;
-    for (int i = 0; i < u.n_notes; i++)
-        if (strcmp(u.note[i].name, "Duke (on Hippogryph)") == 0 &&
-            u.note[i].kind == CS_UNIT_NOTED && strstr(u.note[i].what, "has Fly: charges at its "
-                                                                        "ground M"))
-            fly = true;
-    cr_expect(fly, "the Hippogryph flies: its row says it charges at its ground M");
+    cr_expect_str_eq(horse->type, "Heavy Cavalry", "the category on the Warhorse's link");
+    cr_expect_str_eq(peg->type, "Monstrous Creature", "the category of the Royal Pegasus");
+    /* Highest of 2D6 on foot, + a D6 on the Hippogryph (M 7): at 9". */
+    cr_expect_leq(fabs(th_units_p_at(foot, 9.0) - p_tow(4.0, false, 9.0)), EXACT);
+    cr_expect_leq(fabs(th_units_p_at(hippo, 9.0) - p_tow(7.0, true, 9.0)), EXACT);
+
+    double x = fly_x("Bretonnians.cat", "Royal Pegasus");
+    cr_expect_eq(atof(value(fly, "move")), x, "the flying row moves at Fly (X)");
+    cr_expect_eq(atof(value(peg, "move")), model_m("Bretonnians.cat", "Royal Pegasus"));
+    cr_expect_str_eq(value(fly, "swiftstride"), "true");
+    cr_expect_eq(fly->points, peg->points);
+    for (double d = x; d <= x + 9.0; d += 0.5)
+        cr_expect_leq(fabs(th_units_p_at(fly, d) - p_tow(x, true, d)), EXACT, "at %g", d);
+    cr_expect_gt(th_units_p_at(fly, x + 9.0), 0.0, "M + 9 is declared");
+    cr_expect_eq(th_units_p_at(fly, x + 9.5), 0.0, "past M + 9: not declared (illegal)");
+    cs_units_free(&u);
+}
+
+/* A flier without Swiftstride (Daemons of Chaos's Bloodthirster): its
+ * flying row at its Fly (X), M + the highest of 2D6, declared within M + 6. */
+Test(units_tow, a_flier_without_swiftstride)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Daemons of Chaos.cat", &m, &u);
+    const cs_unit *fly = row(&u, "Bloodthirster (flying)"), *ground = row(&u, "Bloodthirster");
+    cr_assert(fly && ground);
+    double x = fly_x("Daemons of Chaos.cat", "Bloodthirster");
+    cr_expect_eq(atof(value(fly, "move")), x);
+    cr_expect_str_eq(value(fly, "swiftstride"), "false");
+    for (double d = x; d <= x + 6.0; d += 1.0)
+        cr_expect_leq(fabs(th_units_p_at(fly, d) - p_tow(x, false, d)), EXACT, "at %g", d);
+    cr_expect_eq(th_units_p_at(fly, x + 6.5), 0.0, "past M + 6: not declared");
     cs_units_free(&u);
 }
 

@@ -50,6 +50,11 @@ typedef struct cs_units_char {
     cs_units_format format;
     bool required;                   /* a unit without it is skipped (else: incomplete) */
     bool alternate;                  /* take the bracketed value of `2" (9")` */
+    /* `alternate_row = LABEL`: a unit whose text has the alternate form
+     * (`2" (9")`, `Ground 5", Fly 9"`) gets a second row, `Name (LABEL)`,
+     * reading the bracketed value (T9A 2nd edition: a flier's Fly Adv).
+     * "" = none. */
+    char alternate_row[CS_UNITS_TEXT];
     char where_name[CS_UNITS_NAME];  /* only profiles whose characteristic where_name */
     char where_value[CS_UNITS_TEXT]; /* ... reads where_value ("" = every profile) */
     /* `when = PARAM = VALUE`: the characteristic applies only to a unit
@@ -75,6 +80,14 @@ typedef struct cs_units_rule {
     char value[CS_UNITS_TEXT];     /* default "true" */
     char otherwise[CS_UNITS_TEXT]; /* a unit without it gets param = this ("" = nothing) */
     char note[CS_UNITS_NOTE];      /* "" = none */
+    /* `row = LABEL`, `row_param = PARAM`: a unit with the rule gets a
+     * second row, `Name (LABEL)` (`Duke (on Royal Pegasus, LABEL)`), in
+     * which PARAM takes the rule's own number, the X of `Fly (X)` (The Old
+     * World: a flier charges at its Fly Movement); an optional upgrade
+     * named after the rule (`Fly (9)`) gives a row that names it. PARAM
+     * must be fed by one of the mapping's characteristics. "" = none. */
+    char row[CS_UNITS_TEXT];
+    char row_param[CS_UNITS_TEXT];
 } cs_units_rule;
 
 /* One mapping file. Texts are kept as written; cs_units_mapping_bind
@@ -96,6 +109,11 @@ typedef struct cs_units_mapping {
                                            unit's type (The Old World's Troop Type) */
     char mount_type[CS_UNITS_TEXT];     /* [units] mount_type: the BattleScribe subType of
                                            mounts ("" = mounts are models like any other) */
+    /* [units] type_categories: the categories, comma separated, that name a
+     * troop type: a chosen mount with no type of its own takes the first of
+     * them its choice is filed under (The Old World's Royal Pegasus:
+     * Monstrous Creature). "" = none. */
+    char type_categories[CS_UNITS_NOTE];
     char mount_group[CS_UNITS_TEXT];    /* [units] mount_group: a group whose model entries
                                            are mounts, whatever their subType (The Old
                                            World's "Mount" group: chariots, monsters) */
@@ -151,6 +169,10 @@ typedef struct cs_unit {
     char mount[CS_UNITS_NAME]; /* the mount of this row, "" on foot or without mounts */
     int models;               /* a roster's count of models (0: not given, no column) */
     unsigned rules;           /* bit r: the unit has the mapping's rule r */
+    /* What the reader says of this row that no mapped value shows (a
+     * flying row's rule or option, a mount with no troop type): joined to
+     * the unit's CS_UNIT_NOTED note by cs_units_settle. "" = nothing. */
+    char note[CS_UNITS_NOTE];
     bool complete;            /* every mapped characteristic present */
     int n_values;
     cs_unit_value value[CS_UNITS_MAX_VALUES];
@@ -160,7 +182,8 @@ typedef enum cs_unit_note_kind {
     CS_UNIT_SKIPPED,    /* left out: a required value is missing, invalid or contradictory */
     CS_UNIT_INCOMPLETE, /* kept: an optional value is missing, invalid or contradictory */
     CS_UNIT_WARNED,     /* kept whole: one of several texts taken, the others words */
-    CS_UNIT_NOTED,      /* kept whole: a note the mapping gives a rule (Fly: ground M) */
+    CS_UNIT_NOTED,      /* kept whole: a note the mapping gives a rule or type, or the reader's */
+    CS_UNIT_OPTION,     /* not a unit: an option (an item) the reader noted and did not read */
 } cs_unit_note_kind;
 
 typedef enum cs_unit_problem {

@@ -138,6 +138,16 @@ typedef struct cs_units_found {
 /* Records one text for a characteristic: a repeat of a known text is ignored. */
 void cs_units_found_add(cs_units_found *f, const char *text, const char *file, int line);
 
+/* Does one of the texts kept hold a digit? */
+bool cs_units_found_has_digit(const cs_units_found *f);
+
+/* For a characteristic read from the mount (mount = yes): a `-` beside a
+ * number is a model that moves with the others (a rider, a chariot's body,
+ * a war machine beside its crew), no value of its own, so only the texts
+ * with a digit stay (two numbers still contradict each other). Nothing
+ * changes when no text has a digit, or more were seen than kept. */
+void cs_units_found_drop_words(cs_units_found *f);
+
 /* Turns found[i] (one per map->chars[i]) into u's values, then appends u to
  * out when every required value is there (*kept = true), with a note when
  * something is missing, unreadable or contradictory, naming characteristics.
@@ -159,11 +169,23 @@ void cs_units_found_add(cs_units_found *f, const char *text, const char *file, i
 cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found, bool csv,
                           bool *kept, cs_error *err);
 
+/* Notes an option, not a unit (kind CS_UNIT_OPTION): an item that grants
+ * a mapped rule only in its prose (the Flying Carpet's "gains the Fly (8)
+ * and Swiftstride special rules"), which is not read. Once per file:line,
+ * however many units may take it. */
+cs_status cs_units_note_option(cs_units *out, const char *name, const char *file, int line,
+                               const char *what);
+
 /* Parses a characteristic's text in `format` into a number. Returns false
  * (with `why` set to a static reason) when it does not read; `*absent` is set
  * for "", "-" and "*" (the source's "none"). */
 bool cs_units_parse_value(const char *text, cs_units_format format, bool alternate, double *num,
                           bool *absent, const char **why);
+
+/* The alternate (Fly) value of an inches text written in a flier's form,
+ * `2" (9")` or `Ground 2", Fly 9"`, as `9"` into buf: false for any other
+ * text (one plain distance, or one that does not read). */
+bool cs_units_alternate_text(const char *text, char *buf, size_t cap);
 
 /* ---- stage 5: the table (src/io/units_table.c) -------------------------- */
 

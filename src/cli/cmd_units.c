@@ -32,8 +32,11 @@ static const char usage[] =
     "inversion of its range distribution, the metrics where every roll reaches,\n"
     "just beyond base contact; the same whatever --distance is. A unit that may\n"
     "choose a mount has a row per choice, `Duke (on Hippogryph)`, and one on foot\n"
-    "unless a mount is compulsory (The Old World). Points the data does not give\n"
-    "(a catalogue unit whose costs are all 0) are empty, never 0. The heading\n"
+    "unless a mount is compulsory (The Old World). A unit that flies has a second\n"
+    "row at its flying characteristic, `Duke (on Royal Pegasus, flying)` at the\n"
+    "X of Fly (X) (a T9A flier's at the fly rate of `5\" (8\")`). Points the\n"
+    "data does not give (a catalogue unit whose costs are all 0) are empty,\n"
+    "never 0. The heading\n"
     "names each ruleset with its edition or preset and the mapping used; the\n"
     "CSV's metadata lists every file read with its SHA-256.\n"
     "\n"
@@ -132,17 +135,20 @@ static void default_mappings(char *out, size_t cap)
 
 static void print_notes(const cs_units *u, bool quiet)
 {
-    int skipped = 0, incomplete = 0, warned = 0, noted = 0;
+    int skipped = 0, incomplete = 0, warned = 0, noted = 0, options = 0;
     for (int i = 0; i < u->n_notes; i++) {
         const cs_unit_note *n = &u->note[i];
         skipped += n->kind == CS_UNIT_SKIPPED;
         incomplete += n->kind == CS_UNIT_INCOMPLETE;
         warned += n->kind == CS_UNIT_WARNED;
         noted += n->kind == CS_UNIT_NOTED;
+        options += n->kind == CS_UNIT_OPTION;
         /* A roster's JSON form has no lines: its notes name the file. */
         char where[CS_UNITS_PATH + 16];
         snprintf(where, sizeof where, n->line > 0 ? "%s:%d" : "%s", n->file, n->line);
-        if (!quiet)
+        if (!quiet && n->kind == CS_UNIT_OPTION)
+            fprintf(stderr, "chargesim units: %s: option `%s`: %s\n", where, n->name, n->what);
+        else if (!quiet)
             fprintf(stderr, "chargesim units: %s: unit `%s` %s: %s\n", where, n->name,
                     n->kind == CS_UNIT_SKIPPED      ? "left out"
                     : n->kind == CS_UNIT_INCOMPLETE ? "kept without metrics"
@@ -156,6 +162,8 @@ static void print_notes(const cs_units *u, bool quiet)
         fprintf(stderr, ", %d with a warning", warned);
     if (noted > 0)
         fprintf(stderr, ", %d with a note", noted);
+    if (options > 0)
+        fprintf(stderr, ", %d option%s noted", options, options == 1 ? "" : "s");
     fputc('\n', stderr);
 }
 

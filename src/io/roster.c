@@ -318,30 +318,17 @@ static cs_status open_catalogue(cs_roster_reader *r, const xmlNode *root, const 
 
 /* ---- the roster ------------------------------------------------------------- */
 
-/* The heading's facts: name, game system, the total of the mapping's cost
- * (or, before a mapping is known, of the first cost). */
+/* The heading's facts: name, game system and, once the mapping is known
+ * (m), the roster's total of its cost. */
 static void read_info(const xmlNode *root, const cs_units_mapping *m, cs_roster_info *info)
 {
     cs_units_xml_prop(root, "name", info->name, sizeof info->name);
     cs_units_xml_prop(root, "gameSystemName", info->system, sizeof info->system);
     cs_units_xml_prop(root, "gameSystemId", info->system_id, sizeof info->system_id);
     cs_units_xml_prop(root, "generatedBy", info->generated_by, sizeof info->generated_by);
-    info->has_points = false;
-    CS_ROSTER_EACH_CHILD(root, "costs", "cost", c)
-    {
-        char name[CS_UNITS_TEXT] = "", val[CS_UNITS_TEXT];
-        cs_units_xml_prop(c, "name", name, sizeof name);
-        if (info->has_points || !cs_units_xml_prop(c, "value", val, sizeof val) ||
-            (m && !cs_roster_cost_is(m, name)))
-            continue;
-        char *end;
-        double v = strtod(val, &end);
-        if (end != val) {
-            info->points = v;
-            info->has_points = true;
-            snprintf(info->cost, sizeof info->cost, "%s", name);
-        }
-    }
+    info->has_points = m && cs_units_entry_cost(root, m->cost, &info->points);
+    if (info->has_points)
+        snprintf(info->cost, sizeof info->cost, "%s", m->cost);
 }
 
 cs_status cs_roster_read(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,

@@ -14,6 +14,7 @@
 #include "chargesim/status.h"
 #include "chargesim/units.h"
 #include "units_doc.h"
+#include "units_reader.h"
 
 /* Selections or forces nested deeper than this are refused (a guard for
  * the stack; a real list nests a handful). */
@@ -28,6 +29,10 @@ typedef struct cs_roster_reader {
     cs_units_docs cat;             /* the catalogue at hand (cat.n == 0: none) */
     int mount_char;                /* the first `mount = yes` characteristic, -1: none */
     char force_cat[CS_UNITS_NAME]; /* the catalogue name of the force being read */
+    /* The catalogue reader's state as its rows (units_rows.c) use it, which
+     * make a roster's rows too: the mapping, the output, the roster as
+     * every element's file (set by roster_unit.c). */
+    reader rows;
 } cs_roster_reader;
 
 /* The children named `name` of n's wrapper elements `wrap`, in order (a
@@ -60,9 +65,5 @@ cs_status cs_roster_json_doc(const char *text, size_t n, const char *path, xmlDo
  * row of r->out with its notes, then the unit-typed selections inside it,
  * each a unit of its own. (src/io/roster_unit.c) */
 cs_status cs_roster_unit_read(cs_roster_reader *r, const xmlNode *s, int depth);
-
-/* Is `name` the mapping's cost type (trimmed, case aside: ASOIAF writes
- * " Points")? (src/io/roster_unit.c) */
-bool cs_roster_cost_is(const cs_units_mapping *m, const char *name);
 
 #endif

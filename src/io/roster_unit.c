@@ -1,10 +1,19 @@
 /* Rosters, one unit (roster_doc.h: cs_roster_unit_read): a unit selection
- * of the roster's tree and its parts made a row for stage 3 of unitsrc.h
+ * of the roster's tree and its parts made rows for stage 3 of unitsrc.h
  * (cs_units_settle), with its models, points, mount and rules, and notes of
  * what the list tool changed; what each is: src/io/roster.c's banner.
- * src/io/roster.c walks the tree and calls this file, never the reverse. */
+ * src/io/roster.c walks the tree and calls this file, never the reverse.
+ *
+ * The rows themselves are the catalogue reader's (src/io/units_rows.c,
+ * units_reader.h): a row is named `NAME (on MOUNT)`, a flier gets its
+ * second row at the number of its Fly (X) (`Duke (on Royal Pegasus,
+ * flying)`), a chosen mount's troop type is its own or that of a category
+ * it is filed under. The roster hands them what a catalogue's entry would:
+ * the unit's own profiles, its mount's, its texts. The roster's profiles
+ * already carry what the list tool applied, Fly's number appended to its
+ * name among them; the unit selection is the entry whose options a flier
+ * row may name, and a roster holds only the options chosen. */
 #include <libxml/tree.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +23,7 @@
 #include "chargesim/unitsrc.h"
 
 #include "roster_doc.h"
-#include "units_doc.h"
+#include "units_reader.h"
 
 typedef struct nodes {
     const xmlNode **v;
@@ -29,18 +38,6 @@ static bool push(nodes *l, const xmlNode *x)
     l->v = q;
     l->v[l->n++] = x;
     return true;
-}
-
-/* Is `name` the mapping's cost type (trimmed, case aside: ASOIAF writes
- * " Points")? */
-bool cs_roster_cost_is(const cs_units_mapping *m, const char *name)
-{
-    while (*name == ' ')
-        name++;
-    size_t n = strlen(name);
-    while (n > 0 && name[n - 1] == ' ')
-        n--;
-    return m->cost[0] && n == strlen(m->cost) && strncasecmp(name, m->cost, n) == 0;
 }
 
 /* Is x within the selection top (top itself included)? */
@@ -58,6 +55,7 @@ typedef struct unit_tree {
     nodes parts;          /* sel first, then its parts; nested units aside */
     nodes nested;         /* unit-typed selections inside it: units of their own */
     const xmlNode *mount; /* the mount's selection, NULL: none */
+    bool chosen;          /* the mount is a choice (the rider moves on its own) */
 } unit_tree;
 
 static cs_status gather(cs_roster_reader *r, unit_tree *t, const xmlNode *s, int depth)
@@ -86,33 +84,32 @@ static void sel_texts(const cs_roster_reader *r, const xmlNode *sel, int c, cs_u
     const cs_units_char *ch = &r->m->chars[c];
     CS_ROSTER_EACH_CHILD(sel, "profiles", "profile", p)
     {
-        const xmlNode *k = cs_units_xml_find_char(p, ch->name);
-        if (!k || !cs_units_xml_profile_matches(p, ch))
+        const xmlNode *k = cs_units_find_char(p, ch->name);
+        if (!k || !cs_units_profile_matches(p, ch))
             continue;
         char v[CS_UNITS_TEXT];
-        cs_units_xml_char_value(k, v, sizeof v);
+        cs_units_char_value(k, v, sizeof v);
         cs_units_found_add(f, v, r->path, cs_units_xml_line(k));
     }
 }
 
-static bool has_digit(const cs_units_found *f)
-{
-    for (int i = 0; i < f->n && i < CS_UNITS_FOUND; i++)
-        if (strpbrk(f->text[i], "0123456789"))
-            return true;
-    return false;
-}
-
-/* The last segment of a roster's entryId (`link::target`: the entry). */
-static const xmlNode *cat_entry(const cs_roster_reader *r, const xmlNode *sel, const char *attr)
+/* A segment of a roster's id attribute `attr` (`link::...::entry`; last:
+ * the entry, else the first link), looked up in the catalogue at hand. */
+static const xmlNode *cat_node(const cs_roster_reader *r, const xmlNode *sel, const char *attr,
+                               bool last)
 {
     char id[4 * CS_UNITS_TEXT];
     if (r->cat.n == 0 || !cs_units_xml_prop(sel, attr, id, sizeof id))
         return NULL;
-    const char *last = id;
-    for (const char *p = strstr(id, "::"); p; p = strstr(p + 2, "::"))
-        last = p + 2;
-    return cs_units_docs_lookup(&r->cat, last);
+    const char *seg = id;
+    for (const char *p = strstr(id, "::"); last && p; p = strstr(p + 2, "::"))
+        seg = p + 2;
+    char *cut = strstr(id, "::");
+    if (!last && !cut)
+        return NULL; /* no link: the entry itself */
+    if (!last)
+        *cut = '\0';
+    return cs_units_docs_lookup(&r->cat, seg);
 }
 
 /* Is part x marked a mount: by its catalogue entry, or by New Recruit's
@@ -121,7 +118,7 @@ static bool marked_mount(const cs_roster_reader *r, const xmlNode *x)
 {
     const cs_units_mapping *m = r->m;
     char group[CS_UNITS_NAME];
-    const xmlNode *e = cat_entry(r, x, "entryId"), *g = cat_entry(r, x, "entryGroupId");
+    const xmlNode *e = cat_node(r, x, "entryId", true), *g = cat_node(r, x, "entryGroupId", true);
     if (e && m->mount_type[0] && cs_units_xml_prop_is(e, "subType", m->mount_type))
         return true;
     if (g && m->mount_group[0] && cs_units_xml_prop(g, "name", group, sizeof group) &&
@@ -137,7 +134,7 @@ static int mount_text(const cs_roster_reader *r, const xmlNode *x)
 {
     cs_units_found f = {0};
     sel_texts(r, x, r->mount_char, &f);
-    return f.n == 0 ? 0 : has_digit(&f) ? 2 : 1;
+    return f.n == 0 ? 0 : cs_units_found_has_digit(&f) ? 2 : 1;
 }
 
 /* Is part x, giving a number, the child of a rider: the nearest selection
@@ -154,55 +151,71 @@ static bool rides_below_dash(const cs_roster_reader *r, const unit_tree *t, cons
     return false;
 }
 
-/* The unit's mount, if any (see the banner): a part marked so by the
- * catalogue or New Recruit; without the catalogue, else the first part
- * giving the mount characteristic a number below a rider giving `-` (the
- * catalogue at hand says what is a mount: a war machine's crew is not). */
-static void one_text(const cs_roster_reader *r, const unit_tree *t, const xmlNode *top, const char *name,
-                     char *buf, size_t cap);
+/* The profiles (and rules: a list tool may write a rule so) of the unit's
+ * parts within `top` (NULL: outside the mount; `only`: that selection
+ * alone), each with no link to modify its name: the roster's name is the
+ * one the list tool shows. */
+static cs_status collect(const unit_tree *t, const xmlNode *top, bool only, proflist *l)
+{
+    static const char *const kinds[][2] = {{"profiles", "profile"}, {"rules", "rule"}};
+    for (int i = 0; i < t->parts.n; i++) {
+        const xmlNode *x = t->parts.v[i];
+        if (only ? x != top : top ? !within(x, top) || x == top : t->mount && within(x, t->mount))
+            continue;
+        for (int k = 0; k < 2; k++)
+            CS_ROSTER_EACH_CHILD(x, kinds[k][0], kinds[k][1], p)
+            {
+                const xmlNode **q = cs_grow(l->p, l->n, &l->cap, sizeof *q, 32);
+                const xmlNode **v = q ? cs_grow(l->via, l->n, &l->cap_via, sizeof *v, 32) : NULL;
+                if (q)
+                    l->p = q;
+                if (!v)
+                    return CS_ENOMEM;
+                l->via = v;
+                l->p[l->n] = p;
+                l->via[l->n++] = NULL;
+            }
+    }
+    return CS_OK;
+}
 
 /* Does the mapping name the unit's own type in a [type NAME] section? */
-static bool typed(const cs_roster_reader *r, const unit_tree *t)
+static bool typed(const cs_roster_reader *r, const proflist *own)
 {
     char type[CS_UNITS_TEXT];
-    one_text(r, t, NULL, r->m->type, type, sizeof type);
+    cs_units_one_text(own->p, own->n, r->m->type, type, sizeof type);
     for (int i = 0; type[0] && i < r->m->n_types; i++)
         if (strcmp(type, r->m->type_name[i]) == 0)
             return true;
     return false;
 }
 
-static void find_mount(const cs_roster_reader *r, unit_tree *t)
+/* The unit's mount, if any (see the banner): a part marked so by the
+ * catalogue or New Recruit; without the catalogue, else the first part
+ * giving the mount characteristic a number below a rider giving `-` (the
+ * catalogue at hand says what is a mount: a war machine's crew is not, nor
+ * in a type the mapping names: a war machine is tabled at its crew's M).
+ * A mount is a choice when the unit's other parts give a number of their
+ * own (a character who may also go on foot), not when its riders give `-`. */
+static cs_status find_mount(const cs_roster_reader *r, unit_tree *t)
 {
     t->mount = NULL;
     if (r->mount_char < 0)
-        return;
+        return CS_OK;
     for (int i = 1; i < t->parts.n && !t->mount; i++)
         if (marked_mount(r, t->parts.v[i]))
             t->mount = t->parts.v[i];
-    /* A type the mapping names is tabled as its note says (a war machine
-     * at its crew's M, the crew under the machine of M `-`): no rider. */
-    bool riders = r->cat.n == 0 && !typed(r, t);
+    proflist own = {0};
+    cs_status st = collect(t, NULL, false, &own);
+    bool riders = st == CS_OK && r->cat.n == 0 && !typed(r, &own);
     for (int i = 1; !t->mount && riders && i < t->parts.n; i++)
         if (mount_text(r, t->parts.v[i]) == 2 && rides_below_dash(r, t, t->parts.v[i]))
             t->mount = t->parts.v[i];
-}
-
-/* For a characteristic read from the mount (mount = yes), a `-` beside a
- * number is a model that moves with the others (a war machine beside its
- * crew), no value of its own: only the texts with a digit stay. */
-static void drop_words(cs_units_found *f)
-{
-    if (!has_digit(f) || f->n > CS_UNITS_FOUND)
-        return;
-    int k = 0;
-    for (int i = 0; i < f->n; i++)
-        if (strpbrk(f->text[i], "0123456789")) {
-            memmove(f->text[k], f->text[i], sizeof f->text[k]);
-            f->file[k] = f->file[i];
-            f->line[k++] = f->line[i];
-        }
-    f->n = k;
+    for (int i = 0; t->mount && i < t->parts.n && !t->chosen; i++)
+        t->chosen = !within(t->parts.v[i], t->mount) && mount_text(r, t->parts.v[i]) == 2;
+    free(own.p);
+    free(own.via);
+    return st;
 }
 
 /* The texts of characteristic c for the row: a mount characteristic from
@@ -212,12 +225,12 @@ static void row_texts(const cs_roster_reader *r, const unit_tree *t, int c, cs_u
 {
     *f = (cs_units_found){0};
     if (t->mount && r->m->chars[c].mount) {
-        for (int i = 0; i < t->parts.n && !has_digit(f); i++)
+        for (int i = 0; i < t->parts.n && !cs_units_found_has_digit(f); i++)
             if (within(t->parts.v[i], t->mount)) {
                 *f = (cs_units_found){0};
                 sel_texts(r, t->parts.v[i], c, f);
             }
-        if (has_digit(f))
+        if (cs_units_found_has_digit(f))
             return;
         *f = (cs_units_found){0};
     }
@@ -225,145 +238,102 @@ static void row_texts(const cs_roster_reader *r, const unit_tree *t, int c, cs_u
         if (!t->mount || !within(t->parts.v[i], t->mount))
             sel_texts(r, t->parts.v[i], c, f);
     if (r->m->chars[c].mount)
-        drop_words(f);
+        cs_units_found_drop_words(f);
 }
 
-/* The text of characteristic `name` over the parts within `top` (NULL:
- * those outside the mount): "" when none gives it or two differ. */
-static void one_text(const cs_roster_reader *r, const unit_tree *t, const xmlNode *top, const char *name,
-                     char *buf, size_t cap)
-{
-    buf[0] = '\0';
-    bool conflict = false;
-    for (int i = 0; name[0] && i < t->parts.n; i++) {
-        const xmlNode *x = t->parts.v[i];
-        if (top ? !within(x, top) : (t->mount && within(x, t->mount)))
-            continue;
-        CS_ROSTER_EACH_CHILD(x, "profiles", "profile", p)
-        {
-            const xmlNode *k = cs_units_xml_find_char(p, name);
-            char v[CS_UNITS_TEXT];
-            if (!k)
-                continue;
-            cs_units_xml_char_value(k, v, sizeof v);
-            conflict = conflict || (buf[0] && strcmp(buf, v) != 0);
-            snprintf(buf, cap, "%s", v);
-        }
-    }
-    if (conflict)
-        buf[0] = '\0';
-    (void)r;
-}
-
-/* Does a profile or rule named `name` (or `name (...)`: Fly (10)) carry
- * rule `rule`? */
-static bool names_rule(const char *name, const char *rule)
-{
-    size_t n = strlen(rule);
-    while (*name == ' ')
-        name++;
-    return strncasecmp(name, rule, n) == 0 &&
-           (name[n] == '\0' || name[n] == ' ' || name[n] == '(');
-}
-
-/* The mapping's rules that selection x's profiles and rules name, as bits. */
-static unsigned sel_rules(const cs_roster_reader *r, const xmlNode *x)
+/* The mapping's rules that a list of profiles and rules names, as bits. */
+static unsigned rules_in(const cs_roster_reader *r, const proflist *l)
 {
     unsigned bits = 0;
-    static const char *const kinds[][2] = {{"profiles", "profile"}, {"rules", "rule"}};
-    for (int kind = 0; kind < 2; kind++)
-        CS_ROSTER_EACH_CHILD(x, kinds[kind][0], kinds[kind][1], p)
-        {
-            char name[CS_UNITS_NAME];
-            if (!cs_units_xml_prop(p, "name", name, sizeof name))
-                continue;
-            for (int k = 0; k < r->m->n_rules; k++)
-                if (names_rule(name, r->m->rules[k].name))
-                    bits |= 1u << k;
-        }
+    for (int i = 0; i < l->n; i++) {
+        char name[CS_UNITS_NAME];
+        cs_units_profile_name(l->p[i], NULL, name, sizeof name);
+        for (int k = 0; k < r->m->n_rules; k++)
+            if (cs_units_names_rule(name, r->m->rules[k].name))
+                bits |= 1u << k;
+    }
     return bits;
-}
-
-/* A note about row u (kept, note). */
-static cs_status note(cs_roster_reader *r, const cs_unit *u, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static cs_status note(cs_roster_reader *r, const cs_unit *u, int line, const char *fmt, ...)
-{
-    cs_units *out = r->out;
-    cs_unit_note *q = cs_grow(out->note, out->n_notes, &out->cap_notes, sizeof *q, 64);
-    if (!q)
-        return CS_ENOMEM;
-    out->note = q;
-    cs_unit_note *n = &out->note[out->n_notes++];
-    *n = (cs_unit_note){.kind = CS_UNIT_NOTED, .problem = CS_UNIT_TYPED, .line = line};
-    snprintf(n->name, sizeof n->name, "%s", u->name);
-    snprintf(n->id, sizeof n->id, "%s", u->id);
-    snprintf(n->file, sizeof n->file, "%s", r->path);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(n->what, sizeof n->what, fmt, ap);
-    va_end(ap);
-    return CS_OK;
 }
 
 /* With the catalogue at hand: a mapped text of the unit's profiles that
  * differs from the catalogue's profile of the same id is the list tool's
- * doing (a modifier): the roster's text stands, and a note says so. */
-static cs_status compare_catalogue(cs_roster_reader *r, const unit_tree *t, const cs_unit *u)
+ * doing (a modifier): the roster's text stands, and the row's note says so. */
+static void compare_catalogue(const cs_roster_reader *r, const unit_tree *t, cs_unit *u)
 {
-    cs_status st = CS_OK;
-    for (int i = 0; r->cat.n > 0 && st == CS_OK && i < t->parts.n; i++)
+    for (int i = 0; r->cat.n > 0 && i < t->parts.n; i++)
         CS_ROSTER_EACH_CHILD(t->parts.v[i], "profiles", "profile", p)
         {
             char id[CS_UNITS_TEXT], pname[CS_UNITS_NAME] = "";
-            if (st != CS_OK || !cs_units_xml_prop(p, "id", id, sizeof id))
+            if (!cs_units_xml_prop(p, "id", id, sizeof id))
                 continue;
             const xmlNode *cp = cs_units_docs_lookup(&r->cat, id);
             if (!cs_units_xml_is(cp, "profile"))
                 continue;
             cs_units_xml_prop(p, "name", pname, sizeof pname);
-            for (int c = 0; st == CS_OK && c < r->m->n_chars; c++) {
+            for (int c = 0; c < r->m->n_chars; c++) {
                 const char *cname = r->m->chars[c].name;
-                const xmlNode *a = cs_units_xml_find_char(p, cname);
-                const xmlNode *b = cs_units_xml_find_char(cp, cname);
+                const xmlNode *a = cs_units_find_char(p, cname), *b = cs_units_find_char(cp, cname);
                 char va[CS_UNITS_TEXT], vb[CS_UNITS_TEXT];
                 if (!a || !b)
                     continue;
-                cs_units_xml_char_value(a, va, sizeof va);
-                cs_units_xml_char_value(b, vb, sizeof vb);
+                cs_units_char_value(a, va, sizeof va);
+                cs_units_char_value(b, vb, sizeof vb);
                 if (!cs_units_same_value(va, vb))
-                    st = note(r, u, cs_units_xml_line(a),
-                              "%s of `%s` is `%s` in the roster, `%s` in the catalogue (%s:%d): "
-                              "the roster's is taken (a modifier the list tool applied)",
-                              cname, pname, va, vb, cs_units_docs_path(&r->cat, cp),
-                              cs_units_xml_line(cp));
+                    cs_units_row_note(u, "%s of `%s` is `%s` in the roster, `%s` in the catalogue "
+                                      "(%s:%d): the roster's is taken (a modifier the list tool "
+                                      "applied)", cname, pname, va, vb,
+                                      cs_units_docs_path(&r->cat, cp), cs_units_xml_line(cp));
             }
         }
-    return st;
 }
 
 /* A mapping rule that only an upgrade chosen for the unit names (a magic
- * item, a virtue) changes the row: a note names the option. */
-static cs_status option_rules(cs_roster_reader *r, const unit_tree *t, const cs_unit *u)
+ * item, a virtue) changes the row: its note names the option. An upgrade
+ * whose profile grants a rule with a row only in its prose (the Flying
+ * Carpet) is noted as an option, as the catalogue reader notes it. */
+static cs_status option_rules(const cs_roster_reader *r, const unit_tree *t, cs_unit *u)
 {
     unsigned base = 0;
-    for (int i = 0; i < t->parts.n; i++)
-        if (!cs_roster_is_selection(t->parts.v[i], "upgrade") || within(t->parts.v[i], t->mount))
-            base |= sel_rules(r, t->parts.v[i]);
+    for (int i = 0; i < t->parts.n; i++) {
+        const xmlNode *x = t->parts.v[i];
+        proflist one = {0};
+        if (cs_roster_is_selection(x, "upgrade") && !within(x, t->mount))
+            continue;
+        cs_status st = collect(t, x, true, &one);
+        base |= rules_in(r, &one);
+        free(one.p);
+        free(one.via);
+        if (st != CS_OK)
+            return st;
+    }
     cs_status st = CS_OK;
     for (int i = 0; st == CS_OK && i < t->parts.n; i++) {
         const xmlNode *x = t->parts.v[i];
+        proflist one = {0};
+        char opt[CS_UNITS_NAME] = "", what[CS_UNITS_NOTE];
         if (!cs_roster_is_selection(x, "upgrade") || within(x, t->mount))
             continue;
-        unsigned extra = sel_rules(r, x) & ~base;
-        char opt[CS_UNITS_NAME] = "";
+        st = collect(t, x, true, &one);
+        unsigned extra = rules_in(r, &one) & ~base;
         cs_units_xml_prop(x, "name", opt, sizeof opt);
-        for (int k = 0; st == CS_OK && k < r->m->n_rules; k++)
+        for (int k = 0; k < r->m->n_rules; k++)
             if (extra & (1u << k))
-                st = note(r, u, cs_units_xml_line(x), "has %s from the option `%s` chosen",
-                          r->m->rules[k].name, opt);
+                cs_units_row_note(u, "has %s from the option `%s` chosen", r->m->rules[k].name,
+                                  opt);
         base |= extra;
+        for (int p = 0; st == CS_OK && p < one.n; p++)
+            for (int k = 0; st == CS_OK && k < r->m->n_rules; k++) {
+                if (!r->m->rules[k].row[0] || !cs_units_prose_gives_rule(one.p[p],
+                                                                         r->m->rules[k].name))
+                    continue;
+                snprintf(what, sizeof what, "grants %s only in its description: not read (`%s` "
+                         "took it, and has no %s row for it)", r->m->rules[k].name, u->name,
+                         r->m->rules[k].row);
+                st = cs_units_note_option(r->out, opt, r->path, cs_units_xml_line(one.p[p]),
+                                          what);
+            }
+        free(one.p);
+        free(one.via);
     }
     return st;
 }
@@ -374,23 +344,15 @@ static double number_of(const xmlNode *x)
     return cs_units_xml_prop(x, "number", v, sizeof v) ? strtod(v, NULL) : 1.0;
 }
 
-/* The row's name, mount, models, points, base, type and rules. */
-static void fill_unit(const cs_roster_reader *r, const unit_tree *t, cs_unit *u)
+/* The unit as the row's base: its name (custom, else its own), id,
+ * catalogue, models and points (all its parts'), base, type and rules. */
+static void fill_unit(const cs_roster_reader *r, const unit_tree *t, const proflist *own,
+                      cs_unit *u)
 {
     const xmlNode *s = t->sel;
-    char name[CS_UNITS_NAME] = "", mount[CS_UNITS_NAME] = "", id[4 * CS_UNITS_TEXT] = "";
-    if (!cs_units_xml_prop(s, "customName", name, sizeof name) || !name[0])
-        cs_units_xml_prop(s, "name", name, sizeof name);
-    if (t->mount && (!cs_units_xml_prop(t->mount, "customName", mount, sizeof mount) || !mount[0]))
-        cs_units_xml_prop(t->mount, "name", mount, sizeof mount);
-    if (t->mount) {
-        char full[2 * CS_UNITS_NAME + 8];
-        snprintf(full, sizeof full, "%s (on %s)", name, mount);
-        snprintf(u->name, sizeof u->name, "%.*s", (int)sizeof u->name - 1, full);
-        snprintf(u->mount, sizeof u->mount, "%s", mount);
-    } else {
-        snprintf(u->name, sizeof u->name, "%s", name);
-    }
+    char id[4 * CS_UNITS_TEXT] = "";
+    if (!cs_units_xml_prop(s, "customName", u->name, sizeof u->name) || !u->name[0])
+        cs_units_xml_prop(s, "name", u->name, sizeof u->name);
     cs_units_xml_prop(s, "entryId", id, sizeof id);
     const char *last = id;
     for (const char *p = strstr(id, "::"); p; p = strstr(p + 2, "::"))
@@ -403,52 +365,99 @@ static void fill_unit(const cs_roster_reader *r, const unit_tree *t, cs_unit *u)
     double models = 0.0;
     for (int i = 0; i < t->parts.n; i++) {
         const xmlNode *x = t->parts.v[i];
+        double cost;
         if (i > 0 && cs_roster_is_selection(x, "model") && !within(x, t->mount))
             models += number_of(x);
-        u->rules |= sel_rules(r, x);
-        CS_ROSTER_EACH_CHILD(x, "costs", "cost", k)
-        {
-            char cname[CS_UNITS_TEXT] = "", val[CS_UNITS_TEXT];
-            char *end;
-            cs_units_xml_prop(k, "name", cname, sizeof cname);
-            if (!cs_roster_cost_is(r->m, cname) || !cs_units_xml_prop(k, "value", val, sizeof val))
-                continue;
-            double v = strtod(val, &end);
-            if (end != val) {
-                u->points += v;
-                u->has_points = true;
-            }
+        if (cs_units_entry_cost(x, r->m->cost, &cost)) {
+            u->points += cost;
+            u->has_points = true;
         }
     }
-    double own = number_of(s);
-    u->models = (int)(models > 0.0 ? models : own > 0.0 ? own : 1.0);
-    one_text(r, t, NULL, r->m->base, u->base, sizeof u->base);
-    one_text(r, t, t->mount, r->m->type, u->type, sizeof u->type);
+    double n = number_of(s);
+    u->models = (int)(models > 0.0 ? models : n > 0.0 ? n : 1.0);
+    cs_units_one_text(own->p, own->n, r->m->base, u->base, sizeof u->base);
+    cs_units_one_text(own->p, own->n, r->m->type, u->type, sizeof u->type);
+    u->rules = rules_in(r, own);
+}
+
+/* The unit's rows: its own (with its mount), then its second rows (a
+ * flier's), by the catalogue reader's rows (units_rows.c) on what this
+ * unit's parts give. */
+static cs_status rows(cs_roster_reader *r, const unit_tree *t, base_unit *b, proflist *level)
+{
+    reader *cr = &r->rows;
+    char label[CS_UNITS_NAME] = "";
+    const int n_sel = t->mount != NULL, n_lv = n_sel ? MOUNT_LEVELS : 0;
+    cs_status st = collect(t, t->mount, true, &level[0]);
+    if (st == CS_OK && t->mount)
+        st = collect(t, t->mount, false, &level[1]);
+    cs_unit u = b->u;
+    cs_units_found found[CS_UNITS_MAX_CHARS];
+    for (int c = 0; c < r->m->n_chars; c++)
+        row_texts(r, t, c, &found[c]);
+    if (t->mount && (!cs_units_xml_prop(t->mount, "customName", label, sizeof label) ||
+                     !label[0]))
+        cs_units_xml_prop(t->mount, "name", label, sizeof label);
+    for (int lv = 0; lv < n_lv; lv++)
+        u.rules |= rules_in(r, &level[lv]);
+    if (t->mount && t->chosen) {
+        /* The mount's catalogue link and entry when at hand, else the
+         * categories the roster files the choice under. */
+        const xmlNode *entry = cat_node(r, t->mount, "entryId", true);
+        const xmlNode *link = cat_node(r, t->mount, "entryId", false);
+        mount mt = {entry ? link : t->mount, entry, false, true};
+        cs_units_mount_type(cr, &mt, &level[0], &u);
+    }
+    snprintf(u.mount, sizeof u.mount, "%s", label);
+    cs_units_row_name(u.name, sizeof u.name, b, label, n_sel, "");
+    cs_units_row_unnumbered(cr, b, level, n_lv, &u);
+    compare_catalogue(r, t, &u);
+    if (st == CS_OK)
+        st = option_rules(r, t, &u);
+    cs_unit ground = u;
+    bool kept;
+    if (st == CS_OK)
+        st = cs_units_settle(r->out, &u, found, false, &kept, r->err);
+    if (st == CS_OK)
+        st = cs_units_flying_rows(cr, b, &ground, found, level, n_lv, label, n_sel);
+    return st;
 }
 
 cs_status cs_roster_unit_read(cs_roster_reader *r, const xmlNode *s, int depth)
 {
-    unit_tree t = {.sel = s};
-    cs_unit *u = calloc(1, sizeof *u);
-    cs_units_found *found = calloc(CS_UNITS_MAX_CHARS, sizeof *found);
-    cs_status st = u && found ? gather(r, &t, s, depth) : CS_ENOMEM;
-    if (st == CS_OK) {
-        find_mount(r, &t);
-        fill_unit(r, &t, u);
-        for (int c = 0; c < r->m->n_chars; c++)
-            row_texts(r, &t, c, &found[c]);
-        bool kept;
-        st = cs_units_settle(r->out, u, found, false, &kept, r->err);
+    if (!r->rows.m) {
+        /* The catalogue reader's state, as its rows use it: the mapping,
+         * the output, and every element's file the roster. */
+        r->rows.m = r->m;
+        r->rows.out = r->out;
+        r->rows.err = r->err;
+        snprintf(r->rows.docs.doc[0].path, sizeof r->rows.docs.doc[0].path, "%s", r->path);
     }
+    unit_tree t = {.sel = s};
+    base_unit *b = calloc(1, sizeof *b);
+    proflist level[MOUNT_LEVELS] = {{0}};
+    cs_status st = b ? gather(r, &t, s, depth) : CS_ENOMEM;
     if (st == CS_OK)
-        st = compare_catalogue(r, &t, u);
+        st = find_mount(r, &t);
     if (st == CS_OK)
-        st = option_rules(r, &t, u);
+        st = collect(&t, NULL, false, &b->own);
+    if (st == CS_OK) {
+        b->node = s;
+        fill_unit(r, &t, &b->own, &b->u);
+        st = rows(r, &t, b, level);
+    }
     for (int i = 0; st == CS_OK && i < t.nested.n; i++)
         st = cs_roster_unit_read(r, t.nested.v[i], depth + 1);
+    for (int lv = 0; lv < MOUNT_LEVELS; lv++) {
+        free(level[lv].p);
+        free(level[lv].via);
+    }
+    if (b) {
+        free(b->own.p);
+        free(b->own.via);
+    }
+    free(b);
     free(t.parts.v);
     free(t.nested.v);
-    free(found);
-    free(u);
     return st;
 }

@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "chargesim/unitsrc.h"
 
@@ -121,50 +120,6 @@ static inline bool cs_units_xml_prop_is(const xmlNode *n, const char *name, cons
 static inline int cs_units_xml_line(const xmlNode *n)
 {
     return (int)xmlGetLineNo(n);
-}
-
-/* A characteristic's text: its `value` attribute (schema 2.01) or its text
- * (2.03, and rosters). */
-static inline void cs_units_xml_char_value(const xmlNode *c, char *buf, size_t cap)
-{
-    if (cs_units_xml_prop(c, "value", buf, cap))
-        return;
-    xmlChar *t = xmlNodeGetContent(c);
-    snprintf(buf, cap, "%s", t ? (const char *)t : "");
-    xmlFree(t);
-}
-
-/* The characteristic `name` of a profile, or NULL. */
-static inline const xmlNode *cs_units_xml_find_char(const xmlNode *profile, const char *name)
-{
-    for (const xmlNode *c = profile->children; c; c = c->next) {
-        if (!cs_units_xml_is(c, "characteristics"))
-            continue;
-        for (const xmlNode *k = c->children; k; k = k->next)
-            if (cs_units_xml_is(k, "characteristic") && cs_units_xml_prop_is(k, "name", name))
-                return k;
-    }
-    return NULL;
-}
-
-/* Does the profile satisfy a mapping's `where NAME = VALUE` (the value
- * trimmed, case aside)? */
-static inline bool cs_units_xml_profile_matches(const xmlNode *profile, const cs_units_char *c)
-{
-    if (c->where_name[0] == '\0')
-        return true;
-    const xmlNode *k = cs_units_xml_find_char(profile, c->where_name);
-    char v[CS_UNITS_TEXT];
-    if (!k)
-        return false;
-    cs_units_xml_char_value(k, v, sizeof v);
-    const char *a = v;
-    while (*a == ' ')
-        a++;
-    size_t n = strlen(a);
-    while (n > 0 && a[n - 1] == ' ')
-        n--;
-    return n == strlen(c->where_value) && strncasecmp(a, c->where_value, n) == 0;
 }
 
 #endif

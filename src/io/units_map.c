@@ -105,9 +105,9 @@ static bool word(const char **s, const char *w)
 /* A distance in any of its written forms: `4"`, and a flier's ground and
  * fly rates, which T9A prints as `2" (9")` and at least one catalogue as
  * `Ground 2", Fly 9"`: the ground rate, or with `alternate` the fly rate. */
-static bool read_inches(const char *s, bool alternate, double *num)
+static bool read_forms(const char *s, double *first_out, double *second_out, bool *has)
 {
-    double first, second;
+    double first, second = 0.0;
     bool has_second = false;
     if (word(&s, "ground")) {
         s = skip_space(s);
@@ -140,7 +140,29 @@ static bool read_inches(const char *s, bool alternate, double *num)
     }
     if (*skip_space(s) != '\0')
         return false;
+    *first_out = first;
+    *second_out = second;
+    *has = has_second;
+    return true;
+}
+
+static bool read_inches(const char *s, bool alternate, double *num)
+{
+    double first, second;
+    bool has_second;
+    if (!read_forms(s, &first, &second, &has_second))
+        return false;
     *num = alternate && has_second ? second : first;
+    return true;
+}
+
+bool cs_units_alternate_text(const char *text, char *buf, size_t cap)
+{
+    double first, second;
+    bool has_second;
+    if (!read_forms(text, &first, &second, &has_second) || !has_second)
+        return false;
+    snprintf(buf, cap, "%.10g\"", second);
     return true;
 }
 
@@ -219,6 +241,32 @@ void cs_units_found_add(cs_units_found *f, const char *text, const char *file, i
     /* Past CS_UNITS_FOUND a repeat may count twice: still a conflict. */
     if (f->n <= CS_UNITS_FOUND)
         f->n++;
+}
+
+bool cs_units_found_has_digit(const cs_units_found *f)
+{
+    const int kept = f->n < CS_UNITS_FOUND ? f->n : CS_UNITS_FOUND;
+    for (int i = 0; i < kept; i++)
+        if (strpbrk(f->text[i], "0123456789"))
+            return true;
+    return false;
+}
+
+void cs_units_found_drop_words(cs_units_found *f)
+{
+    if (!cs_units_found_has_digit(f) || f->n > CS_UNITS_FOUND)
+        return;
+    int k = 0;
+    for (int i = 0; i < f->n; i++)
+        if (strpbrk(f->text[i], "0123456789")) {
+            if (k != i) {
+                memcpy(f->text[k], f->text[i], sizeof f->text[k]);
+                f->file[k] = f->file[i];
+                f->line[k] = f->line[i];
+            }
+            k++;
+        }
+    f->n = k;
 }
 
 /* The one text among several that holds a digit, when the others are words
@@ -406,6 +454,25 @@ static cs_status settle_one(cs_unit *u, int i, const cs_units_found *f, bool csv
         copy(uv->raw, sizeof uv->raw, f->text[0]);
         v->ok = true;
     }
+    return CS_OK;
+}
+
+cs_status cs_units_note_option(cs_units *out, const char *name, const char *file, int line,
+                               const char *what)
+{
+    for (int i = 0; i < out->n_notes; i++)
+        if (out->note[i].kind == CS_UNIT_OPTION && out->note[i].line == line &&
+            strcmp(out->note[i].file, file) == 0)
+            return CS_OK;
+    cs_unit_note *q = cs_grow(out->note, out->n_notes, &out->cap_notes, sizeof *q, 64);
+    if (!q)
+        return CS_ENOMEM;
+    out->note = q;
+    cs_unit_note *n = &out->note[out->n_notes++];
+    *n = (cs_unit_note){.kind = CS_UNIT_OPTION, .problem = CS_UNIT_MISSING, .line = line};
+    copy(n->name, sizeof n->name, name);
+    copy(n->file, sizeof n->file, file);
+    copy(n->what, sizeof n->what, what);
     return CS_OK;
 }
 
@@ -647,6 +714,10 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
         note_part(noted.what, sizeof noted.what,
                   "points unknown: its costs in the catalogue are 0 (it comes with another "
                   "unit, or its cost is not in the data)");
+    }
+    if (u->note[0]) {
+        warn_at(&noted, CS_UNIT_MISSING, u->file, u->line);
+        note_part(noted.what, sizeof noted.what, "%s", u->note);
     }
     cs_status st = rule_values(u, &noted, err);
     if (st == CS_OK)

@@ -116,12 +116,14 @@ static int units_key(load_state *st, const char *name, const char *value)
         return SET(m->mount_type, value);
     if (strcmp(name, "mount_group") == 0)
         return SET(m->mount_group, value);
+    if (strcmp(name, "type_categories") == 0)
+        return SET(m->type_categories, value);
     if (strcmp(name, "metrics") == 0)
         return name_list(st, "metrics", value, m->metric, &m->n_metrics, CS_UNITS_MAX_METRICS);
     return fail(st,
                 "unknown key `%s` in [units] (ruleset, game_system_id, game_system, cost, "
-                "speed, distance, base, range, variant, type, mount_type, mount_group, "
-                "metrics)",
+                "speed, distance, base, range, variant, type, type_categories, mount_type, "
+                "mount_group, metrics)",
                 name);
 }
 
@@ -166,9 +168,11 @@ static int char_key(load_state *st, cs_units_char *c, const char *name, const ch
                    : fail(st, "when: expected `PARAMETER = VALUE`");
     if (strcmp(name, "mount") == 0)
         return yes_no(value, &c->mount) ? 1 : fail(st, "mount: expected yes or no");
+    if (strcmp(name, "alternate_row") == 0)
+        return SET(c->alternate_row, value);
     return fail(st,
                 "unknown key `%s` in [characteristic %s] (param, format, required, "
-                "alternate, where, when, mount)",
+                "alternate, alternate_row, where, when, mount)",
                 name, c->name);
 }
 
@@ -195,8 +199,13 @@ static int rule_key(load_state *st, const char *rname, const char *name, const c
         return SET(r->otherwise, value);
     if (strcmp(name, "note") == 0)
         return SET(r->note, value);
-    return fail(st, "unknown key `%s` in [rule %s] (param, value, otherwise, note)", name,
-                rname);
+    if (strcmp(name, "row") == 0)
+        return SET(r->row, value);
+    if (strcmp(name, "row_param") == 0)
+        return SET(r->row_param, value);
+    return fail(st,
+                "unknown key `%s` in [rule %s] (param, value, otherwise, note, row, row_param)",
+                name, rname);
 }
 
 /* A key of [type NAME]: omit = why units of that type are left out, or
@@ -297,8 +306,8 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
                                 out->chars[i].name);
         }
     for (int i = 0; i < out->n_rules; i++)
-        if (out->rules[i].param[0] == '\0' && out->rules[i].note[0] == '\0')
-            return cs_error_set(err, CS_EINPUT, "%s: [rule %s] has neither param nor note", path,
+        if (out->rules[i].param[0] == '\0' && out->rules[i].note[0] == '\0' && out->rules[i].row[0] == '\0')
+            return cs_error_set(err, CS_EINPUT, "%s: [rule %s] has neither param, note nor row", path,
                                 out->rules[i].name);
     copy(out->sha256, sizeof out->sha256, src.sha256);
     if (out->distance[0] == '\0')
@@ -401,6 +410,16 @@ static cs_status bind_rules(cs_units_mapping *m, const cs_ruleset *rs, cs_error 
     cs_status st = CS_OK;
     for (int i = 0; st == CS_OK && i < m->n_rules; i++) {
         const cs_units_rule *r = &m->rules[i];
+        /* A second row needs its label and a parameter a characteristic
+         * feeds: the rule's number replaces that characteristic's text. */
+        bool fed = false;
+        for (int j = 0; j < m->n_chars; j++)
+            fed = fed || strcmp(m->chars[j].param, r->row_param) == 0;
+        if ((r->row[0] || r->row_param[0]) && !(r->row[0] && fed))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [rule %s] row and row_param go together, and row_param "
+                                "must be a parameter a [characteristic] feeds",
+                                m->path, r->name);
         int k = m->rule_param[i] = r->param[0] ? cs_ruleset_param_index(rs, r->param) : -1;
         if (!r->param[0])
             continue;

@@ -15,6 +15,7 @@
  * count as the warhorse's). */
 #include <libxml/tree.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@
 #include "chargesim/grow.h"
 #include "chargesim/unitsrc.h"
 
-#include "units_doc.h"
+#include "units_reader.h"
 
 /* Entries and links nested deeper than this are refused: a guard for the
  * stack (cycles are found as cycles; shared entries are resolved once). */
@@ -34,44 +35,6 @@
 
 /* ---- the reader's state ------------------------------------------------ */
 
-/* Profiles gathered for a unit or a mount. */
-typedef struct proflist {
-    const xmlNode **p;
-    int n, cap;
-} proflist;
-
-/* A mount met among a unit's models (an entry whose subType is the
- * mapping's mount_type): required when the unit must take it (a min
- * selections >= 1 on its link or entry: Knights Errant's warhorses),
- * in_choice when it sits in a group the unit must choose one from. */
-typedef struct mount {
-    const xmlNode *link, *entry;
-    bool required, in_choice;
-} mount;
-
-typedef struct mounts {
-    mount *m;
-    int n, cap;
-} mounts;
-
-typedef struct reader {
-    cs_units_docs docs; /* the file read and its game system */
-    const cs_units_mapping *m;
-    cs_units *out;
-    char catalogue[CS_UNITS_NAME];
-    cs_error *err;
-    cs_units_nodes seen;     /* units read and link targets walked */
-    cs_units_nodes children; /* entries an entry link inside a unit points to: its models */
-    cs_units_memo memo;      /* entries resolved for the unit being read */
-    cs_units_nodes opts;     /* link targets looked through for the unit's options */
-    proflist *prof; /* where the profiles met go: the unit's own, or a mount's */
-    mounts *mounts; /* where the mounts met go (mount_type) */
-} reader;
-
-static const char *path_of(const reader *r, const xmlNode *n)
-{
-    return cs_units_docs_path(&r->docs, n);
-}
 
 /* The element a link's targetId names, in the file or its game system. */
 static cs_status target(reader *r, const xmlNode *link, const xmlNode **out)
@@ -101,14 +64,18 @@ static bool unit_type(const xmlNode *n)
 
 /* ---- the profiles of one unit ------------------------------------------ */
 
-static cs_status add_profile(reader *r, const xmlNode *p)
+static cs_status add_profile(reader *r, const xmlNode *p, const xmlNode *via)
 {
     proflist *l = r->prof;
     const xmlNode **q = cs_grow(l->p, l->n, &l->cap, sizeof *q, 32);
-    if (!q)
+    if (q)
+        l->p = q;
+    const xmlNode **v = q ? cs_grow(l->via, l->n, &l->cap_via, sizeof *v, 32) : NULL;
+    if (!v)
         return CS_ENOMEM;
-    l->p = q;
-    l->p[l->n++] = p;
+    l->via = v;
+    l->p[l->n] = p;
+    l->via[l->n++] = via;
     return CS_OK;
 }
 
@@ -138,7 +105,7 @@ static cs_status own_profiles(reader *r, const xmlNode *e)
         if (cs_units_xml_is(c, "profiles")) {
             for (const xmlNode *p = c->children; st == CS_OK && p; p = p->next)
                 if (cs_units_xml_is(p, "profile"))
-                    st = add_profile(r, p);
+                    st = add_profile(r, p, NULL);
         } else if (cs_units_xml_is(c, "infoLinks")) {
             for (const xmlNode *l = c->children; st == CS_OK && l; l = l->next) {
                 if (!cs_units_xml_is(l, "infoLink") || !cs_units_xml_prop_is(l, "type", "profile"))
@@ -152,7 +119,7 @@ static cs_status own_profiles(reader *r, const xmlNode *e)
                     st = CS_EINPUT;
                 }
                 if (st == CS_OK)
-                    st = add_profile(r, t);
+                    st = add_profile(r, t, l);
             }
         } else if (cs_units_xml_is(c, "infoGroups")) {
             for (const xmlNode *g = c->children; st == CS_OK && g; g = g->next)
@@ -186,38 +153,6 @@ static double min_count(const xmlNode *link, const xmlNode *entry)
     return 0.0;
 }
 
-/* The entry's cost of the mapping's cost type (names compared trimmed,
- * ignoring case: ASOIAF writes " Points"). */
-static bool own_cost(const reader *r, const xmlNode *e, double *v)
-{
-    if (r->m->cost[0] == '\0')
-        return false;
-    for (const xmlNode *c = e->children; c; c = c->next) {
-        if (!cs_units_xml_is(c, "costs"))
-            continue;
-        for (const xmlNode *k = c->children; k; k = k->next) {
-            char name[CS_UNITS_TEXT], val[CS_UNITS_TEXT];
-            if (!cs_units_xml_is(k, "cost") || !cs_units_xml_prop(k, "name", name, sizeof name) ||
-                !cs_units_xml_prop(k, "value", val, sizeof val))
-                continue;
-            const char *a = name;
-            while (*a == ' ')
-                a++;
-            size_t n = strlen(a);
-            while (n > 0 && a[n - 1] == ' ')
-                n--;
-            if (n == strlen(r->m->cost) && strncasecmp(a, r->m->cost, n) == 0) {
-                char *end;
-                double x = strtod(val, &end);
-                if (end != val) {
-                    *v = x;
-                    return true;
-                }
-            }
-        }
-    }
-    return false;
-}
 
 /* A unit's own child entry typed "upgrade" that the unit must take at least
  * once (a min selections constraint >= 1, on the link or the entry): the
@@ -258,7 +193,7 @@ static cs_status model_child(reader *r, const xmlNode *link, const xmlNode *t, i
 {
     double cost, below = 0.0;
     bool has_below = false;
-    if (own_cost(r, t, &cost)) {
+    if (cs_units_entry_cost(t, r->m->cost, &cost)) {
         *points += cost * min_count(link, t);
         *has_points = true;
     }
@@ -329,62 +264,36 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, bool in_
 
 /* ---- characteristics --------------------------------------------------- */
 
-/* A characteristic's value: the `value` attribute (2.01) or the text (2.03). */
-static void char_value(const xmlNode *c, char *buf, size_t cap)
-{
-    if (cs_units_xml_prop(c, "value", buf, cap))
-        return;
-    xmlChar *t = xmlNodeGetContent(c);
-    snprintf(buf, cap, "%s", t ? (const char *)t : "");
-    xmlFree(t);
-}
 
-static const xmlNode *find_char(const xmlNode *profile, const char *name)
-{
-    for (const xmlNode *c = profile->children; c; c = c->next) {
-        if (!cs_units_xml_is(c, "characteristics"))
-            continue;
-        for (const xmlNode *k = c->children; k; k = k->next)
-            if (cs_units_xml_is(k, "characteristic") && cs_units_xml_prop_is(k, "name", name))
-                return k;
-    }
-    return NULL;
-}
-
-/* Does the profile satisfy a mapping's `where NAME = VALUE`? */
-static bool profile_matches(const xmlNode *profile, const cs_units_char *c)
-{
-    if (c->where_name[0] == '\0')
-        return true;
-    const xmlNode *k = find_char(profile, c->where_name);
-    char v[CS_UNITS_TEXT];
-    if (!k)
-        return false;
-    char_value(k, v, sizeof v);
-    const char *a = v;
-    while (*a == ' ')
-        a++;
-    size_t n = strlen(a);
-    while (n > 0 && a[n - 1] == ' ')
-        n--;
-    return n == strlen(c->where_value) && strncasecmp(a, c->where_value, n) == 0;
-}
 
 /* ---- a unit's options --------------------------------------------------- */
 
 static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_found *opt);
 
-/* The mapped characteristics of one profile met among the options. */
-static void option_profile(reader *r, const xmlNode *p, cs_units_found *opt)
+/* The mapped characteristics of one profile met among the options. One
+ * that grants a row rule only in its prose (an item's "gains the Fly (8)
+ * ... special rules") is noted once, as an option, and not read. */
+static cs_status option_profile(reader *r, const xmlNode *p, cs_units_found *opt)
 {
+    cs_status st = CS_OK;
+    for (int k = 0; st == CS_OK && k < r->m->n_rules; k++) {
+        char name[CS_UNITS_NAME] = "", what[CS_UNITS_NOTE];
+        if (!r->m->rules[k].row[0] || !cs_units_prose_gives_rule(p, r->m->rules[k].name))
+            continue;
+        cs_units_xml_prop(p, "name", name, sizeof name);
+        snprintf(what, sizeof what, "grants %s only in its description: not read (a unit that "
+                 "takes it has no %s row for it)", r->m->rules[k].name, r->m->rules[k].row);
+        st = cs_units_note_option(r->out, name, path_of(r, p), cs_units_xml_line(p), what);
+    }
     for (int c = 0; c < r->m->n_chars; c++) {
-        const xmlNode *k = find_char(p, r->m->chars[c].name);
-        if (!k || !profile_matches(p, &r->m->chars[c]))
+        const xmlNode *k = cs_units_find_char(p, r->m->chars[c].name);
+        if (!k || !cs_units_profile_matches(p, &r->m->chars[c]))
             continue;
         char v[CS_UNITS_TEXT];
-        char_value(k, v, sizeof v);
+        cs_units_char_value(k, v, sizeof v);
         cs_units_found_add(&opt[c], v, path_of(r, k), cs_units_xml_line(k));
     }
+    return st;
 }
 
 /* Every profile under n, following entry and info links (each target once
@@ -402,7 +311,7 @@ static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_f
         if (c->type != XML_ELEMENT_NODE)
             continue;
         if (cs_units_xml_is(c, "profile")) {
-            option_profile(r, c, opt);
+            st = option_profile(r, c, opt);
         } else if (cs_units_xml_is(c, "entryLink") || cs_units_xml_is(c, "infoLink")) {
             char id[CS_UNITS_TEXT];
             const xmlNode *t = NULL;
@@ -414,7 +323,7 @@ static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_f
                 continue;
             if (t && (st = cs_units_nodes_add(&r->opts, t, &added)) == CS_OK && added) {
                 if (cs_units_xml_is(t, "profile"))
-                    option_profile(r, t, opt);
+                    st = option_profile(r, t, opt);
                 else
                     st = option_texts(r, t, depth + 1, opt);
             }
@@ -434,56 +343,26 @@ static void texts_of(const reader *r, const proflist *l, cs_units_found *found)
     const cs_units_mapping *m = r->m;
     for (int i = 0; i < l->n; i++)
         for (int c = 0; c < m->n_chars; c++) {
-            const xmlNode *k = find_char(l->p[i], m->chars[c].name);
-            if (!k || !profile_matches(l->p[i], &m->chars[c]))
+            const xmlNode *k = cs_units_find_char(l->p[i], m->chars[c].name);
+            if (!k || !cs_units_profile_matches(l->p[i], &m->chars[c]))
                 continue;
             char v[CS_UNITS_TEXT];
-            char_value(k, v, sizeof v);
+            cs_units_char_value(k, v, sizeof v);
             cs_units_found_add(&found[c], v, path_of(r, k), cs_units_xml_line(k));
         }
 }
 
-/* The text of characteristic `name` in a list of profiles into buf: "" when
- * none gives it, or when two give different texts (a unit with mixed
- * models: none is the unit's). */
-static void one_text(const proflist *l, const char *name, char *buf, size_t cap)
-{
-    bool conflict = false;
-    buf[0] = '\0';
-    for (int i = 0; name[0] && i < l->n; i++) {
-        const xmlNode *k = find_char(l->p[i], name);
-        if (!k)
-            continue;
-        char v[CS_UNITS_TEXT];
-        char_value(k, v, sizeof v);
-        if (buf[0] && strcmp(buf, v) != 0)
-            conflict = true;
-        snprintf(buf, cap, "%s", v);
-    }
-    if (conflict)
-        buf[0] = '\0';
-}
 
-/* Does a profile named `name` (or `name (...)`: Fly (10)) carry rule `rule`? */
-static bool names_rule(const char *name, const char *rule)
-{
-    size_t n = strlen(rule);
-    while (*name == ' ')
-        name++;
-    return strncasecmp(name, rule, n) == 0 &&
-           (name[n] == '\0' || name[n] == ' ' || name[n] == '(');
-}
-
-/* The mapping's rules among a list of profiles' names, as bits. */
+/* The mapping's rules among a list of profiles' names (as a list shows
+ * them: Fly (10)), as bits. */
 static unsigned rules_of(const reader *r, const proflist *l)
 {
     unsigned bits = 0;
     for (int i = 0; i < l->n; i++) {
         char name[CS_UNITS_NAME];
-        if (!cs_units_xml_prop(l->p[i], "name", name, sizeof name))
-            continue;
+        cs_units_profile_name(l->p[i], l->via[i], name, sizeof name);
         for (int k = 0; k < r->m->n_rules; k++)
-            if (names_rule(name, r->m->rules[k].name))
+            if (cs_units_names_rule(name, r->m->rules[k].name))
                 bits |= 1u << k;
     }
     return bits;
@@ -493,13 +372,12 @@ static unsigned rules_of(const reader *r, const proflist *l)
  * else its entry's. */
 static bool mount_cost(const reader *r, const mount *mt, double *v)
 {
-    return (mt->link && own_cost(r, mt->link, v)) || own_cost(r, mt->entry, v);
+    return (mt->link && cs_units_entry_cost(mt->link, r->m->cost, v)) || cs_units_entry_cost(mt->entry, r->m->cost, v);
 }
 
 /* A mount's profiles into level[0], and those of the mounts it must take
  * itself (a chariot's steeds) into level[1], ... ; its points (cost times
  * the count taken, and its models') into *points. */
-#define MOUNT_LEVELS 4
 static cs_status gather_mount(reader *r, const mount *mt, int lv, proflist *level,
                               double *points, bool *has_points)
 {
@@ -526,49 +404,14 @@ static cs_status gather_mount(reader *r, const mount *mt, int lv, proflist *leve
     return st;
 }
 
-/* What a unit is before its mount: its own profiles, its values' texts in
- * them and in its options, its points. */
-typedef struct base_unit {
-    cs_unit u;
-    proflist own;
-    cs_units_found found[CS_UNITS_MAX_CHARS];
-    cs_units_found opt[CS_UNITS_MAX_CHARS];
-} base_unit;
 
-static bool has_digit(const cs_units_found *f)
-{
-    const int kept = f->n < CS_UNITS_FOUND ? f->n : CS_UNITS_FOUND;
-    for (int i = 0; i < kept; i++)
-        if (strpbrk(f->text[i], "0123456789"))
-            return true;
-    return false;
-}
 
-/* For a characteristic read from the mount (mount = yes): a `-` beside a
- * number is a model that moves with the others (a rider, a chariot's body,
- * a war machine beside its crew), no value of its own, so only the texts
- * with a digit stay (two numbers still contradict each other). */
-static void drop_words(cs_units_found *f)
-{
-    if (!has_digit(f) || f->n > CS_UNITS_FOUND)
-        return;
-    int k = 0;
-    for (int i = 0; i < f->n; i++)
-        if (strpbrk(f->text[i], "0123456789")) {
-            if (k != i) {
-                memcpy(f->text[k], f->text[i], sizeof f->text[k]);
-                f->file[k] = f->file[i];
-                f->line[k] = f->line[i];
-            }
-            k++;
-        }
-    f->n = k;
-}
 
 /* One row: the unit with the mounts `sel` (none: on foot), named `label`
- * ("" keeps the unit's name). A characteristic read from the mount (mount =
- * yes) takes the first level of the mount that gives a number for it, the
- * unit's own texts when none does. Handed to stage 3. */
+ * ("" keeps the unit's name), and its second rows (flying_rows). A
+ * characteristic read from the mount (mount = yes) takes the first level
+ * of the mount that gives a number for it, the unit's own texts when none
+ * does. Handed to stage 3. */
 static cs_status row(reader *r, const base_unit *b, const mount *const *sel, int n_sel,
                      const char *label)
 {
@@ -587,11 +430,11 @@ static cs_status row(reader *r, const base_unit *b, const mount *const *sel, int
             cs_units_found f[CS_UNITS_MAX_CHARS];
             memset(f, 0, sizeof f);
             texts_of(r, &level[lv], f);
-            if (has_digit(&f[c])) {
+            if (cs_units_found_has_digit(&f[c])) {
                 /* The unit's options are the rider's: not the mount's values. */
                 found[c] = f[c];
                 found[c].options = NULL;
-                drop_words(&found[c]);
+                cs_units_found_drop_words(&found[c]);
                 break;
             }
         }
@@ -599,21 +442,24 @@ static cs_status row(reader *r, const base_unit *b, const mount *const *sel, int
     for (int lv = 0; lv < MOUNT_LEVELS; lv++)
         u.rules |= rules_of(r, &level[lv]);
     if (n_sel > 0 && label[0]) {
-        /* A mount chosen: the unit's type is the mount's, when it has one. */
-        one_text(&level[0], m->type, u.type, sizeof u.type);
+        cs_units_mount_type(r, sel[0], &level[0], &u);
         snprintf(u.mount, sizeof u.mount, "%s", label);
     }
-    if (label[0]) {
-        char full[2 * CS_UNITS_NAME + 8];
-        snprintf(full, sizeof full, "%s (%s%s)", b->u.name, n_sel ? "on " : "", label);
-        snprintf(u.name, sizeof u.name, "%.*s", (int)sizeof u.name - 1, full);
-    }
+    cs_units_row_name(u.name, sizeof u.name, b, label, n_sel, "");
     u.points += points;
     u.has_points = u.has_points || has_points;
-    for (int lv = 0; lv < MOUNT_LEVELS; lv++)
-        free(level[lv].p);
+    cs_units_row_unnumbered(r, b, level, n_sel ? MOUNT_LEVELS : 0, &u);
+    cs_unit ground = u;
     bool kept;
-    return st == CS_OK ? cs_units_settle(r->out, &u, found, false, &kept, r->err) : st;
+    if (st == CS_OK)
+        st = cs_units_settle(r->out, &u, found, false, &kept, r->err);
+    if (st == CS_OK)
+        st = cs_units_flying_rows(r, b, &ground, found, level, n_sel ? MOUNT_LEVELS : 0, label, n_sel);
+    for (int lv = 0; lv < MOUNT_LEVELS; lv++) {
+        free(level[lv].p);
+        free(level[lv].via);
+    }
+    return st;
 }
 
 /* The rows of a unit with mounts: with the mounts it must take, one row;
@@ -651,6 +497,7 @@ static cs_status read_unit(reader *r, const xmlNode *e)
     if (!b)
         return CS_ENOMEM;
     cs_unit *u = &b->u;
+    b->node = e;
     cs_units_xml_prop(e, "name", u->name, sizeof u->name);
     cs_units_xml_prop(e, "id", u->id, sizeof u->id);
     snprintf(u->catalogue, sizeof u->catalogue, "%s", r->catalogue);
@@ -662,7 +509,7 @@ static cs_status read_unit(reader *r, const xmlNode *e)
     r->mounts = &ms;
     cs_units_memo_clear(&r->memo);
     double points = 0.0;
-    bool has_points = own_cost(r, e, &points);
+    bool has_points = cs_units_entry_cost(e, r->m->cost, &points);
     cs_status st = own_profiles(r, e);
     if (st == CS_OK)
         st = model_children(r, e, 0, false, false, &points, &has_points);
@@ -671,9 +518,9 @@ static cs_status read_unit(reader *r, const xmlNode *e)
     texts_of(r, &b->own, b->found);
     for (int c = 0; c < m->n_chars; c++)
         if (m->chars[c].mount)
-            drop_words(&b->found[c]);
-    one_text(&b->own, m->base, u->base, sizeof u->base);
-    one_text(&b->own, m->type, u->type, sizeof u->type);
+            cs_units_found_drop_words(&b->found[c]);
+    cs_units_one_text(b->own.p, b->own.n, m->base, u->base, sizeof u->base);
+    cs_units_one_text(b->own.p, b->own.n, m->type, u->type, sizeof u->type);
     u->rules = rules_of(r, &b->own);
     /* The whole entry, options included, for what settle tells the user. */
     cs_units_memo_clear(&r->opts); /* a set is a memo (units_doc.h) */
@@ -684,11 +531,10 @@ static cs_status read_unit(reader *r, const xmlNode *e)
         st = option_texts(r, e, 0, b->opt);
     for (int c = 0; c < m->n_chars; c++)
         b->found[c].options = &b->opt[c];
-    bool kept;
     if (st == CS_OK)
-        st = ms.n > 0 ? mount_rows(r, b, &ms)
-                      : cs_units_settle(r->out, u, b->found, false, &kept, r->err);
+        st = ms.n > 0 ? mount_rows(r, b, &ms) : row(r, b, NULL, 0, "");
     free(b->own.p);
+    free(b->own.via);
     free(ms.m);
     free(b);
     return st;

@@ -64,12 +64,12 @@ enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
     X(tow, "tow     M + highest of 2D6  0 (contact)  target within M + 6 (+3 Swiftstride)",     \
       "The Old World: charges are declared only within the Maximum Possible\n"                  \
       "    Charge Range, M + 6 (+3 with Swiftstride), and end in base contact.\n"               \
-      "    Swiftstride adds a D6 to the pool the highest is kept from: the highest\n"           \
-      "    of 3D6 (its rulebook, Swiftstride; assumption: set preset = none and\n"              \
-      "    dice = 2d6kh1+1d6 to add the D6 to the total instead). The rule's own\n"             \
-      "    M + 9 declaration limit stays, though the highest of 3D6 never carries\n"            \
-      "    the charger past M + 6.",                                                            \
-      SWIFT, "3d6kh1", "a third D6 in the pool (highest of 3D6)",                               \
+      "    Swiftstride (its rule profile in the game's data: \"increases its maximum\n"         \
+      "    possible charge range by 3\" and ... may choose to apply a +D6 modifier\n"          \
+      "    to the result\" of the Charge roll): M + the highest of 2D6 + D6,\n"                \
+      "    declared within M + 9. The +D6 is always taken: it never shortens a\n"             \
+      "    charge.",                                                                            \
+      SWIFT, "2d6kh1+1d6", "the highest of 2D6, plus a D6",                                     \
       .dice = "2d6kh1", .limit = LIMIT_MAX_RANGE, .declare = 6.0, .swift_declare = 3.0)         \
     X(whfb8, "whfb8   M + 2D6             0 (contact)  no limit",                               \
       "Warhammer Fantasy Battles, 8th edition, Charge Range; Swiftstride rolls\n"               \

@@ -74,3 +74,14 @@ int th_units_run(const char *const *args)
     }
     return cs_cli_units(argc, argv);
 }
+
+double th_units_p_at(const cs_unit *u, double d)
+{
+    cs_units_grid g = {d, d, 1.0};
+    cs_units_sets sets = {0};
+    double p;
+    cs_unit_result res = {.p = &p};
+    cs_error err = {0};
+    cr_assert_eq(cs_units_analyse(u, &sets, &g, &res, &err), CS_OK, "%s", err.msg);
+    return p;
+}

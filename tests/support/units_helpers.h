@@ -12,6 +12,9 @@ const cs_unit *th_units_find(const cs_units *u, const char *name);
 const cs_unit_note *th_units_find_note(const cs_units *u, const char *name);
 /* The unit's value of parameter `key` as handed to the experiment model. */
 const char *th_units_value(const cs_unit *u, const char *key);
+/* p_success of unit u with the target d inches away, exact (a test failure
+ * if the analysis fails). */
+double th_units_p_at(const cs_unit *u, double d);
 /* Writes text to a new /tmp/chargesim-map-XXXXXX file; the path is static. */
 const char *th_units_write_tmp(const char *text);
 /* Runs `chargesim units` in-process with a NULL-terminated argument list. */

@@ -21,8 +21,10 @@ the entry's profiles (its own, those its info links and info groups name),
 its rules, its categories, its costs (a link's cost replacing its entry's)
 times its number, and its children: those picked, and every entry the entry
 must take (a `min` constraint on selections in scope parent), with their
-minimum count times the parent's. Modifiers are applied only where a list
-names one (`modify`): this script is not a list tool, and says so.
+minimum count times the parent's. A profile's name gets what the
+unconditional `append` modifiers of its info link append (The Old World's
+"Fly" + "(10)"); other modifiers are applied only where a list names one
+(`modify`): this script is not a list tool, and says so.
 The files are deterministic: ids are hashes of the selection's path.
 """
 import copy
@@ -124,14 +126,27 @@ def children(data, e):
     return out
 
 
+def shown_name(profile, link):
+    """A profile's name as the list tool shows it: its own, then what each
+    unconditional `append` modifier of the info link that brought it
+    appends (The Old World: Fly + "(10)" is "Fly (10)")."""
+    name = profile.get("name")
+    for m in under(link, "modifiers", "modifier") if link is not None else []:
+        if (m.get("type"), m.get("field")) == ("append", "name") and \
+                not [c for c in m if loc(c.tag) in ("conditions", "conditionGroups")]:
+            name += " " + m.get("value")
+    return name
+
+
 def profiles_of(data, e):
-    """(profile element, the id the roster gives it) of an entry."""
+    """(profile element, the name the list tool shows) of an entry."""
     out = []
     for p in under(e, "profiles", "profile"):
-        out.append(p)
+        out.append((p, p.get("name")))
     for l in under(e, "infoLinks", "infoLink"):
         if l.get("type") == "profile":
-            out.append(data.target(l))
+            t = data.target(l)
+            out.append((t, shown_name(t, l)))
         elif l.get("type") == "infoGroup":
             out += profiles_of(data, data.target(l))
     for g in under(e, "infoGroups", "infoGroup"):
@@ -151,9 +166,9 @@ def char_text(k):
     return k.get("value") if k.get("value") is not None else (k.text or "")
 
 
-def profile_el(p, modify):
+def profile_el(p, name, modify):
     out = ET.Element("profile", {
-        "id": p.get("id"), "name": p.get("name"), "hidden": "false",
+        "id": p.get("id"), "name": name, "hidden": "false",
         "typeId": p.get("typeId") or p.get("profileTypeId") or "",
         "typeName": p.get("typeName") or p.get("profileTypeName") or "",
         "from": "entry"})
@@ -209,8 +224,8 @@ def selection(data, node, entry, group, spec, number, path):
     profs = profiles_of(data, entry)
     if profs:
         ps = ET.SubElement(s, "profiles")
-        for p in profs:
-            ps.append(profile_el(p, spec.get("modify", {})))
+        for p, shown in profs:
+            ps.append(profile_el(p, shown, spec.get("modify", {})))
     picks = {p["name"]: p for p in spec.get("picks", [])}
     chosen = []
     for c_node, c_entry, c_group in children(data, entry):
@@ -234,7 +249,9 @@ def selection(data, node, entry, group, spec, number, path):
     cs = ET.SubElement(s, "costs")
     for cname, (tid, v) in sorted(costs.items()):
         ET.SubElement(cs, "cost", {"name": cname, "typeId": tid, "value": "%g" % (v * number)})
-    cats = under(entry, "categoryLinks", "categoryLink")
+    # The categories the choice is filed under: its link's, then its entry's.
+    cats = (under(node, "categoryLinks", "categoryLink") if node is not entry else []) + \
+        under(entry, "categoryLinks", "categoryLink")
     if cats:
         ce = ET.SubElement(s, "categories")
         for k in cats:
