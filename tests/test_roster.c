@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "chargesim/roster.h"
@@ -236,4 +237,258 @@ Test(roster, roster_names_by_suffix)
     cr_assert(cs_roster_is("list.json"));
     cr_assert_not(cs_roster_is("x.cat"));
     cr_assert_not(cs_roster_is(".ros"));
+}
+
+/* ---- the container's refusals, one field broken at a time ------------------ */
+
+static cs_status unpack_buf(const unsigned char *buf, size_t n, cs_error *err)
+{
+    unsigned char *out = NULL;
+    size_t on;
+    cs_status st = cs_roster_unpack(buf, n, "x.rosz", &out, &on, err);
+    free(out);
+    return st;
+}
+
+/* The offsets in stored_zip's archive of "<roster/>" (9 bytes, name a.ros). */
+enum { LFH = 0, DATA = 35, CDH = 44, EOCD = 95 };
+
+static void put16(unsigned char *p, unsigned v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+
+Test(roster, each_broken_field_of_a_zip_is_refused_by_name)
+{
+    static const struct {
+        int at;
+        unsigned v;
+        bool wide;
+        const char *why;
+    } cases[] = {
+        {EOCD + 4, 1, false, "spanning several disks"},
+        {EOCD + 8, 0xffff, false, "spanning several disks"},
+        {EOCD + 16, 0x0fff, true, "lies outside the file"},
+        {CDH, 0, false, "central directory is damaged"},
+        {CDH + 28, 200, false, "central directory is damaged"},
+        {CDH + 10, 12, false, "compression method 12"},
+        {CDH + 42, 7, false, "local header is missing"},
+        {CDH + 20, 200, false, "data is cut short"},
+        {CDH + 24, 8, false, "sizes differ"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        unsigned char buf[512];
+        size_t n = stored_zip(buf, "<roster/>", 0);
+        cr_assert_eq(n, (size_t)EOCD + 25, "the layout the offsets assume");
+        put16(buf + cases[i].at, cases[i].v);
+        if (cases[i].wide)
+            put16(buf + cases[i].at + 2, cases[i].v);
+        cs_error err = {0};
+        cr_assert_eq(unpack_buf(buf, n, &err), CS_EINPUT, "case %zu", i);
+        cr_assert(strstr(err.msg, "x.rosz: ") && strstr(err.msg, cases[i].why), "case %zu: %s",
+                  i, err.msg);
+    }
+    unsigned char buf[512];
+    size_t n = stored_zip(buf, "<roster/>", 0);
+    put16(buf + EOCD + 8, 0xffff);
+    put16(buf + EOCD + 10, 0xffff);
+    cs_error err = {0};
+    cr_assert_eq(unpack_buf(buf, n, &err), CS_EINPUT);
+    cr_assert(strstr(err.msg, "zip64"), "%s", err.msg);
+}
+
+Test(roster, a_corrupt_deflate_stream_and_an_oversized_document_are_refused)
+{
+    unsigned char buf[512];
+    size_t n = stored_zip(buf, "<roster/>", 0);
+    put16(buf + 8, 8); /* deflated: its bytes are no deflate stream */
+    put16(buf + CDH + 10, 8);
+    memset(buf + DATA, 0xff, 9);
+    cs_error err = {0};
+    cr_assert_eq(unpack_buf(buf, n, &err), CS_EINPUT);
+    cr_assert(strstr(err.msg, "the zip entry is damaged"), "%s", err.msg);
+    size_t big = CS_ROSTER_MAX_BYTES + 1;
+    unsigned char *doc = calloc(big, 1);
+    cr_assert(doc);
+    cr_assert_eq(unpack_buf(doc, big, &err), CS_ELIMIT);
+    cr_assert(strstr(err.msg, "more than the 16777216 a roster may have"), "%s", err.msg);
+    free(doc);
+}
+
+/* ---- the reader on small rosters written here ------------------------------ */
+
+static const char *tmp_roster(const char *name, const char *text)
+{
+    static char path[1200];
+    snprintf(path, sizeof path, "%s/%s", th_tmpdir(), name);
+    FILE *f = fopen(path, "wb");
+    cr_assert(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* Reads the roster at `path` with the mapping file or folder `maps`. */
+static cs_status read_at(const char *path, const char *maps, cs_units *u, cs_error *err)
+{
+    cs_units_mapping *m;
+    cs_roster_info info;
+    int n;
+    cr_assert_eq(cs_units_mapping_load_path(maps, &m, &n, err), CS_OK, "%s", err->msg);
+    *u = (cs_units){0};
+    cs_status st = cs_roster_read(path, m, n, NULL, NULL, u, &info, err);
+    free(m);
+    return st;
+}
+
+static char *map_dir(void)
+{
+    static char path[1200];
+    snprintf(path, sizeof path, "%s/experiments/mappings", th_root());
+    return path;
+}
+
+Test(roster, refusals_name_the_file)
+{
+    cs_units u;
+    cs_error err = {0};
+    cr_assert_eq(read_at("/nonexistent/list.ros", map_dir(), &u, &err), CS_EINPUT);
+    cr_assert(strstr(err.msg, "/nonexistent/list.ros: cannot open"), "%s", err.msg);
+    cs_units_free(&u);
+    const char *p = tmp_roster("nosys.ros", "<roster name=\"x\"/>");
+    cr_assert_eq(read_at(p, map_dir(), &u, &err), CS_EINPUT);
+    cr_assert(strstr(err.msg, "<roster> has no gameSystemId"), "%s", err.msg);
+    cs_units_free(&u);
+    /* Two mappings for one system: --rules or --mapping chooses. */
+    char dir[1200], a[1300], b[1300];
+    snprintf(dir, sizeof dir, "%s/maps", th_tmpdir());
+    cr_assert_eq(mkdir(dir, 0700), 0);
+    snprintf(a, sizeof a, "%s/tests/data/rosters/mappings/aos4.ini", th_root());
+    size_t n;
+    char *text = th_slurp(a, &n);
+    snprintf(a, sizeof a, "%s/one.ini", dir);
+    snprintf(b, sizeof b, "%s/two.ini", dir);
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(i ? b : a, "wb");
+        fwrite(text, 1, n, f);
+        fclose(f);
+    }
+    free(text);
+    cr_assert_eq(read_at(data_path("newrecruit-aos4-sce-001-minimal.json"), dir, &u, &err),
+                 CS_EINPUT);
+    cr_assert(strstr(err.msg, "both fit game system e51d-b1a3-75fc-dc3g"), "%s", err.msg);
+    cs_units_free(&u);
+}
+
+/* A list of one unit of The Old World, its selections written in. */
+static const char *tow_roster(const char *name, const char *selections)
+{
+    static char text[8192];
+    snprintf(text, sizeof text,
+             "\xef\xbb\xbf  <roster name=\"t\" gameSystemId=\"sys-31d1-bf57-53ea-ad55\" "
+             "gameSystemName=\"Warhammer The Old World\"><forces><force catalogueName=\"C\">"
+             "<selections>%s</selections></force></forces></roster>",
+             selections);
+    return tmp_roster(name, text);
+}
+
+#define M_PROFILE(m) "<profiles><profile id=\"x\" name=\"p\"><characteristics>" \
+                     "<characteristic name=\"M\">" m "</characteristic>"         \
+                     "</characteristics></profile></profiles>"
+
+Test(roster, an_option_that_names_a_rule_is_noted_and_a_detachment_is_a_unit)
+{
+    const char *p = tow_roster(
+        "opt.ros",
+        "<selection name=\"Hero\" customName=\"Sir\" type=\"unit\" number=\"1\">"
+        "<selections><selection name=\"Hero\" type=\"model\" number=\"1\">" M_PROFILE("4")
+        "<selections><selection name=\"Boots\" type=\"upgrade\" number=\"1\"><rules>"
+        "<rule name=\"Swiftstride\"/></rules></selection>"
+        "<selection name=\"Steed\" customName=\"Bucephalus\" type=\"model\" number=\"1\" "
+        "group=\"Mount\">" M_PROFILE("9") "</selection></selections></selection>"
+        "<selection name=\"Pages\" type=\"unit\" number=\"1\"><selections>"
+        "<selection name=\"Page\" type=\"model\" number=\"5\">" M_PROFILE("5")
+        "</selection></selections></selection></selections></selection>");
+    cs_units u;
+    cs_error err = {0};
+    cr_assert_eq(read_at(p, map_dir(), &u, &err), CS_OK, "%s", err.msg);
+    const cs_unit *sir = th_units_find(&u, "Sir (on Bucephalus)");
+    const cs_unit *pages = th_units_find(&u, "Pages");
+    cr_assert(sir && pages, "%d units", u.n);
+    cr_assert_str_eq(th_units_value(sir, "move"), "9");
+    cr_assert_str_eq(th_units_value(sir, "swiftstride"), "true");
+    cr_assert_eq(pages->models, 5);
+    cr_assert_str_eq(th_units_value(pages, "move"), "5");
+    bool noted = false;
+    for (int i = 0; i < u.n_notes; i++)
+        noted = noted || strstr(u.note[i].what, "has Swiftstride from the option `Boots` chosen");
+    cr_assert(noted);
+    cs_units_free(&u);
+}
+
+/* src/io/roster_doc.h's guard: nesting deeper is refused. */
+#define GUARD 256
+
+/* A JSON roster of the aos4 test system nesting `wrap`/`one` pairs `depth`
+ * deep (libxml2 refuses XML so deep itself: JSON reaches the guard). */
+static const char *deep_json(const char *name, const char *wrap, int depth)
+{
+    static char text[64 * 1024];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "{\"roster\": {\"gameSystemId\": \"e51d-b1a3-75fc-dc3g\", "
+                                "\"forces\": [{");
+    for (int i = 0; i < depth; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "\"%s\": [{\"type\": \"upgrade\", ",
+                              wrap);
+    n += (size_t)snprintf(text + n, sizeof text - n, "\"name\": \"x\"");
+    for (int i = 0; i < depth; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "}]");
+    snprintf(text + n, sizeof text - n, "}]}}");
+    return tmp_roster(name, text);
+}
+
+Test(roster, nesting_past_the_guard_is_refused)
+{
+    char maps[1200];
+    snprintf(maps, sizeof maps, "%s/tests/data/rosters/mappings", th_root());
+    cs_units u;
+    cs_error err = {0};
+    cr_assert_eq(read_at(deep_json("deep.json", "selections", GUARD + 2), maps, &u, &err),
+                 CS_EINPUT);
+    cr_assert(strstr(err.msg, "selections nested deeper than 256"), "%s", err.msg);
+    cs_units_free(&u);
+    cr_assert_eq(read_at(deep_json("deepforce.json", "forces", GUARD + 2), maps, &u, &err),
+                 CS_EINPUT);
+    cr_assert(strstr(err.msg, "forces nested deeper than 256"), "%s", err.msg);
+    cs_units_free(&u);
+    /* The JSON rebuild's own guard. */
+    static char text[16 * 1024];
+    size_t n = (size_t)snprintf(text, sizeof text, "{\"roster\":");
+    for (int i = 0; i < 600; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "{\"a\":");
+    n += (size_t)snprintf(text + n, sizeof text - n, "{}");
+    for (int i = 0; i < 601; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "}");
+    cr_assert_eq(read_at(tmp_roster("deeper.json", text), maps, &u, &err), CS_EINPUT);
+    cr_assert(strstr(err.msg, "JSON nested deeper than 512"), "%s", err.msg);
+    cs_units_free(&u);
+}
+
+Test(roster, json_scalars_in_arrays_and_objects_as_members_are_read_as_the_xml)
+{
+    const char *p = tmp_roster(
+        "odd.json",
+        "{\"roster\": {\"gameSystemId\": \"e51d-b1a3-75fc-dc3g\", \"note\": {\"$text\": [1]},"
+        " \"forces\": [3, null, {\"catalogueName\": \"C\", \"selections\": [\"x\", {\"name\": "
+        "\"U\", \"type\": \"unit\", \"hidden\": false, \"profiles\": [{\"characteristics\": "
+        "[{\"name\": \"Move\", \"$text\": 6}]}]}]}]}}");
+    cs_units u;
+    cs_error err = {0};
+    char maps[1200];
+    snprintf(maps, sizeof maps, "%s/tests/data/rosters/mappings", th_root());
+    cr_assert_eq(read_at(p, maps, &u, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(u.n, 1);
+    cr_assert_str_eq(th_units_value(&u.unit[0], "move"), "6");
+    cs_units_free(&u);
 }
