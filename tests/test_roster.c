@@ -329,17 +329,27 @@ static const char *tmp_roster(const char *name, const char *text)
     return path;
 }
 
-/* Reads the roster at `path` with the mapping file or folder `maps`. */
+/* The mappings of the last read_at, which its units point to. */
+static cs_units_mapping *read_maps;
+
+/* Reads the roster at `path` with the mapping file or folder `maps`; the
+ * mappings live until done_at. */
 static cs_status read_at(const char *path, const char *maps, cs_units *u, cs_error *err)
 {
-    cs_units_mapping *m;
     cs_roster_info info;
     int n;
-    cr_assert_eq(cs_units_mapping_load_path(maps, &m, &n, err), CS_OK, "%s", err->msg);
+    free(read_maps);
+    cr_assert_eq(cs_units_mapping_load_path(maps, &read_maps, &n, err), CS_OK, "%s", err->msg);
     *u = (cs_units){0};
-    cs_status st = cs_roster_read(path, m, n, NULL, NULL, u, &info, err);
-    free(m);
-    return st;
+    return cs_roster_read(path, read_maps, n, NULL, NULL, u, &info, err);
+}
+
+/* Frees the units read and their mappings. */
+static void done_at(cs_units *u)
+{
+    cs_units_free(u);
+    free(read_maps);
+    read_maps = NULL;
 }
 
 static char *map_dir(void)
@@ -355,11 +365,11 @@ Test(roster, refusals_name_the_file)
     cs_error err = {0};
     cr_assert_eq(read_at("/nonexistent/list.ros", map_dir(), &u, &err), CS_EINPUT);
     cr_assert(strstr(err.msg, "/nonexistent/list.ros: cannot open"), "%s", err.msg);
-    cs_units_free(&u);
+    done_at(&u);
     const char *p = tmp_roster("nosys.ros", "<roster name=\"x\"/>");
     cr_assert_eq(read_at(p, map_dir(), &u, &err), CS_EINPUT);
     cr_assert(strstr(err.msg, "<roster> has no gameSystemId"), "%s", err.msg);
-    cs_units_free(&u);
+    done_at(&u);
     /* Two mappings for one system: --rules or --mapping chooses. */
     char dir[1200], a[1300], b[1300];
     snprintf(dir, sizeof dir, "%s/maps", th_tmpdir());
@@ -378,7 +388,7 @@ Test(roster, refusals_name_the_file)
     cr_assert_eq(read_at(data_path("newrecruit-aos4-sce-001-minimal.json"), dir, &u, &err),
                  CS_EINPUT);
     cr_assert(strstr(err.msg, "both fit game system e51d-b1a3-75fc-dc3g"), "%s", err.msg);
-    cs_units_free(&u);
+    done_at(&u);
 }
 
 /* A list of one unit of The Old World, its selections written in. */
@@ -424,7 +434,7 @@ Test(roster, an_option_that_names_a_rule_is_noted_and_a_detachment_is_a_unit)
     for (int i = 0; i < u.n_notes; i++)
         noted = noted || strstr(u.note[i].what, "has Swiftstride from the option `Boots` chosen");
     cr_assert(noted);
-    cs_units_free(&u);
+    done_at(&u);
 }
 
 /* src/io/roster_doc.h's guard: nesting deeper is refused. */
@@ -457,11 +467,11 @@ Test(roster, nesting_past_the_guard_is_refused)
     cr_assert_eq(read_at(deep_json("deep.json", "selections", GUARD + 2), maps, &u, &err),
                  CS_EINPUT);
     cr_assert(strstr(err.msg, "selections nested deeper than 256"), "%s", err.msg);
-    cs_units_free(&u);
+    done_at(&u);
     cr_assert_eq(read_at(deep_json("deepforce.json", "forces", GUARD + 2), maps, &u, &err),
                  CS_EINPUT);
     cr_assert(strstr(err.msg, "forces nested deeper than 256"), "%s", err.msg);
-    cs_units_free(&u);
+    done_at(&u);
     /* The JSON rebuild's own guard. */
     static char text[16 * 1024];
     size_t n = (size_t)snprintf(text, sizeof text, "{\"roster\":");
@@ -472,7 +482,7 @@ Test(roster, nesting_past_the_guard_is_refused)
         n += (size_t)snprintf(text + n, sizeof text - n, "}");
     cr_assert_eq(read_at(tmp_roster("deeper.json", text), maps, &u, &err), CS_EINPUT);
     cr_assert(strstr(err.msg, "JSON nested deeper than 512"), "%s", err.msg);
-    cs_units_free(&u);
+    done_at(&u);
 }
 
 Test(roster, json_scalars_in_arrays_and_objects_as_members_are_read_as_the_xml)
@@ -490,5 +500,5 @@ Test(roster, json_scalars_in_arrays_and_objects_as_members_are_read_as_the_xml)
     cr_assert_eq(read_at(p, maps, &u, &err), CS_OK, "%s", err.msg);
     cr_assert_eq(u.n, 1);
     cr_assert_str_eq(th_units_value(&u.unit[0], "move"), "6");
-    cs_units_free(&u);
+    done_at(&u);
 }
