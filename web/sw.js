@@ -11,7 +11,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = '49d1193d2889';
+const VERSION = 'e7dd2502b8ad';
 const SITE = [
   './',
   'chargesim.js',

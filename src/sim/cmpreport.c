@@ -71,7 +71,9 @@ static cs_status csv_row(const cs_cmp_result *r, uint64_t k, cs_table *t, int ro
     const cs_cmp_point *p = &r->point[k];
     int c = 0;
     sweep_cells(e, k, t, row, &c);
-    cs_table_set(t, row, c++, "%llu", (unsigned long long)p->trials);
+    if (r->method != CS_METHOD_EXACT) /* exact claims no trial count */
+        cs_table_set(t, row, c, "%llu", (unsigned long long)p->trials);
+    c++;
     for (int j = 0; j <= e->rs->n_outcomes; j++) {
         cs_table_set(t, row, c++, "%.6f", p->a[j]);
         cs_table_set(t, row, c++, "%.6f", p->b[j]);
@@ -137,7 +139,8 @@ static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table 
             break;
         c = 0;
         sweep_cells(e, k, t, row, &c);
-        cs_table_set(t, row, ns, "%llu", (unsigned long long)p->trials);
+        if (r->method != CS_METHOD_EXACT)
+            cs_table_set(t, row, ns, "%llu", (unsigned long long)p->trials);
         cs_table_set(t, row, ns + 1, "%.2f", 100.0 * p->a[0]);
         cs_table_set(t, row, ns + 2, "%.2f", 100.0 * p->b[0]);
         cs_table_set(t, row, ns + 3, "%+.2f", 100.0 * p->d[0]);

@@ -65,7 +65,8 @@ static void all_settings(cs_webjson *j)
     size_t u = strlen(methods);
     snprintf(methods + u, sizeof methods - u, " (auto: the best this scenario allows)");
     const setting run[] = {
-        {"experiment.trials", trials, "trials per sweep point (sampled layouts under conditional)"},
+        {"experiment.trials", trials, "trials per sweep point (mc), or sampled layouts (conditional); "
+                                     "exact rolls none, so it ignores this"},
         {"experiment.seed", seed, "the seed: the same seed gives the same numbers"},
         {"experiment.method", method, methods},
         {"experiment.confidence", conf, "the intervals' confidence"},

@@ -83,7 +83,7 @@ def test_series(b, site, check):
     b.open(site.url + "#cmd=run&experiment.ruleset=t9a&distance=8")
     b.wait()
     items = legend(b)
-    labels = [t for t, _, _ in items]
+    labels = [t.strip() for t, _, _ in items]
     check("one point: p_success as a bar beside each outcome's share",
           labels and labels[0].startswith("p_success") and
           all("(share)" in t for t in labels[1:]) and len(labels) == 6, repr(labels))
@@ -104,7 +104,8 @@ def test_outcomes(b, site, check, cli):
     tip = b.eval("[...document.querySelectorAll('#results th')]"
                  ".find(t => t.textContent === 'p_illegal').title")
     rules, _, _ = cli(["rules", "t9a"])
-    line = [l for l in rules.split("\n") if l.strip().startswith("illegal")][0].split(None, 1)[1]
+    listed = rules.split("\noutcomes (")[1].split("\nSuccess:")[0]
+    line = [l for l in listed.split("\n") if l.startswith("  illegal ")][0].split(None, 1)[1]
     check("outcomes explained beside the table, as chargesim rules prints them",
           line in shown and tip == line, "page %r, tooltip %r, CLI %r" % (shown, tip, line))
 

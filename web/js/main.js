@@ -57,7 +57,7 @@ function clearScreen() {
 function axes(cmd, result) {
   const keys = plots.sweptKeys(result);
   if (keys.length < 2 || (cmd !== 'run' && cmd !== 'compare')) return fill(byId('chart-axes'));
-  const x = keys.includes(choice.x) ? choice.x : keys[keys.length - 1];
+  const x = keys.includes(choice.x) ? choice.x : plots.defaultX(result, keys);
   const select = el('select', {id: 'chart-x', onchange: () => {
     choice = {x: select.value};
     draw(cmd, result);
@@ -133,6 +133,30 @@ function show(state) {
   });
 }
 
+// A tab with a panel of its own (tabs.js): the panel instead of the form,
+// mounted from the link's pairs, the link kept to what it shows.
+function panel(tab, pairs) {
+  let node = byId('panel');
+  if (!node) {
+    node = el('section', {id: 'panel', role: 'tabpanel'});
+    byId('form').before(node);
+  }
+  current = {cmd: tab.id, pairs};
+  nav.show(byId('tabs'), tab.id);
+  node.setAttribute('aria-labelledby', `tab-${tab.id}`);
+  fill(node);
+  node.hidden = false;
+  byId('form').hidden = true;
+  tab.mount(node, pairs);
+  setState('idle');
+}
+
+// Back to a command's form from a panel.
+function formShown() {
+  if (byId('panel')) byId('panel').hidden = true;
+  byId('form').hidden = false;
+}
+
 // Opens the link: its state in its tab's form, run when it asks for anything.
 function route() {
   if (engine.busy()) engine.cancel();
@@ -144,6 +168,9 @@ function route() {
     showError(e.message);
     return;
   }
+  const tab = find(state.cmd);
+  if (tab && !tab.command) return panel(tab, state.pairs);
+  formShown();
   const asks = state.pairs.length > 0;
   if (find(state.cmd)?.command && state.cmd !== 'dice' && link.get(state.pairs, 'experiment.ruleset') === undefined) {
     // The ruleset the form shows is the one the link runs.
@@ -157,6 +184,11 @@ function route() {
 
 // Leaves the tab on screen as it is, to come back to.
 function keep() {
+  const tab = find(current.cmd);
+  if (tab && !tab.command) {
+    kept.set(current.cmd, {pairs: tab.pairs ? tab.pairs() : [], hash: location.hash});
+    return;
+  }
   kept.set(current.cmd, {pairs: form.read(), result: shown, hash: location.hash,
                          error: byId('error').hidden ? null : byId('error').textContent});
 }
@@ -169,6 +201,13 @@ function select(id) {
   keep();
   clearScreen();
   const back = kept.get(id);
+  const tab = find(id);
+  if (tab && !tab.command) {
+    panel(tab, back ? back.pairs : []);
+    setLink(current);
+    return;
+  }
+  formShown();
   if (back) {
     show({cmd: id, pairs: back.pairs});
     history.replaceState(null, '', location.pathname + location.search + back.hash);

@@ -1,7 +1,7 @@
 // Which columns of a result make which chart (chart.js): the numbers are
 // the table's, as the CSV writes them; only the axis scale is the page's.
 //   run      p_success with its interval against the x axis the player
-//            picks (by default the last swept key), one curve per value
+//            picks (by default the last numeric swept key), one curve per value
 //            of the other swept keys (the grouping), and every outcome's
 //            share of the first curve, thin and dashed; with no swept key,
 //            p_success as a bar beside the outcomes' shares (which add up
@@ -40,6 +40,17 @@ function arrange(result, keys, x) {
 
 function numeric(xs) {
   return xs.every((v) => v !== '' && Number.isFinite(Number(v)));
+}
+
+// The x axis unless the player picks another: the last swept key with
+// numbers for values (a curve over distance reads better than points over
+// true and false), else the last swept key.
+export function defaultX(result, keys) {
+  const nums = keys.filter((k) => {
+    const c = result.header.indexOf(k);
+    return numeric(result.rows.map((r) => r[c]));
+  });
+  return nums.length ? nums[nums.length - 1] : keys[keys.length - 1];
 }
 
 function pick(result, name, scale, g, xs) {
@@ -83,7 +94,7 @@ function onePoint(result, help) {
 function runSpec(result, choice, help) {
   const keys = sweptKeys(result);
   if (keys.length === 0) return onePoint(result, help);
-  const x = keys.includes(choice.x) ? choice.x : keys[keys.length - 1];
+  const x = keys.includes(choice.x) ? choice.x : defaultX(result, keys);
   const c = curves(result, keys, x, {y: 'p_success', lo: 'ci_low', hi: 'ci_high'}, pct,
                    shareList(result, help));
   return {...c, yLabel: 'p_success and shares (%)', yMin: 0, yMax: 100};
@@ -98,7 +109,7 @@ function compareSpec(result, choice) {
             series: [{label: 'delta', ys: column(result, 'delta'),
                       lo: column(result, 'delta_lo'), hi: column(result, 'delta_hi')}]};
   }
-  const x = keys.includes(choice.x) ? choice.x : keys[keys.length - 1];
+  const x = keys.includes(choice.x) ? choice.x : defaultX(result, keys);
   const c = curves(result, keys, x, {y: 'delta', lo: 'delta_lo', hi: 'delta_hi'}, same, []);
   const all = c.series.flatMap((s) => [...s.lo, ...s.hi, ...s.ys]).filter(Number.isFinite);
   const m = Math.min(1, Math.max(0.01, ...all.map(Math.abs)) * 1.1);
