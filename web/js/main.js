@@ -138,12 +138,11 @@ function show(state) {
 function panel(tab, pairs) {
   let node = byId('panel');
   if (!node) {
-    node = el('section', {id: 'panel', role: 'tabpanel'});
+    node = el('section', {id: 'panel'});
     byId('form').before(node);
   }
   current = {cmd: tab.id, pairs};
   nav.show(byId('tabs'), tab.id);
-  node.setAttribute('aria-labelledby', `tab-${tab.id}`);
   fill(node);
   node.hidden = false;
   byId('form').hidden = true;

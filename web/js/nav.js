@@ -36,6 +36,9 @@ export function show(bar, id) {
   for (const b of buttons(bar)) {
     const on = b.dataset.cmd === id;
     b.setAttribute('aria-selected', on ? 'true' : 'false');
+    if (on) b.setAttribute('aria-controls', 'tab-panel');
+    else b.removeAttribute('aria-controls');
+    if (on) document.getElementById('tab-panel')?.setAttribute('aria-labelledby', b.id);
     b.tabIndex = on ? 0 : -1;
     b.classList.toggle('current', on);
   }
