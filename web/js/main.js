@@ -171,7 +171,8 @@ function route() {
   if (tab && !tab.command) return panel(tab, state.pairs);
   formShown();
   const asks = state.pairs.length > 0;
-  if (find(state.cmd)?.command && state.cmd !== 'dice' && link.get(state.pairs, 'experiment.ruleset') === undefined) {
+  if (asks && find(state.cmd)?.command && state.cmd !== 'dice' &&
+      link.get(state.pairs, 'experiment.ruleset') === undefined) {
     // The ruleset the form shows is the one the link runs.
     state = {cmd: state.cmd, pairs: [['experiment.ruleset', form.defaultRuleset(state.cmd)], ...state.pairs]};
     setLink(state);
