@@ -178,6 +178,13 @@ export function read() {
   return pairs.concat(extra);
 }
 
+// Says in the empty field of key what its default does here (the
+// placeholder): an exact result ran no trial, so trials' default is unused.
+export function placeholder(key, text) {
+  const f = fields.find((x) => x.key === key);
+  if (f && f.input.tagName === 'INPUT') f.input.placeholder = text;
+}
+
 // Puts message beside the field of key (when the form shows one).
 export function markError(key, message) {
   const f = fields.find((x) => x.key === key);

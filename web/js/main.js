@@ -83,6 +83,9 @@ function draw(cmd, result) {
 
 function display(state, result) {
   shown = result;
+  if (result.method === 'exact' && state.cmd !== 'dice') {
+    form.placeholder('experiment.trials', 'unused: this result is exact');
+  }
   results.show(result, helpFor(state.pairs));
   draw(state.cmd, result);
 }
