@@ -358,20 +358,26 @@ web: deps-web
 	@command -v $(EMCC) >/dev/null || { echo "make web needs emscripten: make deps-web"; exit 1; }
 	@$(MAKE) --no-print-directory $(WEB_BUILD)/site/chargesim.js
 	cp $(WEB_BUILD)/site/chargesim.js $(WEB_BUILD)/site/chargesim.wasm web/
+	/usr/bin/python3 scripts/web-stamp.py web
 
 # The browser test (tests/web/test_web.py): web/ served on the loopback,
 # Debian's headless Chromium driven over the DevTools protocol from
 # Debian's python3, every table checked against bin/chargesim. It first
 # links the engine afresh and requires the committed web/ to be that
-# build, byte for byte.
+# build, byte for byte, and web/ to carry its files' version stamp
+# (scripts/web-stamp.py: the service worker's cache and the ?v= of the
+# scripts, so a release is never half-loaded). make deps-web installs the
+# test's accessibility checker (axe-core, npm) into build-web/npm.
 test-web: deps-web
 	@$(MAKE) --no-print-directory $(BIN) $(WEB_BUILD)/site/chargesim.js
 	@for f in chargesim.js chargesim.wasm; do 	  cmp -s $(WEB_BUILD)/site/$$f web/$$f || 	  { echo "test-web: web/$$f differs from a fresh build: run make web and commit web/"; exit 1; }; 	done
+	/usr/bin/python3 scripts/web-stamp.py web --check
 	/usr/bin/python3 tests/web/test_web.py $(BIN) web
 
-# The README's screenshot of the web edition, taken by headless Chromium.
+# The README's screenshots of the web edition, taken by headless Chromium:
+# the run tab at 1280 px and the same link at a phone's 360 px.
 web-screenshot: deps-web
-	/usr/bin/python3 tests/web/screenshot.py web docs/web-edition.png
+	/usr/bin/python3 tests/web/screenshot.py web docs/web-edition.png docs/web-edition-phone.png
 
 # The web edition's speed in headless Chromium (not a test): a 97 x 49
 # exact T9A threat map, a 24-distance exact table, the .wasm's size.

@@ -5,10 +5,12 @@
 //   {type: 'exec', id, cmd, pairs}           -> {type: 'progress', id, done, total}...,
 //                                               {type: 'result', id, json, ms}
 // ms is the computation's time, measured here around the engine's call.
-importScripts('chargesim.js');
+// The engine of the page's release: this worker's ?v= (js/engine.js).
+importScripts(`chargesim.js${self.location.search}`);
 
 let current = null;
 const ready = createChargesim({
+  locateFile: (file) => `${file}${self.location.search}`,
   onProgress: (done, total) => postMessage({type: 'progress', id: current, done, total}),
 });
 

@@ -71,7 +71,9 @@ static cs_status csv_row(const cs_cmp_result *r, uint64_t k, cs_table *t, int ro
     const cs_cmp_point *p = &r->point[k];
     int c = 0;
     sweep_cells(e, k, t, row, &c);
-    cs_table_set(t, row, c++, "%llu", (unsigned long long)p->trials);
+    if (r->method != CS_METHOD_EXACT) /* exact claims no trial count */
+        cs_table_set(t, row, c, "%llu", (unsigned long long)p->trials);
+    c++;
     for (int j = 0; j <= e->rs->n_outcomes; j++) {
         cs_table_set(t, row, c++, "%.6f", p->a[j]);
         cs_table_set(t, row, c++, "%.6f", p->b[j]);
@@ -83,7 +85,8 @@ static cs_status csv_row(const cs_cmp_result *r, uint64_t k, cs_table *t, int ro
     return cs_table_status(t);
 }
 
-void cs_report_compare_note(const cs_cmp_result *r, const char *b_desc, char *buf, size_t cap)
+void cs_report_compare_note(const cs_cmp_result *r, const char *b_desc, bool pp, char *buf,
+                            size_t cap)
 {
     const cs_experiment *e = r->a;
     char how[256], count[64];
@@ -110,9 +113,12 @@ void cs_report_compare_note(const cs_cmp_result *r, const char *b_desc, char *bu
                  r->method == CS_METHOD_MC ? "trials" : "layouts", (unsigned long long)e->seed,
                  100.0 * e->confidence);
     snprintf(buf, cap,
-             "A: %s; B: A with %s. delta = B - A in percentage points of p_success, paired "
+             "A: %s; B: A with %s. delta = B - A %s of p_success, paired "
              "(common random numbers), %s.",
-             e->name, b_desc, how);
+             e->name, b_desc,
+             pp ? "in percentage points"
+                : "as a proportion like p_success (0.05 = 5 percentage points)",
+             how);
 }
 
 /* md/tex: one publishable row per point, percentages and percentage points. */
@@ -133,14 +139,15 @@ static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table 
             break;
         c = 0;
         sweep_cells(e, k, t, row, &c);
-        cs_table_set(t, row, ns, "%llu", (unsigned long long)p->trials);
+        if (r->method != CS_METHOD_EXACT)
+            cs_table_set(t, row, ns, "%llu", (unsigned long long)p->trials);
         cs_table_set(t, row, ns + 1, "%.2f", 100.0 * p->a[0]);
         cs_table_set(t, row, ns + 2, "%.2f", 100.0 * p->b[0]);
         cs_table_set(t, row, ns + 3, "%+.2f", 100.0 * p->d[0]);
         cs_table_set(t, row, ns + 4, "[%+.2f, %+.2f]", 100.0 * p->lo[0], 100.0 * p->hi[0]);
     }
     char note[1024];
-    cs_report_compare_note(r, b_desc, note, sizeof note);
+    cs_report_compare_note(r, b_desc, true, note, sizeof note);
     cs_table_set_note(t, "%s", note);
     return cs_table_status(t);
 }

@@ -21,7 +21,7 @@ static const struct fixed {
     {"delta_hi", CS_DT_NUMBER, true, "upper end of the paired confidence interval of delta"},
     {"x", CS_DT_NUMBER, true, "the target's front-edge centre across the table, inches (charger at 0)"},
     {"y", CS_DT_NUMBER, true, "the target's front-edge centre ahead of the charger, inches"},
-    {"trials", CS_DT_INTEGER, true, "trials (mc) or sampled layouts (conditional) behind the row; 1 for exact"},
+    {"trials", CS_DT_INTEGER, true, "trials (mc) or sampled layouts (conditional, rqmc) behind the row; empty for exact, which runs none"},
     {"successes", CS_DT_INTEGER, true, "trials that ended in base contact with the unit charged (mc only)"},
     {"p_success", CS_DT_NUMBER, true, "probability that the charger ends in base contact with the unit it charged"},
     {"ci_low", CS_DT_NUMBER, true, "lower end of the confidence interval of the row's probability"},
@@ -269,7 +269,10 @@ cs_status cs_columns_summary_cell(cs_table *t, int row, int c, const cs_run_resu
         return cs_table_set(t, row, c, "%s",
                             cs_experiment_label(e, e->sweep[i], choice[e->sweep[i]]));
     case CS_SUM_TRIALS:
-        return cs_table_set(t, row, c, "%llu", (unsigned long long)pr->trials);
+        /* An exact row enumerates the dice: it ran no trial, and claims none. */
+        return r->method == CS_METHOD_EXACT
+                   ? CS_OK
+                   : cs_table_set(t, row, c, "%llu", (unsigned long long)pr->trials);
     case CS_SUM_SUCCESSES:
         return r->method == CS_METHOD_MC
                    ? cs_table_set(t, row, c, "%llu", (unsigned long long)pr->successes)

@@ -494,7 +494,9 @@ cs_status cs_report_map(const cs_map_result *m, cs_table *t)
             cs_map_axis_text(&m->y, j, yt, sizeof yt);
             cs_table_set(t, row, c++, "%s", xt);
             cs_table_set(t, row, c++, "%s", yt);
-            cs_table_set(t, row, c++, "%llu", (unsigned long long)cell->trials);
+            if (m->method != CS_METHOD_EXACT) /* exact claims no trial count */
+                cs_table_set(t, row, c, "%llu", (unsigned long long)cell->trials);
+            c++;
             /* Where the target stands: the share of placements where it cannot. */
             cs_table_set(t, row, nc - 4, "%.6f", cell->p_cannot_stand);
             cs_table_set(t, row, nc - 3, "%.6f", cell->cannot_stand_low);

@@ -159,7 +159,7 @@ static void write_error(cs_webjson *o, const cs_webjob *j, const char *command)
     cs_webjson_kstring(o, "message", j->err.msg);
     cs_webjson_kstring(o, "cli", cli);
     cs_webjson_knumber(o, "exit", cs_status_exit_code(j->err.status));
-    cs_webjson_kstring(o, "field", field_key(j->field));
+    cs_webjson_kstring(o, "field", j->field_name ? j->field_name : field_key(j->field));
     cs_webjson_close(o, '}');
 }
 

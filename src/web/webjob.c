@@ -142,10 +142,10 @@ static bool instead_of_rqmc(cs_webjob *j, const cs_experiment *a, const cs_exper
     j->a.text[j->a.n] = j->argv[j->argc - 1];
     j->a.pair[j->a.n++] = -1;
     snprintf(j->notice, sizeof j->notice,
-             "Here auto would pick rqmc, whose Sobol points come from GSL, which has no "
-             "WebAssembly build: the page ran conditional (exact dice over sampled layouts) "
-             "instead, and the command sets experiment.method=conditional to give these "
-             "numbers.");
+             "The page cannot run the method auto would pick here (rqmc), so it rolled the "
+             "dice exactly over randomly drawn table positions instead (conditional): the "
+             "same kind of answer, with a slightly wider interval. The command line above "
+             "asks for the same, to give these numbers.");
     return true;
 }
 
@@ -264,7 +264,7 @@ static cs_status run_compare(cs_webjob *j, cs_run_opts *opts)
         b_description(j, bd, sizeof bd);
         if ((st = cs_report_compare(&res, bd, CS_FORMAT_CSV, &j->table)) != CS_OK)
             cs_error_set(&j->err, st, "out of memory");
-        cs_report_compare_note(&res, bd, j->note, sizeof j->note);
+        cs_report_compare_note(&res, bd, false, j->note, sizeof j->note);
         snprintf(j->method, sizeof j->method, "%s", cs_method_name(res.method));
         if (a.precision > 0.0 && !res.precision_met)
             cs_report_precision_warning("points", CS_SCHED_DEFAULT_MAX_TRIALS, j->warning,
@@ -300,9 +300,11 @@ static cs_status dice_options(cs_webjob *j, uint64_t *trials, uint64_t *seed)
             return st;
         }
     }
-    if (!j->expr.value)
-        return cs_error_set(&j->err, CS_EINPUT, "no dice expression: the link needs expr=EXPR, "
-                                                "e.g. expr=2d6");
+    if (!j->expr.value) {
+        j->field_name = "expr";
+        return cs_error_set(&j->err, CS_EINPUT, "no dice expression: type one, e.g. 2d6 "
+                                                "(in a link: expr=2d6)");
+    }
     cs_status st = cs_dicereport_options(false, *trials, j->seed.value ? "--seed" : NULL, &j->err);
     if (st != CS_OK)
         j->field = j->seed.pair;

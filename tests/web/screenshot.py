@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""make web-screenshot: the README's picture of the web edition, taken by
-headless Chromium (tests/web/browser.py) from web/ as it stands.
-Usage: tests/web/screenshot.py WEBDIR OUT.png"""
+"""make web-screenshot: the README's pictures of the web edition, taken by
+headless Chromium (tests/web/browser.py) from web/ as it stands: the run
+tab at 1280 px, and the same link at a phone's 360 px (the top of the page:
+the form, the chart and its legend).
+Usage: tests/web/screenshot.py WEBDIR WIDE.png PHONE.png"""
 
 import os
 import sys
@@ -14,16 +16,23 @@ LINK = ("#cmd=run&experiment.ruleset=generic&preset=tow&move=4..6&swiftstride=tr
         "&distance=4..18")
 
 
-def main():
-    site = Site(sys.argv[1])
-    b = Browser(1200, 860)
+def shoot(site, width, height, path):
+    b = Browser(width, height)
     try:
         b.open(site.url + LINK)
         if b.wait() != "done":
             raise SystemExit(b.eval("document.getElementById('error').textContent"))
-        b.screenshot(sys.argv[2])
+        b.screenshot(path)
     finally:
         b.close()
+
+
+def main():
+    site = Site(sys.argv[1])
+    try:
+        shoot(site, 1280, 900, sys.argv[2])
+        shoot(site, 360, 780, sys.argv[3])
+    finally:
         site.close()
 
 

@@ -14,7 +14,13 @@ document.body.dataset.ms):
   - a bad value (state error, the command line's own message, beside its
     field), a crafted link whose value is markup (runs nothing, shows the
     refusal as text), a cancelled long run (the page works on), and one
-    link opened twice (the same table).
+    link opened twice (the same table);
+  - the page as players use it (issue 45, tests/web/test_players.py):
+    phone and desktop widths, the file:// message, compare's one unit,
+    distinct chart series, explained outcomes, games by name, tabs that
+    keep their state, the map's form, the long-run warning, messages,
+    the Content-Security-Policy, axe-core's accessibility check of each
+    tab, and a reload with the network off.
 Usage: tests/web/test_web.py BIN WEBDIR. Prints one line per case and
 'N passed, N failed'."""
 
@@ -26,6 +32,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, Site  # noqa: E402
+import test_players as players  # noqa: E402
 
 BIN = WEBDIR = None
 results = []
@@ -82,6 +89,16 @@ def same_table(page, csv, tolerance):
                 pass
             return "row %d, column %s: page %r, CSV %r" % (r, csv[0][c], x, y)
     return None
+
+
+def percent_text(cell):
+    """A table's proportion as the page shows it in percent: the point moved
+    two places, every digit kept ("0.812500" reads "81.2500%")."""
+    sign = "-" if cell.startswith("-") else ""
+    whole, _, frac = cell.lstrip("-").partition(".")
+    frac = frac.ljust(2, "0")
+    digits = (whole + frac[:2]).lstrip("0") or "0"
+    return "%s%s%s%%" % (sign, digits, "." + frac[2:] if frac[2:] else "")
 
 
 def check(name, ok, detail=""):
@@ -166,8 +183,8 @@ def test_map_compare_dice(b, site):
     cells = {tuple(r[:2]): r for r in b.table()[1:]}
     where = shown.split(":")[0].replace("x = ", "").replace(" y = ", "").split(",")
     row = cells.get(tuple(where))
-    check("map: the value under the pointer is the cell's",
-          row is not None and ("p_success " + row[3]) in shown, repr(shown))
+    check("map: the value under the pointer is the cell's, in percent as the legend",
+          row is not None and ("p_success " + percent_text(row[3])) in shown, repr(shown))
     against_cli(b, site, "compare: The Old World, M 5 against M 4", "compare", [
         ("experiment.ruleset", "generic"), ("preset", "tow"), ("move", "4"),
         ("distance", "6..12"), ("b.move", "5")])
@@ -255,13 +272,33 @@ def main():
     BIN, WEBDIR = os.path.abspath(sys.argv[1]), sys.argv[2]
     site = Site(WEBDIR)
     b = Browser()
+    axe = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build-web",
+                       "npm", "node_modules", "axe-core", "axe.min.js")
+    # The page as players use it (issue 45): tests/web/test_players.py.
+    pages = [
+        lambda b, site: players.test_widths(b, site, check),
+        lambda b, site: players.test_file(b, WEBDIR, check),
+        lambda b, site: players.test_compare_unit(b, site, check),
+        lambda b, site: players.test_series(b, site, check),
+        lambda b, site: players.test_outcomes(b, site, check, cli),
+        lambda b, site: players.test_games(b, site, check),
+        lambda b, site: players.test_tabs(b, site, check),
+        lambda b, site: players.test_map_form(b, site, check),
+        lambda b, site: players.test_long_run(b, site, check),
+        lambda b, site: players.test_messages(b, site, check),
+        lambda b, site: players.test_csp(b, site, check),
+        lambda b, site: players.test_axe(b, site, check, axe),
+        lambda b, site: players.test_offline(Browser, site, check),
+    ]
+    only = os.environ.get("WEB_TESTS")  # e.g. WEB_TESTS=players while working on the page
+    numbers = [test_runs, test_map_compare_dice, test_rqmc_notice, test_bad_value, test_markup,
+               test_cancel, test_twice]
     try:
-        for test in (test_runs, test_map_compare_dice, test_rqmc_notice, test_bad_value,
-                     test_markup, test_cancel, test_twice):
+        for test in (pages if only == "players" else numbers + pages):
             try:
                 test(b, site)
             except Exception as e:  # a case that could not run is a failure
-                check(test.__name__, False, "%s: %s" % (type(e).__name__, e))
+                check(getattr(test, "__name__", "case"), False, "%s: %s" % (type(e).__name__, e))
     finally:
         b.close()
         site.close()

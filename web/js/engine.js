@@ -8,8 +8,11 @@ let pending = null; // {id, resolve, reject, onProgress}
 let nextId = 1;
 let rulesetsWaiter = null;
 
+// The engine of the page's own release: worker.js and the engine it loads
+// carry the page's version (index.html), past any HTTP cache.
 function start() {
-  worker = new Worker('worker.js');
+  const v = document.querySelector('meta[name=chargesim-version]')?.content ?? '';
+  worker = new Worker(`worker.js?v=${encodeURIComponent(v)}`);
   worker.onmessage = (event) => {
     const msg = event.data;
     if (msg.type === 'rulesets' && rulesetsWaiter) {
