@@ -11,7 +11,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = 'ee7044b84f72';
+const VERSION = 'bbd41b62c4df';
 const SITE = [
   './',
   'chargesim.js',
