@@ -22,6 +22,8 @@ fi
 # protocol, driven from Debian's python3 with websocket-client (issue 31).
 if [ "${WEB:-}" = 1 ]; then
     pkgs="$pkgs emscripten chromium python3-websocket"
+    # npm fetches the test-only axe-core (below); Debian's, where none is on PATH.
+    command -v npm >/dev/null || pkgs="$pkgs npm"
 fi
 missing=""
 for p in $pkgs; do
