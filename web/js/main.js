@@ -14,6 +14,7 @@ import * as chart from './chart.js';
 import * as plots from './plots.js';
 import * as mapview from './mapview.js';
 import * as results from './results.js';
+import * as unitsview from './unitsview.js';
 
 let current = {cmd: 'run', pairs: []};
 
@@ -57,11 +58,13 @@ async function run(state) {
   byId('progress').hidden = false;
   byId('progress').removeAttribute('value');
   try {
-    const {result, ms} = await engine.exec(state.cmd, state.pairs, progress);
+    const {result, ms} = state.cmd === 'units' ? await unitsview.exec(state, progress)
+                                               : await engine.exec(state.cmd, state.pairs, progress);
     document.body.dataset.ms = ms.toFixed(3);
     if (result.ok) {
       results.show(result);
-      draw(state.cmd, result);
+      if (state.cmd === 'units') unitsview.show(result, !!state.dropped);
+      else draw(state.cmd, result);
       setState('done');
     } else {
       form.markError(result.field, result.message);
@@ -80,6 +83,7 @@ async function run(state) {
 function route() {
   if (engine.busy()) engine.cancel();
   results.clear();
+  unitsview.clear();
   byId('error').hidden = true;
   fill(byId('error'));
   byId('chart').hidden = true;
@@ -90,15 +94,18 @@ function route() {
     showError(e.message);
     return;
   }
-  show(current);
-  if (location.hash.length > 1) run(current);
-  else setState('idle');
+  Promise.resolve(show(current)).then(() => {
+    if (location.hash.length > 1 && link.get(current.pairs, 'source') !== undefined) run(current);
+    else if (location.hash.length > 1 && current.cmd !== 'units') run(current);
+    else setState('idle');
+  }, (e) => showError(`The page failed: ${e.message}`));
 }
 
 // The form of a state, without running it.
 function show(state) {
   current = state;
   showTabs(state.cmd);
+  if (state.cmd === 'units') return unitsview.render(byId('form-fields'), state);
   form.render(byId('form-fields'), state, (name) =>
     show({cmd: state.cmd, pairs: [['experiment.ruleset', name]]}));
 }
@@ -111,6 +118,7 @@ function tab(event) {
   const name = link.get(current.pairs, 'experiment.ruleset');
   history.replaceState(null, '', location.pathname + location.search);
   results.clear();
+  unitsview.clear();
   fill(byId('error'));
   byId('error').hidden = true;
   byId('chart').hidden = true;
@@ -121,7 +129,8 @@ function tab(event) {
 
 function submit(event) {
   event.preventDefault();
-  const hash = link.format({cmd: current.cmd, pairs: form.read()});
+  const pairs = current.cmd === 'units' ? unitsview.read() : form.read();
+  const hash = link.format({cmd: current.cmd, pairs});
   if (hash === location.hash) route();
   else location.hash = hash;
 }
@@ -131,6 +140,18 @@ async function boot() {
   form.init(await engine.rulesets());
   byId('form').addEventListener('submit', submit);
   byId('cancel').addEventListener('click', () => engine.cancel());
+  // Dropped files run without a link (none can carry them): the fragment
+  // keeps only the tab, so reloading shows the tab, not a stale army.
+  unitsview.init((pairs) => {
+    if (engine.busy()) engine.cancel();
+    history.replaceState(null, '', location.pathname + location.search + '#cmd=units');
+    results.clear();
+    unitsview.clear();
+    fill(byId('error'));
+    byId('error').hidden = true;
+    byId('chart').hidden = true;
+    run({cmd: 'units', pairs: pairs.filter(([k]) => k !== 'source'), dropped: true});
+  });
   window.addEventListener('hashchange', route);
   for (const a of document.querySelectorAll('nav a')) a.addEventListener('click', tab);
   route();
