@@ -419,12 +419,13 @@ test-web: deps-web
 	fi; \
 	/usr/bin/python3 tests/web/test_web.py $(BIN) $$site
 
-# The README's screenshot of the web edition, taken by headless Chromium.
+# The README's screenshots of the web edition, taken by headless Chromium.
 web-screenshot: deps-web
-	/usr/bin/python3 tests/web/screenshot.py web docs/web-edition.png
+	/usr/bin/python3 tests/web/screenshot.py web docs/web-edition.png docs/web-units.png
 
 # The web edition's speed in headless Chromium (not a test): a 97 x 49
-# exact T9A threat map, a 24-distance exact table, the .wasm's size.
+# exact T9A threat map, a 24-distance exact table, a whole units table, an
+# rqmc run to +-0.1 pp, the .wasm's and the JavaScript's size.
 bench-web: deps-web
 	@$(MAKE) --no-print-directory web
 	/usr/bin/python3 tests/web/bench_web.py web
