@@ -8,7 +8,10 @@ repository's root, cell for cell (the CSV parsed as CSV: names hold commas):
   - a malformed catalogue: the command line's message in #error, and the
     page works on;
   - a unit whose name is markup: shown as text, no element made;
-  - a units link opened twice: the same table."""
+  - a units link opened twice: the same table;
+  - a header's click sorts the rows by its column; the reach chart is drawn;
+  - the About / Licences page names each library linked, with the Debian
+    source version web/SOURCES.txt records."""
 
 import csv
 import io
@@ -16,6 +19,7 @@ import json
 import os
 import subprocess
 import tempfile
+import time
 import urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -165,9 +169,52 @@ class Units:
                    "%s then %s rows" % (len(first or []), len(second or [])))
 
 
+    def sorting(self):
+        self.b.open(self.link("tow/Bretonnians", "6..14"))
+        state = self.b.wait()
+        before = self.b.table()
+        col = before[0].index("reach_75")
+        self.b.eval("document.querySelectorAll('#results thead th')[%d].click()" % col)
+        up = [r[col] for r in self.b.table()[1:]]
+        self.b.eval("document.querySelectorAll('#results thead th')[%d].click()" % col)
+        down = [r[col] for r in self.b.table()[1:]]
+        nums = sorted(float(r[col]) for r in before[1:] if r[col] != "")
+        chart = self.b.eval("(() => { const c = document.getElementById('units-chart');"
+                            " return c ? c.height : 0; })()")
+        self.check("units: a header's click sorts its column, again the other way; "
+                   "a chart of reach_75",
+                   state == "done" and [float(x) for x in up if x != ""] == nums
+                   and [float(x) for x in down if x != ""] == nums[::-1]
+                   and sorted(map(tuple, self.b.table()[1:])) == sorted(map(tuple, before[1:]))
+                   and chart > 0, "state %s, up %r, down %r, chart %r" % (state, up, down, chart))
+
+
+    def licences(self):
+        self.b.open(self.site.url + "#cmd=units")
+        href = self.b.eval("document.getElementById('about').getAttribute('href')")
+        self.b.call("Page.navigate", url=self.site.url + href)
+        with open(os.path.join(self.webdir, "SOURCES.txt")) as f:
+            want = [l.split()[:2] for l in f if l.strip() and not l.startswith("#")]
+        shown = []
+        for _ in range(100):
+            try:
+                shown = self.b.eval("[...document.querySelectorAll('[data-package]')]"
+                                    ".map(c => c.textContent)") or []
+            except RuntimeError:
+                shown = []
+            if any(" " in x for x in shown):
+                break
+            time.sleep(0.05)
+        linked = [w for w in want if w[0] in ("libxml2", "libcsv", "libinih", "gsl")]
+        self.check("the page's About / Licences names each linked library with its Debian "
+                   "source version",
+                   len(linked) == 4 and all(any(x.startswith("%s %s" % (n, v)) for x in shown)
+                                            for n, v in linked), repr(shown))
+
+
 def run(b, site, binary, webdir, check):
     u = Units(b, site, binary, webdir, check)
-    for case in (u.shipped, u.dropped, u.malformed, u.markup, u.twice):
+    for case in (u.shipped, u.dropped, u.malformed, u.markup, u.twice, u.sorting, u.licences):
         try:
             case()
         except Exception as e:  # a case that could not run is a failure

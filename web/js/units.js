@@ -50,8 +50,9 @@ export async function runShipped(source, distance, rules, onProgress) {
   const idx = await catalogues();
   const found = army(idx, source);
   if (!found) {
-    const message = `chargesim units: no shipped army '${source ?? ''}': expected FOLDER/NAME, ` +
-      `e.g. tow/Bretonnians (the Units tab lists them)`;
+    // The page's own refusal (no file is read): the link names no army it ships.
+    const message = `This page ships no army '${source ?? ''}': a units link's source is ` +
+      `FOLDER/NAME, e.g. tow/Bretonnians (the Units tab lists them).`;
     return {result: {ok: false, cmd: 'units', command: '', message, cli: message, notes: []}, ms: 0};
   }
   return engine.units({
