@@ -16,7 +16,9 @@
  *    "summary": its last line ("N units in the table, ...")}
  * or
  *   {"ok": false, "cmd": "units", "command", "message", "cli": the line the
- *    command line prints ("chargesim units: message"), "exit", "notes"}. */
+ *    command line prints ("chargesim units: message"), "exit", and "notes"
+ *    and "summary" when the source was read (a table with no row is refused,
+ *    as the command line refuses to write one)}. */
 
 /* The mapping folder the page reads: the repository's, at the root of the
  * in-memory file system (a dropped file runs in a folder of its own). */

@@ -173,6 +173,10 @@ const char *cs_web_units(const char *source, const char *distance, const char *r
     if (st == CS_OK &&
         (st = cs_units_table(&pl.units, pl.res, &pl.g, CS_FORMAT_CSV, NULL, &pl.table)) != CS_OK)
         cs_error_set(&err, st, "out of memory");
+    /* A table with no row is refused, as the command line refuses to write
+     * one (src/cli/common.c), after the notes saying why. */
+    if (st == CS_OK && pl.table.nrows == 0)
+        st = cs_error_set(&err, CS_EINPUT, "no rows to write; nothing written");
     cs_webjson_clear(&out);
     cs_webjson_open(&out, '{');
     cs_webjson_kbool(&out, "ok", st == CS_OK);

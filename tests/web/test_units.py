@@ -7,6 +7,8 @@ repository's root, cell for cell (the CSV parsed as CSV: names hold commas):
     protocol (DOM.setFileInputFiles);
   - a malformed catalogue: the command line's message in #error, and the
     page works on;
+  - an army whose every unit is left out: the command line's refusal in
+    #error, its notes and count line beside it;
   - a unit whose name is markup: shown as text, no element made;
   - a units link opened twice: the same table;
   - a header's click sorts the rows by its column; the reach chart is drawn;
@@ -137,6 +139,23 @@ class Units:
                    state == "error" and rc == 2 and shown == last and after == "done",
                    "state %s, page %r, CLI %r (%d), then %s" % (state, shown, last, rc, after))
 
+    def empty(self):
+        """An army whose every unit the mapping leaves out: the command
+        line's refusal, after its notes."""
+        source = "bsdata-t9a-2nd/2nd-kingdomOfEquitaine"
+        self.b.open(self.link(source, "4..12"))
+        state = self.b.wait()
+        _, err, rc = self.cli(["data/%s.cat" % source, "--distance", "4..12"])
+        lines = err.strip().split("\n")
+        notes = self.b.eval("[...document.querySelectorAll('#units-notes li')]"
+                            ".map(li => li.textContent)")
+        summary = self.b.eval("document.querySelector('#units-notes summary').textContent")
+        self.check("units: every unit left out: the command line's refusal and its notes",
+                   state == "error" and rc == 2 and self.error() == lines[-1]
+                   and notes == lines[:-2] and summary == lines[-2],
+                   "state %s, page %r, CLI %r, %d notes (CLI %d)"
+                   % (state, self.error(), lines[-1], len(notes or []), len(lines) - 2))
+
     def markup(self):
         name = '<img src=x onerror="window.pwned=1"><b id=bold>x</b>'
         with tempfile.TemporaryDirectory() as tmp:
@@ -214,7 +233,7 @@ class Units:
 
 def run(b, site, binary, webdir, check):
     u = Units(b, site, binary, webdir, check)
-    for case in (u.shipped, u.dropped, u.malformed, u.markup, u.twice, u.sorting, u.licences):
+    for case in (u.shipped, u.dropped, u.malformed, u.empty, u.markup, u.twice, u.sorting, u.licences):
         try:
             case()
         except Exception as e:  # a case that could not run is a failure

@@ -69,6 +69,7 @@ async function run(state) {
     } else {
       form.markError(result.field, result.message);
       showError(result.cli, result.command);
+      if (state.cmd === 'units') unitsview.showNotes(result);
     }
   } catch (e) {
     showError(e.cancelled ? 'Cancelled: the run was stopped before it finished; nothing to show.'

@@ -198,17 +198,30 @@ function reachChart(result) {
   return canvas;
 }
 
+// The notes as the command line prints them on standard error, under
+// their count line.
+function notesList(result) {
+  const notes = result.notes ?? [];
+  return el('details', {id: 'units-notes', open: notes.length > 0 && notes.length <= 12},
+    el('summary', {}, result.summary ?? ''),
+    el('ul', {}, ...notes.map((n) => el('li', {}, n))));
+}
+
 // Adds the Units tab's parts to the shown result: sorting, the chart, the
 // notes, and whether the table has a link.
 export function show(result, isDropped) {
   sortable(result);
-  const notes = result.notes ?? [];
   fill(byId('units-extra'),
     el('p', {className: 'nolink'}, isDropped ? NO_LINK : 'The link of this page gives this table again.'),
     el('h3', {}, '75% reach of every unit, by troop type (inches)'), reachChart(result),
-    el('details', {id: 'units-notes', open: notes.length > 0 && notes.length <= 12},
-       el('summary', {}, result.summary ?? ''),
-       el('ul', {}, ...notes.map((n) => el('li', {}, n)))));
+    notesList(result));
+  byId('units-extra').hidden = false;
+}
+
+// A refusal's notes (every unit left out, say), when the source was read.
+export function showNotes(result) {
+  if (!result.summary) return;
+  fill(byId('units-extra'), notesList(result));
   byId('units-extra').hidden = false;
 }
 
