@@ -23,6 +23,7 @@ export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--no-experimental-fetch"
 PACKAGES="libxml2 libcsv libinih gsl zlib jansson"
 top=$(pwd)
+self=$top/scripts/web-libs.sh
 apt="$top/$WEB_BUILD/apt"
 libs="$top/$WEB_BUILD/libs"
 prefix="$libs/prefix"
@@ -137,20 +138,32 @@ srcdir() {
     v=$(awk -v p="$1" '$1 == p {print $2}' "$libs/VERSIONS"); echo "$libs/src/$1-${v#*:}"
 }
 
-# Each library is built once per source version: a stamp names it.
+# Each library is built once per source version and version of this
+# script (its recipes): a stamp names both.
 stamp() {
-    echo "$libs/stamp-$1-$(awk -v p="$1" '$1 == p {print $2}' "$libs/VERSIONS")"
+    v=$(awk -v p="$1" '$1 == p {print $2}' "$libs/VERSIONS")
+    echo "$libs/stamp-$1-${v#*:}-$(md5sum < "$self" | cut -c1-12)"
 }
 
 build_libxml2() {
     cd "$(srcdir libxml2)"
     # As Debian builds it (dh_autoreconf): its patches may touch configure.ac.
+    # A tree built before (another recipe) is cleaned first.
+    if [ -f Makefile ]; then make distclean >/dev/null 2>&1 || true; fi
     autoreconf -fi >/dev/null 2>&1
+    # Only what the readers use (a DOM parse and the text reader): no HTML,
+    # XPath, schemas, catalogues, writer, validation; the built-in ISO-8859
+    # tables stay, as there is no iconv.
     emconfigure ./configure --host=wasm32 --prefix="$prefix" --disable-shared \
         --without-python --without-zlib --without-lzma --without-http --without-ftp \
-        --without-threads --without-iconv --without-icu --without-modules >/dev/null
+        --without-threads --without-iconv --without-icu --without-modules \
+        --without-html --without-xpath --without-xptr --without-c14n --without-catalog \
+        --without-schemas --without-schematron --without-regexps --without-xinclude \
+        --without-writer --without-legacy --without-debug --without-docbook \
+        --without-valid >/dev/null
     emmake make -j2 libxml2.la >/dev/null
     cp .libs/libxml2.a "$prefix/lib/"
+    rm -rf "$prefix/include/libxml2"
     mkdir -p "$prefix/include/libxml2/libxml"
     cp include/libxml/*.h "$prefix/include/libxml2/libxml/"
 }
