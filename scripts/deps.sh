@@ -20,8 +20,11 @@ fi
 # The web edition only when asked (WEB=1 scripts/deps.sh, make deps-web):
 # emscripten builds it, headless Chromium runs its test over the DevTools
 # protocol, driven from Debian's python3 with websocket-client (issue 31).
+# The libraries it links are built from Debian's source packages
+# (scripts/web-libs.sh, issue 44): dpkg-dev unpacks them, and autoconf,
+# automake and libtool regenerate their build files as Debian's own build does.
 if [ "${WEB:-}" = 1 ]; then
-    pkgs="$pkgs emscripten chromium python3-websocket"
+    pkgs="$pkgs emscripten chromium python3-websocket dpkg-dev autoconf automake libtool"
     # npm fetches the test-only axe-core (below); Debian's, where none is on PATH.
     command -v npm >/dev/null || pkgs="$pkgs npm"
 fi

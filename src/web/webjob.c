@@ -114,41 +114,6 @@ static cs_status build(cs_webjob *j, const cs_websets *s1, const cs_websets *s2,
     return st;
 }
 
-/* Whether e (paired with b, for compare) would run rqmc: auto picks it for
- * exact dice over 1 to 40 drawn parameters (experiment.h, and for a pair
- * cs_est_pair_method), and the page has none (no GSL). */
-static bool wants_rqmc(const cs_experiment *e, const cs_experiment *b)
-{
-    cs_method m;
-    cs_error ignored;
-    cs_status st = b ? cs_est_pair_method(e, b, &m, &ignored)
-                     : cs_experiment_method(e, &m, &ignored);
-    return st == CS_OK && m == CS_METHOD_RQMC;
-}
-
-/* Where auto would pick rqmc, the page runs conditional: the override
- * joins the job's --set list and its command line, and the notice says
- * so. True when the experiments must be built again. */
-static bool instead_of_rqmc(cs_webjob *j, const cs_experiment *a, const cs_experiment *b)
-{
-    if (!wants_rqmc(a, b))
-        return false;
-    static const char set[] = "experiment.method=conditional";
-    if (j->a.n > CS_ENTRIES_MAX_SETS || !cs_webjob_word(j, "--set") ||
-        !cs_webjob_word(j, set)) {
-        j->oom = true;
-        return false;
-    }
-    j->a.text[j->a.n] = j->argv[j->argc - 1];
-    j->a.pair[j->a.n++] = -1;
-    snprintf(j->notice, sizeof j->notice,
-             "The page cannot run the method auto would pick here (rqmc), so it rolled the "
-             "dice exactly over randomly drawn table positions instead (conditional): the "
-             "same kind of answer, with a slightly wider interval. The command line above "
-             "asks for the same, to give these numbers.");
-    return true;
-}
-
 /* The success outcomes of --success (0: the ruleset's own). */
 static cs_status success_mask(cs_webjob *j, const cs_experiment *e, unsigned *mask)
 {
@@ -161,19 +126,13 @@ static cs_status success_mask(cs_webjob *j, const cs_experiment *e, unsigned *ma
     return st;
 }
 
-/* Builds A (and B for compare), running conditional where auto would pick
- * rqmc. */
+/* Builds A (and B for compare). */
 static cs_status build_all(cs_webjob *j, cs_experiment *a, cs_experiment *b)
 {
     cs_status st = build(j, &j->a, NULL, a);
     if (st == CS_OK && b && (st = build(j, &j->a, &j->b, b)) != CS_OK)
         cs_experiment_free(a);
-    if (st != CS_OK || !instead_of_rqmc(j, a, b))
-        return st;
-    cs_experiment_free(a);
-    if (b)
-        cs_experiment_free(b);
-    return build_all(j, a, b);
+    return st;
 }
 
 static cs_status run_run(cs_webjob *j, cs_run_opts *opts)

@@ -9,8 +9,8 @@ document.body.dataset.ms):
     sampled ones (same seed and method) within 1e-6 in every number, since
     the browser's libm may differ from glibc in the last bit;
   - a threat map, a comparison, a dice expression (exact and sampled);
-  - where auto would pick rqmc, the page says so and the command it shows,
-    run in a shell, gives its table;
+  - drawn layouts under auto: the page runs rqmc, as the command line
+    does, with its numbers (within 1e-6) for the same seed;
   - a bad value (state error, the command line's own message, beside its
     field), a crafted link whose value is markup (runs nothing, shows the
     refusal as text), a cancelled long run (the page works on), and one
@@ -20,12 +20,12 @@ document.body.dataset.ms):
     distinct chart series, explained outcomes, games by name, tabs that
     keep their state, the map's form, the long-run warning, messages,
     the Content-Security-Policy, axe-core's accessibility check of each
-    tab, and a reload with the network off.
+    tab, and a reload with the network off;
+  - the Units tab (tests/web/test_units.py).
 Usage: tests/web/test_web.py BIN WEBDIR. Prints one line per case and
 'N passed, N failed'."""
 
 import os
-import shlex
 import subprocess
 import sys
 import urllib.parse
@@ -33,6 +33,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, Site  # noqa: E402
 import test_players as players  # noqa: E402
+import test_units as test_units_mod  # noqa: E402
 
 BIN = WEBDIR = None
 results = []
@@ -193,18 +194,22 @@ def test_map_compare_dice(b, site):
                                                        ("seed", "3")], 1e-6)
 
 
-def test_rqmc_notice(b, site):
-    pairs = [("experiment.ruleset", "t9a"), ("offset", "uniform(-4,4)"), ("distance", "8"),
-             ("experiment.trials", "2000")]
-    state, _ = page_state(b, site.url + fragment("run", pairs))
-    notice = b.eval("document.getElementById('notice').textContent")
-    command = b.eval("document.getElementById('command').textContent")
-    words = shlex.split(command)
-    out, err, rc = cli(words[1:] + ["--quiet"])
-    diff = same_table(b.table(), csv_rows(out), 1e-6) if rc == 0 else err
-    check("rqmc: the page runs conditional, says so, and its command gives its table",
-          state == "done" and "rqmc" in notice and "experiment.method=conditional" in command
-          and diff is None, "state %s, notice %r, %s" % (state, notice, diff))
+def test_rqmc(b, site):
+    """Drawn layouts under auto: the page runs rqmc (GSL's Sobol points,
+    built for WebAssembly from Debian's source) and gives the command
+    line's numbers for the same seed."""
+    pairs = [("experiment.ruleset", "t9a"), ("offset", "uniform(-4,4)"), ("distance", "6..9"),
+             ("experiment.trials", "2000"), ("experiment.seed", "3")]
+    against_cli(b, site, "run: drawn layouts under auto, rqmc as on the command line", "run",
+                pairs, 1e-6)
+    table = b.table() or [[]]
+    method = [r[table[0].index("method")] for r in table[1:]] if "method" in table[0] else []
+    check("run: auto picks rqmc in the page", method and all(m == "rqmc" for m in method),
+          repr(method))
+
+
+def test_units(b, site):
+    test_units_mod.run(b, site, BIN, WEBDIR, check)
 
 
 def test_bad_value(b, site):
@@ -291,8 +296,8 @@ def main():
         lambda b, site: players.test_offline(Browser, site, check),
     ]
     only = os.environ.get("WEB_TESTS")  # e.g. WEB_TESTS=players while working on the page
-    numbers = [test_runs, test_map_compare_dice, test_rqmc_notice, test_bad_value, test_markup,
-               test_cancel, test_twice]
+    numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
+               test_cancel, test_twice, test_units]
     try:
         for test in (pages if only == "players" else numbers + pages):
             try:

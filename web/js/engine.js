@@ -54,6 +54,16 @@ export function exec(cmd, pairs, onProgress) {
   });
 }
 
+// Runs a Units tab request (unitsfs.js: the files it needs, then
+// `chargesim units`): {result, ms}.
+export function units(request, onProgress) {
+  if (!worker) start();
+  return new Promise((resolve, reject) => {
+    pending = {id: nextId++, resolve, reject, onProgress};
+    worker.postMessage({...request, type: 'units', id: pending.id});
+  });
+}
+
 export function busy() {
   return pending !== null;
 }

@@ -21,6 +21,7 @@ import * as nav from './nav.js';
 import * as progress from './progress.js';
 import {find} from './tabs.js';
 import * as offline from './offline.js';
+import * as unitsview from './unitsview.js';
 
 let current = {cmd: 'run', pairs: []};
 let shown = null; // the result on screen, or null
@@ -48,6 +49,7 @@ function showError(message, command) {
 
 function clearScreen() {
   results.clear();
+  unitsview.clear();
   byId('error').hidden = true;
   fill(byId('error'));
   shown = null;
@@ -83,6 +85,12 @@ function draw(cmd, result) {
 
 function display(state, result) {
   shown = result;
+  if (state.cmd === 'units') {
+    // The Units tab (unitsview.js): its table, sortable, its chart and notes.
+    results.show(result, () => '');
+    unitsview.show(result, !!state.dropped);
+    return;
+  }
   if (result.method === 'exact' && state.cmd !== 'dice') {
     form.placeholder('experiment.trials', 'unused: this result is exact');
   }
@@ -95,14 +103,17 @@ async function run(state) {
   byId('cancel').disabled = false;
   progress.start();
   try {
-    const {result, ms} = await engine.exec(state.cmd, state.pairs, progress.update);
+    const {result, ms} = state.cmd === 'units'
+      ? await unitsview.exec(state, progress.update)
+      : await engine.exec(state.cmd, state.pairs, progress.update);
     document.body.dataset.ms = ms.toFixed(3);
     if (result.ok) {
       display(state, result);
       setState('done');
     } else {
-      form.markError(result.field, result.message);
+      if (state.cmd !== 'units') form.markError(result.field, result.message);
       showError(result.cli, result.command);
+      if (state.cmd === 'units') unitsview.showNotes(result);
     }
   } catch (e) {
     showError(e.cancelled ? 'Cancelled: the run was stopped before it finished; nothing to show.'
@@ -121,6 +132,7 @@ function setLink(state) {
 function show(state) {
   current = state;
   nav.show(byId('tabs'), state.cmd);
+  if (state.cmd === 'units') return unitsview.render(byId('form-fields'), state);
   form.render(byId('form-fields'), state, {
     game: (ruleset, preset) => {
       // Another game: its form, no result of the old one, and a link to match.
@@ -173,16 +185,19 @@ function route() {
   const tab = find(state.cmd);
   if (tab && !tab.command) return panel(tab, state.pairs);
   formShown();
-  const asks = state.pairs.length > 0;
-  if (asks && find(state.cmd)?.command && state.cmd !== 'dice' &&
+  // A units link runs when it names an army (a dropped file cannot be in it).
+  const asks = state.cmd === 'units' ? link.get(state.pairs, 'source') !== undefined
+                                     : state.pairs.length > 0;
+  if (asks && find(state.cmd)?.command && state.cmd !== 'dice' && state.cmd !== 'units' &&
       link.get(state.pairs, 'experiment.ruleset') === undefined) {
     // The ruleset the form shows is the one the link runs.
     state = {cmd: state.cmd, pairs: [['experiment.ruleset', form.defaultRuleset(state.cmd)], ...state.pairs]};
     setLink(state);
   }
-  show(state);
-  if (asks) run(state);
-  else setState('idle');
+  Promise.resolve(show(state)).then(() => {
+    if (asks) run(state);
+    else setState('idle');
+  }, (e) => showError(`The page failed: ${e.message}`));
 }
 
 // Leaves the tab on screen as it is, to come back to.
@@ -192,7 +207,8 @@ function keep() {
     kept.set(current.cmd, {pairs: tab.pairs ? tab.pairs() : [], hash: location.hash});
     return;
   }
-  kept.set(current.cmd, {pairs: form.read(), result: shown, hash: location.hash,
+  const pairs = current.cmd === 'units' ? unitsview.read() : form.read();
+  kept.set(current.cmd, {pairs, result: shown, hash: location.hash,
                          error: byId('error').hidden ? null : byId('error').textContent});
 }
 
@@ -212,24 +228,28 @@ function select(id) {
   }
   formShown();
   if (back) {
-    show({cmd: id, pairs: back.pairs});
-    history.replaceState(null, '', location.pathname + location.search + back.hash);
-    if (back.result) display(current, back.result);
-    if (back.error) showError(back.error);
-    else setState(back.result ? 'done' : 'idle');
+    const state = {cmd: id, pairs: back.pairs};
+    Promise.resolve(show(state)).then(() => {
+      history.replaceState(null, '', location.pathname + location.search + back.hash);
+      if (back.result) display(state, back.result);
+      if (back.error) showError(back.error);
+      else setState(back.result ? 'done' : 'idle');
+    }, (e) => showError(`The page failed: ${e.message}`));
     return;
   }
   const name = link.get(current.pairs, 'experiment.ruleset');
-  const fits = name && id !== 'dice' && (id !== 'map' || form.rulesetNamed(name)?.map);
+  const fits = name && id !== 'dice' && id !== 'units' && (id !== 'map' || form.rulesetNamed(name)?.map);
   const state = {cmd: id, pairs: fits ? [['experiment.ruleset', name]] : []};
-  show(state);
-  setLink({cmd: id, pairs: []});
-  setState('idle');
+  Promise.resolve(show(state)).then(() => {
+    setLink({cmd: id, pairs: []});
+    setState('idle');
+  }, (e) => showError(`The page failed: ${e.message}`));
 }
 
 function submit(event) {
   event.preventDefault();
-  const hash = link.format({cmd: current.cmd, pairs: form.read()});
+  const pairs = current.cmd === 'units' ? unitsview.read() : form.read();
+  const hash = link.format({cmd: current.cmd, pairs});
   if (hash === location.hash) route();
   else location.hash = hash;
 }
@@ -243,7 +263,15 @@ async function boot() {
   byId('form').addEventListener('submit', submit);
   byId('cancel').addEventListener('click', () => engine.cancel());
   window.addEventListener('hashchange', route);
-  window.addEventListener('resize', () => shown && draw(current.cmd, shown));
+  window.addEventListener('resize', () => shown && current.cmd !== 'units' && draw(current.cmd, shown));
+  // Dropped files run without a link (none can carry them): the fragment
+  // keeps only the tab, so reloading shows the tab, not a stale army.
+  unitsview.init((pairs) => {
+    if (engine.busy()) engine.cancel();
+    history.replaceState(null, '', location.pathname + location.search + '#cmd=units');
+    clearScreen();
+    run({cmd: 'units', pairs: pairs.filter(([k]) => k !== 'source'), dropped: true});
+  });
   route();
 }
 

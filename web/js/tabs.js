@@ -11,6 +11,7 @@ export const TABS = [
   {id: 'map', label: 'Threat map', command: true},
   {id: 'compare', label: 'Compare', command: true},
   {id: 'dice', label: 'Dice', command: true},
+  {id: 'units', label: 'Units', command: true},
 ];
 
 export function register(tab) {
