@@ -333,7 +333,7 @@ static void checkpoint_of(const char *cmd, const cs_experiment *e, cs_run_opts o
     cs_ckpt_init(&ck, 1e9, &sink);
     cr_assert_eq(cs_ckpt_identify(&ck, cmd, e, &o, extra, NULL, &err), CS_OK);
     o.checkpoint = &ck;
-    cr_assert_eq(cs_sched_run(e, &o, &r, &err), CS_ERUNTIME);
+    cr_assert_eq(cs_sched_run(e, &o, &r, &err), CS_ESTOPPED);
     cr_assert(ck.stopped && m->len > 0);
     cs_ckpt_free(&ck);
 }
@@ -859,7 +859,7 @@ Test(checkpoint, a_state_that_does_not_fit_is_refused)
     cs_ckpt_init(&ck, 1e9, &sink);
     cr_assert_eq(cs_ckpt_identify(&ck, "map", &e, &(cs_run_opts){0}, NULL, NULL, &err), CS_OK);
     cr_assert_eq(cs_map_run(&e, &x, &y, &(cs_run_opts){.checkpoint = &ck}, &r, &err),
-                 CS_ERUNTIME);
+                 CS_ESTOPPED);
     unsigned char *b = edited(&m, "MAPCELLS", 8, &huge, 8);
     cr_assert_eq(cs_ckpt_load(&ck, "ck", b, m.len, &err), CS_OK, "%s", err.msg);
     cr_expect_eq(cs_map_run(&e, &x, &y, &(cs_run_opts){.checkpoint = &ck}, &r, &err), CS_EINPUT);

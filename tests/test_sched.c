@@ -389,7 +389,7 @@ static bool two_rank_checkpoint(const cs_experiment *e, const char *path, long s
     if (st == CS_OK)
         cs_sched_result_free(&r);
     if (child == 0)
-        _exit(st == CS_ERUNTIME && ck.stopped == 15 ? 0 : st == CS_OK ? 4 : 1);
+        _exit(st == CS_ESTOPPED && ck.stopped == 15 ? 0 : st == CS_OK ? 4 : 1);
     int status;
     cr_assert_eq(waitpid(child, &status, 0), child);
     close(peer);
@@ -398,7 +398,7 @@ static bool two_rank_checkpoint(const cs_experiment *e, const char *path, long s
     cr_assert(WIFEXITED(status), "rank 1 died");
     if (st == CS_OK && WEXITSTATUS(status) == 4)
         return false;
-    cr_assert(st == CS_ERUNTIME && ck.stopped == 15 && WEXITSTATUS(status) == 0,
+    cr_assert(st == CS_ESTOPPED && ck.stopped == 15 && WEXITSTATUS(status) == 0,
               "rank 0: %s; rank 1 status %d", err.msg, WEXITSTATUS(status));
     return true;
 }

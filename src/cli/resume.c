@@ -177,6 +177,11 @@ int cs_cli_ckpt_start(cs_cli_ckpt *c, const cs_experiment *e, cs_run_opts *opts,
                       const char *extra, const char *const *inputs, int n_inputs,
                       const char *const *outputs, int n_outputs)
 {
+    cs_error err;
+    /* The run is built here, once: its estimator (auto resolved) is what
+     * the checkpoint's identity and the run read (cs_sched_plan). */
+    if (cs_sched_plan(e, opts, &err) != CS_OK)
+        return cs_cli_fail_err(c->cmd, &err);
     if (!c->path)
         return c->every_text ? cs_cli_fail(c->cmd, CS_EINPUT,
                                            "--checkpoint-every applies only with --checkpoint")
@@ -188,7 +193,6 @@ int cs_cli_ckpt_start(cs_cli_ckpt *c, const cs_experiment *e, cs_run_opts *opts,
     cs_ckpt_init(&c->ck, c->every_text ? strtod(c->every_text, NULL) : CS_CKPT_DEFAULT_EVERY,
                  &sink);
     char note[4096];
-    cs_error err;
     command_line(c, note, sizeof note);
     if (cs_ckpt_identify(&c->ck, c->cmd, e, opts, extra, note, &err) != CS_OK)
         return cs_cli_fail_err(c->cmd, &err);
@@ -257,4 +261,27 @@ void cs_cli_ckpt_free(cs_cli_ckpt *c)
         cs_ckpt_free(&c->ck);
     free(c->bytes);
     c->bytes = NULL;
+}
+
+int cs_cli_engine_run(const cs_cli_engine *g, const cs_experiment *e, cs_run_opts *opts)
+{
+    cs_error err;
+    cs_progress prog;
+    cs_progress_init(&prog, g->quiet);
+    opts->progress = cs_progress_update;
+    opts->progress_user = &prog;
+    cs_cli_ckpt_arm(g->ckpt);
+    cs_status st = g->engine(g->user, opts, &err);
+    cs_progress_finish(&prog);
+    int stopped = cs_cli_ckpt_stopped(g->ckpt);
+    if (st != CS_OK) {
+        if (g->abort)
+            g->abort(g->user);
+        return stopped ? stopped : cs_cli_fail_err(g->cmd, &err);
+    }
+    int rc = g->write(g->user);
+    uint64_t cap;
+    if (!rc && e->precision > 0.0 && !g->precision_met(g->user, &cap))
+        cs_cli_precision_warning(g->cmd, g->what, cap);
+    return rc;
 }

@@ -118,15 +118,6 @@ static const cs_param_def charge_params[N_PARAMS] = {
     UNIT_PARAMS("b3", "8", "7.181", "180"),
 };
 
-static const char *const charge_outcomes[N_OUTCOMES] = {
-    [O_CHARGED] = "charged",
-    [O_COUNTER_CHARGED] = "counter_charged",
-    [O_INTERCEPTED] = "intercepted",
-    [O_FLED] = "fled",
-    [O_CAUGHT] = "caught",
-    [O_ILLEGAL] = "illegal",
-};
-
 static const cs_metric_def charge_metrics[N_METRICS] = {
     [M_DISTANCE] = {"distance", "in", "the focus charge's distance", 0.1, 0, 20, CS_METRIC_DIST},
     [M_SIDE] = {"side", "", "the focus charge's side: 0 front, 1 flank, 2 rear", 1, 0, 2,
@@ -395,7 +386,7 @@ const cs_ruleset cs_rules_sovl = {
     .doc = charge_doc,
     .params = charge_params,
     .n_params = N_PARAMS,
-    .outcomes = charge_outcomes,
+    .outcomes = cs_sovl_charge_outcomes,
     .n_outcomes = N_OUTCOMES,
     .success_mask = (1u << O_CHARGED) | (1u << O_COUNTER_CHARGED) | (1u << O_CAUGHT),
     .metrics = charge_metrics,
