@@ -95,7 +95,7 @@ int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int
 typedef struct cs_cli_ckpt {
     const char *path;       /* --checkpoint FILE; NULL: none */
     const char *every_text; /* --checkpoint-every as given; NULL: the default */
-    cs_ckpt ck;
+    cs_ckpt *ck;            /* made by cs_cli_ckpt_start; NULL before */
     unsigned char *bytes;   /* the file read to resume: the run's state points into it */
     const char *cmd;
     int argc;               /* the command line, for the word on how to resume */

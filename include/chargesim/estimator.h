@@ -244,6 +244,9 @@ void cs_est_cond_add_layout(const cs_est_run *run, const cs_est_point *pt, const
                             cs_rng *rng, uint64_t *hist, cs_est_tally *t);
 /* Adds block tally `block` into `into` as the conditional estimator does. */
 void cs_est_cond_merge(void *into, const void *block);
+/* Each metric's mean (and whether it was sampled) of a conditional tally
+ * into r, as the conditional estimator reports them (est_cond.c). */
+void cs_est_cond_means(const cs_est_run *run, const cs_est_tally *t, cs_point_result *r);
 
 /* rqmc's randomised point set (est_rqmc.c), shared with the paired rqmc
  * (est_pair.c): R replicates that scramble the same first points of a

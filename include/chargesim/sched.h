@@ -53,9 +53,9 @@ typedef struct cs_run_opts {
      * and replicates (cs_cmp_run checks), and has no `points`. */
     const cs_experiment *pair;
     /* --checkpoint (checkpoint.h): the run saves its state through it at
-     * least every ck->every seconds, at the end of each --precision round
+     * least every cs_ckpt_every seconds, at the end of each --precision round
      * that another follows, and when its sink says stop (then it returns
-     * CS_ESTOPPED, the signal in checkpoint->stopped); it resumes from the state
+     * CS_ESTOPPED, the signal kept: cs_ckpt_stopped); it resumes from the state
      * cs_ckpt_load found. NULL: no checkpoints. */
     struct cs_ckpt *checkpoint;
     /* The estimator the run uses: its method with auto resolved (with

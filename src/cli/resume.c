@@ -190,21 +190,23 @@ int cs_cli_ckpt_start(cs_cli_ckpt *c, const cs_experiment *e, cs_run_opts *opts,
     if (rc)
         return rc;
     cs_ckpt_sink sink = {sink_write, sink_stop, c};
-    cs_ckpt_init(&c->ck, c->every_text ? strtod(c->every_text, NULL) : CS_CKPT_DEFAULT_EVERY,
-                 &sink);
+    c->ck = cs_ckpt_new(c->every_text ? strtod(c->every_text, NULL) : CS_CKPT_DEFAULT_EVERY,
+                        &sink);
+    if (!c->ck)
+        return cs_cli_fail(c->cmd, CS_ENOMEM, "out of memory");
     char note[4096];
     command_line(c, note, sizeof note);
-    if (cs_ckpt_identify(&c->ck, c->cmd, e, opts, extra, note, &err) != CS_OK)
+    if (cs_ckpt_identify(c->ck, c->cmd, e, opts, extra, note, &err) != CS_OK)
         return cs_cli_fail_err(c->cmd, &err);
     size_t len;
     bool exists;
     if ((rc = read_file(c, &len, &exists)) != 0)
         return rc;
-    if (exists && cs_ckpt_load(&c->ck, c->path, c->bytes, len, &err) != CS_OK)
+    if (exists && cs_ckpt_load(c->ck, c->path, c->bytes, len, &err) != CS_OK)
         return cs_cli_fail_err(c->cmd, &err);
     if (exists)
         fprintf(stderr, "chargesim %s: note: going on from the checkpoint %s\n", c->cmd, c->path);
-    opts->checkpoint = &c->ck;
+    opts->checkpoint = c->ck;
     return 0;
 }
 
@@ -223,15 +225,15 @@ int cs_cli_ckpt_stopped(cs_cli_ckpt *c)
 {
     if (!c->path)
         return 0;
-    if (!c->ck.stopped) {
+    if (!c->ck || !cs_ckpt_stopped(c->ck)) {
         cs_outfile_defer_signals(false); /* a signal after the last safe point: as ever */
         return 0;
     }
     /* Under MPI the signal may have reached another rank only. */
-    int sig = c->ck.stopped;
+    int sig = cs_ckpt_stopped(c->ck);
     char line[4096];
     command_line(c, line, sizeof line);
-    if (c->ck.last_write == CS_OK)
+    if (cs_ckpt_last_write(c->ck) == CS_OK)
         fprintf(stderr,
                 "chargesim %s: stopped by %s: the checkpoint %s is written; run the same "
                 "command to go on from it:\n  %s\n",
@@ -257,8 +259,8 @@ int cs_cli_ckpt_finish(cs_cli_ckpt *c, int rc)
 
 void cs_cli_ckpt_free(cs_cli_ckpt *c)
 {
-    if (c->path)
-        cs_ckpt_free(&c->ck);
+    cs_ckpt_free(c->ck);
+    c->ck = NULL;
     free(c->bytes);
     c->bytes = NULL;
 }

@@ -159,6 +159,14 @@ static void cond_interval(const cs_est_point *pt, uint64_t n, double sum, double
         *hi = *p;
 }
 
+void cs_est_cond_means(const cs_est_run *run, const cs_est_tally *t, cs_point_result *r)
+{
+    for (int m = 0; m < run->rs->n_metrics; m++) {
+        r->mean[m] = t->mpdef[m] > 0.0 ? t->msum[m] / t->mpdef[m] : (double)NAN;
+        r->mean_sampled[m] = (t->sampled_mask >> m) & 1u;
+    }
+}
+
 /* Cell c of a point's tally (estimator.h): p_success, then each outcome. */
 static void cond_cell(const cs_est_run *run, const cs_est_point *pt, const void *tally, int c,
                       double z, double *p, double *lo, double *hi)
@@ -188,10 +196,7 @@ static void cond_report(const cs_est_run *run, const cs_est_point *pt, const voi
     r->trials = t->trials;
     cs_est_report_stands(run, pt, t->cannot_stand, t->trials, z, r);
     cs_est_report_cells(run, pt, tally, z, cond_cell, r);
-    for (int m = 0; m < run->rs->n_metrics; m++) {
-        r->mean[m] = t->mpdef[m] > 0.0 ? t->msum[m] / t->mpdef[m] : (double)NAN;
-        r->mean_sampled[m] = (t->sampled_mask >> m) & 1u;
-    }
+    cs_est_cond_means(run, t, r);
 }
 
 /* A per-layout probability lies in [0, 1], so its sample variance (n - 1

@@ -285,10 +285,7 @@ static void rqmc_report(const cs_est_run *run, const cs_est_point *pt, const voi
     r->trials = t->all.trials;
     rqmc_stands(run, pt, t, z, r);
     cs_est_report_cells(run, pt, tally, z, rqmc_interval, r);
-    for (int m = 0; m < run->rs->n_metrics; m++) {
-        r->mean[m] = t->all.mpdef[m] > 0.0 ? t->all.msum[m] / t->all.mpdef[m] : (double)NAN;
-        r->mean_sampled[m] = (t->all.sampled_mask >> m) & 1u;
-    }
+    cs_est_cond_means(run, &t->all, r);
 }
 
 /* No worst case: the replicate means of a discontinuous integrand need not

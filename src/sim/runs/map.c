@@ -233,25 +233,25 @@ static cs_status map_resume(cs_ckpt *ck, map_job *j, map_progress *mp, cs_map_re
     uint64_t n = (uint64_t)j->x->n * (uint64_t)j->y->n;
     map_ckpt mk;
     j->first = 0;
-    if (!ck || !ck->outer_in)
+    size_t len = 0;
+    const unsigned char *in = ck ? cs_ckpt_take_outer(ck, &len) : NULL;
+    if (!in)
         return CS_OK;
-    if (ck->outer_in_len >= sizeof mk)
-        memcpy(&mk, ck->outer_in, sizeof mk);
-    if (ck->outer_in_len < sizeof mk || memcmp(mk.tag, MAP_TAG, sizeof mk.tag) != 0 ||
+    if (len >= sizeof mk)
+        memcpy(&mk, in, sizeof mk);
+    if (len < sizeof mk || memcmp(mk.tag, MAP_TAG, sizeof mk.tag) != 0 ||
         mk.cells != n || mk.first >= n || mk.first % CHUNK_CELLS != 0 ||
-        ck->outer_in_len - sizeof mk != mk.first * sizeof *out->cell)
+        len - sizeof mk != mk.first * sizeof *out->cell)
         return cs_error_set(err, CS_EINPUT,
                             "--checkpoint: the map's state in it does not fit this map; "
                             "remove the file to start afresh");
-    memcpy(out->cell, ck->outer_in + sizeof mk, (size_t)mk.first * sizeof *out->cell);
+    memcpy(out->cell, in + sizeof mk, (size_t)mk.first * sizeof *out->cell);
     j->first = mk.first;
     mp->before = mk.before;
     out->max_trials = mk.max_trials;
     out->method = (cs_method)mk.method;
     out->success_mask = mk.success_mask;
     out->precision_met = mk.precision_met != 0;
-    ck->outer_in = NULL;
-    ck->outer_in_len = 0;
     return CS_OK;
 }
 
@@ -267,9 +267,9 @@ static void map_save(cs_ckpt *ck, const map_job *j, const map_progress *mp,
                      .method = (uint32_t)out->method, .success_mask = out->success_mask,
                      .precision_met = out->precision_met};
     memcpy(mk->tag, MAP_TAG, sizeof mk->tag);
-    ck->outer[0] = (cs_ckpt_piece){mk, sizeof *mk};
-    ck->outer[1] = (cs_ckpt_piece){out->cell, (size_t)j->first * sizeof *out->cell};
-    ck->n_outer = 2;
+    const cs_ckpt_piece pc[2] = {{mk, sizeof *mk},
+                                 {out->cell, (size_t)j->first * sizeof *out->cell}};
+    cs_ckpt_set_outer(ck, pc, 2);
 }
 
 static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opts *opts,
@@ -307,7 +307,7 @@ static cs_status run_chunks(const cs_experiment *e, map_job *j, const cs_run_opt
         cs_sched_result_free(&r);
     }
     if (opts->checkpoint)
-        opts->checkpoint->n_outer = 0;
+        cs_ckpt_set_outer(opts->checkpoint, NULL, 0);
     return st;
 }
 

@@ -26,19 +26,99 @@ double cs_ckpt_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void cs_ckpt_init(cs_ckpt *ck, double every, const cs_ckpt_sink *sink)
+/* One command's checkpointing (checkpoint.h): opaque outside this file. */
+typedef struct cs_ckpt {
+    double every;       /* seconds between checkpoints at most */
+    cs_ckpt_sink sink;
+    char *ident;        /* the identity lines (cs_ckpt_identify) */
+    size_t ident_len;
+    /* To resume (cs_ckpt_load): views into the caller's copy of the file,
+     * which must outlive the run. The scheduler's state goes to the next
+     * cs_sched_run, which clears it; the outer layer reads its own. */
+    const unsigned char *outer_in, *sched_in;
+    size_t outer_in_len, sched_in_len;
+    bool resumed;
+    /* The outer layer's state, written with each checkpoint (a map's
+     * finished cells); none by default. */
+    cs_ckpt_piece outer[2];
+    int n_outer;
+    /* Kept by the runs. */
+    double last;        /* monotonic seconds of the last checkpoint (or the start) */
+    uint64_t written;   /* checkpoints written */
+    int stopped;        /* a run stopped at the sink's word, its checkpoint written:
+                           the sink's code; 0 when none did */
+    cs_status last_write; /* the last write's status (CS_OK before any) */
+} cs_ckpt;
+
+cs_ckpt *cs_ckpt_new(double every, const cs_ckpt_sink *sink)
 {
-    memset(ck, 0, sizeof *ck);
+    cs_ckpt *ck = calloc(1, sizeof *ck);
+    if (!ck)
+        return NULL;
     ck->every = every;
     ck->sink = *sink;
     ck->last = cs_ckpt_now();
+    return ck;
 }
 
 void cs_ckpt_free(cs_ckpt *ck)
 {
+    if (!ck)
+        return;
     free(ck->ident);
-    ck->ident = NULL;
-    ck->ident_len = 0;
+    free(ck);
+}
+
+bool cs_ckpt_due(const cs_ckpt *ck)
+{
+    return cs_ckpt_now() - ck->last >= ck->every;
+}
+
+double cs_ckpt_every(const cs_ckpt *ck)
+{
+    return ck->every;
+}
+
+int cs_ckpt_asked(const cs_ckpt *ck)
+{
+    return ck->sink.stop ? ck->sink.stop(ck->sink.user) : 0;
+}
+
+void cs_ckpt_stop(cs_ckpt *ck, int code)
+{
+    ck->stopped = code;
+}
+
+int cs_ckpt_stopped(const cs_ckpt *ck)
+{
+    return ck->stopped;
+}
+
+cs_status cs_ckpt_last_write(const cs_ckpt *ck)
+{
+    return ck->last_write;
+}
+
+const char *cs_ckpt_identity(const cs_ckpt *ck, size_t *len)
+{
+    *len = ck->ident_len;
+    return ck->ident;
+}
+
+const unsigned char *cs_ckpt_take_outer(cs_ckpt *ck, size_t *len)
+{
+    const unsigned char *p = ck->outer_in;
+    *len = ck->outer_in_len;
+    ck->outer_in = NULL;
+    ck->outer_in_len = 0;
+    return p;
+}
+
+void cs_ckpt_set_outer(cs_ckpt *ck, const cs_ckpt_piece *pieces, int n)
+{
+    for (int i = 0; i < n && i < 2; i++)
+        ck->outer[i] = pieces[i];
+    ck->n_outer = n < 2 ? n : 2;
 }
 
 uint64_t cs_ckpt_u64_at(const void *p, uint64_t i)

@@ -26,8 +26,7 @@ bool cs_sched_ckpt_cut(const sched *s, uint64_t taken)
     const cs_ckpt *ck = s->ck;
     if (!ck || cs_backend_multi())
         return false;
-    return (ck->sink.stop && ck->sink.stop(ck->sink.user)) ||
-           (taken > 0 && cs_ckpt_now() - ck->last >= ck->every);
+    return cs_ckpt_asked(ck) || (taken > 0 && cs_ckpt_due(ck));
 }
 
 /* Under MPI with --checkpoint, a chunk's items are dealt to the ranks in
@@ -122,7 +121,7 @@ static void ckpt_agree(sched *s, const cs_backend *backend, int *stop, bool *due
     uint64_t v[CODES + 2] = {0};
     v[*stop > 0 && *stop < CODES ? *stop : *stop ? CODES - 1 : 0] = *stop > 0;
     if (backend->rank == 0) {
-        double dt = cs_ckpt_now() - s->chunk_start, want = fmin(s->ck->every / 8.0, 0.25);
+        double dt = cs_ckpt_now() - s->chunk_start, want = fmin(cs_ckpt_every(s->ck) / 8.0, 0.25);
         double next = fmin((double)s->chunk * want / fmax(dt, 1e-6), 2.0 * (double)s->chunk);
         uint64_t least = 2 * (uint64_t)backend->size;
         v[CODES] = *due;
@@ -145,8 +144,8 @@ cs_status cs_sched_ckpt_tick(sched *s, bool round_end, cs_error *err)
     cs_ckpt *ck = s->ck;
     if (!ck)
         return CS_OK;
-    int stop = ck->sink.stop ? ck->sink.stop(ck->sink.user) : 0;
-    bool due = round_end || cs_ckpt_now() - ck->last >= ck->every;
+    int stop = cs_ckpt_asked(ck);
+    bool due = round_end || cs_ckpt_due(ck);
     const cs_backend *backend = cs_backend_multi();
     if (backend)
         ckpt_agree(s, backend, &stop, &due);
@@ -159,7 +158,7 @@ cs_status cs_sched_ckpt_tick(sched *s, bool round_end, cs_error *err)
         uint64_t one = 1;
         backend->sum_u64(&one, 1);
     }
-    ck->stopped = stop;
+    cs_ckpt_stop(ck, stop);
     return cs_error_set(err, CS_ESTOPPED, "stopped by a signal after writing a checkpoint");
 }
 

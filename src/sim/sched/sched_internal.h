@@ -55,7 +55,7 @@ bool cs_sched_ckpt_cut(const sched *s, uint64_t taken);
 uint64_t cs_sched_ckpt_dealt(const sched *s, uint64_t i, uint64_t n);
 /* After a chunk (round_end: after a --precision round another follows):
  * a checkpoint when one is due or the sink says stop; then CS_ESTOPPED
- * with s->ck->stopped set. */
+ * with the signal kept (cs_ckpt_stop). */
 cs_status cs_sched_ckpt_tick(sched *s, bool round_end, cs_error *err);
 /* The round (blocks per point) the checkpoint resumed holds for this
  * pass; 0 when it holds none. The scheduler walks its own rounds towards
