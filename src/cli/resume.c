@@ -1,7 +1,10 @@
-/* --checkpoint for run, map and compare (issue 34): the file checked, read
- * to resume, written while the run goes on and removed when its outputs
- * are written; SIGINT and SIGTERM answered with a last checkpoint. See
- * include/chargesim/cli.h and include/chargesim/checkpoint.h (the format). */
+/* --checkpoint for run, map and compare (issue 34): the run built once
+ * (cs_sched_plan), the file checked, read to resume, written while the run
+ * goes on and removed when its outputs are written; SIGINT and SIGTERM
+ * answered with a last checkpoint; and the one sequence around the engine
+ * the three commands share (cs_cli_engine_run: progress, checkpoint, run,
+ * stop, failure, outputs, precision warning). See include/chargesim/cli.h
+ * and include/chargesim/checkpoint.h (the format). */
 #define _DEFAULT_SOURCE
 #include "chargesim/cli.h"
 

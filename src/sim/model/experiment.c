@@ -1,5 +1,7 @@
-/* The experiment model; see include/chargesim/experiment.h. Its value
- * syntax (sweeps, lists, draws) is experiment_value.c. */
+/* The experiment model: its keys, labels, sweep points, the check that a
+ * method can run it (auto is decided by the estimators' registry,
+ * src/sim/est/est_registry.c); see include/chargesim/experiment.h. Its
+ * value syntax (sweeps, lists, draws) is experiment_value.c. */
 #include "chargesim/experiment.h"
 #include "chargesim/parse.h"
 #include "experiment_internal.h"

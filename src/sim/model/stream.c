@@ -1,5 +1,6 @@
-/* The program's random streams by name; see include/chargesim/stream.h.
- * The only file, with src/core/rng.c, that seeds a generator. */
+/* The program's random streams by name, and the block size that keys them
+ * (cs_stream_block_size); see include/chargesim/stream.h. The only file,
+ * with src/core/rng.c, that seeds a generator. */
 #include "chargesim/stream.h"
 
 #include "chargesim/experiment.h"
