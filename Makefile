@@ -21,15 +21,21 @@ CFLAGS   := -std=c17 $(OPT) $(OPENMP) $(WARN) -Iinclude $(XML_CFLAGS) $(CAIRO_CF
 LDLIBS   := $(OPENMP) $(SAN) -lcsv -linih -ljansson $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
 BUILD    ?= build
 
-LIB_SRC  := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/io/*.c src/cli/*.c))
+# The sources, found at any depth (src/sim and src/io have folders of their
+# own: docs/ARCHITECTURE.md); sorted, so the objects link in one order.
+find_c   = $(sort $(shell find $(1) -name '*.c'))
+LIB_SRC  := $(call find_c,src/core src/rules src/sim src/io src/cli)
 LIB_SRC  := $(filter-out src/cli/main.c,$(LIB_SRC))
+# The files some builds leave out, by path: the MPI backend (make MPI=1 only),
+# (the web edition has rqmc too: GSL built from Debian's source, issue 44).
+MPI_SRC  := src/sim/sched/sched_mpi.c
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := bin/chargesim
 TESTBIN  := $(BUILD)/tests/run_tests
 THREADS  ?=
 # `make MPI=1` (issue 22): bin/chargesim-mpi with Open MPI's mpicc, its own
-# objects under build-mpi; src/sim/sched_mpi.c is compiled only then, so the
+# objects under build-mpi; src/sim/sched/sched_mpi.c is compiled only then, so the
 # default build and bin/chargesim never see mpi.h nor link libmpi.
 MPI      ?=
 ifeq ($(MPI),1)
@@ -38,7 +44,7 @@ CFLAGS   += -DCS_MPI
 BUILD    := build-mpi
 BIN      := bin/chargesim-mpi
 else
-LIB_SRC  := $(filter-out src/sim/sched_mpi.c,$(LIB_SRC))
+LIB_SRC  := $(filter-out $(MPI_SRC),$(LIB_SRC))
 endif
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 
@@ -60,7 +66,7 @@ help:
 	@echo "make run      install missing packages, build, run the default experiment into results/"
 	@echo "make test     install missing packages, build and run every test (make check, make examples)"
 	@echo "make examples run the README's and the man page's examples in a fresh clone"
-	@echo "make layers   check that includes point down: core < rules < sim < io < cli"
+	@echo "make layers   check that includes point down (core < rules < sim < io < cli) and no files call in a loop"
 	@echo "make headers  check that each header's code is in its own .c or in files it names"
 	@echo "make archdoc  check that docs/ARCHITECTURE.md names every file under src/ and include/"
 	@echo "make asan     the test suite under AddressSanitizer"
@@ -107,7 +113,7 @@ TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap
              -Wl,--wrap=csv_init,--wrap=xmlNewParserCtxt,--wrap=gsl_qrng_alloc
 # The web edition's C side (src/web/) is built natively into the tests too
 # (tests/test_web.c), not into bin/chargesim.
-WEB_NATIVE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/web/*.c)))
+WEB_NATIVE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(call find_c,src/web))
 $(TESTBIN): $(TEST_OBJ) $(WEB_NATIVE_OBJ) $(BUILD)/libchargesim.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(TEST_WRAP) $(LDLIBS) -lcriterion
@@ -135,10 +141,13 @@ uninstall:
 	  $(DESTDIR)$(COMPDIR)/chargesim $(addprefix $(DESTDIR)$(MAPDIR)/,$(notdir $(MAPPINGS)))
 	rmdir $(DESTDIR)$(MAPDIR) $(DESTDIR)$(DATADIR)/chargesim 2>/dev/null || true
 
-# Includes point down the layers core < rules < sim < io < cli (docs/ARCHITECTURE.md);
-# the header-to-layer mapping is in the script.
-layers:
-	@scripts/layers.sh $(CURDIR)
+# Includes point down the layers core < rules < sim < io:read < web < io:write
+# < cli (docs/ARCHITECTURE.md), and no files of src/ call each other in a
+# loop, as the objects' symbols show (nm): the objects are built first. The
+# folder-to-layer and header-to-layer mappings are in the script.
+LAYERS_OBJ := $(LIB_OBJ) $(WEB_NATIVE_OBJ) $(BUILD)/src/cli/main.o
+layers: $(LAYERS_OBJ)
+	@scripts/layers.sh $(CURDIR) $(LAYERS_OBJ)
 
 # A header's functions are in its own .c, or in files it names (issue 33).
 headers:
@@ -331,14 +340,12 @@ fuzz-replay: $(REPLAY_BINS)
 # from the same sources, the files are the same bytes (make test-web checks
 # web/ against a fresh build).
 #
-# WEB_IO_READERS: the io files the page compiles in, by name (readers and
-# the units table built in memory; never a writer: output, csvw, tablewrite,
-# heatmap, canvas, battlefield). Moving io into subfolders changes only these.
-WEB_IO_READERS := src/io/infile.c src/io/inifile.c src/io/units_csv.c src/io/units_map.c \
-                  src/io/units_mapping.c src/io/units_resolve.c src/io/units_source.c \
-                  src/io/units_table.c
-WEB_SRC    := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/web/*.c) $(WEB_IO_READERS))
-WEB_SRC    := $(filter-out src/sim/sched_mpi.c,$(WEB_SRC))
+# WEB_IO_READERS: the io files the page compiles in: io's readers and
+# builders (src/io/read, src/io/units: the units table is built in memory),
+# never its writers (src/io/write, src/io/draw); make layers checks it.
+WEB_IO_READERS := $(call find_c,src/io/read src/io/units)
+WEB_SRC    := $(sort $(call find_c,src/core src/rules src/sim src/web) $(WEB_IO_READERS))
+WEB_SRC    := $(filter-out $(MPI_SRC),$(WEB_SRC))
 WEB_BUILD  := build-web
 WEB_OBJ    := $(WEB_SRC:%.c=$(WEB_BUILD)/%.o)
 WEB_LIBS   := $(WEB_BUILD)/libs/prefix
@@ -441,5 +448,5 @@ bench-web: deps-web
 clean:
 	rm -rf build build-asan build-ubsan build-tsan build-fuzz build-mpi build-cov build-web bin
 
--include $(wildcard $(WEB_BUILD)/src/*/*.d)
--include $(LIB_OBJ:.o=.d) $(WEB_NATIVE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(FUZZ_BUILD)/*/*/*.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d
+-include $(wildcard $(WEB_OBJ:.o=.d))
+-include $(LIB_OBJ:.o=.d) $(WEB_NATIVE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BUILD)/tests/fuzz/*.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d

@@ -1,4 +1,4 @@
-/* Reports (src/sim/report.c) and table writers (src/io/tablewrite.c), in process:
+/* Reports (src/sim/tables/report.c) and table writers (src/io/write/tablewrite.c), in process:
  * the summary's columns, pivot tables (shape, labels, rounding, one table
  * per value of further swept keys), and the CSV, Markdown and LaTeX
  * writers' escaping. The runs are exact, so every cell is hand-computed:
@@ -56,7 +56,7 @@ static char *write_text(const cs_table *t, cs_format fmt)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     cr_assert(f);
-    cr_assert_eq(cs_table_write(t, fmt, f), CS_OK);
+    cr_assert_eq(cs_tablewrite(t, fmt, f), CS_OK);
     fclose(f);
     return buf;
 }
@@ -72,7 +72,7 @@ static char *write_all(const cs_table *t, int n, cs_format fmt)
     for (int i = 0; i < n; i++) {
         if (i && fmt != CS_FORMAT_CSV)
             fputc('\n', f);
-        cr_assert_eq(cs_table_write(&t[i], fmt, f), CS_OK);
+        cr_assert_eq(cs_tablewrite(&t[i], fmt, f), CS_OK);
     }
     fclose(f);
     return buf;

@@ -14,6 +14,15 @@ cs_status cs_error_set(cs_error *err, cs_status status, const char *fmt, ...)
         err->status = status;
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        err->key[0] = '\0';
     }
     return status;
+}
+
+cs_status cs_error_key(cs_error *err, const char *key)
+{
+    if (!err)
+        return CS_OK;
+    snprintf(err->key, sizeof err->key, "%s", key ? key : "");
+    return err->status;
 }

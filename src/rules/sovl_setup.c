@@ -118,14 +118,6 @@ static const cs_param_def charge_params[N_PARAMS] = {
     UNIT_PARAMS("b3", "8", "7.181", "180"),
 };
 
-static const char *const charge_outcomes[N_OUTCOMES] = {
-    [O_CHARGED] = "charged",
-    [O_COUNTER_CHARGED] = "counter_charged",
-    [O_INTERCEPTED] = "intercepted",
-    [O_FLED] = "fled",
-    [O_CAUGHT] = "caught",
-    [O_ILLEGAL] = "illegal",
-};
 static const char *const charge_outcome_help[N_OUTCOMES] = {
     [O_CHARGED] = "the charger reached its target in base contact",
     [O_COUNTER_CHARGED] = "the target counter charged: both met halfway",
@@ -405,7 +397,7 @@ const cs_ruleset cs_rules_sovl = {
     .doc = charge_doc,
     .params = charge_params,
     .n_params = N_PARAMS,
-    .outcomes = charge_outcomes,
+    .outcomes = cs_sovl_charge_outcomes,
     .outcome_help = charge_outcome_help,
     .n_outcomes = N_OUTCOMES,
     .games = charge_games,

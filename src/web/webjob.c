@@ -70,18 +70,16 @@ bool cs_webjob_word(cs_webjob *j, const char *w)
     return true;
 }
 
-/* The pair whose key the refusal of the experiment as a whole names
- * ("KEY = value" in the message), or -1. */
-static int named_pair(const cs_websets *s, const char *msg)
+/* The pair of the key at fault in a refusal of the experiment as a whole
+ * (cs_error.key: `distance`, `method`), whatever its section, or -1. */
+static int named_pair(const cs_websets *s, const char *key)
 {
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; key[0] && i < s->n; i++) {
         const char *eq = strchr(s->text[i], '=');
         const char *dot = strchr(s->text[i], '.');
-        const char *key = dot && (!eq || dot < eq) ? dot + 1 : s->text[i];
-        size_t n = eq ? (size_t)(eq - key) : strlen(key);
-        char probe[300];
-        snprintf(probe, sizeof probe, "%.*s = ", (int)n, key);
-        if (n > 0 && strstr(msg, probe))
+        const char *k = dot && (!eq || dot < eq) ? dot + 1 : s->text[i];
+        size_t n = eq ? (size_t)(eq - k) : strlen(k);
+        if (n > 0 && strlen(key) == n && strncmp(k, key, n) == 0)
             return s->pair[i];
     }
     return -1;
@@ -105,8 +103,8 @@ static cs_status build(cs_webjob *j, const cs_websets *s1, const cs_websets *s2,
         int n1 = s1->n;
         if (failed >= 0)
             j->field = failed < n1 ? s1->pair[failed] : s2->pair[failed - n1];
-        else if ((j->field = named_pair(s1, j->err.msg)) < 0 && s2)
-            j->field = named_pair(s2, j->err.msg);
+        else if ((j->field = named_pair(s1, j->err.key)) < 0 && s2)
+            j->field = named_pair(s2, j->err.key);
     }
     cs_entries_free(&l);
     if (st != CS_OK)
@@ -221,9 +219,9 @@ static cs_status run_compare(cs_webjob *j, cs_run_opts *opts)
     if (st == CS_OK && (st = success_mask(j, &a, &opts->success_mask)) == CS_OK &&
         (st = cs_cmp_run(&a, &b, opts, &res, &j->err)) == CS_OK) {
         b_description(j, bd, sizeof bd);
-        if ((st = cs_report_compare(&res, bd, CS_FORMAT_CSV, &j->table)) != CS_OK)
+        if ((st = cs_cmpreport_table(&res, bd, CS_FORMAT_CSV, &j->table)) != CS_OK)
             cs_error_set(&j->err, st, "out of memory");
-        cs_report_compare_note(&res, bd, false, j->note, sizeof j->note);
+        cs_cmpreport_note(&res, bd, false, j->note, sizeof j->note);
         snprintf(j->method, sizeof j->method, "%s", cs_method_name(res.method));
         if (a.precision > 0.0 && !res.precision_met)
             cs_report_precision_warning("points", CS_SCHED_DEFAULT_MAX_TRIALS, j->warning,
