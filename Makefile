@@ -26,8 +26,7 @@ BUILD    ?= build
 find_c   = $(sort $(shell find $(1) -name '*.c'))
 LIB_SRC  := $(call find_c,src/core src/rules src/sim src/io src/cli)
 LIB_SRC  := $(filter-out src/cli/main.c,$(LIB_SRC))
-# The files some builds leave out, by path: the MPI backend (make MPI=1 only),
-# (the web edition has rqmc too: GSL built from Debian's source, issue 44).
+# The file some builds leave out, by path: the MPI backend (make MPI=1 only).
 MPI_SRC  := src/sim/sched/sched_mpi.c
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)

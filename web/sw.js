@@ -11,13 +11,16 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = 'bbd41b62c4df';
+const VERSION = '061a8d5c4463';
 const SITE = [
   './',
+  'SOURCES.txt',
+  'about.html',
   'chargesim.js',
   'chargesim.wasm',
   'icon.svg',
   'index.html',
+  'js/about.js',
   'js/chart.js',
   'js/dom.js',
   'js/engine.js',
@@ -32,6 +35,9 @@ const SITE = [
   'js/progress.js',
   'js/results.js',
   'js/tabs.js',
+  'js/units.js',
+  'js/unitsfs.js',
+  'js/unitsview.js',
   'manifest.webmanifest',
   'style.css',
   'worker.js',
