@@ -191,7 +191,7 @@ def test_long_run(b, site, check):
           "warning %r, status %r" % (warning, status))
 
 
-def test_messages(b, site, check):
+def test_messages(b, site, check, cli):
     b.open(site.url + "#cmd=run&distance=9")
     state = b.wait()
     shown = b.eval("[document.getElementById('game').value, location.hash,"
@@ -207,8 +207,14 @@ def test_messages(b, site, check):
     b.open(site.url + "#cmd=run")
     methods = b.eval("[...document.querySelectorAll('#choices-experiment\\\\.method option')]"
                      ".map(o => o.value)")
-    check("the method field offers what the page's engine accepts", methods and
-          "rqmc" not in methods and "exact" in methods, repr(methods))
+    # What the command line accepts, from its own refusal of a method it
+    # does not know ("expected auto, mc, ... or rqmc").
+    _, err, _ = cli(["run", "-", "--set", "experiment.ruleset=generic", "--set",
+                     "experiment.method=bogus"])
+    said = err.split("expected ", 1)[-1].strip().replace(" or ", ", ")
+    accepted = [w.strip() for w in said.split(",") if w.strip()]
+    check("the method field offers exactly what the engine accepts, the command line's",
+          methods == accepted, "%r against %r" % (methods, accepted))
 
 
 CSP_WATCH = ("window.__csp = []; document.addEventListener('securitypolicyviolation',"

@@ -47,7 +47,8 @@ def fragment(cmd, pairs):
 
 def cli(args):
     """bin/chargesim's stdout, stderr and exit status."""
-    p = subprocess.run([BIN] + args, capture_output=True, text=True, timeout=600)
+    p = subprocess.run([BIN] + args, capture_output=True, text=True, timeout=600,
+                       stdin=subprocess.DEVNULL)
     return p.stdout, p.stderr, p.returncode
 
 
@@ -290,7 +291,7 @@ def main():
         lambda b, site: players.test_tabs(b, site, check),
         lambda b, site: players.test_map_form(b, site, check),
         lambda b, site: players.test_long_run(b, site, check),
-        lambda b, site: players.test_messages(b, site, check),
+        lambda b, site: players.test_messages(b, site, check, cli),
         lambda b, site: players.test_csp(b, site, check),
         lambda b, site: players.test_axe(b, site, check, axe),
         lambda b, site: players.test_offline(Browser, site, check),
