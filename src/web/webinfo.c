@@ -9,19 +9,6 @@
 #include "chargesim/map.h"
 #include "chargesim/registry.h"
 
-/* Whether this build runs method m: the page offers exactly what it
- * accepts (rqmc needs GSL's Sobol points; a build without them has
- * CS_NO_RQMC). */
-static bool method_here(cs_method m)
-{
-#ifdef CS_NO_RQMC
-    return m != CS_METHOD_RQMC;
-#else
-    (void)m;
-    return true;
-#endif
-}
-
 /* One setting of a command's form: its key in the link, its default as
  * text and what it does. */
 typedef struct setting {
@@ -56,8 +43,6 @@ static void all_settings(cs_webjson *j)
     cs_experiment_free(&e);
     char methods[160] = "";
     for (int m = CS_METHOD_AUTO; m <= CS_METHOD_RQMC; m++) {
-        if (!method_here((cs_method)m))
-            continue;
         size_t u = strlen(methods);
         snprintf(methods + u, sizeof methods - u, "%s%s", u ? ", " : "how to compute: ",
                  cs_method_name((cs_method)m));
@@ -177,8 +162,7 @@ void cs_webinfo_write(cs_webjson *j)
     cs_webjson_key(j, "methods");
     cs_webjson_open(j, '[');
     for (int m = CS_METHOD_AUTO; m <= CS_METHOD_RQMC; m++)
-        if (method_here((cs_method)m))
-            cs_webjson_string(j, cs_method_name((cs_method)m));
+        cs_webjson_string(j, cs_method_name((cs_method)m));
     cs_webjson_close(j, ']');
     all_settings(j);
     cs_webjson_key(j, "rulesets");

@@ -223,6 +223,10 @@ def test_bad_value(b, site):
     check("a bad value: state error, the command line's message, beside its field",
           state == "error" and rc == 2 and shown == err.strip() and beside in err and beside,
           "state %s, page %r, beside %r, CLI %r" % (state, shown, beside, err))
+    # Beside the field, the detail alone: the field says where, so no
+    # "command line:" that the player never typed into.
+    check("a field's error says what is wrong, not where (no 'command line:')",
+          beside.startswith("edition = '7'") and "command line" not in beside, repr(beside))
 
 
 def test_markup(b, site):

@@ -81,9 +81,7 @@ static void pair_release(cs_est_run *run)
     for (uint64_t k = 0; ps->pt_b && k < ps->n_points; k++)
         cs_est_point_release(&ps->pt_b[k]);
     free(ps->pt_b);
-#ifndef CS_NO_RQMC /* the web edition: no GSL, no point sets (the rqmc pair is left out) */
     cs_est_qmc_free(&ps->qmc);
-#endif
     free(ps);
     run->state = NULL;
 }
@@ -142,13 +140,9 @@ static const void *variant_layout(const cs_est_run *run, const cs_est_point *pt,
         return pt->layout;
     double num[CS_MAX_PARAMS];
     memcpy(num, pt->params.num, sizeof num);
-#ifndef CS_NO_RQMC
     if (q)
         cs_est_qmc_params(q, run, coord, r, i, num);
     else
-#else
-    (void)q, (void)coord, (void)r, (void)i;
-#endif
         cs_est_draw_params(run, num, rng);
     run->rs->draw_layout(pt->ctx, num, rng, scratch);
     return scratch;

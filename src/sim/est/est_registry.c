@@ -18,9 +18,7 @@ const cs_estimator *cs_estimator_for(cs_method m)
     case CS_METHOD_EXACT:
         return &cs_est_exact;
     case CS_METHOD_RQMC:
-#ifndef CS_NO_RQMC /* the web edition has no GSL: no Sobol points (src/web/) */
         return &cs_est_rqmc;
-#endif
     case CS_METHOD_AUTO:
         break;
     }
@@ -37,9 +35,7 @@ const cs_estimator *cs_estimator_paired(cs_method m)
     case CS_METHOD_EXACT:
         return &cs_est_pair_exact;
     case CS_METHOD_RQMC:
-#ifndef CS_NO_RQMC
         return &cs_est_pair_rqmc;
-#endif
     case CS_METHOD_AUTO:
         break;
     }

@@ -141,10 +141,10 @@ static cs_status set_labels(cs_experiment *e, int idx, const char *value, const 
         fresh.text[fresh.n++] = item;
         if (item[0] == '\0') {
             label_clear(&fresh);
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: [labels] %s = '%s': empty label; give one label per "
-                                "value of %s, separated by commas",
-                                at, e->rs->params[idx].key, value, e->rs->params[idx].key);
+            return cs_error_set_at(err, CS_EINPUT, at,
+                                   "[labels] %s = '%s': empty label; give one label per "
+                                   "value of %s, separated by commas",
+                                   e->rs->params[idx].key, value, e->rs->params[idx].key);
         }
         if (!c)
             break;
@@ -171,15 +171,15 @@ static cs_status check_labels(cs_experiment *e, cs_error *err)
             continue;
         where(at, sizeof at, l->origin, l->line);
         if (v->kind != CS_VAL_SWEEP)
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: [labels] %s: %s is not swept (%s = %s); labels name the "
-                                "values of a swept key",
-                                at, key, key, key, v->raw);
+            return cs_error_set_at(err, CS_EINPUT, at,
+                                   "[labels] %s: %s is not swept (%s = %s); labels name the "
+                                   "values of a swept key",
+                                   key, key, key, v->raw);
         if (l->n != v->n)
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: [labels] %s: %d label%s for %d values (%s = %s); give one "
-                                "per value, in order",
-                                at, key, l->n, l->n == 1 ? "" : "s", v->n, key, v->raw);
+            return cs_error_set_at(err, CS_EINPUT, at,
+                                   "[labels] %s: %d label%s for %d values (%s = %s); give one "
+                                   "per value, in order",
+                                   key, l->n, l->n == 1 ? "" : "s", v->n, key, v->raw);
     }
     return CS_OK;
 }
@@ -204,10 +204,10 @@ static cs_status unknown_experiment_key(const char *at, const char *key, cs_erro
         cs_parse_suggest_offer(&sg, experiment_keys[i]);
     }
     if (sg.best)
-        return cs_error_set(err, CS_EINPUT, "%s: [experiment] unknown key '%s'; did you mean %s?",
-                            at, key, sg.best);
-    return cs_error_set(err, CS_EINPUT, "%s: [experiment] unknown key '%s'; expected one of: %s",
-                        at, key, list);
+        return cs_error_set_at(err, CS_EINPUT, at,
+                               "[experiment] unknown key '%s'; did you mean %s?", key, sg.best);
+    return cs_error_set_at(err, CS_EINPUT, at, "[experiment] unknown key '%s'; expected one of: %s",
+                           key, list);
 }
 
 /* [experiment] ruleset = NAME: a known ruleset, chosen before its parameters. */
@@ -224,16 +224,16 @@ static cs_status set_ruleset(cs_experiment *e, const char *v, const char *at, cs
                      cs_registry_at(i)->name);
             cs_parse_suggest_offer(&sg, cs_registry_at(i)->name);
         }
-        st = cs_error_set(err, CS_EINPUT, "%s: ruleset = '%s': %s%s%sexpected one of: %s", at,
-                          v, sg.best ? "did you mean " : "", sg.best ? sg.best : "",
-                          sg.best ? "? " : "", list);
+        st = cs_error_set_at(err, CS_EINPUT, at, "ruleset = '%s': %s%s%sexpected one of: %s", v,
+                             sg.best ? "did you mean " : "", sg.best ? sg.best : "",
+                             sg.best ? "? " : "", list);
     } else if (e->rs && e->rs != rs) {
         for (int i = 0; i < CS_MAX_PARAMS; i++)
             if (e->param[i].raw)
-                st = cs_error_set(err, CS_EINPUT,
-                                  "%s: ruleset = '%s': set the ruleset before its "
-                                  "parameters",
-                                  at, v);
+                st = cs_error_set_at(err, CS_EINPUT, at,
+                                     "ruleset = '%s': set the ruleset before its "
+                                     "parameters",
+                                     v);
         if (st == CS_OK)
             e->rs = rs;
     } else {
@@ -259,28 +259,25 @@ static int set_number_key(cs_experiment *e, const char *key, char *v, const char
     cs_status st = CS_OK;
     if (strcmp(key, "trials") == 0) {
         if (!parse_u64(v, &e->trials) || e->trials < 1 || e->trials > CS_EXPERIMENT_MAX_TRIALS)
-            st = cs_error_set(err, CS_EINPUT,
-                              "%s: trials = '%s': expected a whole number from 1 to 10^12",
-                              at, v);
+            st = cs_error_set_at(err, CS_EINPUT, at,
+                                 "trials = '%s': expected a whole number from 1 to 10^12", v);
     } else if (strcmp(key, "seed") == 0) {
         if (!parse_u64(v, &e->seed))
-            st = cs_error_set(err, CS_EINPUT,
-                              "%s: seed = '%s': expected a whole number from 0 to 2^64-1", at,
-                              v);
+            st = cs_error_set_at(err, CS_EINPUT, at,
+                                 "seed = '%s': expected a whole number from 0 to 2^64-1", v);
     } else if (strcmp(key, "method") == 0) {
         if (!cs_method_parse(v, &e->method))
-            st = cs_error_set(err, CS_EINPUT,
-                              "%s: method = '%s': expected auto, mc, conditional, exact or rqmc",
-                              at, v);
+            st = cs_error_set_at(err, CS_EINPUT, at,
+                                 "method = '%s': expected auto, mc, conditional, exact or rqmc", v);
         else
             st = set_method_origin(e, at, err);
     } else if (strcmp(key, "confidence") == 0) {
         if (!cs_exp_parse_double(v, &e->confidence) || !(e->confidence > 0.0) ||
             !(e->confidence < 1.0))
-            st = cs_error_set(err, CS_EINPUT,
-                              "%s: confidence = '%s': expected a number between 0 and 1 "
-                              "(e.g. 0.95)",
-                              at, v);
+            st = cs_error_set_at(err, CS_EINPUT, at,
+                                 "confidence = '%s': expected a number between 0 and 1 "
+                                 "(e.g. 0.95)",
+                                 v);
     } else if (strcmp(key, "precision") == 0) {
         size_t n = strlen(v);
         bool percent = n > 0 && v[n - 1] == '%';
@@ -288,18 +285,18 @@ static int set_number_key(cs_experiment *e, const char *key, char *v, const char
             v[n - 1] = '\0';
         if (!cs_exp_parse_double(v, &e->precision) || e->precision < 0.0 ||
             (percent ? e->precision >= 100.0 : e->precision >= 1.0))
-            st = cs_error_set(err, CS_EINPUT,
-                              "%s: precision = '%s': expected an interval half-width "
-                              "such as 0.001 or 0.1%% (0 = off)",
-                              at, value);
+            st = cs_error_set_at(err, CS_EINPUT, at,
+                                 "precision = '%s': expected an interval half-width "
+                                 "such as 0.001 or 0.1%% (0 = off)",
+                                 value);
         else if (percent)
             e->precision /= 100.0;
     } else if (strcmp(key, "replicates") == 0) {
         uint64_t r;
         if (!parse_u64(v, &r) || r < 2 || r > CS_EXPERIMENT_MAX_REPLICATES)
-            st = cs_error_set(err, CS_EINPUT,
-                              "%s: replicates = '%s': expected a whole number from 2 to %u",
-                              at, v, CS_EXPERIMENT_MAX_REPLICATES);
+            st = cs_error_set_at(err, CS_EINPUT, at,
+                                 "replicates = '%s': expected a whole number from 2 to %u", v,
+                                 CS_EXPERIMENT_MAX_REPLICATES);
         else
             e->replicates = (unsigned)r;
     } else {
@@ -337,10 +334,10 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
     }
     if (strcmp(section, "params") == 0) {
         if (!e->rs)
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: [params] %s: no ruleset chosen; set [experiment] ruleset "
-                                "first",
-                                at, key);
+            return cs_error_set_at(err, CS_EINPUT, at,
+                                   "[params] %s: no ruleset chosen; set [experiment] ruleset "
+                                   "first",
+                                   key);
         int idx = cs_ruleset_param_index(e->rs, key);
         if (idx < 0) {
             char list[1024] = "";
@@ -353,28 +350,28 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
             }
             /* A likely typo gets its correction, not the whole list. */
             if (sg.best)
-                return cs_error_set(err, CS_EINPUT,
-                                    "%s: [params] unknown key '%s' for ruleset %s; did you mean "
-                                    "%s? (chargesim rules %s lists its %d keys)",
-                                    at, key, e->rs->name, sg.best, e->rs->name, e->rs->n_params);
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: [params] unknown key '%s' for ruleset %s; expected one of: %s",
-                                at, key, e->rs->name, list);
+                return cs_error_set_at(err, CS_EINPUT, at,
+                                       "[params] unknown key '%s' for ruleset %s; did you mean "
+                                       "%s? (chargesim rules %s lists its %d keys)",
+                                       key, e->rs->name, sg.best, e->rs->name, e->rs->n_params);
+            return cs_error_set_at(err, CS_EINPUT, at,
+                                   "[params] unknown key '%s' for ruleset %s; expected one of: %s",
+                                   key, e->rs->name, list);
         }
         return set_param(e, idx, value, origin, line, err);
     }
     if (strcmp(section, "labels") == 0) {
         int idx = e->rs ? cs_ruleset_param_index(e->rs, key) : -1;
         if (idx < 0)
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: [labels] unknown key '%s'; a label list names the values "
-                                "of one of the ruleset's swept [params] keys",
-                                at, key);
+            return cs_error_set_at(err, CS_EINPUT, at,
+                                   "[labels] unknown key '%s'; a label list names the values "
+                                   "of one of the ruleset's swept [params] keys",
+                                   key);
         return set_labels(e, idx, value, origin, line, at, err);
     }
-    return cs_error_set(err, CS_EINPUT,
-                        "%s: unknown section [%s]; expected [experiment], [params] or [labels]", at,
-                        section);
+    return cs_error_set_at(err, CS_EINPUT, at,
+                           "unknown section [%s]; expected [experiment], [params] or [labels]",
+                           section);
 }
 
 void cs_experiment_point_choices(const cs_experiment *e, uint64_t k, int *choice)
@@ -450,13 +447,6 @@ cs_status cs_experiment_method_check(const cs_experiment *e, cs_method m, cs_err
                             cs_method_name(m), e->rs->name);
     if (m == CS_METHOD_EXACT && e->layout_random)
         return exact_refused(e, err);
-#ifdef CS_NO_RQMC /* the web edition: no GSL, so no Sobol points (src/web/) */
-    if (m == CS_METHOD_RQMC)
-        return cs_error_set(err, CS_EINPUT,
-                            "method rqmc: the web edition has no rqmc (GSL's Sobol points "
-                            "have no WebAssembly build); use conditional here, or rqmc "
-                            "with bin/chargesim");
-#endif
     return CS_OK;
 }
 
@@ -491,9 +481,9 @@ cs_status cs_experiment_finish(cs_experiment *e, cs_error *err)
     bool no_file = strcmp(e->origin, "-") == 0;
     where(at, sizeof at, no_file ? "command line" : e->origin, 0);
     if (!e->rs)
-        return cs_error_set(err, CS_EINPUT, "%s: no ruleset: %s", at,
-                            no_file ? "give --set experiment.ruleset=NAME"
-                                    : "add `ruleset = NAME` under [experiment]");
+        return cs_error_set_at(err, CS_EINPUT, at, "no ruleset: %s",
+                               no_file ? "give --set experiment.ruleset=NAME"
+                                       : "add `ruleset = NAME` under [experiment]");
     if (!e->name && no_file) {
         /* Tables and pictures are titled by the name: the ruleset's, not "-". */
         if (!(e->name = strdup(e->rs->name)))
@@ -526,15 +516,15 @@ cs_status cs_experiment_finish(cs_experiment *e, cs_error *err)
             if (e->param[i].order == pass && e->param[i].kind == CS_VAL_SWEEP) {
                 e->sweep[e->n_sweep++] = i;
                 if (e->n_points > UINT64_MAX / (uint64_t)e->param[i].n)
-                    return cs_error_set(err, CS_ELIMIT, "%s: too many sweep points", at);
+                    return cs_error_set_at(err, CS_ELIMIT, at, "too many sweep points");
                 e->n_points *= (uint64_t)e->param[i].n;
             }
     for (int i = 0; i < e->rs->n_params; i++)
         if (e->param[i].kind == CS_VAL_UNIFORM || e->param[i].kind == CS_VAL_NORMAL)
             e->n_drawn++;
     if (e->n_points > 1000000)
-        return cs_error_set(err, CS_ELIMIT, "%s: %llu sweep points; at most 1000000", at,
-                            (unsigned long long)e->n_points);
+        return cs_error_set_at(err, CS_ELIMIT, at, "%llu sweep points; at most 1000000",
+                               (unsigned long long)e->n_points);
     if ((st = check_labels(e, err)) != CS_OK)
         return st;
 

@@ -57,17 +57,17 @@ static cs_status parse_element(const cs_param_def *def, const char *text, double
     case CS_PARAM_REAL:
     case CS_PARAM_INT:
         if (!cs_exp_parse_double(text, num))
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected a number%s", at,
-                                def->key, text,
-                                (def->flags & CS_PF_LAYOUT)
-                                    ? ", a sweep (a..b, a..b:step, a,b,c) or uniform(a,b) / normal(m,s)"
-                                    : " or a sweep (a..b, a..b:step, a,b,c)");
+            return cs_error_set_at(
+                err, CS_EINPUT, at, "%s = '%s': expected a number%s", def->key, text,
+                (def->flags & CS_PF_LAYOUT)
+                    ? ", a sweep (a..b, a..b:step, a,b,c) or uniform(a,b) / normal(m,s)"
+                    : " or a sweep (a..b, a..b:step, a,b,c)");
         if (def->type == CS_PARAM_INT && *num != floor(*num))
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected a whole number", at,
-                                def->key, text);
+            return cs_error_set_at(err, CS_EINPUT, at, "%s = '%s': expected a whole number",
+                                   def->key, text);
         if (*num < def->min || *num > def->max)
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected a value from %g to %g",
-                                at, def->key, text, def->min, def->max);
+            return cs_error_set_at(err, CS_EINPUT, at, "%s = '%s': expected a value from %g to %g",
+                                   def->key, text, def->min, def->max);
         return CS_OK;
     case CS_PARAM_BOOL: {
         static const char *const yes[] = {"true", "yes", "on", "1"};
@@ -82,8 +82,8 @@ static cs_status parse_element(const cs_param_def *def, const char *text, double
                 return CS_OK;
             }
         }
-        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected true or false", at,
-                            def->key, text);
+        return cs_error_set_at(err, CS_EINPUT, at, "%s = '%s': expected true or false", def->key,
+                               text);
     }
     case CS_PARAM_CHOICE: {
         char list[512] = "";
@@ -95,8 +95,8 @@ static cs_status parse_element(const cs_param_def *def, const char *text, double
             size_t used = strlen(list);
             snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", def->choices[i]);
         }
-        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected one of: %s", at, def->key,
-                            text, list);
+        return cs_error_set_at(err, CS_EINPUT, at, "%s = '%s': expected one of: %s", def->key, text,
+                               list);
     }
     case CS_PARAM_DICE: {
         cs_dice d;
@@ -105,8 +105,8 @@ static cs_status parse_element(const cs_param_def *def, const char *text, double
         if (text[0] == '\0')
             return CS_OK; /* empty: the ruleset's own default dice */
         if (cs_dice_parse(text, &d, &diag) != CS_OK)
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': column %d: %s", at, def->key,
-                                text, diag.column, diag.what ? diag.what : "invalid dice");
+            return cs_error_set_at(err, CS_EINPUT, at, "%s = '%s': column %d: %s", def->key, text,
+                                   diag.column, diag.what ? diag.what : "invalid dice");
         return CS_OK;
     }
     case CS_PARAM_TEXT:
@@ -118,8 +118,8 @@ static cs_status parse_element(const cs_param_def *def, const char *text, double
         cs_diag diag = {0};
         *num = 0.0;
         if (cs_poly_parse(text, strlen(text), def->choices, &pl, &diag) != CS_OK)
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': column %d: %s", at, def->key,
-                                text, diag.column, diag.what ? diag.what : "invalid polygon");
+            return cs_error_set_at(err, CS_EINPUT, at, "%s = '%s': column %d: %s", def->key, text,
+                                   diag.column, diag.what ? diag.what : "invalid polygon");
         return CS_OK;
     }
     }
@@ -131,10 +131,10 @@ static cs_status add_value(cs_value_spec *v, const char *text, double num,
                            const cs_param_def *def, const char *at, cs_error *err)
 {
     if (v->n >= MAX_SWEEP_VALUES)
-        return cs_error_set(err, CS_ELIMIT,
-                            "%s: %s: more than %d values; a sweep may have at most %d (split "
-                            "it into several runs)",
-                            at, def->key, MAX_SWEEP_VALUES, MAX_SWEEP_VALUES);
+        return cs_error_set_at(err, CS_ELIMIT, at,
+                               "%s: more than %d values; a sweep may have at most %d (split "
+                               "it into several runs)",
+                               def->key, MAX_SWEEP_VALUES, MAX_SWEEP_VALUES);
     double *nn = realloc(v->num, (size_t)(v->n + 1) * sizeof *nn);
     if (!nn)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
@@ -185,29 +185,28 @@ static cs_status parse_draw_value(const cs_param_def *def, const char *ruleset, 
 {
     bool uni = raw[0] == 'u';
     if (!(def->flags & CS_PF_LAYOUT))
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': only layout parameters can be drawn per trial; "
-                            "%s is not one (see `chargesim rules %s`)",
-                            at, def->key, raw, def->key, ruleset);
+        return cs_error_set_at(err, CS_EINPUT, at,
+                               "%s = '%s': only layout parameters can be drawn per trial; "
+                               "%s is not one (see `chargesim rules %s`)",
+                               def->key, raw, def->key, ruleset);
     if (!parse_draw(raw, uni ? "uniform" : "normal", &v->a, &v->b))
-        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected %s", at, def->key, raw,
-                            uni ? "uniform(a,b) with numbers a < b"
-                                : "normal(mean,sd) with numbers, sd >= 0");
+        return cs_error_set_at(err, CS_EINPUT, at, "%s = '%s': expected %s", def->key, raw,
+                               uni ? "uniform(a,b) with numbers a < b"
+                                   : "normal(mean,sd) with numbers, sd >= 0");
     if (uni ? !(v->a < v->b) : !(v->b >= 0.0))
-        return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': expected %s", at, def->key, raw,
-                            uni ? "a < b in uniform(a,b)" : "sd >= 0 in normal(mean,sd)");
+        return cs_error_set_at(err, CS_EINPUT, at, "%s = '%s': expected %s", def->key, raw,
+                               uni ? "a < b in uniform(a,b)" : "sd >= 0 in normal(mean,sd)");
     if (uni && (v->a < def->min || v->b > def->max))
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': the range must lie within %g to %g", at,
-                            def->key, raw, def->min, def->max);
+        return cs_error_set_at(err, CS_EINPUT, at, "%s = '%s': the range must lie within %g to %g",
+                               def->key, raw, def->min, def->max);
     /* A normal draw is clamped to [min, max]: its mean must lie there and
      * its spread must not exceed the range, or most draws would be the
      * clamp's edges rather than the distribution the user wrote. */
     if (!uni && (v->a < def->min || v->a > def->max || v->b > def->max - def->min))
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': the mean must lie within %g to %g and the sd be "
-                            "at most %g",
-                            at, def->key, raw, def->min, def->max, def->max - def->min);
+        return cs_error_set_at(err, CS_EINPUT, at,
+                               "%s = '%s': the mean must lie within %g to %g and the sd be "
+                               "at most %g",
+                               def->key, raw, def->min, def->max, def->max - def->min);
     v->kind = uni ? CS_VAL_UNIFORM : CS_VAL_NORMAL;
     char centre[64];
     format_number(centre, sizeof centre, uni ? 0.5 * (v->a + v->b) : v->a);
@@ -226,38 +225,38 @@ static cs_status parse_range(const cs_param_def *def, const char *raw, const cha
     size_t lb = colon ? (size_t)(colon - dots - 2) : strlen(dots + 2);
     double a, b, step = 1.0;
     if (la >= sizeof left || lb >= sizeof right)
-        return cs_error_set(err, CS_EINPUT, "%s: %s: value too long", at, def->key);
+        return cs_error_set_at(err, CS_EINPUT, at, "%s: value too long", def->key);
     memcpy(left, raw, la);
     left[la] = '\0';
     memcpy(right, dots + 2, lb);
     right[lb] = '\0';
     if (!cs_exp_parse_double(left, &a) || !cs_exp_parse_double(right, &b) ||
         (colon && !cs_exp_parse_double(colon + 1, &step)))
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': expected a sweep a..b or a..b:step with numbers",
-                            at, def->key, raw);
+        return cs_error_set_at(err, CS_EINPUT, at,
+                               "%s = '%s': expected a sweep a..b or a..b:step with numbers",
+                               def->key, raw);
     if (!(step > 0.0) || b < a)
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': a sweep a..b:step needs a <= b and step > 0", at,
-                            def->key, raw);
+        return cs_error_set_at(err, CS_EINPUT, at,
+                               "%s = '%s': a sweep a..b:step needs a <= b and step > 0", def->key,
+                               raw);
     /* Values a + i*step while within b (to a billionth of a step). */
     double last = floor((b - a) / step + 1e-9);
     if (last >= MAX_SWEEP_VALUES)
-        return cs_error_set(err, CS_ELIMIT,
-                            "%s: %s = '%s': %.0f values; a sweep may have at most %d (split it "
-                            "into several runs, or take a larger step)",
-                            at, def->key, raw, last + 1.0, MAX_SWEEP_VALUES);
+        return cs_error_set_at(err, CS_ELIMIT, at,
+                               "%s = '%s': %.0f values; a sweep may have at most %d (split it "
+                               "into several runs, or take a larger step)",
+                               def->key, raw, last + 1.0, MAX_SWEEP_VALUES);
     /* A step that passes b would drop b unsaid: refused, naming the end
      * the sweep would have. */
     double end = a + last * step;
     if (b - end > 1e-9 * step) {
         char e_txt[64];
         format_number(e_txt, sizeof e_txt, end);
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: %s = '%s': the step does not land on %s (the last value "
-                            "would be %s); end the sweep at %s, or take a step that divides "
-                            "%s - %s",
-                            at, def->key, raw, right, e_txt, e_txt, right, left);
+        return cs_error_set_at(err, CS_EINPUT, at,
+                               "%s = '%s': the step does not land on %s (the last value "
+                               "would be %s); end the sweep at %s, or take a step that divides "
+                               "%s - %s",
+                               def->key, raw, right, e_txt, e_txt, right, left);
     }
     /* Each value's text has the places a and step are written with, so
      * values a step apart never print alike (parse.h). */
@@ -271,10 +270,10 @@ static cs_status parse_range(const cs_param_def *def, const char *raw, const cha
         char buf[64];
         cs_parse_format_value(buf, sizeof buf, x, places);
         if (v->n > 0 && (x == v->num[v->n - 1] || strcmp(buf, v->text[v->n - 1]) == 0))
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: %s = '%s': the step is too small for a number near %s "
-                                "to change; take a larger one",
-                                at, def->key, raw, buf);
+            return cs_error_set_at(err, CS_EINPUT, at,
+                                   "%s = '%s': the step is too small for a number near %s "
+                                   "to change; take a larger one",
+                                   def->key, raw, buf);
         if ((st = parse_element(def, buf, &num, at, err)) != CS_OK)
             return st;
         /* The value is a + i*step itself, not its text read back
@@ -303,8 +302,8 @@ static cs_status parse_list(const cs_param_def *def, const char *raw, cs_value_s
             return cs_error_set(err, CS_ENOMEM, "out of memory");
         if (item[0] == '\0') {
             free(item);
-            return cs_error_set(err, CS_EINPUT, "%s: %s = '%s': empty element in a list",
-                                at, def->key, raw);
+            return cs_error_set_at(err, CS_EINPUT, at, "%s = '%s': empty element in a list",
+                                   def->key, raw);
         }
         st = parse_element(def, item, &num, at, err);
         if (st == CS_OK)
