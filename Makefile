@@ -21,15 +21,20 @@ CFLAGS   := -std=c17 $(OPT) $(OPENMP) $(WARN) -Iinclude $(XML_CFLAGS) $(CAIRO_CF
 LDLIBS   := $(OPENMP) $(SAN) -lcsv -linih -ljansson -lz $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
 BUILD    ?= build
 
-LIB_SRC  := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/io/*.c src/cli/*.c))
+# The sources, found at any depth (src/sim and src/io have folders of their
+# own: docs/ARCHITECTURE.md); sorted, so the objects link in one order.
+find_c   = $(sort $(shell find $(1) -name '*.c'))
+LIB_SRC  := $(call find_c,src/core src/rules src/sim src/io src/cli)
 LIB_SRC  := $(filter-out src/cli/main.c,$(LIB_SRC))
+# The file some builds leave out, by path: the MPI backend (make MPI=1 only).
+MPI_SRC  := src/sim/sched/sched_mpi.c
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := bin/chargesim
 TESTBIN  := $(BUILD)/tests/run_tests
 THREADS  ?=
 # `make MPI=1` (issue 22): bin/chargesim-mpi with Open MPI's mpicc, its own
-# objects under build-mpi; src/sim/sched_mpi.c is compiled only then, so the
+# objects under build-mpi; src/sim/sched/sched_mpi.c is compiled only then, so the
 # default build and bin/chargesim never see mpi.h nor link libmpi.
 MPI      ?=
 ifeq ($(MPI),1)
@@ -38,7 +43,7 @@ CFLAGS   += -DCS_MPI
 BUILD    := build-mpi
 BIN      := bin/chargesim-mpi
 else
-LIB_SRC  := $(filter-out src/sim/sched_mpi.c,$(LIB_SRC))
+LIB_SRC  := $(filter-out $(MPI_SRC),$(LIB_SRC))
 endif
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 
@@ -51,7 +56,7 @@ COMPDIR  ?= $(DATADIR)/bash-completion/completions
 MAPDIR   ?= $(DATADIR)/chargesim/mappings
 MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
 
-.PHONY: all deps deps-mpi deps-web web test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers headers sizes archdoc examples coverage
+.PHONY: all deps deps-mpi deps-web web web-libs web-site-data test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers headers sizes archdoc examples coverage
 
 all: $(BIN)
 
@@ -60,7 +65,7 @@ help:
 	@echo "make run      install missing packages, build, run the default experiment into results/"
 	@echo "make test     install missing packages, build and run every test (make check, make examples)"
 	@echo "make examples run the README's and the man page's examples in a fresh clone"
-	@echo "make layers   check that includes point down: core < rules < sim < io < cli"
+	@echo "make layers   check that includes point down (core < rules < sim < io < cli) and no files call in a loop"
 	@echo "make headers  check that each header's code is in its own .c or in files it names"
 	@echo "make archdoc  check that docs/ARCHITECTURE.md names every file under src/ and include/"
 	@echo "make asan     the test suite under AddressSanitizer"
@@ -107,7 +112,7 @@ TEST_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap
              -Wl,--wrap=csv_init,--wrap=xmlNewParserCtxt,--wrap=gsl_qrng_alloc
 # The web edition's C side (src/web/) is built natively into the tests too
 # (tests/test_web.c), not into bin/chargesim.
-WEB_NATIVE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard src/web/*.c)))
+WEB_NATIVE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(call find_c,src/web))
 $(TESTBIN): $(TEST_OBJ) $(WEB_NATIVE_OBJ) $(BUILD)/libchargesim.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(TEST_WRAP) $(LDLIBS) -lcriterion
@@ -136,10 +141,13 @@ uninstall:
 	  $(DESTDIR)$(COMPDIR)/chargesim $(addprefix $(DESTDIR)$(MAPDIR)/,$(notdir $(MAPPINGS)))
 	rmdir $(DESTDIR)$(MAPDIR) $(DESTDIR)$(DATADIR)/chargesim 2>/dev/null || true
 
-# Includes point down the layers core < rules < sim < io < cli (docs/ARCHITECTURE.md);
-# the header-to-layer mapping is in the script.
-layers:
-	@scripts/layers.sh $(CURDIR)
+# Includes point down the layers core < rules < sim < io:read < web < io:write
+# < cli (docs/ARCHITECTURE.md), and no files of src/ call each other in a
+# loop, as the objects' symbols show (nm): the objects are built first. The
+# folder-to-layer and header-to-layer mappings are in the script.
+LAYERS_OBJ := $(LIB_OBJ) $(WEB_NATIVE_OBJ) $(BUILD)/src/cli/main.o
+layers: $(LAYERS_OBJ)
+	@scripts/layers.sh $(CURDIR) $(LAYERS_OBJ)
 
 # A header's functions are in its own .c, or in files it names (issue 33).
 headers:
@@ -320,28 +328,42 @@ $(BUILD)/tests/fuzz/%.o: tests/fuzz/%.c
 fuzz-replay: $(REPLAY_BINS)
 	@for t in $(FUZZ_TARGETS); do $(BUILD)/fuzz/replay_$$t tests/fuzz/corpus/$$t || exit 1; done
 
-# The web edition (issue 31): src/core, src/rules, src/sim and src/web
-# compiled by Debian's emscripten into web/chargesim.js and .wasm, the
-# static site's engine, committed so that web/ is hostable as it stands.
-# No OpenMP (emscripten has no runtime: one thread, the same numbers), no
-# MPI, no GSL (so no rqmc: CS_NO_RQMC, the page runs conditional and says
-# so). emcc runs the machine's node, which finds Debian's JavaScript modules
-# only through NODE_PATH. clang flags the C library's float INFINITY as a
-# double promotion, as for make tsan. Rebuilt from the same sources, the files are the
-# same bytes (make test-web checks web/ against a fresh build).
-WEB_SRC    := $(sort $(wildcard src/core/*.c src/rules/*.c src/sim/*.c src/web/*.c))
-WEB_SRC    := $(filter-out src/sim/sched_mpi.c src/sim/est_rqmc.c src/sim/qmc.c,$(WEB_SRC))
+# The web edition (issue 31): src/core, src/rules, src/sim, src/web and
+# io's readers compiled by Debian's emscripten into web/chargesim.js and
+# .wasm, the static site's engine, committed so that web/ is hostable as it
+# stands. No OpenMP (emscripten has no runtime: one thread, the same
+# numbers), no MPI. The C libraries the readers and rqmc need come from
+# Debian's source packages, built for WebAssembly by scripts/web-libs.sh
+# into $(WEB_LIBS) (issue 44). emcc runs the machine's node, which finds
+# Debian's JavaScript modules only through NODE_PATH. clang flags the C
+# library's float INFINITY as a double promotion, as for make tsan. Rebuilt
+# from the same sources, the files are the same bytes (make test-web checks
+# web/ against a fresh build).
+#
+# WEB_IO_READERS: the io files the page compiles in: io's readers and
+# builders (src/io/read, src/io/units: the units table is built in memory),
+# never its writers (src/io/write, src/io/draw); make layers checks it.
+WEB_IO_READERS := $(call find_c,src/io/read src/io/units)
+WEB_SRC    := $(sort $(call find_c,src/core src/rules src/sim src/web) $(WEB_IO_READERS))
+WEB_SRC    := $(filter-out $(MPI_SRC),$(WEB_SRC))
 WEB_BUILD  := build-web
 WEB_OBJ    := $(WEB_SRC:%.c=$(WEB_BUILD)/%.o)
+WEB_LIBS   := $(WEB_BUILD)/libs/prefix
+# Linked in: what the readers and rqmc use (zlib and jansson are built too,
+# for the roster reader to come, and linked only when code uses them).
+WEB_LIBA   := $(addprefix $(WEB_LIBS)/lib/,libxml2.a libcsv.a libinih.a libgsl.a)
 EMCC       ?= emcc
 WEB_ENV    := NODE_PATH=/usr/share/nodejs
 WEB_CFLAGS := -std=c17 -O3 $(filter-out -Wdouble-promotion,$(WARN)) -Wno-source-uses-openmp \
-              -Iinclude -D_POSIX_C_SOURCE=200809L \
-              -DCS_VERSION='"$(VERSION)"' -DCS_NO_RQMC
+              -Iinclude -I$(WEB_LIBS)/include -I$(WEB_LIBS)/include/libxml2 \
+              -D_POSIX_C_SOURCE=200809L -DCS_VERSION='"$(VERSION)"'
 WEB_LDFLAGS := -O3 -sENVIRONMENT=web,worker -sMODULARIZE=1 -sEXPORT_NAME=createChargesim \
-               -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=0 \
-               -sEXPORTED_FUNCTIONS=_cs_web_begin,_cs_web_pair,_cs_web_exec,_cs_web_rulesets \
-               -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString
+               -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=1 \
+               -sEXPORTED_FUNCTIONS=_cs_web_begin,_cs_web_pair,_cs_web_exec,_cs_web_rulesets,_cs_web_units \
+               -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,FS
+# The catalogues, their index and the mappings, gzipped into the site
+# (scripts/web-data.py): the page fetches only the army it shows.
+WEB_DATA_DIRS := data/tow data/bsdata-t9a-2nd data/bsdata-asoiaf
 
 $(WEB_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -350,32 +372,75 @@ $(WEB_BUILD)/%.o: %.c
 # The engine is linked in build-web/site/ and copied into web/, so a fresh
 # link always exists to hold against the committed files (a clone's web/
 # is as new as its sources: make alone could not tell it stale).
-$(WEB_BUILD)/site/chargesim.js: $(WEB_OBJ)
+$(WEB_BUILD)/site/chargesim.js: $(WEB_OBJ) $(WEB_LIBA)
 	@mkdir -p $(dir $@)
 	$(WEB_ENV) $(EMCC) $(WEB_LDFLAGS) -o $@ $^
 	chmod 644 $(WEB_BUILD)/site/chargesim.wasm
 
+# The libraries, fetched and built when their source versions change.
+web-libs:
+	@WEB_BUILD=$(WEB_BUILD) EMCC=$(EMCC) scripts/web-libs.sh all
+
+# The site's data and the versions built from, beside the engine.
+web-site-data:
+	@rm -rf $(WEB_BUILD)/site/data
+	/usr/bin/python3 scripts/web-data.py $(WEB_BUILD)/site/data $(WEB_DATA_DIRS)
+	@{ echo "# The Debian source packages the web edition's libraries were built from"; \
+	   echo "# (make web; name, version, and the suite when not the machine's own)."; \
+	   cat $(WEB_BUILD)/libs/VERSIONS; } > $(WEB_BUILD)/site/SOURCES.txt
+
 web: deps-web
 	@command -v $(EMCC) >/dev/null || { echo "make web needs emscripten: make deps-web"; exit 1; }
-	@$(MAKE) --no-print-directory $(WEB_BUILD)/site/chargesim.js
-	cp $(WEB_BUILD)/site/chargesim.js $(WEB_BUILD)/site/chargesim.wasm web/
+	@$(MAKE) --no-print-directory web-libs
+	@$(MAKE) --no-print-directory $(WEB_BUILD)/site/chargesim.js web-site-data
+	cp $(WEB_BUILD)/site/chargesim.js $(WEB_BUILD)/site/chargesim.wasm $(WEB_BUILD)/site/SOURCES.txt web/
+	rm -rf web/data && cp -r $(WEB_BUILD)/site/data web/data
+	/usr/bin/python3 scripts/web-stamp.py web
 
 # The browser test (tests/web/test_web.py): web/ served on the loopback,
 # Debian's headless Chromium driven over the DevTools protocol from
 # Debian's python3, every table checked against bin/chargesim. It first
-# links the engine afresh and requires the committed web/ to be that
-# build, byte for byte.
+# builds the engine afresh. When the libraries were built from the source
+# versions web/SOURCES.txt records, the committed web/ must be that build,
+# byte for byte; when Debian has moved on (a security fix), the fresh build
+# is tested in a copy of web/ and web/ is said to be due for a rebuild.
+# web/ must carry its files' version stamp (scripts/web-stamp.py: the
+# service worker's cache and the ?v= of the scripts, so a release is never
+# half-loaded). make deps-web installs the test's accessibility checker
+# (axe-core, npm) into build-web/npm.
 test-web: deps-web
-	@$(MAKE) --no-print-directory $(BIN) $(WEB_BUILD)/site/chargesim.js
-	@for f in chargesim.js chargesim.wasm; do 	  cmp -s $(WEB_BUILD)/site/$$f web/$$f || 	  { echo "test-web: web/$$f differs from a fresh build: run make web and commit web/"; exit 1; }; 	done
-	/usr/bin/python3 tests/web/test_web.py $(BIN) web
+	@$(MAKE) --no-print-directory web-libs
+	@$(MAKE) --no-print-directory $(BIN) $(WEB_BUILD)/site/chargesim.js web-site-data
+	@site=web; \
+	if cmp -s $(WEB_BUILD)/site/SOURCES.txt web/SOURCES.txt; then \
+	  for f in chargesim.js chargesim.wasm; do \
+	    cmp -s $(WEB_BUILD)/site/$$f web/$$f || \
+	    { echo "test-web: web/$$f differs from a fresh build: run make web and commit web/"; exit 1; }; \
+	  done; \
+	  diff -r $(WEB_BUILD)/site/data web/data >/dev/null || \
+	  { echo "test-web: web/data differs from a fresh build: run make web and commit web/"; exit 1; }; \
+	  /usr/bin/python3 scripts/web-stamp.py web --check || exit 1; \
+	else \
+	  echo "test-web: web/ is due for a rebuild: its libraries' Debian sources moved on"; \
+	  diff web/SOURCES.txt $(WEB_BUILD)/site/SOURCES.txt || true; \
+	  echo "test-web: testing a fresh build instead (make web, then commit web/)"; \
+	  rm -rf $(WEB_BUILD)/test-site && cp -r web $(WEB_BUILD)/test-site && \
+	  rm -rf $(WEB_BUILD)/test-site/data && \
+	  cp -r $(WEB_BUILD)/site/chargesim.js $(WEB_BUILD)/site/chargesim.wasm \
+	        $(WEB_BUILD)/site/SOURCES.txt $(WEB_BUILD)/site/data $(WEB_BUILD)/test-site/ && \
+	  /usr/bin/python3 scripts/web-stamp.py $(WEB_BUILD)/test-site && \
+	  site=$(WEB_BUILD)/test-site; \
+	fi; \
+	/usr/bin/python3 tests/web/test_web.py $(BIN) $$site
 
-# The README's screenshot of the web edition, taken by headless Chromium.
+# The README's screenshots of the web edition, taken by headless Chromium:
+# the run tab at 1280 px, the same link at a phone's 360 px, the Units tab.
 web-screenshot: deps-web
-	/usr/bin/python3 tests/web/screenshot.py web docs/web-edition.png
+	/usr/bin/python3 tests/web/screenshot.py web docs/web-edition.png docs/web-edition-phone.png docs/web-units.png
 
 # The web edition's speed in headless Chromium (not a test): a 97 x 49
-# exact T9A threat map, a 24-distance exact table, the .wasm's size.
+# exact T9A threat map, a 24-distance exact table, a whole units table, an
+# rqmc run to +-0.1 pp, the .wasm's and the JavaScript's size.
 bench-web: deps-web
 	@$(MAKE) --no-print-directory web
 	/usr/bin/python3 tests/web/bench_web.py web
@@ -383,5 +448,5 @@ bench-web: deps-web
 clean:
 	rm -rf build build-asan build-ubsan build-tsan build-fuzz build-mpi build-cov build-web bin
 
--include $(wildcard $(WEB_BUILD)/src/*/*.d)
--include $(LIB_OBJ:.o=.d) $(WEB_NATIVE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(FUZZ_BUILD)/*/*/*.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d
+-include $(wildcard $(WEB_OBJ:.o=.d))
+-include $(LIB_OBJ:.o=.d) $(WEB_NATIVE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BUILD)/tests/fuzz/*.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d

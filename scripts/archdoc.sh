@@ -1,7 +1,7 @@
 #!/bin/sh
 # make archdoc: docs/ARCHITECTURE.md is the map of the tree (issue 29), so it
 # must name every file under src/ and include/ by its path from the root
-# (`src/io/output.c`), and name no file that does not exist. Checked by
+# (`src/io/write/output.c`), and name no file that does not exist. Checked by
 # `make check`. A new file (src/web/..., a new sim module, a units stage)
 # needs its row in the doc's "Every file" tables; a removed one loses it.
 #

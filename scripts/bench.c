@@ -418,24 +418,24 @@ static double cpu_now(void)
 static double run_checkpointed(const cs_experiment *e, const cs_map_axis *m, int threads,
                                double every, bench_sink *b, double *cpu)
 {
-    cs_ckpt ck;
+    cs_ckpt *ck = NULL;
     cs_ckpt_sink sink = {bench_write, NULL, b};
     cs_run_opts o = {.threads = threads};
     cs_run_result r;
     cs_map_result mr;
     cs_error err;
     if (every > 0.0) {
-        cs_ckpt_init(&ck, every, &sink);
-        if (cs_ckpt_identify(&ck, m ? "map" : "run", e, &o, NULL, NULL, &err) != CS_OK)
+        ck = cs_ckpt_new(every, &sink);
+        if (cs_ckpt_identify(ck, m ? "map" : "run", e, &o, NULL, NULL, &err) != CS_OK)
             return -1.0;
-        o.checkpoint = &ck;
+        o.checkpoint = ck;
     }
     double t0 = now(), c0 = cpu_now();
     cs_status st = m ? cs_map_run(e, &m[0], &m[1], &o, &mr, &err) : cs_sched_run(e, &o, &r, &err);
     double dt = now() - t0;
     *cpu = cpu_now() - c0;
     if (every > 0.0)
-        cs_ckpt_free(&ck);
+        cs_ckpt_free(ck);
     if (st != CS_OK) {
         fprintf(stderr, "bench: %s\n", err.msg);
         return -1.0;

@@ -5,7 +5,7 @@ Usage: scripts/coverage-messages.py build-cov/coverage.json [ROOT]
 
 Prints per layer the line and branch figures, then every line of src/ that
 sets an error message (cs_error_set, cs_cli_fail, a cs_diag, the fail()
-helpers of dice.c, units_csv.c, units_mapping.c, output.c) or prints to stderr
+helpers of dice.c, units_csv.c, units_ini.c, output.c) or prints to stderr
 and that the suite never ran, with its file and line. Information, not a gate: the gate
 is gcovr's --fail-under-line / --fail-under-branch in `make coverage`.
 gcovr needs python3, so this script adds no dependency.

@@ -21,8 +21,13 @@ fi
 # The web edition only when asked (WEB=1 scripts/deps.sh, make deps-web):
 # emscripten builds it, headless Chromium runs its test over the DevTools
 # protocol, driven from Debian's python3 with websocket-client (issue 31).
+# The libraries it links are built from Debian's source packages
+# (scripts/web-libs.sh, issue 44): dpkg-dev unpacks them, and autoconf,
+# automake and libtool regenerate their build files as Debian's own build does.
 if [ "${WEB:-}" = 1 ]; then
-    pkgs="$pkgs emscripten chromium python3-websocket"
+    pkgs="$pkgs emscripten chromium python3-websocket dpkg-dev autoconf automake libtool"
+    # npm fetches the test-only axe-core (below); Debian's, where none is on PATH.
+    command -v npm >/dev/null || pkgs="$pkgs npm"
 fi
 missing=""
 for p in $pkgs; do
@@ -30,13 +35,29 @@ for p in $pkgs; do
         missing="$missing $p"
     fi
 done
-[ -z "$missing" ] && exit 0
+# The web test's accessibility check (issue 45): axe-core, which Debian does
+# not package, from the npm registry into build-web/npm (never committed),
+# at one pinned version. A test-only tool: the site does not load it.
+AXE_VERSION=4.10.3
+axe() {
+    [ "${WEB:-}" = 1 ] || return 0
+    [ -f build-web/npm/node_modules/axe-core/axe.min.js ] &&
+        grep -q "\"version\": \"$AXE_VERSION\"" build-web/npm/node_modules/axe-core/package.json &&
+        return 0
+    command -v npm >/dev/null || { echo "chargesim: make deps-web needs npm for axe-core" >&2; exit 1; }
+    npm install --prefix build-web/npm --no-save --no-audit --no-fund "axe-core@$AXE_VERSION" >&2
+}
+if [ -z "$missing" ]; then
+    axe
+    exit 0
+fi
 echo "chargesim: missing Debian packages:$missing" >&2
 if [ "$(id -u)" -eq 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     # shellcheck disable=SC2086
     apt-get install -y -qq $missing
+    axe
 else
     echo "run as root:  apt-get update && apt-get install -y$missing" >&2
     echo "(or: sudo apt-get install -y$missing), then run make again" >&2

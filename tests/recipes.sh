@@ -41,7 +41,7 @@ awk '/a new game: its line above this one/ { print "    X(coin)      /* tests/re
 
 # The preset's row, likewise before the table's closing comment.
 cat >"$tmp/row" <<'EOF'
-    X(d3, "d3      D3 (no move)        0 (contact)  no limit",                                 \
+    X(d3, "D3 charge (recipes test)", "d3      D3 (no move)        0 (contact)  no limit",     \
       "a preset of tests/recipes.sh.",                                                          \
       NOSWIFT, NULL, "",                                                                        \
       .dice = "1d3", .dice_alone = true, .limit = LIMIT_NONE)                                   \

@@ -69,12 +69,13 @@ static void load(const char *ini, const char *const *sets, int n, cs_experiment 
 
 /* A checkpoint for a run of e with o, resuming from the sink's last one
  * when it holds one (a copy in *copy, which the run reads). */
-static void arm(cs_ckpt *ck, mem_sink *m, const char *cmd, const cs_experiment *e,
+static void arm(cs_ckpt **pck, mem_sink *m, const char *cmd, const cs_experiment *e,
                 const cs_run_opts *o, const char *extra, unsigned char **copy)
 {
     cs_ckpt_sink sink = {mem_write, mem_stop, m};
     cs_error err;
-    cs_ckpt_init(ck, 1e9, &sink);
+    cs_ckpt *ck = *pck = cs_ckpt_new(1e9, &sink);
+    cr_assert(ck);
     cr_assert_eq(cs_ckpt_identify(ck, cmd, e, o, extra, "a note", &err), CS_OK, "%s", err.msg);
     *copy = NULL;
     if (m->len) {
@@ -140,21 +141,23 @@ static int stop_and_resume(const cs_experiment *e, cs_run_opts o, const long *st
     mem_sink m = {0};
     int stopped = 0;
     for (int seg = 0;; seg++) {
-        cs_ckpt ck;
+        cs_ckpt *ck;
         unsigned char *copy;
         arm(&ck, &m, "run", e, &o, NULL, &copy);
         m.asked = 0;
         m.stop_after = seg < n ? stops[seg] : 1L << 60;
-        o.checkpoint = &ck;
+        o.checkpoint = ck;
         o.threads = 1 + seg % 3;
         cs_status st = cs_sched_run(e, &o, &r, &err);
         free(copy);
-        cs_ckpt_free(&ck);
+        int stop = cs_ckpt_stopped(ck);
+        cs_status written = cs_ckpt_last_write(ck);
+        cs_ckpt_free(ck);
         o.checkpoint = NULL;
         if (st == CS_OK)
             break;
-        cr_assert(ck.stopped, "%s: stop %d: %s", what, seg, err.msg);
-        cr_assert_eq(ck.last_write, CS_OK);
+        cr_assert(stop, "%s: stop %d: %s", what, seg, err.msg);
+        cr_assert_eq(written, CS_OK);
         stopped++;
     }
     same_results(&ref, &r, what);
@@ -241,18 +244,19 @@ static void paired(const char *method, const long *stops, int n)
     cr_assert_eq(cs_cmp_run(&a, &b, &o, &ref, &err), CS_OK, "%s", err.msg);
     mem_sink m = {0};
     for (int seg = 0;; seg++) {
-        cs_ckpt ck;
+        cs_ckpt *ck;
         unsigned char *copy;
         arm(&ck, &m, "compare", &a, &o, NULL, &copy);
         m.asked = 0;
         m.stop_after = seg < n ? stops[seg] : 1L << 60;
-        cs_run_opts oc = {.threads = 1 + seg % 2, .checkpoint = &ck};
+        cs_run_opts oc = {.threads = 1 + seg % 2, .checkpoint = ck};
         cs_status st = cs_cmp_run(&a, &b, &oc, &r, &err);
         free(copy);
-        cs_ckpt_free(&ck);
+        int stop = cs_ckpt_stopped(ck);
+        cs_ckpt_free(ck);
         if (st == CS_OK)
             break;
-        cr_assert(ck.stopped, "%s", err.msg);
+        cr_assert(stop, "%s", err.msg);
     }
     cr_assert_eq(ref.n_points, r.n_points);
     for (uint64_t k = 0; k < ref.n_points; k++) {
@@ -297,18 +301,19 @@ Test(checkpoint, map_of_two_scheduler_runs)
     static const long stops[] = {100, 8300, 0, 1000};
     mem_sink m = {0};
     for (int seg = 0;; seg++) {
-        cs_ckpt ck;
+        cs_ckpt *ck;
         unsigned char *copy;
         arm(&ck, &m, "map", &e, &o, "--x ...\n", &copy);
         m.asked = 0;
         m.stop_after = seg < 4 ? stops[seg] : 1L << 60;
-        cs_run_opts oc = {.threads = 1 + seg % 2, .checkpoint = &ck};
+        cs_run_opts oc = {.threads = 1 + seg % 2, .checkpoint = ck};
         cs_status st = cs_map_run(&e, &x, &y, &oc, &r, &err);
         free(copy);
-        cs_ckpt_free(&ck);
+        int stop = cs_ckpt_stopped(ck);
+        cs_ckpt_free(ck);
         if (st == CS_OK)
             break;
-        cr_assert(ck.stopped, "%s", err.msg);
+        cr_assert(stop, "%s", err.msg);
     }
     size_t n = (size_t)x.n * (size_t)y.n;
     cr_assert_eq(n, 9821u);
@@ -325,17 +330,17 @@ Test(checkpoint, map_of_two_scheduler_runs)
 static void checkpoint_of(const char *cmd, const cs_experiment *e, cs_run_opts o,
                           const char *extra, mem_sink *m)
 {
-    cs_ckpt ck;
+    cs_ckpt *ck;
     cs_run_result r;
     cs_error err;
     cs_ckpt_sink sink = {mem_write, mem_stop, m};
     *m = (mem_sink){.stop_after = 0};
-    cs_ckpt_init(&ck, 1e9, &sink);
-    cr_assert_eq(cs_ckpt_identify(&ck, cmd, e, &o, extra, NULL, &err), CS_OK);
-    o.checkpoint = &ck;
-    cr_assert_eq(cs_sched_run(e, &o, &r, &err), CS_ERUNTIME);
-    cr_assert(ck.stopped && m->len > 0);
-    cs_ckpt_free(&ck);
+    ck = cs_ckpt_new(1e9, &sink);
+    cr_assert_eq(cs_ckpt_identify(ck, cmd, e, &o, extra, NULL, &err), CS_OK);
+    o.checkpoint = ck;
+    cr_assert_eq(cs_sched_run(e, &o, &r, &err), CS_ESTOPPED);
+    cr_assert(cs_ckpt_stopped(ck) && m->len > 0);
+    cs_ckpt_free(ck);
 }
 
 /* Loading bytes for a run of e with o: CS_OK, or the message in msg. */
@@ -343,14 +348,14 @@ static cs_status load_for(const char *cmd, const cs_experiment *e, const cs_run_
                           const char *extra, const unsigned char *b, size_t len, char *msg,
                           size_t cap)
 {
-    cs_ckpt ck;
+    cs_ckpt *ck;
     cs_error err;
     cs_ckpt_sink sink = {mem_write, mem_stop, NULL};
-    cs_ckpt_init(&ck, 1e9, &sink);
-    cr_assert_eq(cs_ckpt_identify(&ck, cmd, e, o, extra, "another note", &err), CS_OK);
-    cs_status st = cs_ckpt_load(&ck, "ck", b, len, &err);
+    ck = cs_ckpt_new(1e9, &sink);
+    cr_assert_eq(cs_ckpt_identify(ck, cmd, e, o, extra, "another note", &err), CS_OK);
+    cs_status st = cs_ckpt_load(ck, "ck", b, len, &err);
     snprintf(msg, cap, "%s", st == CS_OK ? "" : err.msg);
-    cs_ckpt_free(&ck);
+    cs_ckpt_free(ck);
     return st;
 }
 
@@ -786,21 +791,21 @@ static unsigned char *edited(const mem_sink *m, const char *tag, size_t off, con
 static cs_status resume_from(const cs_experiment *e, cs_run_opts o, const unsigned char *b,
                              size_t len, char *msg, size_t cap)
 {
-    cs_ckpt ck;
+    cs_ckpt *ck;
     cs_error err;
     cs_run_result r;
     cs_ckpt_sink sink = {mem_write, mem_stop, &(mem_sink){.stop_after = 1L << 60}};
-    cs_ckpt_init(&ck, 1e9, &sink);
-    cr_assert_eq(cs_ckpt_identify(&ck, "run", e, &o, NULL, NULL, &err), CS_OK);
-    cs_status st = cs_ckpt_load(&ck, "ck", b, len, &err);
+    ck = cs_ckpt_new(1e9, &sink);
+    cr_assert_eq(cs_ckpt_identify(ck, "run", e, &o, NULL, NULL, &err), CS_OK);
+    cs_status st = cs_ckpt_load(ck, "ck", b, len, &err);
     if (st == CS_OK) {
-        o.checkpoint = &ck;
+        o.checkpoint = ck;
         st = cs_sched_run(e, &o, &r, &err);
         if (st == CS_OK)
             cs_sched_result_free(&r);
     }
     snprintf(msg, cap, "%s", st == CS_OK ? "" : err.msg);
-    cs_ckpt_free(&ck);
+    cs_ckpt_free(ck);
     return st;
 }
 
@@ -852,21 +857,21 @@ Test(checkpoint, a_state_that_does_not_fit_is_refused)
     load(ini, NULL, 0, &e);
     cs_map_axis_parse("-2..2:1", "--x", &x, &err);
     cs_map_axis_parse("1..3:1", "--y", &y, &err);
-    cs_ckpt ck;
+    cs_ckpt *ck;
     cs_map_result r;
     cs_ckpt_sink sink = {mem_write, mem_stop, &m};
     m = (mem_sink){.stop_after = 2};
-    cs_ckpt_init(&ck, 1e9, &sink);
-    cr_assert_eq(cs_ckpt_identify(&ck, "map", &e, &(cs_run_opts){0}, NULL, NULL, &err), CS_OK);
-    cr_assert_eq(cs_map_run(&e, &x, &y, &(cs_run_opts){.checkpoint = &ck}, &r, &err),
-                 CS_ERUNTIME);
+    ck = cs_ckpt_new(1e9, &sink);
+    cr_assert_eq(cs_ckpt_identify(ck, "map", &e, &(cs_run_opts){0}, NULL, NULL, &err), CS_OK);
+    cr_assert_eq(cs_map_run(&e, &x, &y, &(cs_run_opts){.checkpoint = ck}, &r, &err),
+                 CS_ESTOPPED);
     unsigned char *b = edited(&m, "MAPCELLS", 8, &huge, 8);
-    cr_assert_eq(cs_ckpt_load(&ck, "ck", b, m.len, &err), CS_OK, "%s", err.msg);
-    cr_expect_eq(cs_map_run(&e, &x, &y, &(cs_run_opts){.checkpoint = &ck}, &r, &err), CS_EINPUT);
+    cr_assert_eq(cs_ckpt_load(ck, "ck", b, m.len, &err), CS_OK, "%s", err.msg);
+    cr_expect_eq(cs_map_run(&e, &x, &y, &(cs_run_opts){.checkpoint = ck}, &r, &err), CS_EINPUT);
     cr_expect(strstr(err.msg, "the map's state in it does not fit this map"), "%s", err.msg);
     free(b);
     free(m.buf);
-    cs_ckpt_free(&ck);
+    cs_ckpt_free(ck);
     cs_experiment_free(&e);
 }
 

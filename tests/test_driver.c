@@ -12,6 +12,7 @@
 
 #include "chargesim/dice.h"
 #include "chargesim/dicesim.h"
+#include "chargesim/estimator.h"
 #include "chargesim/replay.h"
 #include "chargesim/registry.h"
 #include "chargesim/success.h"
@@ -615,7 +616,7 @@ Test(driver, a_ruleset_without_exact_probabilities_runs_mc)
                  CS_OK, "%s", err.msg);
     e.rs = &bare;
     cs_method m;
-    cr_assert_eq(cs_experiment_method(&e, &m, &err), CS_OK);
+    cr_assert_eq(cs_est_method(&e, &m, &err), CS_OK);
     cr_expect_eq(m, CS_METHOD_MC);
     cs_run_result r;
     cr_assert_eq(th_run(&e, 2, &r), CS_OK);
@@ -627,7 +628,7 @@ Test(driver, a_ruleset_without_exact_probabilities_runs_mc)
                                            CS_METHOD_RQMC};
     for (int i = 0; i < 3; i++) {
         e.method = exact_ones[i];
-        cr_expect_eq(cs_experiment_method(&e, &m, &err), CS_EINPUT);
+        cr_expect_eq(cs_est_method(&e, &m, &err), CS_EINPUT);
         char want[256];
         snprintf(want, sizeof want, "method %s: ruleset generic has no exact outcome "
                  "probabilities; use --method mc", cs_method_name(exact_ones[i]));

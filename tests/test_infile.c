@@ -1,4 +1,4 @@
-/* Input files (src/io/infile.c): in one process the readers stream their
+/* Input files (src/io/read/infile.c): in one process the readers stream their
  * files from disk; under MPI rank 0 alone looks at the disk and the others
  * parse its bytes and meet its failures (issue 22). The MPI side is played
  * here by a stand-in backend whose `share` hands out rank 0's answers, so

@@ -4,7 +4,9 @@
  * `make archdoc` (scripts/archdoc.sh, issue 29) likewise: it passes on the
  * tree and lists exactly the files docs/ARCHITECTURE.md misses or names in
  * vain. `make headers` (scripts/headers.sh, issue 33) passes on the tree
- * and names a header whose function lives in a file it does not name. */
+ * and names a header whose function lives in a file it does not name.
+ * The loop check of `make layers` (issue 43) names files whose objects call
+ * each other in a loop. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,11 +60,15 @@ static void write_file(const char *rel, const char *text)
 }
 
 /* `make TARGET` in the copy (outside the calling make's jobserver); its
- * exit status, stdout and stderr in `out`. */
+ * exit status, stdout and stderr in `out`. The copy has no objects: its
+ * `make layers` checks the includes only (LAYERS_OBJ empty), and the loop
+ * check is run on objects compiled here (layers.loop_*). */
 static int make_target(const char *target)
 {
-    char log[1100], cmd[3000];
-    snprintf(log, sizeof log, "%s/%s.log", dir, target);
+    char log[1100], cmd[3000], name[64];
+    snprintf(name, sizeof name, "%s", target);
+    name[strcspn(name, " ")] = '\0';
+    snprintf(log, sizeof log, "%s/%s.log", dir, name);
     snprintf(cmd, sizeof cmd,
              "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C '%s' %s >'%s' 2>&1", dir,
              target, log);
@@ -74,7 +80,7 @@ static int make_target(const char *target)
 
 static int make_layers(void)
 {
-    return make_target("layers");
+    return make_target("layers LAYERS_OBJ=");
 }
 
 Test(layers, clean_tree_passes)
@@ -92,10 +98,10 @@ Test(layers, upward_include_fails_with_file_line_and_layers)
     write_file("src/rules/upward2.c", "#include \"chargesim/upward2.h\"\n");
     write_file("include/chargesim/upward2.h", "/* planted */\n\n#include \"chargesim/csvw.h\"\n");
     cr_expect_neq(make_layers(), 0, "%s", out);
-    cr_expect(strstr(out, "src/core/upward.c:2: upward.c (core) includes sched.h (sim)\n"), "%s",
+    cr_expect(strstr(out, "src/core/upward.c:2: upward.c (core) includes sched.h (sim:sched)\n"), "%s",
               out);
     cr_expect(strstr(out, "include/chargesim/upward2.h:3: upward2.h (rules) includes csvw.h "
-                          "(io)\n"),
+                          "(io:write)\n"),
               "%s", out);
     /* The including .c is fine: a rules file including a rules header. */
     cr_expect(!strstr(out, "src/rules/upward2.c:"), "%s", out);
@@ -104,8 +110,8 @@ Test(layers, upward_include_fails_with_file_line_and_layers)
 Test(layers, sideways_and_down_pass)
 {
     copy_tree();
-    write_file("src/io/down.c", "#include \"chargesim/dice.h\"\n#include \"chargesim/table.h\"\n");
-    write_file("src/sim/down2.c", "#include \"chargesim/ruleset.h\"\n");
+    write_file("src/io/write/down.c", "#include \"chargesim/dice.h\"\n#include \"chargesim/table.h\"\n");
+    write_file("src/sim/model/down2.c", "#include \"chargesim/ruleset.h\"\n");
     make_layers();
     cr_expect(!strstr(out, "down.c"), "%s", out);
     cr_expect(!strstr(out, "down2.c"), "%s", out);
@@ -192,23 +198,95 @@ Test(layers, headers_name_where_their_code_lives)
     cr_expect_eq(make_target("headers"), 0, "%s", out);
 }
 
-/* The web edition's layer (src/web/, issue 31) stands on sim beside cli:
- * it may not include io (no WebAssembly build of its libraries) nor cli,
- * and nothing but web includes it. */
-Test(layers, web_stands_on_sim_and_never_includes_io)
+/* The web edition's layer (src/web/, issue 31) stands beside cli: it may
+ * include io's readers and builders (src/io/read/, src/io/units/), never
+ * io's writers (src/io/write/, src/io/draw/) nor cli, and nothing but web
+ * includes it (issue 43). A reader includes no writer either. */
+Test(layers, web_stands_on_sim_and_io_readers_never_writers)
 {
     copy_tree();
-    write_file("src/web/fine.c", "#include \"chargesim/sched.h\"\n#include \"chargesim/web.h\"\n");
+    write_file("src/web/fine.c", "#include \"chargesim/sched.h\"\n#include \"chargesim/web.h\"\n"
+                                 "#include \"chargesim/expfile.h\"\n#include \"chargesim/unitsrc.h\"\n");
     write_file("src/web/bad.c", "/* planted */\n#include \"chargesim/output.h\"\n"
-                                "#include \"chargesim/cli.h\"\n");
+                                "#include \"chargesim/cli.h\"\n#include \"chargesim/heatmap.h\"\n");
     write_file("src/cli/usesweb.c", "#include \"chargesim/web.h\"\n");
-    write_file("src/io/usesweb2.c", "#include \"chargesim/webjson.h\"\n");
+    write_file("src/io/read/usesweb2.c", "#include \"chargesim/webjson.h\"\n");
+    write_file("src/io/units/writes.c", "#include \"chargesim/csvw.h\"\n");
+    write_file("src/io/stray.c", "/* in no folder of io */\n");
     cr_expect_neq(make_layers(), 0, "%s", out);
-    cr_expect(strstr(out, "src/web/bad.c:2: bad.c (web) includes output.h (io)\n"), "%s", out);
+    cr_expect(strstr(out, "src/web/bad.c:2: bad.c (web) includes output.h (io:write)\n"), "%s",
+              out);
     cr_expect(strstr(out, "src/web/bad.c:3: bad.c (web) includes cli.h (cli)\n"), "%s", out);
+    cr_expect(strstr(out, "src/web/bad.c:4: bad.c (web) includes heatmap.h (io:write)\n"), "%s",
+              out);
     cr_expect(strstr(out, "src/cli/usesweb.c:1: usesweb.c (cli) includes web.h (web)\n"), "%s",
               out);
-    cr_expect(strstr(out, "src/io/usesweb2.c:1: usesweb2.c (io) includes webjson.h (web)\n"),
+    cr_expect(strstr(out, "src/io/read/usesweb2.c:1: usesweb2.c (io:read) includes webjson.h "
+                          "(web)\n"),
               "%s", out);
+    cr_expect(strstr(out, "src/io/units/writes.c:1: writes.c (io:read) includes csvw.h "
+                          "(io:write)\n"),
+              "%s", out);
+    cr_expect(strstr(out, "src/io/stray.c: not in a folder of src/"), "%s", out);
     cr_expect(!strstr(out, "fine.c"), "%s", out);
+}
+
+/* Compiles plant/NAME.c of the copy to build/src/core/NAME.o, as the build
+ * names an object of src/core/NAME.c. */
+static void compile_planted(const char *name, const char *text)
+{
+    char rel[256], cmd[2048];
+    snprintf(rel, sizeof rel, "plant/%s.c", name);
+    write_file(rel, text);
+    snprintf(cmd, sizeof cmd, "cd '%s' && cc -c plant/%s.c -o build/src/core/%s.o", dir, name,
+             name);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/* scripts/layers.sh on the objects given: its exit status and output. */
+static int layers_on_objects(const char *objects)
+{
+    char log[1100], cmd[3000];
+    snprintf(log, sizeof log, "%s/loops.log", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && scripts/layers.sh '%s' %s >'%s' 2>&1", dir, dir,
+             objects, log);
+    int st = system(cmd);
+    free(out);
+    out = th_slurp(log, NULL);
+    cr_assert(out);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* make layers reads the objects' symbols with nm (issue 43): three files
+ * that call each other round (a -> b -> c -> a) and two that call each
+ * other directly (e <-> f) are two loops, each named with the symbol of
+ * every call and the whole set of its files; a file that only calls into a
+ * loop (d) is in none. With c's call back gone, no loop is left. */
+Test(layers, loop_of_objects_fails_naming_it)
+{
+    copy_tree();
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/plant' '%s/build/src/core'", dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    compile_planted("loop_a", "int cs_loop_b(int);\nint cs_loop_a(int n) { return n ? cs_loop_b(n - 1) : 0; }\n");
+    compile_planted("loop_b", "int cs_loop_c(int);\nint cs_loop_b(int n) { return n ? cs_loop_c(n - 1) : 1; }\n");
+    compile_planted("loop_c", "int cs_loop_a(int);\nint cs_loop_c(int n) { return n ? cs_loop_a(n - 1) : 2; }\n");
+    compile_planted("loop_d", "int cs_loop_a(int);\nint cs_loop_d(int n) { return cs_loop_a(n); }\n");
+    compile_planted("loop_e", "int cs_loop_f(int);\nint cs_loop_e(int n) { return n ? cs_loop_f(n - 1) : 3; }\n");
+    compile_planted("loop_f", "int cs_loop_e(int);\nint cs_loop_f(int n) { return n ? cs_loop_e(n - 1) : 4; }\n");
+    cr_expect_eq(layers_on_objects("build/src/core/*.o"), 1, "%s", out);
+    cr_expect(strstr(out, "loop: src/core/loop_a.c -> src/core/loop_b.c (cs_loop_b) -> "
+                          "src/core/loop_c.c (cs_loop_c) -> src/core/loop_a.c (cs_loop_a)\n"
+                          "  the files that call each other: src/core/loop_a.c, "
+                          "src/core/loop_b.c, src/core/loop_c.c\n"),
+              "%s", out);
+    cr_expect(strstr(out, "loop: src/core/loop_e.c -> src/core/loop_f.c (cs_loop_f) -> "
+                          "src/core/loop_e.c (cs_loop_e)\n"),
+              "%s", out);
+    cr_expect(!strstr(out, "loop_d"), "%s", out);
+    cr_expect(strstr(out, "layers: files of src/ call each other in a loop"), "%s", out);
+
+    compile_planted("loop_c", "int cs_loop_c(int n) { return n; }\n");
+    cr_expect_eq(layers_on_objects("build/src/core/loop_[a-d].o"), 0, "%s", out);
+    cr_expect(strstr(out, "layers: no files of src/ call each other in a loop"), "%s", out);
 }

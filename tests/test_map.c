@@ -326,11 +326,11 @@ Test(map, cli_csv_and_plot)
     static const char head[] =
         "x,y,trials,p_success,ci_low,ci_high,p_charged,p_failed,p_caught,p_fled,p_illegal,"
         "p_cannot_stand,ci_low_cannot_stand,ci_high_cannot_stand,method\n"
-        "-1,0,0,,,,,,,,,1.000000,1.000000,1.000000,none\n"
-        "0,0,0,,,,,,,,,1.000000,1.000000,1.000000,none\n";
+        "-1,0,,,,,,,,,,1.000000,1.000000,1.000000,none\n"
+        "0,0,,,,,,,,,,1.000000,1.000000,1.000000,none\n";
     cr_assert(strncmp(csv, head, strlen(head)) == 0, "%s", csv);
     /* (0, 2): D6 + 4 >= 2 always */
-    cr_assert(strstr(csv, "\n0,2,1,1.000000,1.000000,1.000000,1.000000,0.000000,0.000000,"
+    cr_assert(strstr(csv, "\n0,2,,1.000000,1.000000,1.000000,1.000000,0.000000,0.000000,"
                           "0.000000,0.000000,0.000000,0.000000,0.000000,exact\n"), "%s", csv);
     snprintf(path, sizeof path, "%s/a.svg", dir);
     char *svg = th_slurp(path, NULL);

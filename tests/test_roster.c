@@ -437,7 +437,7 @@ Test(roster, an_option_that_names_a_rule_is_noted_and_a_detachment_is_a_unit)
     done_at(&u);
 }
 
-/* src/io/roster_doc.h's guard: nesting deeper is refused. */
+/* src/io/units/roster_doc.h's guard: nesting deeper is refused. */
 #define GUARD 256
 
 /* A JSON roster of the aos4 test system nesting `wrap`/`one` pairs `depth`

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chargesim/estimator.h"
 #include "chargesim/reach.h"
 #include "support/helpers.h"
 
@@ -17,7 +18,7 @@ static cs_method resolved(const char *ini, const char *const *sets, int n)
     cs_error err;
     cs_method m;
     cr_assert_eq(th_load(ini, sets, n, &e, &err), CS_OK, "%s", err.msg);
-    cr_assert_eq(cs_experiment_method(&e, &m, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_est_method(&e, &m, &err), CS_OK, "%s", err.msg);
     cs_experiment_free(&e);
     return m;
 }

@@ -24,6 +24,25 @@ Test(ruleset_metrics, every_metric_declares_its_kind)
     }
 }
 
+/* The page and `chargesim rules` explain every outcome and list every
+ * ruleset by the games it plays (issue 45): none may be missing. */
+Test(ruleset_metrics, every_outcome_is_explained_and_every_ruleset_names_its_games)
+{
+    for (int i = 0; i < cs_registry_count(); i++) {
+        const cs_ruleset *rs = cs_registry_at(i);
+        cr_assert(rs->outcome_help, "%s: no outcome_help", rs->name);
+        for (int o = 0; o < rs->n_outcomes; o++)
+            cr_expect(rs->outcome_help[o] && rs->outcome_help[o][0],
+                      "%s: outcome %s has no description", rs->name, rs->outcomes[o]);
+        cr_expect_gt(rs->n_games, 0, "%s: plays no game", rs->name);
+        for (int g = 0; g < rs->n_games; g++)
+            cr_expect(rs->games[g].title && rs->games[g].title[0], "%s: a game with no title",
+                      rs->name);
+        cr_expect_eq(rs->map_keys != NULL, rs->map_place != NULL,
+                     "%s: map_keys and map_place go together", rs->name);
+    }
+}
+
 Test(ruleset_metrics, exact_answers_keep_the_declared_kinds)
 {
     for (int i = 0; i < cs_registry_count(); i++) {

@@ -378,27 +378,28 @@ static bool two_rank_checkpoint(const cs_experiment *e, const char *path, long s
     cs_backend_set(&two);
     file_sink f = {path, 0, child == 0 ? stop_after : 1L << 60};
     cs_ckpt_sink sink = {file_write, file_stop, &f};
-    cs_ckpt ck;
+    cs_ckpt *ck;
     cs_error err;
     cs_run_opts o = {.threads = child == 0 ? 1 : 2, .want_dist = true};
-    cs_ckpt_init(&ck, 0.001, &sink);
-    cr_assert_eq(cs_ckpt_identify(&ck, "run", e, &o, NULL, NULL, &err), CS_OK);
-    o.checkpoint = &ck;
+    ck = cs_ckpt_new(0.001, &sink);
+    cr_assert_eq(cs_ckpt_identify(ck, "run", e, &o, NULL, NULL, &err), CS_OK);
+    o.checkpoint = ck;
     cs_run_result r;
     cs_status st = cs_sched_run(e, &o, &r, &err);
     if (st == CS_OK)
         cs_sched_result_free(&r);
     if (child == 0)
-        _exit(st == CS_ERUNTIME && ck.stopped == 15 ? 0 : st == CS_OK ? 4 : 1);
+        _exit(st == CS_ESTOPPED && cs_ckpt_stopped(ck) == 15 ? 0 : st == CS_OK ? 4 : 1);
     int status;
     cr_assert_eq(waitpid(child, &status, 0), child);
     close(peer);
     cs_backend_set(NULL);
-    cs_ckpt_free(&ck);
+    int stop = cs_ckpt_stopped(ck);
+    cs_ckpt_free(ck);
     cr_assert(WIFEXITED(status), "rank 1 died");
     if (st == CS_OK && WEXITSTATUS(status) == 4)
         return false;
-    cr_assert(st == CS_ERUNTIME && ck.stopped == 15 && WEXITSTATUS(status) == 0,
+    cr_assert(st == CS_ESTOPPED && stop == 15 && WEXITSTATUS(status) == 0,
               "rank 0: %s; rank 1 status %d", err.msg, WEXITSTATUS(status));
     return true;
 }
@@ -428,19 +429,19 @@ Test(sched, a_checkpoint_of_two_ranks_goes_on_in_one_process, .timeout = 120)
             size_t len;
             unsigned char *bytes = (unsigned char *)th_slurp(path, &len);
             cr_assert(bytes);
-            cs_ckpt ck;
+            cs_ckpt *ck;
             cs_ckpt_sink sink = {file_write, NULL, &(file_sink){path, 0, 0}};
-            cs_ckpt_init(&ck, 1e9, &sink);
-            cr_assert_eq(cs_ckpt_identify(&ck, "run", &e, &o, NULL, NULL, &err), CS_OK);
-            cr_assert_eq(cs_ckpt_load(&ck, path, bytes, len, &err), CS_OK, "%s", err.msg);
-            o.checkpoint = &ck;
+            ck = cs_ckpt_new(1e9, &sink);
+            cr_assert_eq(cs_ckpt_identify(ck, "run", &e, &o, NULL, NULL, &err), CS_OK);
+            cr_assert_eq(cs_ckpt_load(ck, path, bytes, len, &err), CS_OK, "%s", err.msg);
+            o.checkpoint = ck;
             cr_assert_eq(cs_sched_run(&e, &o, &r, &err), CS_OK, "%s", err.msg);
             o.checkpoint = NULL;
             char what[64];
             snprintf(what, sizeof what, "case %zu, stopped after %ld", c, stop);
             same_numbers(&ref, &r, what);
             cs_sched_result_free(&r);
-            cs_ckpt_free(&ck);
+            cs_ckpt_free(ck);
             free(bytes);
         }
         cr_expect_geq(stopped, 1, "case %zu: the run ended before its stops", c);

@@ -136,7 +136,7 @@ Test(stream, only_stream_c_seeds)
     size_t cap = 0;
     snprintf(cmd, sizeof cmd,
              "cd '%s' && grep -rlE 'cs_rng_(seed|stream|stream_key)[[:space:]]*\\(' src "
-             "| grep -vxE 'src/core/rng.c|src/sim/stream.c'",
+             "| grep -vxE 'src/core/rng.c|src/sim/model/stream.c'",
              th_root());
     FILE *p = popen(cmd, "r");
     cr_assert(p);

@@ -1,4 +1,5 @@
-/* Unit sources, BattleScribe side (src/io/units_source.c, units_resolve.c): schema 2.01 and 2.03
+/* Unit sources, BattleScribe side (src/io/units/units_source.c, units_doc.c,
+ * units_resolve.c): schema 2.01 and 2.03
  * test catalogues, speeds from a unit's options, every catalogue under
  * data/ checked against an independent walk (every unit whose
  * entry holds one plain speed is a row with it), and entry-link graphs

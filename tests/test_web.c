@@ -159,25 +159,24 @@ Test(web, a_map_a_comparison_and_dice_give_their_tables)
     command_gives_the_table();
 }
 
-Test(web, where_auto_would_pick_rqmc_the_page_runs_conditional_and_says_so)
+Test(web, where_auto_picks_rqmc_the_page_runs_rqmc_as_the_command_line)
 {
     exec("run", (const char *const[]){"experiment.ruleset=t9a", "offset=uniform(-3,3)",
                                       "distance=8", "experiment.trials=1000", NULL});
     cr_assert(ok(), "%s", str("cli"));
-    cr_expect_str_eq(str("method"), "conditional");
-    cr_expect(str("notice") && strstr(str("notice"), "rqmc"));
-    cr_expect(strstr(str("command"), " --set experiment.method=conditional"), "%s",
-              str("command"));
+    cr_expect_str_eq(str("method"), "rqmc");
+    cr_expect(json_is_null(json_object_get(result, "notice")), "%s", str("notice"));
+    cr_expect(!strstr(str("command"), "experiment.method"), "%s", str("command"));
     command_gives_the_table();
-    /* A comparison, and a map with a drawn angle, likewise. */
+    /* A comparison likewise. */
     exec("compare", (const char *const[]){"experiment.ruleset=t9a", "offset=uniform(-3,3)",
                                           "distance=8", "experiment.trials=1000",
                                           "b.charge_speed=1", NULL});
     cr_assert(ok(), "%s", str("cli"));
-    cr_expect(strstr(str("command"), "experiment.method=conditional"), "%s", str("command"));
+    cr_expect(!strstr(str("command"), "experiment.method"), "%s", str("command"));
     command_gives_the_table();
     exec("run", (const char *const[]){"experiment.ruleset=t9a", "distance=8", NULL});
-    cr_expect(json_is_null(json_object_get(result, "notice")), "a fixed layout runs exact");
+    cr_expect_str_eq(str("method"), "exact", "a fixed layout runs exact");
 }
 
 Test(web, a_bad_value_names_its_field_with_the_command_lines_message)

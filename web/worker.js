@@ -4,11 +4,17 @@
 //   {type: 'rulesets'}                       -> {type: 'rulesets', json}
 //   {type: 'exec', id, cmd, pairs}           -> {type: 'progress', id, done, total}...,
 //                                               {type: 'result', id, json, ms}
-// ms is the computation's time, measured here around the engine's call.
-importScripts('chargesim.js');
+//   {type: 'units', id, fetch, files, clear, cwd, source, distance, rules}
+//                                            -> {type: 'result', id, json, ms}
+// ms is the computation's time, measured here around the engine's call
+// (for units, fetching and unpacking the files it needs included).
+// The engine and the units' file system of the page's release: this
+// worker's ?v= (js/engine.js).
+importScripts(`chargesim.js${self.location.search}`, `js/unitsfs.js${self.location.search}`);
 
 let current = null;
 const ready = createChargesim({
+  locateFile: (file) => `${file}${self.location.search}`,
   onProgress: (done, total) => postMessage({type: 'progress', id: current, done, total}),
 });
 
@@ -21,6 +27,17 @@ onmessage = async (event) => {
   }
   current = msg.id;
   const start = performance.now();
+  if (msg.type === 'units') {
+    let json;
+    try {
+      json = await unitsRun(engine, msg);
+    } catch (e) {
+      json = JSON.stringify({ok: false, cmd: 'units', command: '', notes: [],
+                             message: e.message, cli: e.message});
+    }
+    postMessage({type: 'result', id: msg.id, json, ms: performance.now() - start});
+    return;
+  }
   engine.ccall('cs_web_begin', null, ['string'], [msg.cmd]);
   for (const [key, value] of msg.pairs) {
     engine.ccall('cs_web_pair', null, ['string', 'string'], [key, value]);

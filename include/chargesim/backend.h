@@ -1,17 +1,17 @@
 #ifndef CHARGESIM_BACKEND_H
 #define CHARGESIM_BACKEND_H
-/* The backend (src/sim/backend.c): how the items of a round (point, block)
+/* The backend (src/sim/sched/backend.c): how the items of a round (point, block)
  * are shared among processes. It is the sim layer's one mutable global, set
- * once at start and read by the scheduler (src/sim/sched.c), the dice
- * sampler (src/sim/dicesim.c), the input files (src/io/infile.c) and rerun.
+ * once at start and read by the scheduler (src/sim/sched/sched.c), the dice
+ * sampler (src/sim/runs/dicesim.c), the input files (src/io/read/infile.c) and rerun.
  * The default build has none (one process computes every item); `make
- * MPI=1` sets the MPI one (src/sim/sched_mpi.c, sched_mpi.h), which gives
+ * MPI=1` sets the MPI one (src/sim/sched/sched_mpi.c, sched_mpi.h), which gives
  * each MPI rank a contiguous share of every round and gathers every tally
  * (plain bytes) to every rank before the in-order merge, so each rank merges
  * the same bytes in the same order, takes the same --precision decision and
  * reports what one process would (estimator.h, "MPI"). It also carries
  * rank 0's view of the input files to the others (share, used by
- * src/io/infile.c), so every rank parses the same bytes. Only this header's
+ * src/io/read/infile.c), so every rank parses the same bytes. Only this header's
  * types cross the boundary: nothing outside sched_mpi.c sees mpi.h. */
 #include <stdbool.h>
 #include <stddef.h>

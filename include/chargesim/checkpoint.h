@@ -57,7 +57,7 @@ typedef struct cs_ckpt_sink {
      * report; the run goes on, the last checkpoint written stays. */
     cs_status (*write)(void *user, const cs_ckpt_piece *pieces, int n, cs_error *err);
     /* Non-zero when the run must stop at its next safe point: a code that
-     * says why (the signal caught), which the run keeps (cs_ckpt.stopped;
+     * says why (the signal caught), which the run keeps (cs_ckpt_stopped;
      * under MPI the highest code any rank's sink gave, 1 to 63). Called
      * from the worker threads: it must only read a flag. */
     int (*stop)(void *user);
@@ -85,36 +85,43 @@ typedef struct cs_ckpt_run {
     const void *hist;            /* every rank's and thread's bins summed */
 } cs_ckpt_run;
 
-/* One command's checkpointing; set up by cs_ckpt_init, cs_ckpt_identify
- * and (to resume) cs_ckpt_load, then given to the run (cs_run_opts). */
-typedef struct cs_ckpt {
-    double every;       /* seconds between checkpoints at most */
-    cs_ckpt_sink sink;
-    char *ident;        /* the identity lines (cs_ckpt_identify) */
-    size_t ident_len;
-    /* To resume (cs_ckpt_load): views into the caller's copy of the file,
-     * which must outlive the run. The scheduler's state goes to the next
-     * cs_sched_run, which clears it; the outer layer reads its own. */
-    const unsigned char *outer_in, *sched_in;
-    size_t outer_in_len, sched_in_len;
-    bool resumed;
-    /* The outer layer's state, written with each checkpoint (a map's
-     * finished cells); none by default. */
-    cs_ckpt_piece outer[2];
-    int n_outer;
-    /* Kept by the runs. */
-    double last;        /* monotonic seconds of the last checkpoint (or the start) */
-    uint64_t written;   /* checkpoints written */
-    int stopped;        /* a run stopped at the sink's word, its checkpoint written:
-                           the sink's code; 0 when none did */
-    cs_status last_write; /* the last write's status (CS_OK before any) */
-} cs_ckpt;
+/* One command's checkpointing, opaque: its fields are checkpoint.c's alone
+ * (as cmark's parser is cmark's), and the run, the map and the command line
+ * ask it through the functions below. Made by cs_ckpt_new, given its
+ * identity by cs_ckpt_identify and (to resume) its file by cs_ckpt_load,
+ * then given to the run (cs_run_opts). */
+typedef struct cs_ckpt cs_ckpt;
 
 /* Monotonic seconds. */
 double cs_ckpt_now(void);
-/* Empty, with every seconds (> 0) and the sink; ck->last = now. */
-void cs_ckpt_init(cs_ckpt *ck, double every, const cs_ckpt_sink *sink);
+/* Empty, with every seconds (> 0) between checkpoints and the sink, the
+ * clock started now; NULL when out of memory. */
+cs_ckpt *cs_ckpt_new(double every, const cs_ckpt_sink *sink);
 void cs_ckpt_free(cs_ckpt *ck);
+
+/* Questions the run asks, and what it tells. */
+/* Whether `every` seconds have passed since the last checkpoint (or the
+ * start). */
+bool cs_ckpt_due(const cs_ckpt *ck);
+/* The seconds between checkpoints. */
+double cs_ckpt_every(const cs_ckpt *ck);
+/* The sink's word now: non-zero (the signal caught) when the run must stop
+ * at its next safe point. */
+int cs_ckpt_asked(const cs_ckpt *ck);
+/* The run stopped at the sink's word `code`, its checkpoint written. */
+void cs_ckpt_stop(cs_ckpt *ck, int code);
+/* The code a run stopped at (cs_ckpt_stop), 0 when none did: the signal. */
+int cs_ckpt_stopped(const cs_ckpt *ck);
+/* The last write's status (CS_OK before any). */
+cs_status cs_ckpt_last_write(const cs_ckpt *ck);
+/* The identity lines (cs_ckpt_identify), len bytes; NULL before. */
+const char *cs_ckpt_identity(const cs_ckpt *ck, size_t *len);
+/* The outer layer's state in the checkpoint resumed (a map's cells), len
+ * bytes, which is then cleared; NULL when there is none. */
+const unsigned char *cs_ckpt_take_outer(cs_ckpt *ck, size_t *len);
+/* The outer layer's pieces (at most 2) that each checkpoint now holds,
+ * which must live until the next call. */
+void cs_ckpt_set_outer(cs_ckpt *ck, const cs_ckpt_piece *pieces, int n);
 
 /* The identity of a run of e with opts (opts->pair: compare's B), for
  * `command` ("run", "map", "compare"): the version and build, the ruleset,
@@ -137,11 +144,11 @@ cs_status cs_ckpt_load(cs_ckpt *ck, const char *name, const unsigned char *bytes
                        cs_error *err);
 
 /* Writes a checkpoint of the run state r through the sink, with the outer
- * layer's pieces. The sink's failure is kept in ck->last_write (it said
+ * layer's pieces. The sink's failure is kept (cs_ckpt_last_write: it said
  * why); CS_ENOMEM only fails the call. */
 cs_status cs_ckpt_save_run(cs_ckpt *ck, const cs_ckpt_run *r, cs_error *err);
-/* The run state the next cs_sched_run resumes from, parsed from ck->sched_in
- * (views into it), which is then cleared; false when there is none.
+/* The run state the next cs_sched_run resumes from, parsed from the file loaded
+ * (views into it), whose section is then cleared; false when there is none.
  * CS_EINPUT when the bytes are not a run state. */
 cs_status cs_ckpt_take_run(cs_ckpt *ck, cs_ckpt_run *r, bool *have, cs_error *err);
 /* Value i of an array of u64 at p, whatever its alignment. */

@@ -95,7 +95,7 @@ int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int
 typedef struct cs_cli_ckpt {
     const char *path;       /* --checkpoint FILE; NULL: none */
     const char *every_text; /* --checkpoint-every as given; NULL: the default */
-    cs_ckpt ck;
+    cs_ckpt *ck;            /* made by cs_cli_ckpt_start; NULL before */
     unsigned char *bytes;   /* the file read to resume: the run's state points into it */
     const char *cmd;
     int argc;               /* the command line, for the word on how to resume */
@@ -105,7 +105,8 @@ typedef struct cs_cli_ckpt {
  * the message. */
 int cs_cli_ckpt_option(const char *cmd, cs_cli_ckpt *c, int argc, char **argv, int *i,
                        bool *matched);
-/* Before the outputs are opened: checks FILE (a regular file, no input
+/* Before the outputs are opened: builds the run (cs_sched_plan: opts->est,
+ * with or without --checkpoint); then, with --checkpoint, checks FILE (a regular file, no input
  * nor output of the run, one this process may write), reads it if it
  * exists and checks that it was written by this command (cs_ckpt_load),
  * and sets opts->checkpoint. `extra` adds "KEY VALUE\n" lines to the
@@ -124,6 +125,33 @@ int cs_cli_ckpt_stopped(cs_cli_ckpt *c);
  * rc. */
 int cs_cli_ckpt_finish(cs_cli_ckpt *c, int rc);
 void cs_cli_ckpt_free(cs_cli_ckpt *c);
+
+/* What run, map and compare do around the engine, written once
+ * (src/cli/resume.c, cs_cli_engine_run; issue 43): the progress bar, the
+ * checkpoint armed, the engine called, the bar finished, a stop by signal
+ * (its word, exit status 128 + the signal), else on success the outputs
+ * written and the precision warning, on failure the temporaries dropped
+ * and the message. */
+typedef struct cs_cli_engine {
+    const char *cmd;   /* "run", "map", "compare" */
+    const char *what;  /* what --precision may leave short: "points", "cells" */
+    bool quiet;        /* no progress bar */
+    cs_cli_ckpt *ckpt;
+    void *user;
+    /* The engine call, with opts->progress set. */
+    cs_status (*engine)(void *user, cs_run_opts *opts, cs_error *err);
+    /* After the engine succeeded: the outputs written; 0, or the exit
+     * status after the message. */
+    int (*write)(void *user);
+    /* After the engine failed or was stopped: the outputs' temporaries
+     * removed (NULL: none open yet). */
+    void (*abort)(void *user);
+    /* After the outputs: whether every point met --precision, and the cap
+     * it ran under. */
+    bool (*precision_met)(void *user, uint64_t *max_trials);
+} cs_cli_engine;
+/* Runs g; returns the command's exit status (0 when all went well). */
+int cs_cli_engine_run(const cs_cli_engine *g, const cs_experiment *e, cs_run_opts *opts);
 
 /* A progress bar with ETA on stderr, shown only when stderr is a terminal
  * and the run has lasted over a second. */

@@ -13,7 +13,7 @@
  * schema and the web edition's table all come from this one definition. */
 #include <stdint.h>
 
-#include "chargesim/sched.h"
+#include "chargesim/result.h"
 #include "chargesim/table.h"
 
 /* Sets column c of t to the fixed column `name`: its header (`header`, or

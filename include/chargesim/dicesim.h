@@ -1,6 +1,6 @@
 #ifndef CHARGESIM_DICESIM_H
 #define CHARGESIM_DICESIM_H
-/* Sampled dice totals for `chargesim dice --trials` (src/sim/dicesim.c):
+/* Sampled dice totals for `chargesim dice --trials` (src/sim/runs/dicesim.c):
  * the dice of dice.h rolled in the scheduler's blocks (sched.h's block
  * size), over OpenMP threads and MPI ranks (backend.h). */
 #include <stddef.h>

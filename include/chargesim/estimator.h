@@ -1,6 +1,6 @@
 #ifndef CHARGESIM_ESTIMATOR_H
 #define CHARGESIM_ESTIMATOR_H
-/* The estimators behind the scheduler (src/sim/sched.c). The scheduler owns
+/* The estimators behind the scheduler (src/sim/sched/sched.c). The scheduler owns
  * blocks, threads, seeding, progress and the stopping rule; an estimator
  * owns what one method computes:
  *
@@ -51,7 +51,7 @@
 
 #include "chargesim/experiment.h"
 #include "chargesim/qmc.h"
-#include "chargesim/sched.h"
+#include "chargesim/result.h"
 #include "chargesim/stats.h"
 
 /* A parameter drawn per trial: uniform(a, b) or normal(a, b), clamped to
@@ -68,7 +68,7 @@ typedef struct cs_est_run {
     const cs_ruleset *rs;
     unsigned success_mask;  /* outcomes counted in p_success */
     uint64_t trials;        /* the first round's trials per point */
-    uint64_t block_size;    /* trials per block (cs_sched_block_size(trials)) */
+    uint64_t block_size;    /* trials per block (cs_stream_block_size(trials)) */
     bool sequential;        /* --precision: the interval is read at a stopping time */
     uint64_t max_trials;    /* --precision: the most trials a point runs; the block
                                that reaches it is cut short (0: no cap) */
@@ -158,16 +158,33 @@ extern const cs_estimator cs_est_pair_conditional;
 extern const cs_estimator cs_est_pair_exact;
 extern const cs_estimator cs_est_pair_rqmc;
 
+/* The registry (src/sim/est/est_registry.c): the estimators by method, and
+ * the rule that picks a run's. */
+
 /* The estimator of a method (AUTO must be resolved first). */
 const cs_estimator *cs_estimator_for(cs_method m);
 /* The paired estimator of a method (AUTO resolved by cs_est_pair_method). */
 const cs_estimator *cs_estimator_paired(cs_method m);
-/* The estimator a run of e uses: its method's (cs_experiment_method), or,
+/* The method that will run e alone: AUTO resolved, or CS_EINPUT when the
+ * requested one is impossible (cs_experiment_method_check: exact with a
+ * random layout, exact/conditional/rqmc for a ruleset without
+ * outcome_probabilities). AUTO picks rqmc where the dice are exact given
+ * the layout and 1 to CS_QMC_MAX_DIM parameters are drawn per trial (the
+ * layout's random dimensions), conditional where the layout is random
+ * otherwise, exact where it is fixed, mc where the dice have no exact form.
+ * The one place auto is decided. */
+cs_status cs_est_method(const cs_experiment *e, cs_method *out, cs_error *err);
+/* The method a run of e runs: cs_est_method, or with a variant b (compare)
+ * cs_est_pair_method. What the scheduler, a checkpoint's identity and the
+ * web page ask. */
+cs_status cs_run_method(const cs_experiment *e, const cs_experiment *b, cs_method *m,
+                        cs_error *err);
+/* The estimator a run of e uses: its method's (cs_est_method), or,
  * with a variant b, the paired one of the method both allow
  * (cs_est_pair_method). CS_EINPUT with err set when there is none. */
 cs_status cs_estimator_of(const cs_experiment *e, const cs_experiment *b,
                           const cs_estimator **est, cs_error *err);
-/* The method a pair runs (est_pair.c): the less exact of A's and B's in the
+/* The method a pair runs (est_registry.c): the less exact of A's and B's in the
  * order mc < conditional < rqmc < exact, except that under auto a pair
  * whose drawn parameters (A's and B's together) pass the Sobol sequence's
  * dimensions runs conditional. So auto pairs on rqmc wherever run's auto
@@ -175,7 +192,7 @@ cs_status cs_estimator_of(const cs_experiment *e, const cs_experiment *b,
 cs_status cs_est_pair_method(const cs_experiment *a, const cs_experiment *b, cs_method *m,
                              cs_error *err);
 
-/* Shared by the estimators (src/sim/est_common.c). */
+/* Shared by the estimators (src/sim/est/est_common.c). */
 
 /* What every block of a run of e with est shares: the success set (0: the
  * ruleset's own), the first round's trials and block size, the per-trial
@@ -205,6 +222,18 @@ bool cs_est_stands(const cs_est_run *run, const cs_est_point *pt, const double *
  * conditional, whose trials draw independently. */
 void cs_est_report_stands(const cs_est_run *run, const cs_est_point *pt, uint64_t cannot_stand,
                           uint64_t stood, double z, cs_point_result *r);
+/* A report's cells, written once for every estimator (issue 43): cell 0 is
+ * p_success, cell 1 + o outcome o. A cell function gives cell c of a
+ * point's tally: its estimate *p and interval [*lo, *hi]. */
+typedef void (*cs_est_cell)(const cs_est_run *run, const cs_est_point *pt, const void *tally,
+                            int c, double z, double *p, double *lo, double *hi);
+/* Every cell of tally into r's p_success, ci_low, ci_high and p_outcome,
+ * outcome_low, outcome_high. */
+void cs_est_report_cells(const cs_est_run *run, const cs_est_point *pt, const void *tally,
+                         double z, cs_est_cell cell, cs_point_result *r);
+/* The widest half-width of every cell of tally (the halfwidth hook's). */
+double cs_est_widest(const cs_est_run *run, const cs_est_point *pt, const void *tally, double z,
+                     cs_est_cell cell);
 /* Adds `mass` to metric m's bin of value v in one point's histogram h, if
  * this pass fills metric m's histogram. */
 void cs_est_hist_add(const cs_est_run *run, uint64_t *h, int m, double v, uint64_t mass);
@@ -215,6 +244,9 @@ void cs_est_cond_add_layout(const cs_est_run *run, const cs_est_point *pt, const
                             cs_rng *rng, uint64_t *hist, cs_est_tally *t);
 /* Adds block tally `block` into `into` as the conditional estimator does. */
 void cs_est_cond_merge(void *into, const void *block);
+/* Each metric's mean (and whether it was sampled) of a conditional tally
+ * into r, as the conditional estimator reports them (est_cond.c). */
+void cs_est_cond_means(const cs_est_run *run, const cs_est_tally *t, cs_point_result *r);
 
 /* rqmc's randomised point set (est_rqmc.c), shared with the paired rqmc
  * (est_pair.c): R replicates that scramble the same first points of a

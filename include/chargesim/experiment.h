@@ -132,12 +132,11 @@ void cs_experiment_point_choices(const cs_experiment *e, uint64_t k, int *choice
 /* "key=value" of every swept parameter at point k, for messages. */
 void cs_experiment_point_label(const cs_experiment *e, uint64_t k, char *buf, int cap);
 
-/* The method that will run: AUTO resolved, or CS_EINPUT when the requested
- * one is impossible (exact with a random layout, exact/conditional for a
- * ruleset without outcome_probabilities). AUTO picks rqmc where the dice
- * are exact given the layout and 1 to CS_QMC_MAX_DIM parameters are drawn
- * per trial (the layout's random dimensions), conditional where the layout
- * is random otherwise, exact where it is fixed. */
-cs_status cs_experiment_method(const cs_experiment *e, cs_method *out, cs_error *err);
+/* Whether method m can run e: CS_EINPUT, with a message, for exact on a
+ * random layout, exact, conditional or rqmc for a ruleset without
+ * outcome_probabilities (and rqmc in the web edition); CS_OK for mc and
+ * auto. Which method auto picks is the estimators' registry's
+ * (cs_est_method, estimator.h), which calls this for the others. */
+cs_status cs_experiment_method_check(const cs_experiment *e, cs_method m, cs_error *err);
 
 #endif

@@ -8,7 +8,7 @@
  * web edition as they are. */
 #include "chargesim/error.h"
 #include "chargesim/map.h"
-#include "chargesim/sched.h"
+#include "chargesim/result.h"
 #include "chargesim/table.h"
 
 /* The summary: swept keys, trials, successes, p_success, ci_low, ci_high,

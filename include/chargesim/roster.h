@@ -7,19 +7,19 @@
  * plain XML under that name) and New Recruit's JSON (the same tree, its
  * wrapper elements as arrays, a characteristic's text under "$text").
  *
- *   src/io/roster_zip.c   the container: a zip's one entry inflated in
+ *   src/io/units/roster_zip.c   the container: a zip's one entry inflated in
  *                         memory by zlib (cs_roster_unpack); nothing is
  *                         ever written to disk
- *   src/io/roster_json.c  New Recruit's JSON (jansson) turned into the XML
+ *   src/io/units/roster_json.c  New Recruit's JSON (jansson) turned into the XML
  *                         tree the XML form gives (libxml2), so one walk
  *                         reads both
- *   src/io/roster.c       the roster opened, its mapping and catalogue, its
+ *   src/io/units/roster.c       the roster opened, its mapping and catalogue, its
  *                         forces and selections walked for units
- *   src/io/roster_unit.c  one unit: its models, points, mount, rules and
+ *   src/io/units/roster_unit.c  one unit: its models, points, mount, rules and
  *                         profile texts, handed to stage 3 of unitsrc.h
  *                         (cs_units_settle)
  *
- * src/io/roster_doc.h holds what these files share (io only). A reader
+ * src/io/units/roster_doc.h holds what these files share (io only). A reader
  * only: no function here writes a file, so the web edition may
  * compile it. Errors come back as CS_EINPUT (CS_ELIMIT past a bound) with
  * one message naming the file, in a cs_error. */
@@ -51,7 +51,7 @@ typedef struct cs_roster_info {
 /* Does `path` name a roster by its suffix (.ros, .rosz, .json)? */
 bool cs_roster_is(const char *path);
 
-/* The roster document in a file's bytes (src/io/roster_zip.c). A zip (its
+/* The roster document in a file's bytes (src/io/units/roster_zip.c). A zip (its
  * local header's signature) must hold exactly one entry, not encrypted,
  * stored or deflated, claiming at most CS_ROSTER_MAX_BYTES in the central
  * directory, whose sizes are read (an entry written with a data descriptor

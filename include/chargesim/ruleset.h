@@ -119,6 +119,13 @@ typedef struct cs_map_spot {
     double charger_w, charger_d;  /* the charger's footprint, for the picture */
 } cs_map_spot;
 
+/* A game a player knows by name, as one ruleset plays it (issue 45): the
+ * page lists games, not implementation names. */
+typedef struct cs_game {
+    const char *title;  /* the game's name, as players say it */
+    const char *preset; /* the value of the ruleset's `preset` that plays it; NULL: the ruleset as is */
+} cs_game;
+
 typedef struct cs_ruleset {
     const char *name;     /* as in `ruleset = NAME` */
     const char *summary;  /* one line for `chargesim rules` */
@@ -126,7 +133,17 @@ typedef struct cs_ruleset {
     const cs_param_def *params;
     int n_params;
     const char *const *outcomes; /* exclusive and exhaustive */
+    /* What each outcome means at the table, one line each in the order of
+     * outcomes, in a player's words ("may not be declared: beyond the
+     * maximum charge range"); printed by `chargesim rules NAME`, shown by
+     * the page beside the table. */
+    const char *const *outcome_help;
     int n_outcomes;
+    const cs_game *games; /* the games it plays, n_games of them, first the likeliest */
+    int n_games;
+    /* The parameters map_place sets from the cell (NULL-terminated; NULL
+     * without map_place): a threat map's form does not offer them. */
+    const char *const *map_keys;
     unsigned success_mask;       /* bit i: outcome i ends in base contact */
     const cs_metric_def *metrics;
     int n_metrics;

@@ -250,4 +250,7 @@ int cs_scenario_sight_blockers(const cs_scenario *s, cs_poly *out);
 cs_status cs_scenario_map_place(cs_params *p, int first, double x, double y, cs_map_spot *spot,
                                 cs_diag *diag);
 
+/* The keys that placement sets ("distance", "offset"; ruleset.h map_keys). */
+extern const char *const cs_scenario_map_keys[];
+
 #endif

@@ -1,6 +1,6 @@
 #ifndef CHARGESIM_SCHED_MPI_H
 #define CHARGESIM_SCHED_MPI_H
-/* The MPI backend (src/sim/sched_mpi.c, compiled only with `make MPI=1`
+/* The MPI backend (src/sim/sched/sched_mpi.c, compiled only with `make MPI=1`
  * into bin/chargesim-mpi): starts MPI and sets itself as the backend
  * (backend.h), and ends the job. Nothing outside sched_mpi.c sees mpi.h. */
 

@@ -11,6 +11,9 @@ typedef enum cs_status {
     CS_ERUNTIME,  /* I/O or resource failure at run time: exit status 1 */
     CS_ENOMEM,    /* allocation failed: exit status 1 */
     CS_ELIMIT,    /* input valid but beyond a documented limit: exit status 2 */
+    CS_ESTOPPED,  /* stopped at a signal's request, its checkpoint written
+                     (checkpoint.h): no failure; the command ends by that
+                     signal (exit status 1 where it cannot) */
 } cs_status;
 
 /* A static, human-readable name of the status. Never NULL. */

@@ -90,4 +90,13 @@ void cs_stream_scramble(cs_rng *rng, uint64_t seed, uint64_t replicate);
 void cs_stream_pair(cs_rng *rng, uint64_t seed, uint64_t point, uint64_t block, uint64_t trial);
 void cs_stream_unread(cs_rng *rng);
 
+/* The blocks that key the streams: a point's trials are cut into blocks of
+ * cs_stream_block_size(trials) trials, a size that depends on the trial
+ * count alone (never on threads or ranks), and block b draws from stream
+ * (seed, point, b). Part of the reproducibility contract: a change here
+ * changes every sampled number. */
+#define CS_STREAM_MIN_BLOCK 4096u /* trials per block, at least */
+#define CS_STREAM_MAX_BLOCKS 256u /* blocks per point for the initial trials */
+uint64_t cs_stream_block_size(uint64_t trials);
+
 #endif

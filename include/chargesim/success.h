@@ -1,6 +1,6 @@
 #ifndef CHARGESIM_SUCCESS_H
 #define CHARGESIM_SUCCESS_H
-/* --success (src/sim/success.c): the outcomes of a ruleset that p_success
+/* --success (src/sim/model/success.c): the outcomes of a ruleset that p_success
  * counts, as a mask of outcome indices (cs_run_opts.success_mask; 0 stands
  * for the ruleset's own success_mask). */
 #include <stddef.h>

@@ -9,9 +9,9 @@
 
 /* Writes the table; returns CS_ERUNTIME on a write error. CSV writes the
  * header and rows only (no title or note, so any CSV reader loads it). */
-cs_status cs_table_write(const cs_table *t, cs_format fmt, FILE *f);
+cs_status cs_tablewrite(const cs_table *t, cs_format fmt, FILE *f);
 
 /* Writes one CSV field (no separator), quoted by libcsv when needed. */
-int cs_csv_field(FILE *f, const char *s);
+int cs_tablewrite_csv_field(FILE *f, const char *s);
 
 #endif

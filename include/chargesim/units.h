@@ -6,7 +6,7 @@
  *   model    a bound mapping (which characteristic feeds which ruleset
  *            parameter, fixed parameters), units with their values, and
  *            the notes about units left out or kept with a warning
- *   analysis (src/sim/units.c, stage 4 of the five unitsrc.h lists) per
+ *   analysis (src/sim/runs/units.c, stage 4 of the five unitsrc.h lists) per
  *            unit, through the ruleset interface at the exact head-on
  *            layout: p_success per distance, reach by exact inversion,
  *            +1 speed, metric means, points per inch
@@ -233,7 +233,7 @@ cs_status cs_units_add_input(cs_units *u, const char *path, const char *sha256);
  * anything else as written, blanks around it aside. */
 bool cs_units_same_value(const char *a, const char *b);
 
-/* ---- analysis (src/sim/units.c) ---------------------------------------- */
+/* ---- analysis (src/sim/runs/units.c) ---------------------------------------- */
 
 /* The distances of a table: lo, lo + step, ..., up to hi (inclusive). */
 typedef struct cs_units_grid {

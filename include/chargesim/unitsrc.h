@@ -4,24 +4,24 @@
  * units.h, and the table that shows its analysis. `chargesim units` runs
  * five stages, one file each, in this order (src/cli/cmd_units.c):
  *
- *   1 read the source       src/io/units_source.c: what SOURCE names (a
+ *   1 read the source       src/io/units/units_source.c: what SOURCE names (a
  *                           CSV, a catalogue, a folder), each file's mapping
  *                           (by its game system), the BattleScribe documents
  *                           parsed by libxml2 with their id index
- *   2 resolve entries       src/io/units_resolve.c: which entries are units,
+ *   2 resolve entries       src/io/units/units_resolve.c: which entries are units,
  *                           each unit's profiles, options and points, the
  *                           texts of the characteristics the mapping names;
- *                           a units CSV: src/io/units_csv.c (libcsv), one
+ *                           a units CSV: src/io/units/units_csv.c (libcsv), one
  *                           row one unit, its cells the texts
- *   3 map characteristics   src/io/units_map.c: the texts read in their
+ *   3 map characteristics   src/io/units/units_settle.c: the texts read in their
  *                           format into parameter values (cs_units_settle),
  *                           units kept or left out with notes -> cs_units
- *   4 analyse               src/sim/units.c (units.h): exact per-unit odds
- *   5 table                 src/io/units_table.c: CSV, Markdown or LaTeX
+ *   4 analyse               src/sim/runs/units.c (units.h): exact per-unit odds
+ *   5 table                 src/io/units/units_table.c: CSV, Markdown or LaTeX
  *
  * The mapping files the stages follow (experiments/mappings/<system>.ini,
  * libinih: which characteristic feeds which ruleset parameter, fixed and
- * locked parameters, the cost type) are read by src/io/units_mapping.c.
+ * locked parameters, the cost type) are read by src/io/units/units_ini.c.
  *
  * A unit lacking a value the mapping marks required, or holding one that does
  * not parse or that its profiles give twice with different text, is never
@@ -38,7 +38,7 @@
 #include "chargesim/table.h"
 #include "chargesim/units.h"
 
-/* ---- mapping files (src/io/units_mapping.c) ----------------------------- */
+/* ---- mapping files (src/io/units/units_ini.c) ----------------------------- */
 
 /* Reads one mapping file. Unknown sections or keys, a missing [units]
  * ruleset, a bad format name: CS_EINPUT naming file:line. */
@@ -57,7 +57,7 @@ cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int
 cs_status cs_units_mapping_load_path(const char *path, cs_units_mapping **out, int *n,
                                      cs_error *err);
 
-/* ---- stage 1: read the source (src/io/units_source.c) ------------------- */
+/* ---- stage 1: read the source (src/io/units/units_source.c) ------------------- */
 
 /* Stages 1 to 3 for SOURCE: a units CSV (.csv), a BattleScribe catalogue
  * (.cat) or game system (.gst), or a directory (every .cat in it; its .gst
@@ -68,6 +68,8 @@ cs_status cs_units_mapping_load_path(const char *path, cs_units_mapping **out, i
 cs_status cs_units_read_source(const char *source, cs_units_mapping *maps, int n_maps,
                                const char *rules, cs_units *units, cs_error *err);
 
+/* The document library's (units_doc.c), shared with the mapping files. */
+
 /* The files of a directory whose names end in one of `suffixes` (NULL-
  * terminated), hidden ones aside, as dir/name in name order; *out is
  * malloc'ed (free()), each entry CS_UNITS_PATH long. */
@@ -77,7 +79,7 @@ cs_status cs_units_list_files(const char *dir, const char *const *suffixes,
 /* The gameSystemId of a .cat (or the id of a .gst), to pick a mapping. */
 cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error *err);
 
-/* ---- stage 2: resolve entries (src/io/units_resolve.c, units_csv.c) ------ */
+/* ---- stage 2: resolve entries (src/io/units/units_resolve.c, units_csv.c) ------ */
 
 /* BattleScribe. `path` is a .cat (its .gst, the file in the same directory
  * whose root id is the catalogue's gameSystemId, and the catalogues it
@@ -118,7 +120,7 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
 cs_status cs_units_read_csv(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,
                             cs_units *out, cs_error *err);
 
-/* ---- stage 3: map characteristics (src/io/units_map.c) ------------------ */
+/* ---- stage 3: map characteristics (src/io/units/units_settle.c) ------------------ */
 
 /* What a reader found for one mapped characteristic of one unit: the
  * distinct texts (trimmed) its profiles give, each with its line. */
@@ -187,7 +189,7 @@ bool cs_units_parse_value(const char *text, cs_units_format format, bool alterna
  * text (one plain distance, or one that does not read). */
 bool cs_units_alternate_text(const char *text, char *buf, size_t cap);
 
-/* ---- stage 5: the table (src/io/units_table.c) -------------------------- */
+/* ---- stage 5: the table (src/io/units/units_table.c) -------------------------- */
 
 /* One row per unit: catalogue, name, ruleset, points, base, type (only when
  * a mapping names a type characteristic), the parameter

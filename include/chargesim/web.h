@@ -2,9 +2,10 @@
 #define CHARGESIM_WEB_H
 /* The web edition's C side (issue 31): the functions the page's Web Worker
  * calls through emscripten. It sits beside the command line, on sim, and
- * never includes io: the page builds the same experiment from the same
+ * never includes io's writers: the page builds the same experiment from the same
  * KEY=VALUE pairs, runs the same scheduler and estimators and shows the
- * same table, so the numbers are those of the command it shows.
+ * same table, so the numbers are those of the command it shows. (The Units
+ * tab's entry point, which uses io's readers, is webunits.h.)
  *
  * A request is the pairs of the page's link, in order:
  *   cs_web_begin("run" | "map" | "compare" | "dice")
@@ -26,10 +27,9 @@
  *    command line prints ("chargesim CMD: message"), "exit": its exit
  *    status, "field": the key at fault or null}.
  *
- * GSL has no WebAssembly build, so the page has no rqmc: where the command
- * line's auto would pick rqmc the page runs conditional, says so in
- * "notice", and its command sets experiment.method=conditional, which gives
- * the page's numbers; an explicit rqmc is refused. A long run reports its
+ * GSL is built for WebAssembly from Debian's source (scripts/web-libs.sh),
+ * so the page runs what the command line's auto picks, rqmc included, with
+ * the same numbers for the same seed; "notice" is null. A long run reports its
  * progress to JavaScript (Module.onProgress(done, total)); the page cancels
  * one by ending the worker. */
 

@@ -33,6 +33,7 @@ typedef struct cs_webjob {
     cs_websets a, b;               /* --set; compare's --b */
     cs_webopt success, x, y, expr, trials, seed;
     int field;                     /* the pair a refusal belongs to, or -1 */
+    const char *field_name;        /* the field at fault when no pair is (a missing one), or NULL */
     bool oom, too_many;
     cs_error err;
     /* The result. */

@@ -1,9 +1,8 @@
 #ifndef CHARGESIM_WEBJSON_H
 #define CHARGESIM_WEBJSON_H
 /* JSON text for the web edition (src/web/): what the C side hands to
- * JavaScript, which reads it with JSON.parse. jansson, which the command
- * line's metadata uses, has no WebAssembly build here; this writes only,
- * into one growing buffer, commas placed by the writer. Strings are
+ * JavaScript, which reads it with JSON.parse. It writes only, into one
+ * growing buffer (the page links no jansson for this), commas placed by the writer. Strings are
  * escaped as RFC 8259 requires (quote, backslash, control characters);
  * a number that is not finite is written null. An allocation that fails
  * marks the buffer (text.oom) and later calls do nothing. */

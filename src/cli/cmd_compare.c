@@ -171,7 +171,7 @@ static int make_pivot(const cmp_args *a, const cs_cmp_result *res, const char *b
     cs_error err;
     const char *colon = strchr(a->pivot, ':');
     snprintf(row, sizeof row, "%.*s", (int)(colon - a->pivot), a->pivot);
-    if (cs_report_compare_pivot(res, row, colon + 1, bd, a->fmt, t, &err) != CS_OK)
+    if (cs_cmpreport_pivot(res, row, colon + 1, bd, a->fmt, t, &err) != CS_OK)
         return cs_cli_fail_err("compare", &err);
     return 0;
 }
@@ -187,7 +187,7 @@ static int check_outputs(const cmp_args *a, const cs_experiment *e)
         char row[256];
         const char *colon = strchr(a->pivot, ':');
         snprintf(row, sizeof row, "%.*s", (int)(colon - a->pivot), a->pivot);
-        if (cs_report_compare_pivot_check(e, row, colon + 1, &err) != CS_OK)
+        if (cs_cmpreport_pivot_check(e, row, colon + 1, &err) != CS_OK)
             return cs_cli_fail_err("compare", &err);
     }
     if (cs_output_check_inputs(a->out, "-o", &a->path, 1, &err) != CS_OK)
@@ -202,6 +202,49 @@ static int check_outputs(const cmp_args *a, const cs_experiment *e)
         return cs_cli_fail_err("compare", &err);
     cs_outfile_abort(&o);
     return 0;
+}
+
+/* compare's engine call and table, for cs_cli_engine_run. */
+typedef struct cmp_engine {
+    const cmp_args *a;
+    const cs_experiment *ea, *eb;
+    cs_cmp_result res;
+} cmp_engine;
+
+static cs_status engine(void *user, cs_run_opts *opts, cs_error *err)
+{
+    cmp_engine *g = user;
+    return cs_cmp_run(g->ea, g->eb, opts, &g->res, err);
+}
+
+static int engine_write(void *user)
+{
+    cmp_engine *g = user;
+    const cmp_args *a = g->a;
+    cs_table t;
+    char *bd = b_description(a);
+    int rc = 0;
+    memset(&t, 0, sizeof t);
+    if (!bd)
+        rc = cs_cli_fail("compare", CS_ENOMEM, "out of memory");
+    else if (a->pivot)
+        rc = make_pivot(a, &g->res, bd, &t);
+    else if (cs_cmpreport_table(&g->res, bd, a->fmt, &t) != CS_OK)
+        rc = cs_cli_fail("compare", CS_ENOMEM, "out of memory");
+    if (!rc)
+        rc = write_table(a, &g->res, &t);
+    cs_table_free(&t);
+    free(bd);
+    return rc;
+}
+
+/* Not met only past the cap, which the estimators' worst case keeps above
+ * what any point needs (sched.c, check_bounds). */
+static bool engine_precision(void *user, uint64_t *max_trials)
+{
+    cmp_engine *g = user;
+    *max_trials = g->a->max_trials ? g->a->max_trials : CS_SCHED_DEFAULT_MAX_TRIALS;
+    return g->res.precision_met;
 }
 
 static int run_compare(cmp_args *a)
@@ -236,42 +279,14 @@ static int run_compare(cmp_args *a)
         const char *out[1] = {a->out};
         rc = cs_cli_ckpt_start(&a->ckpt, &ea, &paired, NULL, &a->path, 1, out, 1);
         opts.checkpoint = paired.checkpoint;
+        opts.est = paired.est; /* the paired estimator, planned once */
     }
-    cs_cmp_result res;
-    memset(&res, 0, sizeof res);
-    cs_progress prog;
-    cs_progress_init(&prog, a->quiet);
-    opts.progress = cs_progress_update;
-    opts.progress_user = &prog;
-    cs_status st = CS_OK;
-    if (!rc) {
-        cs_cli_ckpt_arm(&a->ckpt);
-        st = cs_cmp_run(&ea, &eb, &opts, &res, &err);
-        cs_progress_finish(&prog);
-        int stopped = cs_cli_ckpt_stopped(&a->ckpt);
-        rc = stopped ? stopped : st != CS_OK ? cs_cli_fail_err("compare", &err) : 0;
-    }
-    if (!rc) {
-        cs_table t;
-        char *bd = b_description(a);
-        memset(&t, 0, sizeof t);
-        if (!bd)
-            rc = cs_cli_fail("compare", CS_ENOMEM, "out of memory");
-        else if (a->pivot)
-            rc = make_pivot(a, &res, bd, &t);
-        else if (cs_report_compare(&res, bd, a->fmt, &t) != CS_OK)
-            rc = cs_cli_fail("compare", CS_ENOMEM, "out of memory");
-        if (!rc)
-            rc = write_table(a, &res, &t);
-        /* Not met only past the cap, which the estimators' worst case
-         * keeps above what any point needs (sched.c, check_bounds). */
-        if (!rc && ea.precision > 0.0 && !res.precision_met)
-            cs_cli_precision_warning("compare", "points",
-                                     a->max_trials ? a->max_trials : CS_SCHED_DEFAULT_MAX_TRIALS);
-        cs_table_free(&t);
-        free(bd);
-    }
-    cs_cmp_result_free(&res);
+    cmp_engine g = {a, &ea, &eb, {0}};
+    const cs_cli_engine eng = {"compare", "points", a->quiet, &a->ckpt, &g, engine, engine_write,
+                               NULL, engine_precision};
+    if (!rc)
+        rc = cs_cli_engine_run(&eng, &ea, &opts);
+    cs_cmp_result_free(&g.res);
     cs_experiment_free(&eb);
     cs_experiment_free(&ea);
     return cs_cli_ckpt_finish(&a->ckpt, rc);

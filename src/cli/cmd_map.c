@@ -217,7 +217,7 @@ static cs_status write_outputs(const map_args *a, const cs_map_result *m, cs_out
         st = cs_report_map(m, &t);
         if (st != CS_OK)
             cs_error_set(err, st, "out of memory");
-        else if (cs_table_write(&t, CS_FORMAT_CSV, csv->f) != CS_OK)
+        else if (cs_tablewrite(&t, CS_FORMAT_CSV, csv->f) != CS_OK)
             st = cs_outfile_write_error(csv, err);
         /* The CSV's provenance (CSVW) beside a CSV file, committed with it. */
         cs_run_result made = {.exp = m->exp, .method = m->method};
@@ -320,6 +320,48 @@ static int start_checkpoint(map_args *a, const cs_experiment *e, const cs_map_ax
     return rc;
 }
 
+/* map's engine call and outputs, for cs_cli_engine_run. */
+typedef struct map_engine {
+    const map_args *a;
+    const cs_experiment *e;
+    const cs_map_axis *x, *y;
+    cs_outfile *csv, *meta, *pic;
+    cs_map_result m;
+    bool ran; /* m holds a result to free */
+} map_engine;
+
+static cs_status engine(void *user, cs_run_opts *opts, cs_error *err)
+{
+    map_engine *g = user;
+    cs_status st = cs_map_run(g->e, g->x, g->y, opts, &g->m, err);
+    g->ran = st == CS_OK;
+    return st;
+}
+
+static int engine_write(void *user)
+{
+    map_engine *g = user;
+    cs_error err;
+    return write_outputs(g->a, &g->m, g->csv, g->meta, g->pic, &err) != CS_OK
+               ? cs_cli_fail_err(CMD, &err)
+               : 0;
+}
+
+static void engine_abort(void *user)
+{
+    map_engine *g = user;
+    cs_outfile_abort(g->csv);
+    cs_outfile_abort(g->meta);
+    cs_outfile_abort(g->pic);
+}
+
+static bool engine_precision(void *user, uint64_t *max_trials)
+{
+    map_engine *g = user;
+    *max_trials = g->m.max_trials;
+    return g->m.precision_met;
+}
+
 static int run_map(map_args *a)
 {
     cs_experiment e;
@@ -338,30 +380,12 @@ static int run_map(map_args *a)
         cs_experiment_free(&e);
         return rc;
     }
-    cs_progress prog;
-    cs_progress_init(&prog, a->quiet);
-    opts.progress = cs_progress_update;
-    opts.progress_user = &prog;
-    cs_map_result m;
-    cs_cli_ckpt_arm(&a->ckpt);
-    cs_status st = cs_map_run(&e, &x, &y, &opts, &m, &err);
-    cs_progress_finish(&prog);
-    int stopped = cs_cli_ckpt_stopped(&a->ckpt);
-    if (st == CS_OK)
-        st = write_outputs(a, &m, &csv, &meta, &pic, &err);
-    else {
-        cs_outfile_abort(&csv);
-        cs_outfile_abort(&meta);
-        cs_outfile_abort(&pic);
-    }
-    if (stopped)
-        rc = stopped;
-    else if (st != CS_OK)
-        rc = cs_cli_fail_err(CMD, &err);
-    else if (e.precision > 0.0 && !m.precision_met)
-        cs_cli_precision_warning(CMD, "cells", m.max_trials);
-    if (st == CS_OK)
-        cs_map_result_free(&m);
+    map_engine g = {a, &e, &x, &y, &csv, &meta, &pic, {0}, false};
+    const cs_cli_engine eng = {CMD, "cells", a->quiet, &a->ckpt, &g, engine, engine_write,
+                               engine_abort, engine_precision};
+    rc = cs_cli_engine_run(&eng, &e, &opts);
+    if (g.ran)
+        cs_map_result_free(&g.m);
     cs_experiment_free(&e);
     return cs_cli_ckpt_finish(&a->ckpt, rc);
 }

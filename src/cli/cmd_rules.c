@@ -12,9 +12,10 @@ static const char usage[] =
     "Without NAME, lists the rulesets. With NAME, prints its readings of the rules,\n"
     "every parameter (type, default, unit, accepted values, help; [layout] ones may\n"
     "be drawn per trial, [assumption] ones are readings chosen where the sources are\n"
-    "silent), its outcomes (* = counts as success), the success set on a line of\n"
-    "its own (\"Success: charged\"; chargesim run --success OUTCOME[,OUTCOME...]\n"
-    "counts others instead) and its measured quantities.\n"
+    "silent), its outcomes (* = counts as success), each with a line saying what\n"
+    "it means at the table, the success set on a line of its own (\"Success:\n"
+    "charged\"; chargesim run --success OUTCOME[,OUTCOME...] counts others\n"
+    "instead) and its measured quantities.\n"
     "\n"
     "  -h, --help   this text\n";
 
@@ -30,12 +31,13 @@ static void print_ruleset(const cs_ruleset *rs)
                (p->flags & CS_PF_LAYOUT) ? " [layout]" : "",
                (p->flags & CS_PF_ASSUMPTION) ? " [assumption]" : "", p->help);
     }
-    printf("\noutcomes (* = success):\n ");
+    printf("\noutcomes (* = success), each with what it means at the table:\n");
     for (int o = 0; o < rs->n_outcomes; o++)
-        printf(" %s%s", rs->outcomes[o], (rs->success_mask >> o) & 1u ? "*" : "");
+        printf("  %s%-*s %s\n", rs->outcomes[o], 19 - (int)strlen(rs->outcomes[o]),
+               (rs->success_mask >> o) & 1u ? "*" : "", rs->outcome_help[o]);
     /* The success set spelled out (issue 15, point 5): p_success counts
      * these, unless `run --success` names others. */
-    printf("\nSuccess: ");
+    printf("Success: ");
     for (int o = 0, n = 0; o < rs->n_outcomes; o++)
         if ((rs->success_mask >> o) & 1u)
             printf("%s%s", n++ ? ", " : "", rs->outcomes[o]);

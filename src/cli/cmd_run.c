@@ -254,7 +254,7 @@ static cs_status write_dist(const run_args *a, const cs_run_result *res,
 {
     cs_table dt;
     cs_status st = cs_report_dist(res, &dt);
-    if (st == CS_OK && cs_table_write(&dt, CS_FORMAT_CSV, f->df.f) != CS_OK)
+    if (st == CS_OK && cs_tablewrite(&dt, CS_FORMAT_CSV, f->df.f) != CS_OK)
         st = cs_outfile_write_error(&f->df, err);
     else if (st != CS_OK)
         cs_error_set(err, st, "out of memory");
@@ -288,7 +288,7 @@ static cs_status write_outputs(const run_args *a, const cs_run_result *res, run_
     for (int t = 0; st == CS_OK && t < n_tables; t++) {
         if (t && a->fmt != CS_FORMAT_CSV)
             fputc('\n', f->of.f);
-        if (cs_table_write(&tables[t], a->fmt, f->of.f) != CS_OK)
+        if (cs_tablewrite(&tables[t], a->fmt, f->of.f) != CS_OK)
             st = cs_outfile_write_error(&f->of, err);
     }
     for (int t = 0; t < n_tables; t++)
@@ -309,6 +309,39 @@ static cs_status write_outputs(const run_args *a, const cs_run_result *res, run_
 }
 
 /* Loads, runs and writes: the exit status. */
+/* run's engine call and outputs, for cs_cli_engine_run. */
+typedef struct run_engine {
+    const run_args *a;
+    const cs_experiment *e;
+    run_files *f;
+    cs_run_result res;
+} run_engine;
+
+static cs_status engine(void *user, cs_run_opts *opts, cs_error *err)
+{
+    run_engine *g = user;
+    return cs_sched_run(g->e, opts, &g->res, err);
+}
+
+static int engine_write(void *user)
+{
+    run_engine *g = user;
+    cs_error err;
+    return write_outputs(g->a, &g->res, g->f, &err) != CS_OK ? cs_cli_fail_err("run", &err) : 0;
+}
+
+static void engine_abort(void *user)
+{
+    files_abort(((run_engine *)user)->f);
+}
+
+static bool engine_precision(void *user, uint64_t *max_trials)
+{
+    run_engine *g = user;
+    *max_trials = g->res.max_trials;
+    return g->res.precision_met;
+}
+
 static int run_experiment(run_args *a)
 {
     cs_experiment e;
@@ -342,27 +375,12 @@ static int run_experiment(run_args *a)
         cs_experiment_free(&e);
         return rc;
     }
-    cs_progress prog;
-    cs_progress_init(&prog, a->quiet);
-    opts.progress = cs_progress_update;
-    opts.progress_user = &prog;
-    cs_run_result res;
-    cs_cli_ckpt_arm(&a->ckpt);
-    st = cs_sched_run(&e, &opts, &res, &err);
-    cs_progress_finish(&prog);
-    int stopped = cs_cli_ckpt_stopped(&a->ckpt);
-    if (st == CS_OK)
-        st = write_outputs(a, &res, &f, &err);
-    else
-        files_abort(&f);
-    if (stopped)
-        rc = stopped;
-    else if (st != CS_OK)
-        rc = cs_cli_fail_err("run", &err);
-    else if (e.precision > 0.0 && !res.precision_met)
-        cs_cli_precision_warning("run", "points", res.max_trials);
-    if (res.point)
-        cs_sched_result_free(&res);
+    run_engine g = {a, &e, &f, {0}};
+    const cs_cli_engine eng = {"run", "points", a->quiet, &a->ckpt, &g, engine, engine_write,
+                               engine_abort, engine_precision};
+    rc = cs_cli_engine_run(&eng, &e, &opts);
+    if (g.res.point)
+        cs_sched_result_free(&g.res);
     cs_experiment_free(&e);
     return cs_cli_ckpt_finish(&a->ckpt, rc);
 }

@@ -298,7 +298,7 @@ static cs_status read_units(options *o, pipeline *pl, cs_error *err)
     return st;
 }
 
-/* Stage 4: every unit analysed exactly (src/sim/units.c). */
+/* Stage 4: every unit analysed exactly (src/sim/runs/units.c). */
 static cs_status analyse_units(const options *o, pipeline *pl, cs_error *err)
 {
     const int nd = cs_units_grid_count(&pl->g);
@@ -343,7 +343,7 @@ static void about(const pipeline *pl, char *buf, size_t cap)
     }
 }
 
-/* Stage 5: the table (src/io/units_table.c). */
+/* Stage 5: the table (src/io/units/units_table.c). */
 static cs_status tabulate(const options *o, pipeline *pl, const char *what, cs_error *err)
 {
     const cs_units_grid *g = &pl->g;

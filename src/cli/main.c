@@ -93,8 +93,8 @@ static int dispatch(int argc, char **argv)
 
 #ifdef CS_MPI
 /* bin/chargesim-mpi: every rank runs the command on the same arguments and
- * computes its share of the blocks (src/sim/sched_mpi.c); rank 0 alone
- * reads the input files, whose bytes every rank parses (src/io/infile.c),
+ * computes its share of the blocks (src/sim/sched/sched_mpi.c); rank 0 alone
+ * reads the input files, whose bytes every rank parses (src/io/read/infile.c),
  * and alone speaks and writes (issue 22). The other ranks' standard output
  * and error go to /dev/null, and their output options to standard output:
  * they check the same bytes, so they reach the same verdict, but never

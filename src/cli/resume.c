@@ -1,7 +1,10 @@
-/* --checkpoint for run, map and compare (issue 34): the file checked, read
- * to resume, written while the run goes on and removed when its outputs
- * are written; SIGINT and SIGTERM answered with a last checkpoint. See
- * include/chargesim/cli.h and include/chargesim/checkpoint.h (the format). */
+/* --checkpoint for run, map and compare (issue 34): the run built once
+ * (cs_sched_plan), the file checked, read to resume, written while the run
+ * goes on and removed when its outputs are written; SIGINT and SIGTERM
+ * answered with a last checkpoint; and the one sequence around the engine
+ * the three commands share (cs_cli_engine_run: progress, checkpoint, run,
+ * stop, failure, outputs, precision warning). See include/chargesim/cli.h
+ * and include/chargesim/checkpoint.h (the format). */
 #define _DEFAULT_SOURCE
 #include "chargesim/cli.h"
 
@@ -177,6 +180,11 @@ int cs_cli_ckpt_start(cs_cli_ckpt *c, const cs_experiment *e, cs_run_opts *opts,
                       const char *extra, const char *const *inputs, int n_inputs,
                       const char *const *outputs, int n_outputs)
 {
+    cs_error err;
+    /* The run is built here, once: its estimator (auto resolved) is what
+     * the checkpoint's identity and the run read (cs_sched_plan). */
+    if (cs_sched_plan(e, opts, &err) != CS_OK)
+        return cs_cli_fail_err(c->cmd, &err);
     if (!c->path)
         return c->every_text ? cs_cli_fail(c->cmd, CS_EINPUT,
                                            "--checkpoint-every applies only with --checkpoint")
@@ -185,22 +193,23 @@ int cs_cli_ckpt_start(cs_cli_ckpt *c, const cs_experiment *e, cs_run_opts *opts,
     if (rc)
         return rc;
     cs_ckpt_sink sink = {sink_write, sink_stop, c};
-    cs_ckpt_init(&c->ck, c->every_text ? strtod(c->every_text, NULL) : CS_CKPT_DEFAULT_EVERY,
-                 &sink);
+    c->ck = cs_ckpt_new(c->every_text ? strtod(c->every_text, NULL) : CS_CKPT_DEFAULT_EVERY,
+                        &sink);
+    if (!c->ck)
+        return cs_cli_fail(c->cmd, CS_ENOMEM, "out of memory");
     char note[4096];
-    cs_error err;
     command_line(c, note, sizeof note);
-    if (cs_ckpt_identify(&c->ck, c->cmd, e, opts, extra, note, &err) != CS_OK)
+    if (cs_ckpt_identify(c->ck, c->cmd, e, opts, extra, note, &err) != CS_OK)
         return cs_cli_fail_err(c->cmd, &err);
     size_t len;
     bool exists;
     if ((rc = read_file(c, &len, &exists)) != 0)
         return rc;
-    if (exists && cs_ckpt_load(&c->ck, c->path, c->bytes, len, &err) != CS_OK)
+    if (exists && cs_ckpt_load(c->ck, c->path, c->bytes, len, &err) != CS_OK)
         return cs_cli_fail_err(c->cmd, &err);
     if (exists)
         fprintf(stderr, "chargesim %s: note: going on from the checkpoint %s\n", c->cmd, c->path);
-    opts->checkpoint = &c->ck;
+    opts->checkpoint = c->ck;
     return 0;
 }
 
@@ -219,15 +228,15 @@ int cs_cli_ckpt_stopped(cs_cli_ckpt *c)
 {
     if (!c->path)
         return 0;
-    if (!c->ck.stopped) {
+    if (!c->ck || !cs_ckpt_stopped(c->ck)) {
         cs_outfile_defer_signals(false); /* a signal after the last safe point: as ever */
         return 0;
     }
     /* Under MPI the signal may have reached another rank only. */
-    int sig = c->ck.stopped;
+    int sig = cs_ckpt_stopped(c->ck);
     char line[4096];
     command_line(c, line, sizeof line);
-    if (c->ck.last_write == CS_OK)
+    if (cs_ckpt_last_write(c->ck) == CS_OK)
         fprintf(stderr,
                 "chargesim %s: stopped by %s: the checkpoint %s is written; run the same "
                 "command to go on from it:\n  %s\n",
@@ -253,8 +262,31 @@ int cs_cli_ckpt_finish(cs_cli_ckpt *c, int rc)
 
 void cs_cli_ckpt_free(cs_cli_ckpt *c)
 {
-    if (c->path)
-        cs_ckpt_free(&c->ck);
+    cs_ckpt_free(c->ck);
+    c->ck = NULL;
     free(c->bytes);
     c->bytes = NULL;
+}
+
+int cs_cli_engine_run(const cs_cli_engine *g, const cs_experiment *e, cs_run_opts *opts)
+{
+    cs_error err;
+    cs_progress prog;
+    cs_progress_init(&prog, g->quiet);
+    opts->progress = cs_progress_update;
+    opts->progress_user = &prog;
+    cs_cli_ckpt_arm(g->ckpt);
+    cs_status st = g->engine(g->user, opts, &err);
+    cs_progress_finish(&prog);
+    int stopped = cs_cli_ckpt_stopped(g->ckpt);
+    if (st != CS_OK) {
+        if (g->abort)
+            g->abort(g->user);
+        return stopped ? stopped : cs_cli_fail_err(g->cmd, &err);
+    }
+    int rc = g->write(g->user);
+    uint64_t cap;
+    if (!rc && e->precision > 0.0 && !g->precision_met(g->user, &cap))
+        cs_cli_precision_warning(g->cmd, g->what, cap);
+    return rc;
 }

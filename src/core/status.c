@@ -9,6 +9,7 @@ const char *cs_strerror(cs_status status)
     case CS_ERUNTIME: return "runtime failure";
     case CS_ENOMEM: return "out of memory";
     case CS_ELIMIT: return "beyond a documented limit";
+    case CS_ESTOPPED: return "stopped by a signal";
     }
     return "unknown status";
 }
@@ -20,7 +21,8 @@ int cs_status_exit_code(cs_status status)
     case CS_EINPUT:
     case CS_ELIMIT: return 2;
     case CS_ERUNTIME:
-    case CS_ENOMEM: return 1;
+    case CS_ENOMEM:
+    case CS_ESTOPPED: return 1;
     }
     return 1;
 }

@@ -142,6 +142,13 @@ static const cs_param_def params[P_COUNT] = {
 
 enum { O_CHARGED, O_DISORDERED, O_FAILED, O_ILLEGAL, O_COUNT };
 static const char *const outcomes[O_COUNT] = {"charged", "disordered", "failed", "illegal"};
+static const char *const outcome_help[O_COUNT] = {
+    "the charge reached the enemy in good order",
+    "the charge reached the enemy, but a natural 1 on the die disordered it",
+    "declared, but the roll fell short (or the lane was blocked)",
+    "may not be declared: beyond speed + 6, out of sight, no room on that side, or engaged",
+};
+static const cs_game games[] = {{"A Song of Ice and Fire", NULL}};
 
 enum {
     M_ROLL,
@@ -646,7 +653,11 @@ const cs_ruleset cs_rules_asoiaf = {
     .params = params,
     .n_params = P_COUNT,
     .outcomes = outcomes,
+    .outcome_help = outcome_help,
     .n_outcomes = O_COUNT,
+    .games = games,
+    .n_games = 1,
+    .map_keys = cs_scenario_map_keys,
     .success_mask = (1u << O_CHARGED) | (1u << O_DISORDERED),
     .metrics = metrics,
     .n_metrics = M_COUNT,

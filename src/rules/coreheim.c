@@ -125,6 +125,18 @@ static const char *const outcomes[N_OUTCOMES] = {
     [O_DECLINED] = "declined",
     [O_ILLEGAL] = "illegal",
 };
+static const char *const outcome_help[N_OUTCOMES] = {
+    [O_CHARGED] = "reached the warrior the charge was declared against",
+    [O_DIVING] = "a diving charge from above reached the declared target",
+    [O_INTERCEPTED] = "another warrior intercepted the charge on its way",
+    [O_FAILED] = "declared, but the target was out of range",
+    [O_FAILED_TEST] = "an Initiative test on the way failed (climbing, out of sight)",
+    [O_FELL] = "the charger fell while climbing or jumping",
+    [O_DECLINED] = "the player misjudged the distance as too far and did not declare",
+    [O_ILLEGAL] = "may not be declared: the target is hidden, or the climb is over 6\"",
+};
+static const cs_game games[] = {{"Coreheim (Mordheim-style skirmish)", NULL}};
+static const char *const map_keys[] = {"distance", NULL};
 
 static const cs_metric_def metrics[N_METRICS] = {
     [M_TESTS] = {"tests_taken", "", "Initiative tests rolled (declared charges)", 1.0, 0.0, 10.0,
@@ -556,7 +568,11 @@ const cs_ruleset cs_rules_coreheim = {
     .params = params,
     .n_params = N_PARAMS,
     .outcomes = outcomes,
+    .outcome_help = outcome_help,
     .n_outcomes = N_OUTCOMES,
+    .games = games,
+    .n_games = 1,
+    .map_keys = map_keys,
     /* p_success: contact with the declared target (docs/rules/coreheim.md, issue 15.5); an
      * interception ends in contact with another warrior. */
     .success_mask = (1u << O_CHARGED) | (1u << O_DIVING),

@@ -30,8 +30,9 @@ enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
 /* The presets, one row each: all the program knows of one published game's
  * charge, from its core rules (docs/rules/generic.md, "The presets", where
  * the row has its line too; tests/test_help.c checks that it does).
- * X(name, line, source, swift, swift_dice, swift_help, fields):
+ * X(name, title, line, source, swift, swift_dice, swift_help, fields):
  *   name    the value of `preset`, in the order of its choices
+ *   title   the game as players name it (the page lists games, issue 45)
  *   line    its line in the table of `chargesim rules generic`: the name
  *           padded to 8, the roll, the engagement, who may declare
  *   source  its lines under "Sources" there (continued with 4 spaces): the
@@ -41,11 +42,11 @@ enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
  *           NOSWIFT, NULL, "" elsewhere
  *   fields  of struct preset below; what a row leaves out is 0 or NULL */
 #define PRESETS(X)                                                                              \
-    X(none, "none    move + dice         0 (contact)  no limit",                                \
+    X(none, "Any move + dice charge", "none    move + dice         0 (contact)  no limit",                                \
       "your own dice (`dice`, 2D6 when empty) and move.",                                       \
       NOSWIFT, NULL, "",                                                                        \
       .limit = LIMIT_NONE)                                                                      \
-    X(w40k,                                                                                     \
+    X(w40k, "Warhammer 40,000",                                                                 \
       "w40k    2D6 (no move)       1\"           target within 12\"; not already within 1\"",   \
       "Warhammer 40,000 core rules, Charge phase: a charge may be declared\n"                   \
       "    against units within 12\" and must end within Engagement Range (1\"), so a\n"        \
@@ -54,14 +55,14 @@ enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
       NOSWIFT, NULL, "",                                                                        \
       .dice = "2d6", .dice_alone = true, .engagement = 1.0, .limit = LIMIT_FIXED,               \
       .declare = 12.0)                                                                          \
-    X(aos,                                                                                      \
+    X(aos, "Warhammer Age of Sigmar",                                                           \
       "aos     2D6 (no move)       1/2\"         target within 12\"; not already within 1/2\"", \
       "Age of Sigmar core rules: charge targets within 12\", the move must end\n"               \
       "    within 1/2\" of the target, a unit already within 1/2\" is in combat.",              \
       NOSWIFT, NULL, "",                                                                        \
       .dice = "2d6", .dice_alone = true, .engagement = 0.5, .limit = LIMIT_FIXED,               \
       .declare = 12.0)                                                                          \
-    X(tow, "tow     M + highest of 2D6  0 (contact)  target within M + 6 (+3 Swiftstride)",     \
+    X(tow, "Warhammer: The Old World", "tow     M + highest of 2D6  0 (contact)  target within M + 6 (+3 Swiftstride)",     \
       "The Old World: charges are declared only within the Maximum Possible\n"                  \
       "    Charge Range, M + 6 (+3 with Swiftstride), and end in base contact.\n"               \
       "    Swiftstride (its rule profile in the game's data: \"increases its maximum\n"         \
@@ -71,7 +72,7 @@ enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
       "    charge.",                                                                            \
       SWIFT, "2d6kh1+1d6", "the highest of 2D6, plus a D6",                                     \
       .dice = "2d6kh1", .limit = LIMIT_MAX_RANGE, .declare = 6.0, .swift_declare = 3.0)         \
-    X(whfb8, "whfb8   M + 2D6             0 (contact)  no limit",                               \
+    X(whfb8, "Warhammer Fantasy Battles, 8th edition", "whfb8   M + 2D6             0 (contact)  no limit",                               \
       "Warhammer Fantasy Battles, 8th edition, Charge Range; Swiftstride rolls\n"               \
       "    3D6 and drops the lowest.",                                                          \
       SWIFT, "3d6dl1", "roll 3D6 and drop the lowest",                                          \
@@ -89,20 +90,22 @@ typedef struct preset {
     double swift_declare;   /* LIMIT_MAX_RANGE with swiftstride: added as well */
 } preset;
 
-#define PRESET_ROW(name, line, source, swift, swift_dice, swift_help, ...) \
+#define PRESET_ROW(name, title, line, source, swift, swift_dice, swift_help, ...) \
     {#name, line, source, swift_dice, __VA_ARGS__},
 #define PRESET_NAME(name, ...) #name,
+#define PRESET_GAME(name, title, ...) {title, #name},
 #define PRESET_SUMMARY(name, ...) " " #name
-#define PRESET_LINE(name, line, ...) "  " line "\n"
-#define PRESET_SOURCE(name, line, source, ...) "  " #name ": " source "\n"
+#define PRESET_LINE(name, title, line, ...) "  " line "\n"
+#define PRESET_SOURCE(name, title, line, source, ...) "  " #name ": " source "\n"
 /* "; name: what it does" for a preset with swiftstride, nothing for the others. */
-#define PRESET_SWIFT_HELP(name, line, source, swift, swift_dice, swift_help, ...) \
+#define PRESET_SWIFT_HELP(name, title, line, source, swift, swift_dice, swift_help, ...) \
     PRESET_HELP_##swift(name, swift_help)
 #define PRESET_HELP_SWIFT(name, swift_help) "; " #name ": " swift_help
 #define PRESET_HELP_NOSWIFT(name, swift_help)
 
 static const preset presets[] = {PRESETS(PRESET_ROW)};
 static const char *const preset_names[] = {PRESETS(PRESET_NAME) NULL};
+static const cs_game games[] = {PRESETS(PRESET_GAME)};
 #define N_PRESETS ((int)(sizeof presets / sizeof presets[0]))
 
 static const char *const reroll_names[] = {"none", "failed", "one_die", NULL};
@@ -130,6 +133,11 @@ static const cs_param_def params[P_COUNT] = {
 };
 
 static const char *const outcomes[O_COUNT] = {"charged", "failed", "illegal"};
+static const char *const outcome_help[O_COUNT] = {
+    "the roll reached: the charger ends in contact (or within the game's engagement range)",
+    "declared, but the roll fell short of the distance",
+    "may not be declared: beyond the game's declaration range, or already engaged",
+};
 
 static const cs_metric_def metrics[] = {
     {"roll", "", "the dice total after any re-roll", 1.0, -50.0, 650.0, CS_METRIC_DIST},
@@ -484,7 +492,10 @@ const cs_ruleset cs_rules_generic = {
     .params = params,
     .n_params = P_COUNT,
     .outcomes = outcomes,
+    .outcome_help = outcome_help,
     .n_outcomes = O_COUNT,
+    .games = games,
+    .n_games = N_PRESETS,
     .success_mask = 1u << O_CHARGED,
     .metrics = metrics,
     .n_metrics = 2,

@@ -209,13 +209,14 @@ int cs_scenario_sight_blockers(const cs_scenario *s, cs_poly *out)
     return n;
 }
 
+const char *const cs_scenario_map_keys[] = { "distance", "offset", NULL };
+
 cs_status cs_scenario_map_place(cs_params *p, int first, double x, double y, cs_map_spot *spot,
                                 cs_diag *diag)
 {
-    static const char *const keys[2] = { "distance", "offset" };
     for (int i = 0; i < 2; i++)
         if (p->drawn[first + CS_SCN_DISTANCE + i]) {
-            *diag = (cs_diag){ 0, keys[i],
+            *diag = (cs_diag){ 0, cs_scenario_map_keys[i],
                                "is drawn per trial, but a threat map sets it from the cell "
                                "(distance = y, offset = x): fix it or leave it out" };
             return CS_EINPUT;

@@ -102,6 +102,16 @@ static const char *const outcomes[N_OUTCOMES] = {
     [O_NO_CASUALTIES] = "no_casualties",
     [O_OUT_OF_RANGE] = "out_of_range",
 };
+static const char *const outcome_help[N_OUTCOMES] = {
+    [O_PASS] = "the Discipline test (a break test or a rally) passed",
+    [O_FAIL] = "the Discipline test failed",
+    [O_OFF_TABLE] = "the flight move reached the table edge: the unit leaves the table",
+    [O_ON_TABLE] = "the flight move stayed on the table",
+    [O_CASUALTIES] = "the ranged attack caused at least one wound",
+    [O_NO_CASUALTIES] = "no hit, or every hit saved",
+    [O_OUT_OF_RANGE] = "the target is beyond the weapon's range: no attack",
+};
+static const cs_game games[] = {{"SOVL: tests, flight and shooting", NULL}};
 
 static const cs_metric_def metrics[N_METRICS] = {
     [M_ROLL] = {"roll", "", "discipline: the 2D6 total; flight: the distance rolled", 1, 0, 96,
@@ -321,7 +331,10 @@ const cs_ruleset cs_rules_sovl_dice = {
     .params = params,
     .n_params = N_PARAMS,
     .outcomes = outcomes,
+    .outcome_help = outcome_help,
     .n_outcomes = N_OUTCOMES,
+    .games = games,
+    .n_games = 1,
     .success_mask = (1u << O_PASS) | (1u << O_OFF_TABLE) | (1u << O_CASUALTIES),
     .metrics = metrics,
     .n_metrics = N_METRICS,

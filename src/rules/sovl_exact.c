@@ -7,7 +7,6 @@
 #include "chargesim/reach.h"
 #include "chargesim/sovl.h"
 #include "chargesim/drawing.h"
-#include "chargesim/registry.h"
 #include "sovl_internal.h"
 
 static bool succeeded(int outcome)
@@ -281,6 +280,15 @@ static void draw_charge(const charge_ctx *c, const charge_layout *l, const phase
                        sovl_sides[x->side], x->dist, c->u[x->u].move, how[x->outcome]);
 }
 
+const char *const cs_sovl_charge_outcomes[N_OUTCOMES] = {
+    [O_CHARGED] = "charged",
+    [O_COUNTER_CHARGED] = "counter_charged",
+    [O_INTERCEPTED] = "intercepted",
+    [O_FLED] = "fled",
+    [O_CAUGHT] = "caught",
+    [O_ILLEGAL] = "illegal",
+};
+
 /* The phase replayed from its layout (it is deterministic given the
  * layout), its flight dice rolled again from the trial's stream in the
  * order charge_resolve rolls them. */
@@ -315,7 +323,7 @@ void cs_sovl_charge_draw(const void *vctx, const double *num, const cs_rng *layo
         cs_drawing_format(d->needed_what, CS_DRAW_TEXT, "charge distance to the %s",
                           sovl_sides[ph.ch[f].side]);
     }
-    d->outcome = cs_rules_sovl.outcomes[tr->outcome];
+    d->outcome = cs_sovl_charge_outcomes[tr->outcome];
     cs_drawing_caption(d, "SOVL charge phase: players alternate declarations until both pass, "
                           "then Resolve Charges in declaration order; the focus is %s",
                        f >= 0 ? unit_names[fu] : "none (no charge declared)");

@@ -64,6 +64,9 @@ enum { POLICY_GREEDY, POLICY_PASS };
 enum { TERRAIN_SOLID, TERRAIN_BLOCKING, TERRAIN_IMPASSABLE };
 
 enum { O_CHARGED, O_COUNTER_CHARGED, O_INTERCEPTED, O_FLED, O_CAUGHT, O_ILLEGAL, N_OUTCOMES };
+/* The outcomes' names (sovl_exact.c, which draws them; the ruleset's table
+ * in sovl_setup.c points at them, so the files call one way). */
+extern const char *const cs_sovl_charge_outcomes[N_OUTCOMES];
 
 /* Metric indexes; the dice metrics are counts the chases can change. */
 enum {

@@ -118,14 +118,16 @@ static const cs_param_def charge_params[N_PARAMS] = {
     UNIT_PARAMS("b3", "8", "7.181", "180"),
 };
 
-static const char *const charge_outcomes[N_OUTCOMES] = {
-    [O_CHARGED] = "charged",
-    [O_COUNTER_CHARGED] = "counter_charged",
-    [O_INTERCEPTED] = "intercepted",
-    [O_FLED] = "fled",
-    [O_CAUGHT] = "caught",
-    [O_ILLEGAL] = "illegal",
+static const char *const charge_outcome_help[N_OUTCOMES] = {
+    [O_CHARGED] = "the charger reached its target in base contact",
+    [O_COUNTER_CHARGED] = "the target counter charged: both met halfway",
+    [O_INTERCEPTED] = "a charge of higher priority hit the charger first, cancelling its own",
+    [O_FLED] = "the target fled out of reach",
+    [O_CAUGHT] = "the target fled and was caught",
+    [O_ILLEGAL] = "no valid charge: out of range, out of sight, no room, or already engaged",
 };
+static const cs_game charge_games[] = {{"SOVL: the charge phase", NULL}};
+static const char *const charge_map_keys[] = {"distance", "offset", NULL};
 
 static const cs_metric_def charge_metrics[N_METRICS] = {
     [M_DISTANCE] = {"distance", "in", "the focus charge's distance", 0.1, 0, 20, CS_METRIC_DIST},
@@ -395,8 +397,12 @@ const cs_ruleset cs_rules_sovl = {
     .doc = charge_doc,
     .params = charge_params,
     .n_params = N_PARAMS,
-    .outcomes = charge_outcomes,
+    .outcomes = cs_sovl_charge_outcomes,
+    .outcome_help = charge_outcome_help,
     .n_outcomes = N_OUTCOMES,
+    .games = charge_games,
+    .n_games = 1,
+    .map_keys = charge_map_keys,
     .success_mask = (1u << O_CHARGED) | (1u << O_COUNTER_CHARGED) | (1u << O_CAUGHT),
     .metrics = charge_metrics,
     .n_metrics = N_METRICS,

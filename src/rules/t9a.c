@@ -64,6 +64,14 @@ static const cs_param_def params[P_COUNT] = {
 };
 
 static const char *const outcomes[O_COUNT] = {"charged", "failed", "caught", "fled", "illegal"};
+static const char *const outcome_help[O_COUNT] = {
+    "the charge range reached: the charger ends in base contact",
+    "declared, but the roll fell short: the charger makes its failed charge move",
+    "the target fled, and the charger still reached it: the fleeing unit is destroyed",
+    "the target fled out of the charger's reach",
+    "may not be declared: beyond the maximum charge range, out of sight, or already engaged",
+};
+static const cs_game games[] = {{"The Ninth Age", NULL}};
 
 static const cs_metric_def metrics[M_COUNT] = {
     {"range_rolled", "in", "the Charge Range rolled (charges declared)", 1.0, 0.0, 40.0,
@@ -585,7 +593,11 @@ const cs_ruleset cs_rules_t9a = {
     .params = params,
     .n_params = P_COUNT,
     .outcomes = outcomes,
+    .outcome_help = outcome_help,
     .n_outcomes = O_COUNT,
+    .games = games,
+    .n_games = 1,
+    .map_keys = cs_scenario_map_keys,
     .success_mask = (1u << O_CHARGED) | (1u << O_CAUGHT),
     .metrics = metrics,
     .n_metrics = M_COUNT,

@@ -156,10 +156,11 @@ static void write_error(cs_webjson *o, const cs_webjob *j, const char *command)
     cs_webjson_kbool(o, "ok", false);
     cs_webjson_kstring(o, "cmd", j->cmd);
     cs_webjson_kstring(o, "command", command);
-    cs_webjson_kstring(o, "message", j->err.msg);
+    /* Beside its field the message is the detail alone: the field says where. */
+    cs_webjson_kstring(o, "message", j->err.msg + j->err.detail);
     cs_webjson_kstring(o, "cli", cli);
     cs_webjson_knumber(o, "exit", cs_status_exit_code(j->err.status));
-    cs_webjson_kstring(o, "field", field_key(j->field));
+    cs_webjson_kstring(o, "field", j->field_name ? j->field_name : field_key(j->field));
     cs_webjson_close(o, '}');
 }
 

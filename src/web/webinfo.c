@@ -2,6 +2,7 @@
 #include "chargesim/webinfo.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "chargesim/columns.h"
 #include "chargesim/experiment.h"
@@ -40,10 +41,19 @@ static void all_settings(cs_webjson *j)
     snprintf(conf, sizeof conf, "%g", e.confidence);
     const char *method = cs_method_name(e.method);
     cs_experiment_free(&e);
+    char methods[160] = "";
+    for (int m = CS_METHOD_AUTO; m <= CS_METHOD_RQMC; m++) {
+        size_t u = strlen(methods);
+        snprintf(methods + u, sizeof methods - u, "%s%s", u ? ", " : "how to compute: ",
+                 cs_method_name((cs_method)m));
+    }
+    size_t u = strlen(methods);
+    snprintf(methods + u, sizeof methods - u, " (auto: the best this scenario allows)");
     const setting run[] = {
-        {"experiment.trials", trials, "trials per sweep point (sampled layouts under conditional)"},
+        {"experiment.trials", trials, "trials per sweep point (mc), or sampled layouts (conditional); "
+                                     "exact rolls none, so it ignores this"},
         {"experiment.seed", seed, "the seed: the same seed gives the same numbers"},
-        {"experiment.method", method, "auto (the best the scenario allows), mc, conditional or exact"},
+        {"experiment.method", method, methods},
         {"experiment.confidence", conf, "the intervals' confidence"},
         {"experiment.precision", "0", "add trials until every interval half-width is at most this "
                                       "(0.001 or 0.1%); 0: off"},
@@ -104,6 +114,25 @@ static void ruleset(cs_webjson *j, const cs_ruleset *rs)
     cs_webjson_open(j, '[');
     for (int o = 0; o < rs->n_outcomes; o++)
         cs_webjson_string(j, rs->outcomes[o]);
+    cs_webjson_close(j, ']');
+    cs_webjson_key(j, "outcome_help");
+    cs_webjson_open(j, '[');
+    for (int o = 0; o < rs->n_outcomes; o++)
+        cs_webjson_string(j, rs->outcome_help ? rs->outcome_help[o] : "");
+    cs_webjson_close(j, ']');
+    cs_webjson_key(j, "games");
+    cs_webjson_open(j, '[');
+    for (int g = 0; g < rs->n_games; g++) {
+        cs_webjson_open(j, '{');
+        cs_webjson_kstring(j, "title", rs->games[g].title);
+        cs_webjson_kstring(j, "preset", rs->games[g].preset);
+        cs_webjson_close(j, '}');
+    }
+    cs_webjson_close(j, ']');
+    cs_webjson_key(j, "map_keys");
+    cs_webjson_open(j, '[');
+    for (int k = 0; rs->map_keys && rs->map_keys[k]; k++)
+        cs_webjson_string(j, rs->map_keys[k]);
     cs_webjson_close(j, ']');
     cs_webjson_key(j, "success");
     cs_webjson_open(j, '[');

@@ -70,18 +70,16 @@ bool cs_webjob_word(cs_webjob *j, const char *w)
     return true;
 }
 
-/* The pair whose key the refusal of the experiment as a whole names
- * ("KEY = value" in the message), or -1. */
-static int named_pair(const cs_websets *s, const char *msg)
+/* The pair of the key at fault in a refusal of the experiment as a whole
+ * (cs_error.key: `distance`, `method`), whatever its section, or -1. */
+static int named_pair(const cs_websets *s, const char *key)
 {
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; key[0] && i < s->n; i++) {
         const char *eq = strchr(s->text[i], '=');
         const char *dot = strchr(s->text[i], '.');
-        const char *key = dot && (!eq || dot < eq) ? dot + 1 : s->text[i];
-        size_t n = eq ? (size_t)(eq - key) : strlen(key);
-        char probe[300];
-        snprintf(probe, sizeof probe, "%.*s = ", (int)n, key);
-        if (n > 0 && strstr(msg, probe))
+        const char *k = dot && (!eq || dot < eq) ? dot + 1 : s->text[i];
+        size_t n = eq ? (size_t)(eq - k) : strlen(k);
+        if (n > 0 && strlen(key) == n && strncmp(k, key, n) == 0)
             return s->pair[i];
     }
     return -1;
@@ -105,48 +103,13 @@ static cs_status build(cs_webjob *j, const cs_websets *s1, const cs_websets *s2,
         int n1 = s1->n;
         if (failed >= 0)
             j->field = failed < n1 ? s1->pair[failed] : s2->pair[failed - n1];
-        else if ((j->field = named_pair(s1, j->err.msg)) < 0 && s2)
-            j->field = named_pair(s2, j->err.msg);
+        else if ((j->field = named_pair(s1, j->err.key)) < 0 && s2)
+            j->field = named_pair(s2, j->err.key);
     }
     cs_entries_free(&l);
     if (st != CS_OK)
         cs_experiment_free(e);
     return st;
-}
-
-/* Whether e (paired with b, for compare) would run rqmc: auto picks it for
- * exact dice over 1 to 40 drawn parameters (experiment.h, and for a pair
- * cs_est_pair_method), and the page has none (no GSL). */
-static bool wants_rqmc(const cs_experiment *e, const cs_experiment *b)
-{
-    cs_method m;
-    cs_error ignored;
-    cs_status st = b ? cs_est_pair_method(e, b, &m, &ignored)
-                     : cs_experiment_method(e, &m, &ignored);
-    return st == CS_OK && m == CS_METHOD_RQMC;
-}
-
-/* Where auto would pick rqmc, the page runs conditional: the override
- * joins the job's --set list and its command line, and the notice says
- * so. True when the experiments must be built again. */
-static bool instead_of_rqmc(cs_webjob *j, const cs_experiment *a, const cs_experiment *b)
-{
-    if (!wants_rqmc(a, b))
-        return false;
-    static const char set[] = "experiment.method=conditional";
-    if (j->a.n > CS_ENTRIES_MAX_SETS || !cs_webjob_word(j, "--set") ||
-        !cs_webjob_word(j, set)) {
-        j->oom = true;
-        return false;
-    }
-    j->a.text[j->a.n] = j->argv[j->argc - 1];
-    j->a.pair[j->a.n++] = -1;
-    snprintf(j->notice, sizeof j->notice,
-             "Here auto would pick rqmc, whose Sobol points come from GSL, which has no "
-             "WebAssembly build: the page ran conditional (exact dice over sampled layouts) "
-             "instead, and the command sets experiment.method=conditional to give these "
-             "numbers.");
-    return true;
 }
 
 /* The success outcomes of --success (0: the ruleset's own). */
@@ -161,19 +124,13 @@ static cs_status success_mask(cs_webjob *j, const cs_experiment *e, unsigned *ma
     return st;
 }
 
-/* Builds A (and B for compare), running conditional where auto would pick
- * rqmc. */
+/* Builds A (and B for compare). */
 static cs_status build_all(cs_webjob *j, cs_experiment *a, cs_experiment *b)
 {
     cs_status st = build(j, &j->a, NULL, a);
     if (st == CS_OK && b && (st = build(j, &j->a, &j->b, b)) != CS_OK)
         cs_experiment_free(a);
-    if (st != CS_OK || !instead_of_rqmc(j, a, b))
-        return st;
-    cs_experiment_free(a);
-    if (b)
-        cs_experiment_free(b);
-    return build_all(j, a, b);
+    return st;
 }
 
 static cs_status run_run(cs_webjob *j, cs_run_opts *opts)
@@ -262,9 +219,9 @@ static cs_status run_compare(cs_webjob *j, cs_run_opts *opts)
     if (st == CS_OK && (st = success_mask(j, &a, &opts->success_mask)) == CS_OK &&
         (st = cs_cmp_run(&a, &b, opts, &res, &j->err)) == CS_OK) {
         b_description(j, bd, sizeof bd);
-        if ((st = cs_report_compare(&res, bd, CS_FORMAT_CSV, &j->table)) != CS_OK)
+        if ((st = cs_cmpreport_table(&res, bd, CS_FORMAT_CSV, &j->table)) != CS_OK)
             cs_error_set(&j->err, st, "out of memory");
-        cs_report_compare_note(&res, bd, j->note, sizeof j->note);
+        cs_cmpreport_note(&res, bd, false, j->note, sizeof j->note);
         snprintf(j->method, sizeof j->method, "%s", cs_method_name(res.method));
         if (a.precision > 0.0 && !res.precision_met)
             cs_report_precision_warning("points", CS_SCHED_DEFAULT_MAX_TRIALS, j->warning,
@@ -300,9 +257,11 @@ static cs_status dice_options(cs_webjob *j, uint64_t *trials, uint64_t *seed)
             return st;
         }
     }
-    if (!j->expr.value)
-        return cs_error_set(&j->err, CS_EINPUT, "no dice expression: the link needs expr=EXPR, "
-                                                "e.g. expr=2d6");
+    if (!j->expr.value) {
+        j->field_name = "expr";
+        return cs_error_set(&j->err, CS_EINPUT, "no dice expression: type one, e.g. 2d6 "
+                                                "(in a link: expr=2d6)");
+    }
     cs_status st = cs_dicereport_options(false, *trials, j->seed.value ? "--seed" : NULL, &j->err);
     if (st != CS_OK)
         j->field = j->seed.pair;

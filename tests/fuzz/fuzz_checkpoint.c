@@ -56,29 +56,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort(); /* the harness's own experiments load */
     /* Bounded work: a --precision round past 64 blocks is refused. */
     cs_run_opts o = {.threads = 1, .want_dist = which != 1, .max_trials = which == 1 ? 4096 : 0};
-    cs_ckpt ck;
+    cs_ckpt *ck;
     cs_ckpt_sink sink = {no_write, never, NULL};
-    cs_ckpt_init(&ck, 1e9, &sink);
-    if (cs_ckpt_identify(&ck, "run", &e, &o, NULL, NULL, &err) != CS_OK)
+    ck = cs_ckpt_new(1e9, &sink);
+    if (cs_ckpt_identify(ck, "run", &e, &o, NULL, NULL, &err) != CS_OK)
         abort();
-    size_t len = ck.ident_len + size - 1 + 32;
+    size_t ident_len;
+    const char *ident = cs_ckpt_identity(ck, &ident_len);
+    size_t len = ident_len + size - 1 + 32;
     unsigned char *file = malloc(len);
     if (file) {
-        memcpy(file, ck.ident, ck.ident_len);
-        memcpy(file + ck.ident_len, data + 1, size - 1);
+        memcpy(file, ident, ident_len);
+        memcpy(file + ident_len, data + 1, size - 1);
         cs_sha256 h;
         cs_sha256_init(&h);
         cs_sha256_update(&h, file, len - 32);
         cs_sha256_final(&h, file + len - 32);
-        if (cs_ckpt_load(&ck, "fuzz", file, len, &err) == CS_OK) {
+        if (cs_ckpt_load(ck, "fuzz", file, len, &err) == CS_OK) {
             cs_run_result r;
-            o.checkpoint = &ck;
+            o.checkpoint = ck;
             if (cs_sched_run(&e, &o, &r, &err) == CS_OK)
                 cs_sched_result_free(&r);
         }
         free(file);
     }
-    cs_ckpt_free(&ck);
+    cs_ckpt_free(ck);
     cs_experiment_free(&e);
     return 0;
 }

@@ -15,6 +15,9 @@ static const cs_param_def params[P_COUNT] = {
 };
 
 static const char *const outcomes[O_COUNT] = {"charged", "failed"};
+static const char *const outcome_help[O_COUNT] = {"the die showed need or more",
+                                                  "the die showed less than need"};
+static const cs_game games[] = {{"Coin (the recipe's test game)", NULL}};
 
 static const cs_metric_def metrics[] = {
     {"face", "", "the face rolled", 1.0, 0.0, 101.0, CS_METRIC_DIST},
@@ -72,7 +75,10 @@ const cs_ruleset cs_rules_coin = {
     .params = params,
     .n_params = P_COUNT,
     .outcomes = outcomes,
+    .outcome_help = outcome_help,
     .n_outcomes = O_COUNT,
+    .games = games,
+    .n_games = 1,
     .success_mask = 1u << O_CHARGED,
     .metrics = metrics,
     .n_metrics = 1,

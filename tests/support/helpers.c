@@ -99,7 +99,7 @@ static char *table_text(const cs_table *t)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    cs_table_write(t, CS_FORMAT_CSV, f);
+    cs_tablewrite(t, CS_FORMAT_CSV, f);
     fclose(f);
     return buf;
 }

@@ -1,7 +1,7 @@
 /* A planted data race, for `make tsan` only (not part of chargesim, not in
  * the test suite): the threads of one OpenMP region add their blocks'
  * counts into one total without `omp atomic`, the mistake the driver's
- * merges guard against (src/sim/driver.c, src/sim/dicesim.c).
+ * merges guard against (src/sim/driver.c, src/sim/runs/dicesim.c).
  *
  * scripts/tsan.sh runs this first, built exactly like the product (clang,
  * LLVM's OpenMP runtime, ThreadSanitizer, Archer loaded, no suppressions),

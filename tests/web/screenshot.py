@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""make web-screenshot: the README's picture of the web edition, taken by
-headless Chromium (tests/web/browser.py) from web/ as it stands.
-Usage: tests/web/screenshot.py WEBDIR OUT.png"""
+"""make web-screenshot: the README's pictures of the web edition, taken by
+headless Chromium (tests/web/browser.py) from web/ as it stands: the run
+tab at 1280 px, the same link at a phone's 360 px (the top of the page:
+the form, the chart and its legend), and the Units tab (issue 44) at 1280 px.
+Usage: tests/web/screenshot.py WEBDIR WIDE.png PHONE.png [UNITS.png]"""
 
 import os
 import sys
@@ -12,18 +14,29 @@ from browser import Browser, Site  # noqa: E402
 # The Old World, M 4 to 6 with Swiftstride, against the distance.
 LINK = ("#cmd=run&experiment.ruleset=generic&preset=tow&move=4..6&swiftstride=true"
         "&distance=4..18")
+# The Old World's Bretonnians, 6 to 14 inches.
+UNITS = "#cmd=units&source=tow/Bretonnians&distance=6..14"
+
+
+def shoot(site, width, height, path, link=LINK):
+    b = Browser(width, height)
+    try:
+        b.open(site.url + link)
+        if b.wait() != "done":
+            raise SystemExit(b.eval("document.getElementById('error').textContent"))
+        b.screenshot(path)
+    finally:
+        b.close()
 
 
 def main():
     site = Site(sys.argv[1])
-    b = Browser(1200, 860)
     try:
-        b.open(site.url + LINK)
-        if b.wait() != "done":
-            raise SystemExit(b.eval("document.getElementById('error').textContent"))
-        b.screenshot(sys.argv[2])
+        shoot(site, 1280, 900, sys.argv[2])
+        shoot(site, 360, 780, sys.argv[3])
+        if len(sys.argv) > 4:
+            shoot(site, 1280, 900, sys.argv[4], UNITS)
     finally:
-        b.close()
         site.close()
 
 

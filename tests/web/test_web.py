@@ -9,23 +9,31 @@ document.body.dataset.ms):
     sampled ones (same seed and method) within 1e-6 in every number, since
     the browser's libm may differ from glibc in the last bit;
   - a threat map, a comparison, a dice expression (exact and sampled);
-  - where auto would pick rqmc, the page says so and the command it shows,
-    run in a shell, gives its table;
+  - drawn layouts under auto: the page runs rqmc, as the command line
+    does, with its numbers (within 1e-6) for the same seed;
   - a bad value (state error, the command line's own message, beside its
     field), a crafted link whose value is markup (runs nothing, shows the
     refusal as text), a cancelled long run (the page works on), and one
-    link opened twice (the same table).
+    link opened twice (the same table);
+  - the page as players use it (issue 45, tests/web/test_players.py):
+    phone and desktop widths, the file:// message, compare's one unit,
+    distinct chart series, explained outcomes, games by name, tabs that
+    keep their state, the map's form, the long-run warning, messages,
+    the Content-Security-Policy, axe-core's accessibility check of each
+    tab, and a reload with the network off;
+  - the Units tab (tests/web/test_units.py).
 Usage: tests/web/test_web.py BIN WEBDIR. Prints one line per case and
 'N passed, N failed'."""
 
 import os
-import shlex
 import subprocess
 import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, Site  # noqa: E402
+import test_players as players  # noqa: E402
+import test_units as test_units_mod  # noqa: E402
 
 BIN = WEBDIR = None
 results = []
@@ -39,7 +47,8 @@ def fragment(cmd, pairs):
 
 def cli(args):
     """bin/chargesim's stdout, stderr and exit status."""
-    p = subprocess.run([BIN] + args, capture_output=True, text=True, timeout=600)
+    p = subprocess.run([BIN] + args, capture_output=True, text=True, timeout=600,
+                       stdin=subprocess.DEVNULL)
     return p.stdout, p.stderr, p.returncode
 
 
@@ -82,6 +91,16 @@ def same_table(page, csv, tolerance):
                 pass
             return "row %d, column %s: page %r, CSV %r" % (r, csv[0][c], x, y)
     return None
+
+
+def percent_text(cell):
+    """A table's proportion as the page shows it in percent: the point moved
+    two places, every digit kept ("0.812500" reads "81.2500%")."""
+    sign = "-" if cell.startswith("-") else ""
+    whole, _, frac = cell.lstrip("-").partition(".")
+    frac = frac.ljust(2, "0")
+    digits = (whole + frac[:2]).lstrip("0") or "0"
+    return "%s%s%s%%" % (sign, digits, "." + frac[2:] if frac[2:] else "")
 
 
 def check(name, ok, detail=""):
@@ -166,8 +185,8 @@ def test_map_compare_dice(b, site):
     cells = {tuple(r[:2]): r for r in b.table()[1:]}
     where = shown.split(":")[0].replace("x = ", "").replace(" y = ", "").split(",")
     row = cells.get(tuple(where))
-    check("map: the value under the pointer is the cell's",
-          row is not None and ("p_success " + row[3]) in shown, repr(shown))
+    check("map: the value under the pointer is the cell's, in percent as the legend",
+          row is not None and ("p_success " + percent_text(row[3])) in shown, repr(shown))
     against_cli(b, site, "compare: The Old World, M 5 against M 4", "compare", [
         ("experiment.ruleset", "generic"), ("preset", "tow"), ("move", "4"),
         ("distance", "6..12"), ("b.move", "5")])
@@ -176,18 +195,22 @@ def test_map_compare_dice(b, site):
                                                        ("seed", "3")], 1e-6)
 
 
-def test_rqmc_notice(b, site):
-    pairs = [("experiment.ruleset", "t9a"), ("offset", "uniform(-4,4)"), ("distance", "8"),
-             ("experiment.trials", "2000")]
-    state, _ = page_state(b, site.url + fragment("run", pairs))
-    notice = b.eval("document.getElementById('notice').textContent")
-    command = b.eval("document.getElementById('command').textContent")
-    words = shlex.split(command)
-    out, err, rc = cli(words[1:] + ["--quiet"])
-    diff = same_table(b.table(), csv_rows(out), 1e-6) if rc == 0 else err
-    check("rqmc: the page runs conditional, says so, and its command gives its table",
-          state == "done" and "rqmc" in notice and "experiment.method=conditional" in command
-          and diff is None, "state %s, notice %r, %s" % (state, notice, diff))
+def test_rqmc(b, site):
+    """Drawn layouts under auto: the page runs rqmc (GSL's Sobol points,
+    built for WebAssembly from Debian's source) and gives the command
+    line's numbers for the same seed."""
+    pairs = [("experiment.ruleset", "t9a"), ("offset", "uniform(-4,4)"), ("distance", "6..9"),
+             ("experiment.trials", "2000"), ("experiment.seed", "3")]
+    against_cli(b, site, "run: drawn layouts under auto, rqmc as on the command line", "run",
+                pairs, 1e-6)
+    table = b.table() or [[]]
+    method = [r[table[0].index("method")] for r in table[1:]] if "method" in table[0] else []
+    check("run: auto picks rqmc in the page", method and all(m == "rqmc" for m in method),
+          repr(method))
+
+
+def test_units(b, site):
+    test_units_mod.run(b, site, BIN, WEBDIR, check)
 
 
 def test_bad_value(b, site):
@@ -200,6 +223,10 @@ def test_bad_value(b, site):
     check("a bad value: state error, the command line's message, beside its field",
           state == "error" and rc == 2 and shown == err.strip() and beside in err and beside,
           "state %s, page %r, beside %r, CLI %r" % (state, shown, beside, err))
+    # Beside the field, the detail alone: the field says where, so no
+    # "command line:" that the player never typed into.
+    check("a field's error says what is wrong, not where (no 'command line:')",
+          beside.startswith("edition = '7'") and "command line" not in beside, repr(beside))
 
 
 def test_markup(b, site):
@@ -255,13 +282,33 @@ def main():
     BIN, WEBDIR = os.path.abspath(sys.argv[1]), sys.argv[2]
     site = Site(WEBDIR)
     b = Browser()
+    axe = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build-web",
+                       "npm", "node_modules", "axe-core", "axe.min.js")
+    # The page as players use it (issue 45): tests/web/test_players.py.
+    pages = [
+        lambda b, site: players.test_widths(b, site, check),
+        lambda b, site: players.test_file(b, WEBDIR, check),
+        lambda b, site: players.test_compare_unit(b, site, check),
+        lambda b, site: players.test_series(b, site, check),
+        lambda b, site: players.test_outcomes(b, site, check, cli),
+        lambda b, site: players.test_games(b, site, check),
+        lambda b, site: players.test_tabs(b, site, check),
+        lambda b, site: players.test_map_form(b, site, check),
+        lambda b, site: players.test_long_run(b, site, check),
+        lambda b, site: players.test_messages(b, site, check, cli),
+        lambda b, site: players.test_csp(b, site, check),
+        lambda b, site: players.test_axe(b, site, check, axe),
+        lambda b, site: players.test_offline(Browser, site, check),
+    ]
+    only = os.environ.get("WEB_TESTS")  # e.g. WEB_TESTS=players while working on the page
+    numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
+               test_cancel, test_twice, test_units]
     try:
-        for test in (test_runs, test_map_compare_dice, test_rqmc_notice, test_bad_value,
-                     test_markup, test_cancel, test_twice):
+        for test in (pages if only == "players" else numbers + pages):
             try:
                 test(b, site)
             except Exception as e:  # a case that could not run is a failure
-                check(test.__name__, False, "%s: %s" % (type(e).__name__, e))
+                check(getattr(test, "__name__", "case"), False, "%s: %s" % (type(e).__name__, e))
     finally:
         b.close()
         site.close()

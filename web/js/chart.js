@@ -1,13 +1,42 @@
-// A chart on a canvas: curves over x with their intervals as bands, or
-// bars. It draws what it is given; which columns make which curve is
-// plots.js's business.
+// A chart on a canvas: curves over x with their intervals as bands, points
+// with error bars over a categorical x, or bars (with error bars where the
+// result has an interval). It draws what it is given; which columns make
+// which series is plots.js's business. The legend is the page's list
+// (#chart-legend, legend.js): it wraps instead of being cut, and names
+// every series in words, so colour is never the only carrier.
 //   spec = {xLabel, yLabel, xs: [text...], numeric: bool, bars: bool,
-//           yMin, yMax, series: [{label, ys, lo, hi, dashed}]}
-// ys, lo and hi are numbers (NaN: no value), indexed like xs.
+//           yMin, yMax, series: [{label, ys, lo, hi, share, title}]}
+// ys, lo and hi are numbers (NaN: no value), indexed like xs; share marks
+// an outcome's share (drawn thin and dashed over the wide p_success line,
+// so a share equal to p_success never hides it).
 
-const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2',
-                 '#7f7f7f', '#bcbd22', '#17becf'];
-const MARGIN = {left: 60, right: 170, top: 14, bottom: 46};
+// Okabe and Ito's colour-blind-safe palette (yellow left out: too pale on
+// white), and dash patterns; no two series get the same pair.
+const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+const DASHES = [[], [7, 4], [2, 3], [9, 3, 2, 3]];
+
+// {colour, dash} of each series: the first pair not taken, solid first for
+// p_success curves, dashed first for shares.
+export function styles(series) {
+  const used = new Set();
+  const curves = series.filter((s) => !s.share).length;
+  return series.map((s) => {
+    const dashOrder = s.share ? [1, 2, 3, 0] : [0, 1, 2, 3];
+    // Shares take the colours after the curves', so that they read apart.
+    const first = s.share ? curves : 0;
+    for (const d of dashOrder) {
+      for (let i = 0; i < COLOURS.length; i++) {
+        const c = (first + i) % COLOURS.length;
+        const key = `${c}/${d}`;
+        if (!used.has(key)) {
+          used.add(key);
+          return {colour: COLOURS[c], dash: DASHES[d]};
+        }
+      }
+    }
+    return {colour: '#777', dash: [1, 1]};
+  });
+}
 
 function ticks(lo, hi, n) {
   const span = hi - lo || 1;
@@ -19,35 +48,36 @@ function ticks(lo, hi, n) {
   return out;
 }
 
-function frame(ctx, spec, w, h, sx, sy) {
+function frame(ctx, spec, box, sx, sy) {
   ctx.strokeStyle = '#999';
   ctx.fillStyle = '#333';
   ctx.lineWidth = 1;
   ctx.font = '12px system-ui, sans-serif';
   ctx.beginPath();
-  ctx.moveTo(MARGIN.left, MARGIN.top);
-  ctx.lineTo(MARGIN.left, h - MARGIN.bottom);
-  ctx.lineTo(w - MARGIN.right, h - MARGIN.bottom);
+  ctx.moveTo(box.left, box.top);
+  ctx.lineTo(box.left, box.bottom);
+  ctx.lineTo(box.right, box.bottom);
   ctx.stroke();
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   for (const v of ticks(spec.yMin, spec.yMax, 5)) {
-    ctx.fillText(String(v), MARGIN.left - 6, sy(v));
+    ctx.fillText(String(v), box.left - 6, sy(v));
     ctx.strokeStyle = '#eee';
     ctx.beginPath();
-    ctx.moveTo(MARGIN.left + 1, sy(v));
-    ctx.lineTo(w - MARGIN.right, sy(v));
+    ctx.moveTo(box.left + 1, sy(v));
+    ctx.lineTo(box.right, sy(v));
     ctx.stroke();
   }
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  const every = Math.max(1, Math.ceil(spec.xs.length / 16));
+  const widest = Math.max(...spec.xs.map((x) => ctx.measureText(x).width), 1) + 8;
+  const every = Math.max(1, Math.ceil(spec.xs.length / Math.max(1, (box.right - box.left) / widest)));
   spec.xs.forEach((x, i) => {
-    if (i % every === 0) ctx.fillText(x, sx(i), h - MARGIN.bottom + 6);
+    if (i % every === 0) ctx.fillText(x, sx(i), box.bottom + 6);
   });
-  ctx.fillText(spec.xLabel, MARGIN.left + (w - MARGIN.left - MARGIN.right) / 2, h - 18);
+  ctx.fillText(spec.xLabel, (box.left + box.right) / 2, box.bottom + 26);
   ctx.save();
-  ctx.translate(14, MARGIN.top + (h - MARGIN.top - MARGIN.bottom) / 2);
+  ctx.translate(14, (box.top + box.bottom) / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.fillText(spec.yLabel, 0, -6);
   ctx.restore();
@@ -56,7 +86,7 @@ function frame(ctx, spec, w, h, sx, sy) {
 function band(ctx, s, sx, sy, colour) {
   const idx = s.ys.map((_, i) => i).filter((i) => Number.isFinite(s.lo?.[i]) && Number.isFinite(s.hi?.[i]));
   if (idx.length === 0) return;
-  ctx.fillStyle = colour + '33';
+  ctx.fillStyle = colour + '2a';
   ctx.beginPath();
   idx.forEach((i, k) => (k ? ctx.lineTo(sx(i), sy(s.hi[i])) : ctx.moveTo(sx(i), sy(s.hi[i]))));
   for (const i of idx.slice().reverse()) ctx.lineTo(sx(i), sy(s.lo[i]));
@@ -64,63 +94,72 @@ function band(ctx, s, sx, sy, colour) {
   ctx.fill();
 }
 
-function curve(ctx, s, sx, sy, colour) {
-  ctx.strokeStyle = colour;
-  ctx.fillStyle = colour;
-  ctx.lineWidth = 2;
-  ctx.setLineDash(s.dashed ? [5, 4] : []);
+function errorBar(ctx, x, lo, hi, sy) {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return;
   ctx.beginPath();
-  let open = false;
-  s.ys.forEach((y, i) => {
-    if (!Number.isFinite(y)) {
-      open = false;
-      return;
-    }
-    if (open) ctx.lineTo(sx(i), sy(y));
-    else ctx.moveTo(sx(i), sy(y));
-    open = true;
-  });
+  ctx.moveTo(x, sy(lo));
+  ctx.lineTo(x, sy(hi));
+  ctx.moveTo(x - 4, sy(lo));
+  ctx.lineTo(x + 4, sy(lo));
+  ctx.moveTo(x - 4, sy(hi));
+  ctx.lineTo(x + 4, sy(hi));
   ctx.stroke();
+}
+
+// A numeric x joins its points; a categorical one marks each with its
+// error bar, nudged aside so that series at one x stay apart.
+function curve(ctx, s, k, n, spec, sx, sy, style) {
+  ctx.strokeStyle = ctx.fillStyle = style.colour;
+  ctx.lineWidth = s.share ? 2 : 4;
+  ctx.setLineDash(style.dash);
+  if (spec.numeric) {
+    ctx.beginPath();
+    let open = false;
+    s.ys.forEach((y, i) => {
+      if (!Number.isFinite(y)) {
+        open = false;
+        return;
+      }
+      if (open) ctx.lineTo(sx(i), sy(y));
+      else ctx.moveTo(sx(i), sy(y));
+      open = true;
+    });
+    ctx.stroke();
+  }
   ctx.setLineDash([]);
+  const nudge = spec.numeric ? 0 : (k - (n - 1) / 2) * 6;
+  ctx.lineWidth = 1.5;
   s.ys.forEach((y, i) => {
-    if (Number.isFinite(y) && s.ys.length <= 60) ctx.fillRect(sx(i) - 2, sy(y) - 2, 4, 4);
+    if (!Number.isFinite(y) || (spec.numeric && s.ys.length > 60)) return;
+    const x = sx(i) + nudge;
+    if (!spec.numeric) errorBar(ctx, x, s.lo?.[i], s.hi?.[i], sy);
+    const r = s.share ? 2.5 : 4;
+    if (s.share) ctx.strokeRect(x - r, sy(y) - r, 2 * r, 2 * r);
+    else {
+      ctx.beginPath();
+      ctx.arc(x, sy(y), r, 0, 2 * Math.PI);
+      ctx.fill();
+    }
   });
 }
 
-function bars(ctx, spec, sx, sy, width) {
+function bars(ctx, spec, sx, sy, width, st) {
+  const n = spec.series.length;
   spec.series.forEach((s, k) => {
-    ctx.fillStyle = COLOURS[k % COLOURS.length];
-    const bw = width / spec.series.length;
+    const bw = spec.perSlot ? width : width / n;
     s.ys.forEach((y, i) => {
       if (!Number.isFinite(y)) return;
-      const x = sx(i) - width / 2 + k * bw;
+      const x = sx(i) - width / 2 + (spec.perSlot ? 0 : k * bw);
+      ctx.fillStyle = st[k].colour;
       ctx.fillRect(x, sy(Math.max(y, 0)), bw - 1, Math.abs(sy(y) - sy(0)));
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 1.2;
+      errorBar(ctx, x + (bw - 1) / 2, s.lo?.[i], s.hi?.[i], sy);
     });
   });
 }
 
-function legend(ctx, spec, w) {
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'middle';
-  spec.series.slice(0, 20).forEach((s, k) => {
-    const y = MARGIN.top + 8 + k * 18;
-    ctx.fillStyle = ctx.strokeStyle = COLOURS[k % COLOURS.length];
-    if (s.dashed) {
-      ctx.lineWidth = 2;
-      ctx.setLineDash([5, 4]);
-      ctx.beginPath();
-      ctx.moveTo(w - MARGIN.right + 10, y);
-      ctx.lineTo(w - MARGIN.right + 28, y);
-      ctx.stroke();
-      ctx.setLineDash([]);
-    } else {
-      ctx.fillRect(w - MARGIN.right + 12, y - 5, 14, 10);
-    }
-    ctx.fillStyle = '#333';
-    ctx.fillText(s.label, w - MARGIN.right + 32, y);
-  });
-}
-
+// Draws spec; returns the series' styles (for the legend).
 export function draw(canvas, spec) {
   const dpr = window.devicePixelRatio || 1;
   const w = canvas.clientWidth || 800;
@@ -130,18 +169,44 @@ export function draw(canvas, spec) {
   const ctx = canvas.getContext('2d');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, h);
+  const box = {left: 56, right: w - 12, top: 12, bottom: h - 46};
   const n = spec.xs.length;
-  const plotW = w - MARGIN.left - MARGIN.right;
+  const plotW = box.right - box.left;
   const slot = plotW / Math.max(n, 1);
-  const sx = spec.bars || n < 2 ? (i) => MARGIN.left + slot * (i + 0.5)
-                                : (i) => MARGIN.left + (plotW * i) / (n - 1);
-  const sy = (v) => MARGIN.top + (h - MARGIN.top - MARGIN.bottom) *
+  const joined = spec.numeric && !spec.bars && n >= 2;
+  const sx = joined ? (i) => box.left + 8 + ((plotW - 16) * i) / (n - 1)
+                    : (i) => box.left + slot * (i + 0.5);
+  const sy = (v) => box.top + (box.bottom - box.top) *
     (1 - (v - spec.yMin) / (spec.yMax - spec.yMin || 1));
-  frame(ctx, spec, w, h, sx, sy);
-  if (spec.bars) bars(ctx, spec, sx, sy, slot * 0.8);
+  const st = styles(spec.series);
+  frame(ctx, spec, box, sx, sy);
+  if (spec.bars) bars(ctx, spec, sx, sy, Math.min(slot * 0.8, 160), st);
   else {
-    spec.series.forEach((s, k) => band(ctx, s, sx, sy, COLOURS[k % COLOURS.length]));
-    spec.series.forEach((s, k) => curve(ctx, s, sx, sy, COLOURS[k % COLOURS.length]));
+    if (spec.numeric) spec.series.forEach((s, k) => band(ctx, s, sx, sy, st[k].colour));
+    // p_success (wide, solid) first, the shares (thin, dashed) over it.
+    const order = spec.series.map((s, k) => k).sort((a, b) => Number(!!spec.series[a].share) -
+                                                          Number(!!spec.series[b].share));
+    for (const k of order) curve(ctx, spec.series[k], k, spec.series.length, spec, sx, sy, st[k]);
   }
-  legend(ctx, spec, w);
+  return st;
+}
+
+// A small picture of a series' line (or bar) for the legend.
+export function swatch(style, bar) {
+  const c = document.createElement('canvas');
+  c.width = 30;
+  c.height = 12;
+  c.setAttribute('aria-hidden', 'true');
+  const ctx = c.getContext('2d');
+  ctx.strokeStyle = ctx.fillStyle = style.colour;
+  if (bar) ctx.fillRect(8, 1, 14, 10);
+  else {
+    ctx.lineWidth = 3;
+    ctx.setLineDash(style.dash);
+    ctx.beginPath();
+    ctx.moveTo(1, 6);
+    ctx.lineTo(29, 6);
+    ctx.stroke();
+  }
+  return c;
 }

@@ -8,8 +8,11 @@ let pending = null; // {id, resolve, reject, onProgress}
 let nextId = 1;
 let rulesetsWaiter = null;
 
+// The engine of the page's own release: worker.js and the engine it loads
+// carry the page's version (index.html), past any HTTP cache.
 function start() {
-  worker = new Worker('worker.js');
+  const v = document.querySelector('meta[name=chargesim-version]')?.content ?? '';
+  worker = new Worker(`worker.js?v=${encodeURIComponent(v)}`);
   worker.onmessage = (event) => {
     const msg = event.data;
     if (msg.type === 'rulesets' && rulesetsWaiter) {
@@ -48,6 +51,16 @@ export function exec(cmd, pairs, onProgress) {
   return new Promise((resolve, reject) => {
     pending = {id: nextId++, resolve, reject, onProgress};
     worker.postMessage({type: 'exec', id: pending.id, cmd, pairs});
+  });
+}
+
+// Runs a Units tab request (unitsfs.js: the files it needs, then
+// `chargesim units`): {result, ms}.
+export function units(request, onProgress) {
+  if (!worker) start();
+  return new Promise((resolve, reject) => {
+    pending = {id: nextId++, resolve, reject, onProgress};
+    worker.postMessage({...request, type: 'units', id: pending.id});
   });
 }
 

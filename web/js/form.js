@@ -1,16 +1,17 @@
 // The form of each command, built from what the engine says of the
-// rulesets (their parameter tables: key, type, default, unit, accepted
-// values, help): no parameter is written here. Every field holds text in
-// the command line's syntax, so a field takes a value, a sweep (3..12,
-// 3..12:0.5, a list 3,5,8) or a draw (uniform(a,b), normal(m,s)); an empty
-// field leaves the default. read() gives the pairs of the link back, in the
-// order the link had them (the first swept key is the outermost).
+// rulesets (their games, parameter tables: key, type, default, unit,
+// accepted values, help; the keys a threat map sets itself): no parameter
+// and no game is written here. Every field holds text in the command
+// line's syntax, so a field takes a value, a sweep (3..12, 3..12:0.5, a
+// list 3,5,8) or a draw (uniform(a,b), normal(m,s)); an empty field leaves
+// the default. read() gives the pairs of the link back, in the order the
+// link had them (the first swept key is the outermost).
 
 import {el, fill} from './dom.js';
 import {get} from './link.js';
 
 let info = null; // the engine's description of the rulesets
-let fields = []; // [{key, input}] in display order
+let fields = []; // [{key, input, value?}] in display order
 let extra = []; // the link's pairs no field shows, kept as they are
 let order = []; // the keys in the order the link gave them
 
@@ -18,50 +19,74 @@ export function init(rulesets) {
   info = rulesets;
 }
 
-function rulesetNamed(name) {
+export function rulesetNamed(name) {
   return info.rulesets.find((r) => r.name === name);
 }
 
-// A text field for key, with suggestions (choices) and the default shown.
-function field(key, placeholder, suggestions, value) {
+// The default ruleset of a command: the first one that can run it.
+export function defaultRuleset(cmd) {
+  return (info.rulesets.find((r) => cmd !== 'map' || r.map) ?? info.rulesets[0]).name;
+}
+
+// What outcome o of ruleset name means at the table ('' when unknown).
+export function outcomeHelp(name, o) {
+  const rs = rulesetNamed(name);
+  const i = rs ? rs.outcomes.indexOf(o) : -1;
+  return i < 0 ? '' : rs.outcome_help[i];
+}
+
+// A text field for key, labelled label, with suggestions and the default shown.
+function field(key, label, placeholder, suggestions, value) {
   const input = el('input', {type: 'text', name: key, placeholder, spellcheck: false,
                              autocomplete: 'off', dataset: {key}});
+  input.setAttribute('aria-label', label);
   if (value !== undefined && value !== null) input.value = value;
+  fields.push({key, input});
+  const parts = [input];
   if (suggestions.length) {
     const list = el('datalist', {id: `choices-${key}`},
                     ...suggestions.map((c) => el('option', {value: c})));
     input.setAttribute('list', list.id);
-    input.after(list);
-    fields.push({key, input});
-    return el('span', {className: 'field'}, input, list, el('span', {className: 'field-error'}));
+    parts.push(list);
   }
-  fields.push({key, input});
-  return el('span', {className: 'field'}, input, el('span', {className: 'field-error'}));
+  return el('span', {className: 'field'}, ...parts, el('span', {className: 'field-error'}));
 }
 
-function rulesetRow(cmd, name, onRuleset) {
-  const choices = info.rulesets.filter((r) => cmd !== 'map' || r.map);
-  const select = el('select', {name: 'experiment.ruleset', dataset: {key: 'experiment.ruleset'},
-                               onchange: () => onRuleset(select.value)},
-                    ...choices.map((r) => el('option', {value: r.name}, r.name)));
-  if (name && !choices.some((r) => r.name === name)) select.append(el('option', {value: name}, name));
-  select.value = name;
-  fields.push({key: 'experiment.ruleset', input: select});
+// The games a player knows (each ruleset's, from the engine), as one list:
+// a game's value is "ruleset|preset".
+function gameRow(cmd, name, preset, onGame) {
+  const options = [];
+  for (const rs of info.rulesets.filter((r) => cmd !== 'map' || r.map)) {
+    for (const g of rs.games) {
+      const note = g.preset ? `${rs.name}, preset ${g.preset}` : rs.name;
+      options.push(el('option', {value: `${rs.name}|${g.preset ?? ''}`}, `${g.title} (${note})`));
+    }
+  }
+  const select = el('select', {id: 'game', name: 'game',
+                               onchange: () => onGame(...select.value.split('|'))}, ...options);
   const rs = rulesetNamed(name);
-  return el('p', {className: 'ruleset'},
-            el('label', {}, 'ruleset ', select),
+  const wanted = rs?.games.find((g) => (g.preset ?? '') === (preset ?? '')) ??
+    rs?.games.find((g) => g.preset === 'none') ?? rs?.games[0];
+  if (!rs) select.append(el('option', {value: `${name}|`}, `${name} (not a ruleset of this engine)`));
+  select.value = `${name}|${wanted?.preset ?? ''}`;
+  fields.push({key: 'experiment.ruleset', input: select, value: () => name});
+  return el('div', {className: 'ruleset'},
+            el('label', {htmlFor: 'game'}, 'Game'), select,
             el('span', {className: 'field-error'}),
-            el('span', {className: 'summary'}, rs ? rs.summary : ''));
+            el('span', {className: 'summary'}, rs ? `${rs.name}: ${rs.summary}` : ''));
 }
 
 function paramRow(p, pairs, compare) {
   const suggestions = p.type === 'bool' ? ['true', 'false'] : p.choices;
   const cells = [
     el('th', {scope: 'row'}, p.key),
-    el('td', {}, field(p.key, p.default === '' ? '""' : p.default, suggestions, get(pairs, p.key))),
+    el('td', {className: 'value'},
+       field(p.key, compare ? `${p.key}, A` : p.key, p.default === '' ? '""' : p.default, suggestions,
+             get(pairs, p.key))),
   ];
   if (compare) {
-    cells.push(el('td', {}, field(`b.${p.key}`, 'as A', suggestions, get(pairs, `b.${p.key}`))));
+    cells.push(el('td', {className: 'value'},
+                  field(`b.${p.key}`, `${p.key}, B`, 'as A', suggestions, get(pairs, `b.${p.key}`))));
   }
   const flags = [p.layout ? 'may be drawn per trial' : '', p.assumption ? 'an assumption' : '']
     .filter(Boolean).join('; ');
@@ -71,39 +96,58 @@ function paramRow(p, pairs, compare) {
   return el('tr', {}, ...cells);
 }
 
-function paramTable(rs, pairs, compare) {
+function paramTable(cmd, rs, pairs) {
+  const compare = cmd === 'compare';
   const head = ['parameter', compare ? 'A' : 'value'];
   if (compare) head.push('B');
   head.push('unit', 'accepted', 'meaning');
-  return el('table', {className: 'params'},
-            el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {scope: 'col'}, h)))),
-            el('tbody', {}, ...rs.params.map((p) => paramRow(p, pairs, compare))));
+  // A threat map sets some parameters from each cell: it does not offer them.
+  const params = rs.params.filter((p) => cmd !== 'map' || !rs.map_keys.includes(p.key));
+  const hidden = rs.params.length - params.length;
+  return el('div', {className: 'params-wrap'},
+            el('table', {className: 'params'},
+               el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {scope: 'col'}, h)))),
+               el('tbody', {}, ...params.map((p) => paramRow(p, pairs, compare)))),
+            hidden ? el('p', {className: 'hint'},
+                        `The map sets ${rs.map_keys.join(' and ')} from each position of the ` +
+                        'target (x across, y ahead), so they are not asked here.') : null);
 }
 
 // The command's settings besides the parameters (the engine's list).
 function settings(cmd, pairs) {
-  const rows = (info.settings[cmd] ?? []).map((s) =>
-    el('label', {}, s.key.replace('experiment.', ''), ' ',
-       field(s.key, s.default, s.key === 'experiment.method' ? info.methods : [], get(pairs, s.key)),
-       el('small', {}, s.help)));
+  const rows = (info.settings[cmd] ?? []).map((s) => {
+    const name = s.key.replace('experiment.', '');
+    const id = `setting-${name}`;
+    const f = field(s.key, name, s.default, s.key === 'experiment.method' ? info.methods : [],
+                    get(pairs, s.key));
+    f.querySelector('input').id = id;
+    return el('div', {className: 'setting'}, el('label', {htmlFor: id}, name), f,
+              el('small', {}, s.help));
+  });
   return el('fieldset', {className: 'settings'}, el('legend', {}, cmd === 'dice' ? 'dice' : 'experiment'),
             ...rows);
 }
 
-// Builds the form of state {cmd, pairs} into node; onRuleset(name) is
-// called when another ruleset is chosen.
-export function render(node, state, onRuleset) {
+// Builds the form of state {cmd, pairs} into node. on.game(ruleset,
+// preset) is called when another game is chosen, on.tab(id) to go to a tab.
+export function render(node, state, on) {
   fields = [];
   order = state.pairs.map(([k]) => k);
   const parts = [];
   if (state.cmd === 'dice') {
     parts.push(settings('dice', state.pairs));
   } else {
-    const name = get(state.pairs, 'experiment.ruleset') ??
-      (state.cmd === 'map' ? 't9a' : 'generic');
+    const name = get(state.pairs, 'experiment.ruleset') ?? defaultRuleset(state.cmd);
     const rs = rulesetNamed(name);
-    parts.push(rulesetRow(state.cmd, name, onRuleset), settings(state.cmd, state.pairs));
-    if (rs) parts.push(paramTable(rs, state.pairs, state.cmd === 'compare'));
+    parts.push(gameRow(state.cmd, name, get(state.pairs, 'preset'), on.game));
+    if (state.cmd === 'run') {
+      parts.push(el('p', {className: 'hint'}, 'Only the dice, such as "what does M + highest of ' +
+                    '2D6 reach"? ', el('button', {type: 'button', className: 'linkish',
+                                                  onclick: () => on.tab('dice')}, 'The Dice tab'),
+                    ' answers that directly.'));
+    }
+    parts.push(settings(state.cmd, state.pairs));
+    if (rs) parts.push(paramTable(state.cmd, rs, state.pairs));
   }
   const shown = new Set(fields.map((f) => f.key));
   extra = state.pairs.filter(([k]) => !shown.has(k));
@@ -118,7 +162,10 @@ export function render(node, state, onRuleset) {
 // then the others in the form's order; empty fields are left out.
 export function read() {
   const value = new Map();
-  for (const {key, input} of fields) if (input.value !== '') value.set(key, input.value);
+  for (const f of fields) {
+    const v = f.value ? f.value() : f.input.value;
+    if (v !== '') value.set(f.key, v);
+  }
   const pairs = [];
   const taken = new Set();
   for (const key of order) {
@@ -131,22 +178,20 @@ export function read() {
   return pairs.concat(extra);
 }
 
+// Says in the empty field of key what its default does here (the
+// placeholder): an exact result ran no trial, so trials' default is unused.
+export function placeholder(key, text) {
+  const f = fields.find((x) => x.key === key);
+  if (f && f.input.tagName === 'INPUT') f.input.placeholder = text;
+}
+
 // Puts message beside the field of key (when the form shows one).
 export function markError(key, message) {
   const f = fields.find((x) => x.key === key);
   if (!f) return false;
   f.input.classList.add('invalid');
   f.input.setAttribute('aria-invalid', 'true');
-  const slot = f.input.parentElement.querySelector('.field-error') ??
-    f.input.closest('p')?.querySelector('.field-error');
+  const slot = f.input.parentElement.querySelector('.field-error');
   if (slot) slot.textContent = message;
   return true;
-}
-
-export function clearErrors(node) {
-  for (const input of node.querySelectorAll('.invalid')) {
-    input.classList.remove('invalid');
-    input.removeAttribute('aria-invalid');
-  }
-  for (const slot of node.querySelectorAll('.field-error')) slot.textContent = '';
 }

@@ -1,12 +1,15 @@
 // The page: the link in the fragment is the state; opening it runs it.
+// Each tab (tabs.js) keeps its form and its result across switches, and the
+// link always describes the tab on screen.
 // The page contract the browser test relies on:
-//   document.body.dataset.state   idle, busy, then done or error
+//   document.body.dataset.state   loading, idle, busy, then done or error
+//                                 (file: opened as a file, see js/file.js)
 //   #error                        the message, on error
 //   <table id="results">          on done, the CSV of the equivalent command
 //                                 (header row first), cell for cell
 //   document.body.dataset.ms      the computation's time in milliseconds
 
-import {byId, fill} from './dom.js';
+import {byId, el, fill} from './dom.js';
 import * as engine from './engine.js';
 import * as form from './form.js';
 import * as link from './link.js';
@@ -14,11 +17,24 @@ import * as chart from './chart.js';
 import * as plots from './plots.js';
 import * as mapview from './mapview.js';
 import * as results from './results.js';
+import * as nav from './nav.js';
+import * as progress from './progress.js';
+import {find} from './tabs.js';
+import * as offline from './offline.js';
+import * as unitsview from './unitsview.js';
 
 let current = {cmd: 'run', pairs: []};
+let shown = null; // the result on screen, or null
+const kept = new Map(); // tab id -> {pairs, result, hash, error}
+let choice = {}; // the chart's x axis, as the player picked it
 
 function setState(state) {
   document.body.dataset.state = state;
+}
+
+function helpFor(pairs) {
+  const name = link.get(pairs, 'experiment.ruleset');
+  return (o) => (name ? form.outcomeHelp(name, o) : '');
 }
 
 function showError(message, command) {
@@ -31,108 +47,231 @@ function showError(message, command) {
   setState('error');
 }
 
-function showTabs(cmd) {
-  for (const a of document.querySelectorAll('nav a')) {
-    a.classList.toggle('current', a.dataset.cmd === cmd);
-  }
+function clearScreen() {
+  results.clear();
+  unitsview.clear();
+  byId('error').hidden = true;
+  fill(byId('error'));
+  shown = null;
+}
+
+// The x-axis picker, when the result sweeps more than one key.
+function axes(cmd, result) {
+  const keys = plots.sweptKeys(result);
+  if (keys.length < 2 || (cmd !== 'run' && cmd !== 'compare')) return fill(byId('chart-axes'));
+  const x = keys.includes(choice.x) ? choice.x : plots.defaultX(result, keys);
+  const select = el('select', {id: 'chart-x', onchange: () => {
+    choice = {x: select.value};
+    draw(cmd, result);
+  }}, ...keys.map((k) => el('option', {value: k}, k)));
+  select.value = x;
+  fill(byId('chart-axes'), el('label', {htmlFor: 'chart-x'}, 'x axis '), select,
+       ` — one curve per value of ${keys.filter((k) => k !== x).join(', ')}`);
 }
 
 function draw(cmd, result) {
-  const spec = plots.specFor(cmd, result);
-  byId('chart').hidden = !spec;
-  if (spec) chart.draw(byId('chart'), spec);
+  const spec = plots.specFor(cmd, result, choice, helpFor(current.pairs));
+  byId('chart-view').hidden = !spec;
+  if (spec) {
+    axes(cmd, result);
+    const styles = chart.draw(byId('chart'), spec);
+    byId('chart').setAttribute('aria-label', `Chart of ${spec.yLabel} against ${spec.xLabel || 'the result'}; ` +
+                               'the table below holds every number');
+    results.legend(spec, styles);
+  }
   byId('map-view').hidden = cmd !== 'map';
   if (cmd === 'map') mapview.draw(byId('map'), result, (t) => fill(byId('map-readout'), t));
 }
 
-function progress(done, total) {
-  const bar = byId('progress');
-  bar.max = total || 1;
-  bar.value = Math.min(done, bar.max);
+function display(state, result) {
+  shown = result;
+  if (state.cmd === 'units') {
+    // The Units tab (unitsview.js): its table, sortable, its chart and notes.
+    results.show(result, () => '');
+    unitsview.show(result, !!state.dropped);
+    return;
+  }
+  if (result.method === 'exact' && state.cmd !== 'dice') {
+    form.placeholder('experiment.trials', 'unused: this result is exact');
+  }
+  results.show(result, helpFor(state.pairs));
+  draw(state.cmd, result);
 }
 
 async function run(state) {
   setState('busy');
   byId('cancel').disabled = false;
-  byId('progress').hidden = false;
-  byId('progress').removeAttribute('value');
+  progress.start();
   try {
-    const {result, ms} = await engine.exec(state.cmd, state.pairs, progress);
+    const {result, ms} = state.cmd === 'units'
+      ? await unitsview.exec(state, progress.update)
+      : await engine.exec(state.cmd, state.pairs, progress.update);
     document.body.dataset.ms = ms.toFixed(3);
     if (result.ok) {
-      results.show(result);
-      draw(state.cmd, result);
+      display(state, result);
       setState('done');
     } else {
-      form.markError(result.field, result.message);
+      if (state.cmd !== 'units') form.markError(result.field, result.message);
       showError(result.cli, result.command);
+      if (state.cmd === 'units') unitsview.showNotes(result);
     }
   } catch (e) {
     showError(e.cancelled ? 'Cancelled: the run was stopped before it finished; nothing to show.'
                           : `The engine failed: ${e.message}`);
   } finally {
     byId('cancel').disabled = true;
-    byId('progress').hidden = true;
+    progress.stop();
   }
 }
 
-// Shows the link's state in the form and runs it (an empty link only shows).
-function route() {
-  if (engine.busy()) engine.cancel();
-  results.clear();
-  byId('error').hidden = true;
-  fill(byId('error'));
-  byId('chart').hidden = true;
-  byId('map-view').hidden = true;
-  try {
-    current = link.parse(location.hash);
-  } catch (e) {
-    showError(e.message);
-    return;
-  }
-  show(current);
-  if (location.hash.length > 1) run(current);
-  else setState('idle');
+function setLink(state) {
+  history.replaceState(null, '', location.pathname + location.search + link.format(state));
 }
 
 // The form of a state, without running it.
 function show(state) {
   current = state;
-  showTabs(state.cmd);
-  form.render(byId('form-fields'), state, (name) =>
-    show({cmd: state.cmd, pairs: [['experiment.ruleset', name]]}));
+  nav.show(byId('tabs'), state.cmd);
+  if (state.cmd === 'units') return unitsview.render(byId('form-fields'), state);
+  form.render(byId('form-fields'), state, {
+    game: (ruleset, preset) => {
+      // Another game: its form, no result of the old one, and a link to match.
+      if (engine.busy()) engine.cancel();
+      clearScreen();
+      const pairs = [['experiment.ruleset', ruleset]];
+      if (preset) pairs.push(['preset', preset]);
+      show({cmd: state.cmd, pairs});
+      setLink(current);
+      setState('idle');
+    },
+    tab: select,
+  });
 }
 
-// A tab: the form of another command, keeping the ruleset where it has one.
-function tab(event) {
-  event.preventDefault();
-  const cmd = event.currentTarget.dataset.cmd;
-  if (engine.busy()) engine.cancel();
-  const name = link.get(current.pairs, 'experiment.ruleset');
-  history.replaceState(null, '', location.pathname + location.search);
-  results.clear();
-  fill(byId('error'));
-  byId('error').hidden = true;
-  byId('chart').hidden = true;
-  byId('map-view').hidden = true;
-  show({cmd, pairs: cmd === 'dice' || !name ? [] : [['experiment.ruleset', name]]});
+// A tab with a panel of its own (tabs.js): the panel instead of the form,
+// mounted from the link's pairs, the link kept to what it shows.
+function panel(tab, pairs) {
+  let node = byId('panel');
+  if (!node) {
+    node = el('section', {id: 'panel'});
+    byId('form').before(node);
+  }
+  current = {cmd: tab.id, pairs};
+  nav.show(byId('tabs'), tab.id);
+  fill(node);
+  node.hidden = false;
+  byId('form').hidden = true;
+  tab.mount(node, pairs);
   setState('idle');
+}
+
+// Back to a command's form from a panel.
+function formShown() {
+  if (byId('panel')) byId('panel').hidden = true;
+  byId('form').hidden = false;
+}
+
+// Opens the link: its state in its tab's form, run when it asks for anything.
+function route() {
+  if (engine.busy()) engine.cancel();
+  clearScreen();
+  let state;
+  try {
+    state = link.parse(location.hash);
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  const tab = find(state.cmd);
+  if (tab && !tab.command) return panel(tab, state.pairs);
+  formShown();
+  // A units link runs when it names an army (a dropped file cannot be in it).
+  const asks = state.cmd === 'units' ? link.get(state.pairs, 'source') !== undefined
+                                     : state.pairs.length > 0;
+  if (asks && find(state.cmd)?.command && state.cmd !== 'dice' && state.cmd !== 'units' &&
+      link.get(state.pairs, 'experiment.ruleset') === undefined) {
+    // The ruleset the form shows is the one the link runs.
+    state = {cmd: state.cmd, pairs: [['experiment.ruleset', form.defaultRuleset(state.cmd)], ...state.pairs]};
+    setLink(state);
+  }
+  Promise.resolve(show(state)).then(() => {
+    if (asks) run(state);
+    else setState('idle');
+  }, (e) => showError(`The page failed: ${e.message}`));
+}
+
+// Leaves the tab on screen as it is, to come back to.
+function keep() {
+  const tab = find(current.cmd);
+  if (tab && !tab.command) {
+    kept.set(current.cmd, {pairs: tab.pairs ? tab.pairs() : [], hash: location.hash});
+    return;
+  }
+  const pairs = current.cmd === 'units' ? unitsview.read() : form.read();
+  kept.set(current.cmd, {pairs, result: shown, hash: location.hash,
+                         error: byId('error').hidden ? null : byId('error').textContent});
+}
+
+// Another tab: its own form and result as left, the ruleset carried over
+// to a tab not visited yet.
+function select(id) {
+  if (id === current.cmd) return;
+  if (engine.busy()) engine.cancel();
+  keep();
+  clearScreen();
+  const back = kept.get(id);
+  const tab = find(id);
+  if (tab && !tab.command) {
+    panel(tab, back ? back.pairs : []);
+    setLink(current);
+    return;
+  }
+  formShown();
+  if (back) {
+    const state = {cmd: id, pairs: back.pairs};
+    Promise.resolve(show(state)).then(() => {
+      history.replaceState(null, '', location.pathname + location.search + back.hash);
+      if (back.result) display(state, back.result);
+      if (back.error) showError(back.error);
+      else setState(back.result ? 'done' : 'idle');
+    }, (e) => showError(`The page failed: ${e.message}`));
+    return;
+  }
+  const name = link.get(current.pairs, 'experiment.ruleset');
+  const fits = name && id !== 'dice' && id !== 'units' && (id !== 'map' || form.rulesetNamed(name)?.map);
+  const state = {cmd: id, pairs: fits ? [['experiment.ruleset', name]] : []};
+  Promise.resolve(show(state)).then(() => {
+    setLink({cmd: id, pairs: []});
+    setState('idle');
+  }, (e) => showError(`The page failed: ${e.message}`));
 }
 
 function submit(event) {
   event.preventDefault();
-  const hash = link.format({cmd: current.cmd, pairs: form.read()});
+  const pairs = current.cmd === 'units' ? unitsview.read() : form.read();
+  const hash = link.format({cmd: current.cmd, pairs});
   if (hash === location.hash) route();
   else location.hash = hash;
 }
 
 async function boot() {
+  if (location.protocol === 'file:') return; // js/file.js says why
   setState('loading');
+  offline.register();
   form.init(await engine.rulesets());
+  nav.build(byId('tabs'), select);
   byId('form').addEventListener('submit', submit);
   byId('cancel').addEventListener('click', () => engine.cancel());
   window.addEventListener('hashchange', route);
-  for (const a of document.querySelectorAll('nav a')) a.addEventListener('click', tab);
+  window.addEventListener('resize', () => shown && current.cmd !== 'units' && draw(current.cmd, shown));
+  // Dropped files run without a link (none can carry them): the fragment
+  // keeps only the tab, so reloading shows the tab, not a stale army.
+  unitsview.init((pairs) => {
+    if (engine.busy()) engine.cancel();
+    history.replaceState(null, '', location.pathname + location.search + '#cmd=units');
+    clearScreen();
+    run({cmd: 'units', pairs: pairs.filter(([k]) => k !== 'source'), dropped: true});
+  });
   route();
 }
 

@@ -5,7 +5,20 @@
 
 const LEVELS = [[0.5, [6, 4]], [0.75, [2, 3]], [0.9, []]];
 const STOPS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
-const PAD = {left: 48, right: 120, top: 12, bottom: 36};
+const WIDE = {left: 56, right: 130, top: 12, bottom: 40, legend: 'right'};
+const NARROW = {left: 48, right: 10, top: 12, bottom: 150, legend: 'below'};
+let PAD = WIDE;
+
+// The table's digits as a percentage: the point moved two places, no
+// rounding ("0.812500" reads "81.2500%").
+export function percentText(s) {
+  const m = /^(-?)(\d+)(?:\.(\d*))?$/.exec(s);
+  if (!m) return s;
+  const frac = (m[3] ?? '').padEnd(2, '0');
+  const whole = (m[2] + frac.slice(0, 2)).replace(/^0+(?=\d)/, '');
+  const rest = frac.slice(2);
+  return `${m[1]}${whole}${rest ? `.${rest}` : ''}%`;
+}
 
 function colour(p) {
   const t = Math.min(Math.max(p, 0), 1) * (STOPS.length - 1);
@@ -46,6 +59,7 @@ function contour(g, p, level) {
 
 function layout(canvas, g) {
   const w = canvas.clientWidth || 800;
+  PAD = w < 560 ? NARROW : WIDE;
   const h = canvas.clientHeight || 480;
   const xmin = g.x0 - g.dx / 2, xmax = g.x0 + (g.nx - 0.5) * g.dx;
   const ymin = Math.min(g.y0 - g.dy / 2, -g.charger_d), ymax = g.y0 + (g.ny - 0.5) * g.dy;
@@ -85,37 +99,58 @@ function furniture(ctx, g, L) {
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   for (let x = Math.ceil(L.xmin / 6) * 6; x <= L.xmax; x += 6) ctx.fillText(`${x}`, L.X(x), L.h - PAD.bottom + 4);
-  ctx.fillText('x (inches)', L.X((L.xmin + L.xmax) / 2), L.h - 16);
+  ctx.fillText('x (inches across)', L.X((L.xmin + L.xmax) / 2), L.h - PAD.bottom + 20);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   for (let y = Math.ceil(L.ymin / 6) * 6; y <= L.ymax; y += 6) ctx.fillText(`${y}`, PAD.left - 4, L.Y(y));
+  ctx.save();
+  ctx.translate(14, L.Y((L.ymin + L.ymax) / 2));
+  ctx.rotate(-Math.PI / 2);
+  ctx.textAlign = 'center';
+  ctx.fillText('y (inches ahead of the charger)', 0, 0);
+  ctx.restore();
 }
 
 function legend(ctx, L) {
-  const x = L.w - PAD.right + 14;
-  for (let k = 0; k <= 100; k++) {
-    ctx.fillStyle = colour(k / 100);
-    ctx.fillRect(x, PAD.top + 150 - k * 1.5, 14, 2);
-  }
+  const x = PAD.legend === 'right' ? L.w - PAD.right + 14 : PAD.left;
+  const top = PAD.legend === 'right' ? PAD.top + 16 : L.h - PAD.bottom + 44;
   ctx.fillStyle = '#333';
   ctx.textAlign = 'left';
-  ctx.fillText('100%', x + 18, PAD.top + 2);
-  ctx.fillText('0%', x + 18, PAD.top + 150);
+  ctx.textBaseline = 'middle';
+  ctx.fillText('p_success', x, top - 10);
+  if (PAD.legend === 'right') {
+    for (let k = 0; k <= 100; k++) {
+      ctx.fillStyle = colour(k / 100);
+      ctx.fillRect(x, top + 150 - k * 1.5, 14, 2);
+    }
+    ctx.fillStyle = '#333';
+    ctx.fillText('100%', x + 18, top + 2);
+    ctx.fillText('0%', x + 18, top + 150);
+  } else {
+    for (let k = 0; k <= 100; k++) {
+      ctx.fillStyle = colour(k / 100);
+      ctx.fillRect(x + 24 + k * 1.8, top - 4, 2, 12);
+    }
+    ctx.fillStyle = '#333';
+    ctx.fillText('0%', x, top + 2);
+    ctx.fillText('100%', x + 210, top + 2);
+  }
+  const lx = x, ly = PAD.legend === 'right' ? top + 180 : top + 26;
   LEVELS.forEach(([level, dash], k) => {
-    const y = PAD.top + 180 + k * 18;
+    const y = ly + k * 18;
     ctx.setLineDash(dash);
     ctx.strokeStyle = '#000';
     ctx.beginPath();
-    ctx.moveTo(x, y);
-    ctx.lineTo(x + 26, y);
+    ctx.moveTo(lx, y);
+    ctx.lineTo(lx + 26, y);
     ctx.stroke();
-    ctx.fillText(`${level * 100}%`, x + 32, y);
+    ctx.fillText(`${level * 100}% contour`, lx + 32, y);
   });
   ctx.setLineDash([]);
   ctx.fillStyle = '#c8c8c8';
-  ctx.fillRect(x, PAD.top + 240, 14, 10);
+  ctx.fillRect(lx, ly + 54, 14, 10);
   ctx.fillStyle = '#333';
-  ctx.fillText('cannot stand', x + 18, PAD.top + 245);
+  ctx.fillText('cannot stand', lx + 18, ly + 59);
 }
 
 // Draws result (a map's table and grid) on canvas; readout(text) is called
@@ -156,8 +191,9 @@ export function draw(canvas, result, readout) {
     if (i < 0 || j < 0 || i >= g.nx || j >= g.ny) return readout('');
     const row = result.rows[j * g.nx + i];
     const at = `x = ${row[0]}, y = ${row[1]}: `;
-    const share = stand >= 0 && Number(row[stand]) > 0 ? `; p_cannot_stand ${row[stand]}` : '';
+    const share = stand >= 0 && Number(row[stand]) > 0 ? `; p_cannot_stand ${percentText(row[stand])}` : '';
     readout(row[col] === '' ? `${at}the target cannot stand here`
-                            : `${at}p_success ${row[col]} (ci_low ${row[lo]}, ci_high ${row[hi]})${share}`);
+                            : `${at}p_success ${percentText(row[col])} (interval ` +
+                              `${percentText(row[lo])} to ${percentText(row[hi])})${share}`);
   };
 }

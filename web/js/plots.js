@@ -1,87 +1,136 @@
 // Which columns of a result make which chart (chart.js): the numbers are
-// the table's, as the CSV writes them; only the axis scale (percent) is
-// the page's.
-//   run      p_success with its interval against the last swept key, one
-//            curve per value of the other swept keys, and every outcome's
-//            share (dashed) of the first; with no swept key, the shares as bars
-//   compare  delta (B - A) with its paired interval, in percentage points
-//   dice     p of each total, as bars
+// the table's, as the CSV writes them; only the axis scale is the page's.
+//   run      p_success with its interval against the x axis the player
+//            picks (by default the last numeric swept key), one curve per value
+//            of the other swept keys (the grouping), and every outcome's
+//            share of the first curve, thin and dashed; with no swept key,
+//            p_success as a bar beside the outcomes' shares (which add up
+//            to 100% on their own, so they are never stacked onto it)
+//   compare  delta (B - A) with its paired interval, as a proportion like
+//            the table's (the note says so)
+//   dice     p of each total, as bars, with the interval of sampled ones
+// An x axis whose values are not all numbers is categorical: points with
+// error bars, never lines joining them.
 
 import {column} from './results.js';
 
 const pct = (xs) => xs.map((v) => 100 * v);
 
 // The swept keys: the columns before `trials` that are not [labels].
-function sweptKeys(result) {
+export function sweptKeys(result) {
   const end = result.header.indexOf('trials');
   return result.header.slice(0, Math.max(end, 0)).filter((h) => !h.endsWith('_label'));
 }
 
-// Rows grouped by the values of every swept key but the last: [{label, rows}].
-function groups(result, keys) {
-  const others = keys.slice(0, -1).map((k) => result.header.indexOf(k));
+// The rows as curves over key x, one per value of the other swept keys:
+// {xs, groups: [{label, at: Map(x text -> row)}]}.
+function arrange(result, keys, x) {
+  const xc = result.header.indexOf(x);
+  const others = keys.filter((k) => k !== x).map((k) => result.header.indexOf(k));
+  const xs = [];
   const map = new Map();
   result.rows.forEach((row, i) => {
+    if (!xs.includes(row[xc])) xs.push(row[xc]);
     const label = others.map((c) => `${result.header[c]}=${row[c]}`).join(', ');
-    if (!map.has(label)) map.set(label, []);
-    map.get(label).push(i);
+    if (!map.has(label)) map.set(label, new Map());
+    map.get(label).set(row[xc], i);
   });
-  return [...map].map(([label, rows]) => ({label, rows}));
+  return {xs, groups: [...map].map(([label, at]) => ({label, at}))};
 }
 
-function curves(result, keys, y, lo, hi, scale, extra) {
-  const last = result.header.indexOf(keys[keys.length - 1]);
-  const gs = groups(result, keys);
-  const xs = gs[0].rows.map((i) => result.rows[i][last]);
-  const pick = (name, g) => (name ? scale(column(result, name)).filter((_, i) => g.rows.includes(i)) : null);
-  const series = gs.slice(0, 10).map((g) => ({
-    label: g.label || y, ys: pick(y, g), lo: pick(lo, g), hi: pick(hi, g),
+function numeric(xs) {
+  return xs.every((v) => v !== '' && Number.isFinite(Number(v)));
+}
+
+// The x axis unless the player picks another: the last swept key with
+// numbers for values (a curve over distance reads better than points over
+// true and false), else the last swept key.
+export function defaultX(result, keys) {
+  const nums = keys.filter((k) => {
+    const c = result.header.indexOf(k);
+    return numeric(result.rows.map((r) => r[c]));
+  });
+  return nums.length ? nums[nums.length - 1] : keys[keys.length - 1];
+}
+
+function pick(result, name, scale, g, xs) {
+  if (!name) return null;
+  const col = scale(column(result, name));
+  return xs.map((x) => (g.at.has(x) ? col[g.at.get(x)] : NaN));
+}
+
+function curves(result, keys, x, cols, scale, shares) {
+  const {xs, groups} = arrange(result, keys, x);
+  const series = groups.slice(0, 10).map((g) => ({
+    label: g.label ? `${cols.y}, ${g.label}` : cols.y, ys: pick(result, cols.y, scale, g, xs),
+    lo: pick(result, cols.lo, scale, g, xs), hi: pick(result, cols.hi, scale, g, xs),
   }));
-  // Every outcome's share, dashed: of the one curve, or of the first group.
-  for (const name of extra) {
-    series.push({label: gs.length === 1 ? name : `${name}, ${gs[0].label}`, ys: pick(name, gs[0]),
-                 dashed: true});
+  for (const s of shares) {
+    series.push({label: groups.length === 1 ? `${s.name} (share)` : `${s.name} (share), ${groups[0].label}`,
+                 ys: pick(result, s.column, scale, groups[0], xs), share: true, title: s.help});
   }
-  return {xs, series, xLabel: keys[keys.length - 1]};
+  return {xs, series, xLabel: x, numeric: numeric(xs)};
 }
 
-function runSpec(result) {
+function shareList(result, help) {
+  return result.header.filter((h) => h.startsWith('p_') && h !== 'p_success')
+    .map((h) => ({column: h, name: h.slice(2), help: help(h.slice(2))}));
+}
+
+function onePoint(result, help) {
+  const row = result.rows[0];
+  const val = (h) => Number(row[result.header.indexOf(h)]);
+  const shares = shareList(result, help);
+  const xs = ['p_success', ...shares.map((s) => s.name)];
+  const only = (i, v) => xs.map((_, k) => (k === i ? v : NaN));
+  const series = [{label: 'p_success', ys: only(0, 100 * val('p_success')),
+                   lo: only(0, 100 * val('ci_low')), hi: only(0, 100 * val('ci_high'))}];
+  shares.forEach((s, i) => series.push({label: `${s.name} (share)`, ys: only(i + 1, 100 * val(s.column)),
+                                        share: true, title: s.help}));
+  return {xLabel: 'p_success, then each outcome\'s share (the shares add up to 100%)',
+          yLabel: 'percent', bars: true, perSlot: true, yMin: 0, yMax: 100, xs, series};
+}
+
+function runSpec(result, choice, help) {
   const keys = sweptKeys(result);
-  const outcomes = result.header.filter((h) => h.startsWith('p_') && h !== 'p_success');
-  if (keys.length === 0) {
-    const row = result.rows[0];
-    return {xLabel: 'outcome', yLabel: 'share (%)', bars: true, yMin: 0, yMax: 100,
-            xs: ['p_success', ...outcomes],
-            series: [{label: 'share', ys: ['p_success', ...outcomes].map((h) => 100 * Number(row[result.header.indexOf(h)]))}]};
-  }
-  const c = curves(result, keys, 'p_success', 'ci_low', 'ci_high', pct, outcomes);
+  if (keys.length === 0) return onePoint(result, help);
+  const x = keys.includes(choice.x) ? choice.x : defaultX(result, keys);
+  const c = curves(result, keys, x, {y: 'p_success', lo: 'ci_low', hi: 'ci_high'}, pct,
+                   shareList(result, help));
   return {...c, yLabel: 'p_success and shares (%)', yMin: 0, yMax: 100};
 }
 
-function compareSpec(result) {
+function compareSpec(result, choice) {
   const keys = sweptKeys(result);
+  const same = (xs) => xs;
   if (keys.length === 0) {
-    return {xLabel: '', yLabel: 'delta (pp)', xs: ['B - A'], yMin: -100, yMax: 100,
-            series: [{label: 'delta', ys: pct(column(result, 'delta')),
-                      lo: pct(column(result, 'delta_lo')), hi: pct(column(result, 'delta_hi'))}]};
+    return {xLabel: '', yLabel: 'delta = B - A (proportion)', xs: ['B - A'], numeric: false,
+            yMin: -1, yMax: 1,
+            series: [{label: 'delta', ys: column(result, 'delta'),
+                      lo: column(result, 'delta_lo'), hi: column(result, 'delta_hi')}]};
   }
-  const c = curves(result, keys, 'delta', 'delta_lo', 'delta_hi', pct, []);
-  const all = c.series.flatMap((s) => [...s.lo, ...s.hi]).filter(Number.isFinite);
-  const m = Math.max(1, ...all.map(Math.abs));
-  return {...c, yLabel: 'delta = B - A (percentage points)', yMin: -m, yMax: m};
+  const x = keys.includes(choice.x) ? choice.x : defaultX(result, keys);
+  const c = curves(result, keys, x, {y: 'delta', lo: 'delta_lo', hi: 'delta_hi'}, same, []);
+  const all = c.series.flatMap((s) => [...s.lo, ...s.hi, ...s.ys]).filter(Number.isFinite);
+  const m = Math.min(1, Math.max(0.01, ...all.map(Math.abs)) * 1.1);
+  return {...c, yLabel: 'delta = B - A (proportion)', yMin: -m, yMax: m};
 }
 
 function diceSpec(result) {
   const p = pct(column(result, 'p'));
-  return {xLabel: 'total', yLabel: 'p (%)', bars: true, yMin: 0, yMax: Math.max(...p) * 1.1 || 1,
-          xs: result.rows.map((r) => r[0]), series: [{label: 'p', ys: p}]};
+  const lo = column(result, 'ci_low'), hi = column(result, 'ci_high');
+  const top = Math.max(...p, ...(hi ? pct(hi) : []));
+  return {xLabel: 'total', yLabel: 'p (%)', bars: true, yMin: 0, yMax: top * 1.1 || 1,
+          xs: result.rows.map((r) => r[0]),
+          series: [{label: lo ? 'p, with its interval' : 'p', ys: p, lo: lo && pct(lo), hi: hi && pct(hi)}]};
 }
 
 // The chart of a result of command cmd, or null (a map has its own view).
-export function specFor(cmd, result) {
+// choice.x: the x axis the player picked; help(outcome): its meaning.
+export function specFor(cmd, result, choice = {}, help = () => '') {
   if (result.rows.length === 0) return null;
-  if (cmd === 'run') return runSpec(result);
-  if (cmd === 'compare') return compareSpec(result);
+  if (cmd === 'run') return runSpec(result, choice, help);
+  if (cmd === 'compare') return compareSpec(result, choice);
   if (cmd === 'dice') return diceSpec(result);
   return null;
 }

@@ -1,34 +1,63 @@
 // The result as the engine gives it: the table (cell for cell the CSV the
 // equivalent command writes, header row first), the command line, how the
-// numbers were obtained, and what the page did differently (a notice).
+// numbers were obtained, what the page did differently (a notice), what
+// each outcome means (the ruleset's own words), and the chart's legend.
 
 import {byId, el, fill} from './dom.js';
+import {swatch} from './chart.js';
 
 export function clear() {
-  for (const id of ['command', 'note', 'notice', 'warning']) fill(byId(id));
+  for (const id of ['command', 'note', 'notice', 'warning', 'chart-legend', 'chart-axes',
+                    'outcome-help', 'map-readout']) fill(byId(id));
   fill(byId('results'));
   byId('output').hidden = true;
+  byId('chart-view').hidden = true;
+  byId('map-view').hidden = true;
+  byId('outcome-help').hidden = true;
 }
 
 export function showCommand(command) {
   fill(byId('command'), command ?? '');
 }
 
-// Fills <table id="results"> with result.header and result.rows.
-function table(result) {
-  const head = el('thead', {}, el('tr', {}, ...result.header.map((h) => el('th', {scope: 'col'}, h))));
+// Fills <table id="results"> with result.header and result.rows; a
+// header naming an outcome's share carries its meaning as a tooltip.
+function table(result, help) {
+  const head = el('thead', {}, el('tr', {}, ...result.header.map((h) => {
+    const meaning = h.startsWith('p_') ? help(h.slice(2)) : '';
+    return el('th', {scope: 'col', title: meaning}, h);
+  })));
   const body = el('tbody');
   for (const row of result.rows) body.append(el('tr', {}, ...row.map((c) => el('td', {}, c))));
   fill(byId('results'), head, body);
 }
 
-export function show(result) {
+// The outcomes of the table with what each means at the table.
+function outcomes(result, help) {
+  const items = result.header.filter((h) => h.startsWith('p_') && !h.endsWith('_a') &&
+                                       !h.endsWith('_b') && !h.includes('_delta'))
+    .map((h) => h.slice(2)).filter((o) => help(o));
+  const dl = byId('outcome-help');
+  fill(dl, ...items.flatMap((o) => [el('dt', {}, `p_${o}`), el('dd', {}, help(o))]));
+  dl.hidden = items.length === 0;
+}
+
+// help(outcome): its meaning ('' when none).
+export function show(result, help) {
   byId('output').hidden = false;
   showCommand(result.command);
   fill(byId('note'), result.note ?? '');
   fill(byId('notice'), result.notice ?? '');
   fill(byId('warning'), result.warning ?? '');
-  table(result);
+  table(result, help);
+  outcomes(result, help);
+}
+
+// The chart's legend: each series in words, its line, its meaning.
+export function legend(spec, styles) {
+  fill(byId('chart-legend'), ...spec.series.map((s, k) => el('li', {
+    title: s.title ?? '', dataset: {colour: styles[k].colour, dash: styles[k].dash.join(',')},
+  }, swatch(styles[k], spec.bars), ' ', s.label, s.title ? el('small', {}, ` (${s.title})`) : null)));
 }
 
 // The columns of result whose header is name, as numbers (NaN where empty).

@@ -1,0 +1,29 @@
+#ifndef CHARGESIM_WEBUNITS_H
+#define CHARGESIM_WEBUNITS_H
+/* The web edition's Units tab (issue 44): `chargesim units SOURCE
+ * [--distance A..B] [--rules NAME]` run in the page by io's units readers
+ * (src/io/units_*.c, compiled into the WebAssembly), on files the page put
+ * into emscripten's in-memory file system with the repository's relative
+ * paths (data/tow/Bretonnians.cat, experiments/mappings/tow.ini), so the
+ * notes read as those of the command line run from the repository's root.
+ *
+ * cs_web_units(source, distance, rules) (distance and rules NULL or "" for
+ * the command line's default) returns JSON, owned here until the next call:
+ *   {"ok": true, "cmd": "units", "command": the equivalent command line,
+ *    "header": [...], "rows": [[...], ...] (the CSV `chargesim units`
+ *    writes, cell for cell), "notes": [each line the command line prints on
+ *    standard error, "chargesim units: FILE:LINE: unit `NAME` left out: ..."],
+ *    "summary": its last line ("N units in the table, ...")}
+ * or
+ *   {"ok": false, "cmd": "units", "command", "message", "cli": the line the
+ *    command line prints ("chargesim units: message"), "exit", and "notes"
+ *    and "summary" when the source was read (a table with no row is refused,
+ *    as the command line refuses to write one)}. */
+
+/* The mapping folder the page reads: the repository's, at the root of the
+ * in-memory file system (a dropped file runs in a folder of its own). */
+#define CS_WEB_MAPPINGS "/experiments/mappings"
+
+const char *cs_web_units(const char *source, const char *distance, const char *rules);
+
+#endif

@@ -1,0 +1,264 @@
+/* Units, stage 5 of 5: the table (unitsrc.h: cs_units_table), one row per
+ * unit with what stage 4 (src/sim/runs/units.c) found, as a cs_table so that
+ * CSV, Markdown and LaTeX come from the project's one set of writers. */
+#include <stdio.h>
+#include <string.h>
+
+#include "chargesim/unitsrc.h"
+
+#define MAX_NAMES 64
+
+/* The union of the units' parameter and metric columns, in order of first
+ * appearance, so units of several mappings share one table. */
+typedef struct names {
+    int n;
+    const char *name[MAX_NAMES];
+} names;
+
+static void add_name(names *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->name[i], name) == 0)
+            return;
+    if (l->n < MAX_NAMES)
+        l->name[l->n++] = name;
+}
+
+/* The unit's value of parameter `key` as the experiment model read it. */
+static const char *value_of(const cs_unit *u, const char *key)
+{
+    for (int i = 0; i < u->n_values; i++)
+        if (strcmp(u->map->rs->params[u->value[i].param].key, key) == 0)
+            return u->value[i].text;
+    return NULL;
+}
+
+static int metric_slot(const cs_unit *u, const char *name)
+{
+    for (int k = 0; k < u->map->n_metrics; k++)
+        if (strcmp(u->map->metric[k], name) == 0)
+            return k;
+    return -1;
+}
+
+/* The table's columns: 5 head, the parameters, 5 tail, the metrics, one
+ * per distance. */
+typedef struct layout {
+    names params, metrics;
+    int c_params, c_tail, c_metrics, c_p, ncols, nd;
+    bool pct;         /* md and tex: percentages for readers; CSV: [0, 1] */
+    const char *none; /* an absent value */
+    bool any_unknown; /* some unit's points are unknown */
+    bool has_type;    /* some unit's mapping names a type: a `type` column after base */
+    bool has_models;  /* some unit counts its models (a roster's): a `models` column next */
+} layout;
+
+static const char *const head[] = {"catalogue", "name", "ruleset", "points", "base"};
+static const char *const tail[] = {"reach_50", "reach_75", "reach_90", "plus1_speed",
+                                   "points_per_inch_75"};
+
+static cs_status headers(cs_table *t, const layout *l, const cs_units_grid *g, const char *title)
+{
+    cs_status st = cs_table_init(t, l->ncols);
+    for (int c = 0; st == CS_OK && c < 5; c++)
+        st = cs_table_set_header(t, c, head[c], c == 3);
+    if (st == CS_OK && l->has_type)
+        st = cs_table_set_header(t, 5, "type", false);
+    if (st == CS_OK && l->has_models)
+        st = cs_table_set_header(t, 5 + l->has_type, "models", true);
+    for (int c = 0; st == CS_OK && c < l->params.n; c++)
+        st = cs_table_set_header(t, l->c_params + c, l->params.name[c], true);
+    for (int c = 0; st == CS_OK && c < 5; c++)
+        st = cs_table_set_header(t, l->c_tail + c, tail[c], true);
+    for (int c = 0; st == CS_OK && c < l->metrics.n; c++) {
+        char h[CS_UNITS_TEXT + 8];
+        snprintf(h, sizeof h, "mean_%s", l->metrics.name[c]);
+        st = cs_table_set_header(t, l->c_metrics + c, h, true);
+    }
+    for (int c = 0; st == CS_OK && c < l->nd; c++) {
+        char h[64];
+        snprintf(h, sizeof h, "p_%g", cs_units_grid_at(g, c));
+        st = cs_table_set_header(t, l->c_p + c, h, true);
+    }
+    if (st == CS_OK && title && title[0])
+        st = cs_table_set_title(t, "%s", title);
+    if (st == CS_OK && l->pct)
+        st = cs_table_set_note(t, "p_D: p_success (%%) with the target D inches away; reach_Q: "
+                                  "the farthest distance still at least Q%%; plus1_speed: inches "
+                                  "of reach_75 one more inch of speed buys%s%s",
+                               l->metrics.n > 0 ? "; mean_<metric>: the charge's mean where "
+                                                  "every roll reaches, just beyond base contact "
+                                                  "(a property of the unit, whatever the "
+                                                  "distances)" : "",
+                               l->any_unknown ? "; `-`: unknown or none (points the data "
+                                                "does not give are never 0)." : ".");
+    return st;
+}
+
+/* The reach, +1 speed, points per inch and metric cells of one row. */
+static cs_status results(cs_table *t, int row, const layout *l, const cs_unit *un,
+                         const cs_unit_result *x)
+{
+    const bool pct = l->pct;
+    const char *none = l->none;
+    cs_status st = CS_OK;
+    for (int k = 0; st == CS_OK && k < CS_UNITS_N_REACH; k++)
+        st = x->has_reach[k] ? cs_table_set(t, row, l->c_tail + k, "%g", x->reach[k])
+                             : cs_table_set(t, row, l->c_tail + k, "%s", none);
+    if (st == CS_OK)
+        st = !x->has_plus1 ? cs_table_set(t, row, l->c_tail + 3, "%s", none)
+                           : cs_table_set(t, row, l->c_tail + 3, pct ? "%+g" : "%g", x->plus1);
+    if (st == CS_OK)
+        st = x->has_ppi
+                 ? cs_table_set(t, row, l->c_tail + 4, pct ? "%.2f" : "%.4f", x->points_per_inch)
+                 : cs_table_set(t, row, l->c_tail + 4, "%s", none);
+    for (int c = 0; st == CS_OK && c < l->metrics.n; c++) {
+        int k = metric_slot(un, l->metrics.name[c]);
+        st = k >= 0 && x->has_metric[k]
+                 ? cs_table_set(t, row, l->c_metrics + c, pct ? "%.2f" : "%.6f", x->metric[k])
+                 : cs_table_set(t, row, l->c_metrics + c, "%s", none);
+    }
+    return st;
+}
+
+/* One unit's row. */
+static cs_status unit_row(cs_table *t, const layout *l, const cs_unit *un,
+                          const cs_unit_result *x)
+{
+    const char *none = l->none;
+    int row = cs_table_add_row(t);
+    if (row < 0)
+        return CS_ENOMEM;
+    cs_status st = cs_table_set(t, row, 0, "%s", un->catalogue);
+    if (st == CS_OK)
+        st = cs_table_set(t, row, 1, "%s", un->name);
+    if (st == CS_OK)
+        st = cs_table_set(t, row, 2, "%s", un->map->rs->name);
+    if (st == CS_OK)
+        st = un->has_points ? cs_table_set(t, row, 3, "%g", un->points)
+                            : cs_table_set(t, row, 3, "%s", none);
+    if (st == CS_OK)
+        st = cs_table_set(t, row, 4, "%s", un->base[0] ? un->base : none);
+    if (st == CS_OK && l->has_type)
+        st = cs_table_set(t, row, 5, "%s", un->type[0] ? un->type : none);
+    if (st == CS_OK && l->has_models)
+        st = un->models > 0 ? cs_table_set(t, row, 5 + l->has_type, "%d", un->models)
+                            : cs_table_set(t, row, 5 + l->has_type, "%s", none);
+    for (int c = 0; st == CS_OK && c < l->params.n; c++) {
+        const char *v = value_of(un, l->params.name[c]);
+        st = cs_table_set(t, row, l->c_params + c, "%s", v ? v : none);
+    }
+    if (st == CS_OK)
+        st = results(t, row, l, un, x);
+    for (int c = 0; st == CS_OK && c < l->nd; c++)
+        st = l->pct ? cs_table_set(t, row, l->c_p + c, "%.2f", 100.0 * x->p[c])
+                    : cs_table_set(t, row, l->c_p + c, "%.6f", x->p[c]);
+    return st;
+}
+
+cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_units_grid *g,
+                         cs_format fmt, const char *title, cs_table *t)
+{
+    layout l = {.pct = fmt != CS_FORMAT_CSV};
+    l.none = l.pct ? "-" : "";
+    for (int i = 0; i < u->n; i++) {
+        const cs_units_mapping *m = u->unit[i].map;
+        /* A characteristic with a `when` is a column only where a unit
+         * carries it (t9a.ini: charge_speed or advance_rate, as the edition). */
+        for (int k = 0; k < m->n_chars; k++)
+            if (m->when_param[k] < 0 || value_of(&u->unit[i], m->chars[k].param))
+                add_name(&l.params, m->chars[k].param);
+        for (int k = 0; k < u->unit[i].n_values; k++)
+            add_name(&l.params, m->rs->params[u->unit[i].value[k].param].key);
+        for (int k = 0; k < m->n_metrics; k++)
+            add_name(&l.metrics, m->metric[k]);
+        l.any_unknown = l.any_unknown || !u->unit[i].has_points;
+        l.has_type = l.has_type || m->type[0] != '\0';
+        l.has_models = l.has_models || u->unit[i].models > 0;
+    }
+    l.nd = cs_units_grid_count(g);
+    l.c_params = 5 + l.has_type + l.has_models;
+    l.c_tail = l.c_params + l.params.n;
+    l.c_metrics = l.c_tail + 5;
+    l.c_p = l.c_metrics + l.metrics.n;
+    l.ncols = l.c_p + l.nd;
+    cs_status st = headers(t, &l, g, title);
+    for (int r = 0; st == CS_OK && r < u->n; r++)
+        st = unit_row(t, &l, &u->unit[r], &res[r]);
+    return st;
+}
+
+/* ---- the columns, described for the CSVW metadata ------------------------- */
+
+/* A parameter of some unit's ruleset, or NULL. */
+static const cs_param_def *param_of(const cs_units *u, const char *key)
+{
+    for (int i = 0; i < u->n; i++) {
+        int k = cs_ruleset_param_index(u->unit[i].map->rs, key);
+        if (k >= 0)
+            return &u->unit[i].map->rs->params[k];
+    }
+    return NULL;
+}
+
+/* A metric of some unit's mapping, or NULL. */
+static const cs_metric_def *metric_of(const cs_units *u, const char *name)
+{
+    for (int i = 0; i < u->n; i++) {
+        const cs_units_mapping *m = u->unit[i].map;
+        for (int k = 0; k < m->n_metrics; k++)
+            if (strcmp(m->metric[k], name) == 0)
+                return &m->rs->metrics[m->metric_index[k]];
+    }
+    return NULL;
+}
+
+bool cs_units_describe(const void *ctx, const char *title, const char **type, char *desc,
+                       size_t cap)
+{
+    static const char *const fixed[][3] = {
+        {"catalogue", "string", "the catalogue (or CSV file) the unit is in"},
+        {"name", "string", "the unit; a unit that may choose a mount has a row per choice: "
+                           "NAME (on MOUNT), NAME (on foot)"},
+        {"ruleset", "string", "the ruleset its charge is played by"},
+        {"points", "number", "points of the smallest legal unit (with this mount); empty when "
+                             "the data gives none (never 0)"},
+        {"base", "string", "base size as the data gives it"},
+        {"type", "string", "the unit's type as the data gives it (The Old World: Troop Type); "
+                           "empty for a mount choice the data gives no type"},
+        {"models", "number", "a roster's unit: the number of models in it, its mount aside"},
+        {"reach_50", "number", "the farthest distance (in) still charged at least 50% of the "
+                               "time, by exact inversion of the range distribution; empty when "
+                               "below 50% just beyond base contact"},
+        {"reach_75", "number", "as reach_50, at 75%"},
+        {"reach_90", "number", "as reach_50, at 90%"},
+        {"plus1_speed", "number", "inches of reach_75 one more inch of speed buys (reach_75 at "
+                                  "speed + 1 less reach_75)"},
+        {"points_per_inch_75", "number", "points / reach_75; empty when the points are unknown"},
+    };
+    const cs_units *u = ctx;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (strcmp(title, fixed[i][0]) == 0) {
+            *type = fixed[i][1];
+            snprintf(desc, cap, "%s", fixed[i][2]);
+            return true;
+        }
+    const cs_param_def *d = param_of(u, title);
+    const cs_metric_def *md = strncmp(title, "mean_", 5) == 0 ? metric_of(u, title + 5) : NULL;
+    if (d) {
+        *type = d->type == CS_PARAM_REAL || d->type == CS_PARAM_INT ? "number" : "string";
+        snprintf(desc, cap, "parameter %s%s%s%s, the unit's value: %s", title,
+                 d->unit[0] ? " (" : "", d->unit, d->unit[0] ? ")" : "", d->help);
+    } else if (md) {
+        *type = "number";
+        snprintf(desc, cap, "mean %s%s%s%s: %s; measured just beyond base contact, where every "
+                 "roll reaches (a property of the unit, whatever the distances)",
+                 title + 5, md->unit[0] ? " (" : "", md->unit, md->unit[0] ? ")" : "", md->help);
+    } else if (strncmp(title, "p_", 2) == 0) {
+        *type = "number";
+        snprintf(desc, cap, "p_success with the target %s in away, head-on (exact)", title + 2);
+    } else {
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,302 @@
+/* The columns of chargesim's tables, defined once; see include/chargesim/columns.h.
+ * Every description here is what the CSVW schema of a CSV says of its column. */
+#include "chargesim/columns.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "chargesim/success.h"
+
+/* The columns whose meaning does not depend on the ruleset. */
+static const struct fixed {
+    const char *name;
+    cs_datatype type;
+    bool right;
+    const char *desc;
+} fixed[] = {
+    {"p_success_a", CS_DT_NUMBER, true, "p_success of variant A (the experiment with its --set overrides)"},
+    {"p_success_b", CS_DT_NUMBER, true, "p_success of variant B (A with the --b overrides), same random numbers"},
+    {"delta", CS_DT_NUMBER, true, "p_success_b - p_success_a, on common random numbers"},
+    {"delta_lo", CS_DT_NUMBER, true, "lower end of the paired confidence interval of delta"},
+    {"delta_hi", CS_DT_NUMBER, true, "upper end of the paired confidence interval of delta"},
+    {"x", CS_DT_NUMBER, true, "the target's front-edge centre across the table, inches (charger at 0)"},
+    {"y", CS_DT_NUMBER, true, "the target's front-edge centre ahead of the charger, inches"},
+    {"trials", CS_DT_INTEGER, true, "trials (mc) or sampled layouts (conditional, rqmc) behind the row; empty for exact, which runs none"},
+    {"successes", CS_DT_INTEGER, true, "trials that ended in base contact with the unit charged (mc only)"},
+    {"p_success", CS_DT_NUMBER, true, "probability that the charger ends in base contact with the unit it charged"},
+    {"ci_low", CS_DT_NUMBER, true, "lower end of the confidence interval of the row's probability"},
+    {"ci_high", CS_DT_NUMBER, true, "upper end of the confidence interval of the row's probability"},
+    {"method", CS_DT_STRING, false, "how the numbers were obtained: exact, conditional, rqmc or mc "
+                                    "(a map's cell where the target cannot stand: none)"},
+    {"p_cannot_stand", CS_DT_NUMBER, true, "share of the drawn placements where the target cannot "
+                                           "stand (left out of the cell's odds); 1 where it never can"},
+    {"ci_low_cannot_stand", CS_DT_NUMBER, true, "lower end of the confidence interval of p_cannot_stand"},
+    {"ci_high_cannot_stand", CS_DT_NUMBER, true, "upper end of the confidence interval of p_cannot_stand"},
+    {"metric", CS_DT_STRING, false, "`outcome`, or the measured quantity whose distribution the row gives"},
+    {"value", CS_DT_STRING, true, "an outcome name or a value of the quantity (<x, >x: beyond its range)"},
+    {"count", CS_DT_INTEGER, true, "trials with this value (sampled rows only)"},
+    {"p", CS_DT_NUMBER, true, "share of the trials (or rolls) with this value"},
+    {"p_at_least", CS_DT_NUMBER, true, "probability of a total of at least this value"},
+    {"p_at_most", CS_DT_NUMBER, true, "probability of a total of at most this value"},
+    {"ci_low_at_least", CS_DT_NUMBER, true, "lower end of the Wilson interval of p_at_least"},
+    {"ci_high_at_least", CS_DT_NUMBER, true, "upper end of the Wilson interval of p_at_least"},
+    {"ci_low_at_most", CS_DT_NUMBER, true, "lower end of the Wilson interval of p_at_most"},
+    {"ci_high_at_most", CS_DT_NUMBER, true, "upper end of the Wilson interval of p_at_most"},
+    {"max_ci_halfwidth_pct", CS_DT_NUMBER, true, "the row's widest interval half-width, in percentage points"},
+    {"success", CS_DT_STRING, false, "the outcomes p_success counts (--success), joined by +"},
+};
+
+cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *header)
+{
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        if (strcmp(name, fixed[i].name) != 0)
+            continue;
+        cs_status st = cs_table_set_header(t, c, header ? header : name, fixed[i].right);
+        return st == CS_OK ? cs_table_describe(t, c, fixed[i].type, "%s", fixed[i].desc) : st;
+    }
+    return CS_EINPUT;
+}
+
+void cs_columns_accepted(const cs_param_def *d, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (d->type == CS_PARAM_CHOICE || (d->type == CS_PARAM_POLYGON && d->choices)) {
+        for (int c = 0; d->choices[c]; c++) {
+            size_t u = strlen(buf);
+            snprintf(buf + u, cap - u, "%s%s", c ? "|" : "", d->choices[c]);
+        }
+    } else if (d->type == CS_PARAM_REAL || d->type == CS_PARAM_INT) {
+        snprintf(buf, cap, "%g..%g", d->min, d->max);
+    } else if (d->type == CS_PARAM_BOOL) {
+        snprintf(buf, cap, "true|false");
+    }
+}
+
+cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i)
+{
+    const cs_param_def *d = &rs->params[i];
+    cs_datatype type = d->type == CS_PARAM_INT    ? CS_DT_INTEGER
+                       : d->type == CS_PARAM_REAL ? CS_DT_NUMBER
+                                                  : CS_DT_STRING;
+    cs_status st = cs_table_set_header(t, c, d->key, true);
+    if (st != CS_OK)
+        return st;
+    return cs_table_describe(t, c, type, "parameter %s%s%s%s: %s", d->key, d->unit[0] ? " (" : "",
+                             d->unit, d->unit[0] ? ")" : "", d->help);
+}
+
+cs_status cs_columns_label(cs_table *t, int c, const cs_ruleset *rs, int i)
+{
+    char name[160];
+    snprintf(name, sizeof name, "%s_label", rs->params[i].key);
+    cs_status st = cs_table_set_header(t, c, name, false);
+    if (st != CS_OK)
+        return st;
+    return cs_table_describe(t, c, CS_DT_STRING, "the label ([labels]) of %s's value",
+                             rs->params[i].key);
+}
+
+cs_status cs_columns_outcome(cs_table *t, int c, const cs_ruleset *rs, int o,
+                             cs_columns_est which, const char *header)
+{
+    static const char *const prefix[] = {"p_", "ci_low_", "ci_high_"};
+    char name[128];
+    snprintf(name, sizeof name, "%s%s", prefix[which], rs->outcomes[o]);
+    cs_status st = cs_table_set_header(t, c, header ? header : name, true);
+    if (st != CS_OK)
+        return st;
+    if (which == CS_COLUMNS_P)
+        return cs_table_describe(t, c, CS_DT_NUMBER, "probability of the outcome %s%s",
+                                 rs->outcomes[o],
+                                 rs->success_mask & (1u << o) ? " (a success)" : "");
+    return cs_table_describe(t, c, CS_DT_NUMBER, "%s end of the confidence interval of p_%s",
+                             which == CS_COLUMNS_CI_LOW ? "lower" : "upper", rs->outcomes[o]);
+}
+
+cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m)
+{
+    const cs_metric_def *d = &rs->metrics[m];
+    char name[128];
+    snprintf(name, sizeof name, "mean_%s", d->name);
+    cs_status st = cs_table_set_header(t, c, name, true);
+    if (st != CS_OK)
+        return st;
+    return cs_table_describe(t, c, CS_DT_NUMBER,
+                             "mean %s%s%s%s over the trials where it was measured: %s", d->name,
+                             d->unit[0] ? " (" : "", d->unit, d->unit[0] ? ")" : "", d->help);
+}
+
+cs_status cs_columns_paired(cs_table *t, int c, const cs_ruleset *rs, int o, int which)
+{
+    static const char *const succ[] = {"p_success_a", "p_success_b", "delta", "delta_lo",
+                                       "delta_hi"};
+    static const char *const suffix[] = {"_a", "_b", "_delta", "_delta_lo", "_delta_hi"};
+    if (o < 0)
+        return cs_columns_fixed(t, c, succ[which], NULL);
+    const char *out = rs->outcomes[o];
+    char name[160];
+    snprintf(name, sizeof name, "p_%s%s", out, suffix[which]);
+    cs_status st = cs_table_set_header(t, c, name, true);
+    if (st != CS_OK)
+        return st;
+    switch (which) {
+    case 0:
+        return cs_table_describe(t, c, CS_DT_NUMBER, "p_%s of variant A", out);
+    case 1:
+        return cs_table_describe(t, c, CS_DT_NUMBER,
+                                 "p_%s of variant B (A with the --b overrides), same random "
+                                 "numbers", out);
+    case 2:
+        return cs_table_describe(t, c, CS_DT_NUMBER, "p_%s_b - p_%s_a, on common random numbers",
+                                 out, out);
+    default:
+        return cs_table_describe(t, c, CS_DT_NUMBER,
+                                 "%s end of the paired confidence interval of p_%s_delta",
+                                 which == 3 ? "lower" : "upper", out);
+    }
+}
+
+const char *cs_columns_custom_success(const cs_run_result *r, char *buf, size_t cap)
+{
+    if (!r->success_mask || r->success_mask == r->exp->rs->success_mask)
+        return NULL;
+    cs_success_names(r->exp->rs, r->success_mask, buf, cap);
+    for (char *c = buf; *c; c++)
+        if (*c == ',')
+            *c = '+';
+    return buf;
+}
+
+int cs_columns_summary(const cs_run_result *r, cs_format fmt, cs_summary_col *col)
+{
+    const cs_experiment *e = r->exp;
+    const cs_ruleset *rs = e->rs;
+    bool csv = fmt == CS_FORMAT_CSV;
+    char succ[512];
+    int n = 0;
+    for (int s = 0; s < e->n_sweep; s++) {
+        col[n++] = (cs_summary_col){CS_SUM_SWEEP, s};
+        if (e->label[e->sweep[s]].n > 0)
+            col[n++] = (cs_summary_col){CS_SUM_LABEL, s};
+    }
+    static const cs_summary_kind lead[] = {CS_SUM_TRIALS, CS_SUM_SUCCESSES, CS_SUM_P_SUCCESS,
+                                           CS_SUM_CI_LOW, CS_SUM_CI_HIGH};
+    for (int i = 0; i < 5; i++)
+        col[n++] = (cs_summary_col){lead[i], 0};
+    for (int o = 0; o < rs->n_outcomes; o++)
+        col[n++] = (cs_summary_col){CS_SUM_P_OUTCOME, o};
+    for (int m = 0; m < rs->n_metrics; m++)
+        col[n++] = (cs_summary_col){CS_SUM_MEAN, m};
+    /* CSV also carries each outcome's interval; md and tex state the widest
+     * of them in the note instead, to stay readable. */
+    for (int o = 0; csv && o < rs->n_outcomes; o++) {
+        col[n++] = (cs_summary_col){CS_SUM_CI_LOW_OUTCOME, o};
+        col[n++] = (cs_summary_col){CS_SUM_CI_HIGH_OUTCOME, o};
+    }
+    col[n++] = (cs_summary_col){CS_SUM_METHOD, 0};
+    if (csv && cs_columns_custom_success(r, succ, sizeof succ))
+        col[n++] = (cs_summary_col){CS_SUM_SUCCESS, 0};
+    return n;
+}
+
+cs_status cs_columns_summary_head(cs_table *t, int c, const cs_run_result *r, cs_format fmt,
+                                  cs_summary_col col)
+{
+    const cs_experiment *e = r->exp;
+    const cs_ruleset *rs = e->rs;
+    bool pct = fmt != CS_FORMAT_CSV;
+    char name[160];
+    switch (col.kind) {
+    case CS_SUM_SWEEP:
+        return cs_columns_param(t, c, rs, e->sweep[col.index]);
+    case CS_SUM_LABEL:
+        return cs_columns_label(t, c, rs, e->sweep[col.index]);
+    case CS_SUM_TRIALS:
+        return cs_columns_fixed(t, c, "trials", NULL);
+    case CS_SUM_SUCCESSES:
+        return cs_columns_fixed(t, c, "successes", NULL);
+    case CS_SUM_P_SUCCESS:
+        return cs_columns_fixed(t, c, "p_success", pct ? "p_success %" : NULL);
+    case CS_SUM_CI_LOW:
+        return cs_columns_fixed(t, c, "ci_low", pct ? "ci_low %" : NULL);
+    case CS_SUM_CI_HIGH:
+        return cs_columns_fixed(t, c, "ci_high", pct ? "ci_high %" : NULL);
+    case CS_SUM_P_OUTCOME:
+        snprintf(name, sizeof name, "p_%s %%", rs->outcomes[col.index]);
+        return cs_columns_outcome(t, c, rs, col.index, CS_COLUMNS_P, pct ? name : NULL);
+    case CS_SUM_MEAN:
+        return cs_columns_mean(t, c, rs, col.index);
+    case CS_SUM_CI_LOW_OUTCOME:
+        return cs_columns_outcome(t, c, rs, col.index, CS_COLUMNS_CI_LOW, NULL);
+    case CS_SUM_CI_HIGH_OUTCOME:
+        return cs_columns_outcome(t, c, rs, col.index, CS_COLUMNS_CI_HIGH, NULL);
+    case CS_SUM_METHOD:
+        return cs_columns_fixed(t, c, "method", NULL);
+    case CS_SUM_SUCCESS:
+        return cs_columns_fixed(t, c, "success", NULL);
+    }
+    return CS_EINPUT;
+}
+
+/* The text of swept parameter s at point k (its value as the user wrote it). */
+static const char *point_text(const cs_experiment *e, uint64_t k, int s)
+{
+    int choice[CS_MAX_PARAMS];
+    cs_experiment_point_choices(e, k, choice);
+    return e->param[e->sweep[s]].text[choice[e->sweep[s]]];
+}
+
+/* A probability: a proportion with 6 decimals in CSV, else a percentage with 2. */
+static cs_status set_prob(cs_table *t, int row, int c, double p, cs_format fmt)
+{
+    if (fmt == CS_FORMAT_CSV)
+        return cs_table_set(t, row, c, "%.6f", p);
+    return cs_table_set(t, row, c, "%.2f", 100.0 * p);
+}
+
+cs_status cs_columns_summary_cell(cs_table *t, int row, int c, const cs_run_result *r,
+                                  uint64_t k, cs_format fmt, cs_summary_col col)
+{
+    const cs_experiment *e = r->exp;
+    const cs_point_result *pr = &r->point[k];
+    int choice[CS_MAX_PARAMS], i = col.index;
+    char succ[512];
+    switch (col.kind) {
+    case CS_SUM_SWEEP:
+        return cs_table_set(t, row, c, "%s", point_text(e, k, i));
+    case CS_SUM_LABEL:
+        cs_experiment_point_choices(e, k, choice);
+        return cs_table_set(t, row, c, "%s",
+                            cs_experiment_label(e, e->sweep[i], choice[e->sweep[i]]));
+    case CS_SUM_TRIALS:
+        /* An exact row enumerates the dice: it ran no trial, and claims none. */
+        return r->method == CS_METHOD_EXACT
+                   ? CS_OK
+                   : cs_table_set(t, row, c, "%llu", (unsigned long long)pr->trials);
+    case CS_SUM_SUCCESSES:
+        return r->method == CS_METHOD_MC
+                   ? cs_table_set(t, row, c, "%llu", (unsigned long long)pr->successes)
+                   : CS_OK;
+    case CS_SUM_P_SUCCESS:
+        return set_prob(t, row, c, pr->p_success, fmt);
+    case CS_SUM_CI_LOW:
+        return set_prob(t, row, c, pr->ci_low, fmt);
+    case CS_SUM_CI_HIGH:
+        return set_prob(t, row, c, pr->ci_high, fmt);
+    case CS_SUM_P_OUTCOME:
+        return set_prob(t, row, c, pr->p_outcome[i], fmt);
+    case CS_SUM_MEAN:
+        if (pr->mean[i] != pr->mean[i])
+            return CS_OK; /* never measured: empty */
+        return cs_table_set(t, row, c, fmt == CS_FORMAT_CSV ? "%.4f" : "%.2f", pr->mean[i]);
+    case CS_SUM_CI_LOW_OUTCOME:
+        return set_prob(t, row, c, pr->outcome_low[i], fmt);
+    case CS_SUM_CI_HIGH_OUTCOME:
+        return set_prob(t, row, c, pr->outcome_high[i], fmt);
+    case CS_SUM_METHOD:
+        return cs_table_set(t, row, c, "%s", cs_method_name(r->method));
+    case CS_SUM_SUCCESS:
+        return cs_table_set(t, row, c, "%s", cs_columns_custom_success(r, succ, sizeof succ));
+    }
+    return CS_EINPUT;
+}

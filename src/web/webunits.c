@@ -1,0 +1,202 @@
+/* The Units tab: `chargesim units` in the page; see
+ * include/chargesim/webunits.h. The stages run as src/cli/cmd_units.c runs
+ * them, in the same order with the same checks: the distances, the
+ * mappings, the source read, resolved and mapped, the notes, every unit
+ * analysed exactly, the table. */
+#include "chargesim/webunits.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chargesim/cmdline.h"
+#include "chargesim/unitsrc.h"
+#include "chargesim/webjson.h"
+
+/* What the stages make, freed together. */
+typedef struct pipeline {
+    cs_units_mapping *maps;
+    int n_maps;
+    cs_units_sets sets;
+    cs_units units;
+    cs_units_grid g;
+    cs_unit_result *res;
+    double *p;
+    cs_table table;
+    bool read; /* the source was read: its notes are printed */
+} pipeline;
+
+static bool given(const char *s)
+{
+    return s && s[0];
+}
+
+/* Stages 1 to 3 and the default distances (cmd_units.c: read_units). */
+static cs_status read_units(const char *source, const char *distance, const char *rules,
+                            pipeline *pl, cs_error *err)
+{
+    cs_status st = CS_OK;
+    if (given(distance)) {
+        cs_error gerr;
+        if ((st = cs_units_grid_parse(distance, &pl->g, &gerr)) != CS_OK)
+            cs_error_set(err, st, "--distance %s", gerr.msg);
+    }
+    if (st == CS_OK)
+        st = cs_units_mapping_load_path(CS_WEB_MAPPINGS, &pl->maps, &pl->n_maps, err);
+    pl->units.sets = &pl->sets;
+    if (st == CS_OK)
+        st = cs_units_read_source(source, pl->maps, pl->n_maps, given(rules) ? rules : NULL,
+                                  &pl->units, err);
+    if (st == CS_OK) {
+        pl->read = true;
+        st = cs_units_check_sets(&pl->units, &pl->sets, err);
+    }
+    if (st == CS_OK && !given(distance)) {
+        cs_error gerr;
+        const cs_units *u = &pl->units;
+        st = cs_units_grid_parse(u->n > 0 ? u->unit[0].map->range : "1..24", &pl->g, &gerr);
+        if (st != CS_OK)
+            *err = gerr;
+    }
+    return st;
+}
+
+/* Stage 4 (cmd_units.c: analyse_units). */
+static cs_status analyse_units(pipeline *pl, cs_error *err)
+{
+    const int nd = cs_units_grid_count(&pl->g);
+    size_t rows = (size_t)(pl->units.n > 0 ? pl->units.n : 1);
+    pl->res = calloc(rows, sizeof *pl->res);
+    pl->p = calloc(rows * (size_t)nd, sizeof *pl->p);
+    if (!pl->res || !pl->p)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    cs_status st = CS_OK;
+    for (int i = 0; st == CS_OK && i < pl->units.n; i++) {
+        pl->res[i].p = pl->p + (size_t)i * (size_t)nd;
+        st = cs_units_analyse(&pl->units.unit[i], &pl->sets, &pl->g, &pl->res[i], err);
+    }
+    return st;
+}
+
+/* The notes, each as the command line prints it on standard error, then
+ * its count line (cmd_units.c: print_notes). */
+static void write_notes(cs_webjson *o, const cs_units *u)
+{
+    int skipped = 0, incomplete = 0, warned = 0, noted = 0;
+    cs_webjson_key(o, "notes");
+    cs_webjson_open(o, '[');
+    for (int i = 0; i < u->n_notes; i++) {
+        const cs_unit_note *n = &u->note[i];
+        skipped += n->kind == CS_UNIT_SKIPPED;
+        incomplete += n->kind == CS_UNIT_INCOMPLETE;
+        warned += n->kind == CS_UNIT_WARNED;
+        noted += n->kind == CS_UNIT_NOTED;
+        char line[CS_UNITS_PATH + CS_UNITS_NAME + CS_UNITS_NOTE + 96];
+        snprintf(line, sizeof line, "chargesim units: %s:%d: unit `%s` %s: %s", n->file, n->line,
+                 n->name,
+                 n->kind == CS_UNIT_SKIPPED      ? "left out"
+                 : n->kind == CS_UNIT_INCOMPLETE ? "kept without metrics"
+                 : n->kind == CS_UNIT_WARNED     ? "kept, warning"
+                                                 : "kept, note",
+                 n->what);
+        cs_webjson_string(o, line);
+    }
+    cs_webjson_close(o, ']');
+    char sum[256];
+    int len = snprintf(sum, sizeof sum,
+                       "chargesim units: %d units in the table, %d left out, %d without metrics",
+                       u->n, skipped, incomplete);
+    if (warned > 0 && len < (int)sizeof sum)
+        len += snprintf(sum + len, sizeof sum - (size_t)len, ", %d with a warning", warned);
+    if (noted > 0 && len < (int)sizeof sum)
+        snprintf(sum + len, sizeof sum - (size_t)len, ", %d with a note", noted);
+    cs_webjson_kstring(o, "summary", sum);
+}
+
+static void write_table(cs_webjson *o, const cs_table *t)
+{
+    cs_webjson_key(o, "header");
+    cs_webjson_open(o, '[');
+    for (int c = 0; c < t->ncols; c++)
+        cs_webjson_string(o, t->header[c]);
+    cs_webjson_close(o, ']');
+    cs_webjson_key(o, "rows");
+    cs_webjson_open(o, '[');
+    for (int r = 0; r < t->nrows; r++) {
+        cs_webjson_open(o, '[');
+        for (int c = 0; c < t->ncols; c++)
+            cs_webjson_string(o, cs_table_cell(t, r, c));
+        cs_webjson_close(o, ']');
+    }
+    cs_webjson_close(o, ']');
+}
+
+/* The equivalent command line. */
+static void command_line(char *buf, size_t cap, const char *source, const char *distance,
+                         const char *rules)
+{
+    char *argv[5];
+    int argc = 0;
+    argv[argc++] = (char *)source;
+    if (given(distance)) {
+        argv[argc++] = "--distance";
+        argv[argc++] = (char *)distance;
+    }
+    if (given(rules)) {
+        argv[argc++] = "--rules";
+        argv[argc++] = (char *)rules;
+    }
+    cs_cmdline_join(buf, cap, "units", argc, argv);
+}
+
+static void pipeline_free(pipeline *pl)
+{
+    cs_table_free(&pl->table);
+    free(pl->p);
+    free(pl->res);
+    cs_units_free(&pl->units);
+    free(pl->maps);
+    memset(pl, 0, sizeof *pl);
+}
+
+const char *cs_web_units(const char *source, const char *distance, const char *rules)
+{
+    static cs_webjson out;
+    static char command[8192];
+    pipeline pl = {0};
+    cs_error err = {0};
+    source = source ? source : "";
+    command_line(command, sizeof command, source, distance, rules);
+    cs_status st = read_units(source, distance, rules, &pl, &err);
+    if (st == CS_OK)
+        st = analyse_units(&pl, &err);
+    if (st == CS_OK &&
+        (st = cs_units_table(&pl.units, pl.res, &pl.g, CS_FORMAT_CSV, NULL, &pl.table)) != CS_OK)
+        cs_error_set(&err, st, "out of memory");
+    /* A table with no row is refused, as the command line refuses to write
+     * one (src/cli/common.c), after the notes saying why. */
+    if (st == CS_OK && pl.table.nrows == 0)
+        st = cs_error_set(&err, CS_EINPUT, "no rows to write; nothing written");
+    cs_webjson_clear(&out);
+    cs_webjson_open(&out, '{');
+    cs_webjson_kbool(&out, "ok", st == CS_OK);
+    cs_webjson_kstring(&out, "cmd", "units");
+    cs_webjson_kstring(&out, "command", command);
+    if (pl.read)
+        write_notes(&out, &pl.units);
+    if (st == CS_OK) {
+        write_table(&out, &pl.table);
+    } else {
+        char cli[sizeof err.msg + 32];
+        snprintf(cli, sizeof cli, "chargesim units: %s", err.msg);
+        cs_webjson_kstring(&out, "message", err.msg);
+        cs_webjson_kstring(&out, "cli", cli);
+        cs_webjson_knumber(&out, "exit", cs_status_exit_code(st));
+    }
+    cs_webjson_close(&out, '}');
+    pipeline_free(&pl);
+    if (out.text.oom)
+        return "{\"ok\":false,\"cmd\":\"units\",\"command\":\"\",\"message\":\"out of memory\","
+               "\"cli\":\"chargesim units: out of memory\",\"exit\":1,\"notes\":[]}";
+    return out.text.s;
+}
