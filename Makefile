@@ -349,9 +349,9 @@ WEB_SRC    := $(filter-out $(MPI_SRC),$(WEB_SRC))
 WEB_BUILD  := build-web
 WEB_OBJ    := $(WEB_SRC:%.c=$(WEB_BUILD)/%.o)
 WEB_LIBS   := $(WEB_BUILD)/libs/prefix
-# Linked in: what the readers and rqmc use (zlib and jansson are built too,
-# for the roster reader to come, and linked only when code uses them).
-WEB_LIBA   := $(addprefix $(WEB_LIBS)/lib/,libxml2.a libcsv.a libinih.a libgsl.a)
+# Linked in: what the readers and rqmc use (jansson and zlib: the roster
+# reader's JSON and zip, issue 46).
+WEB_LIBA   := $(addprefix $(WEB_LIBS)/lib/,libxml2.a libcsv.a libinih.a libgsl.a libjansson.a libz.a)
 EMCC       ?= emcc
 WEB_ENV    := NODE_PATH=/usr/share/nodejs
 WEB_CFLAGS := -std=c17 -O3 $(filter-out -Wdouble-promotion,$(WARN)) -Wno-source-uses-openmp \

@@ -11,7 +11,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = '8f8876b2c6a4';
+const VERSION = '7057ddc9667b';
 const SITE = [
   './',
   'SOURCES.txt',

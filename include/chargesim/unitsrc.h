@@ -178,6 +178,15 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
 cs_status cs_units_note_option(cs_units *out, const char *name, const char *file, int line,
                                const char *what);
 
+/* One note as `chargesim units` words it, `FILE:LINE: unit `NAME` left out:
+ * WHAT` (an option's: `FILE:LINE: option `NAME`: WHAT`; a JSON roster's has
+ * no line), into buf; the one wording both front ends show. */
+void cs_units_note_text(const cs_unit_note *n, char *buf, size_t cap);
+
+/* The count line after the notes, `N units in the table, N left out, N
+ * without metrics` and the warnings, notes and options noted there are. */
+void cs_units_notes_count(const cs_units *u, char *buf, size_t cap);
+
 /* Parses a characteristic's text in `format` into a number. Returns false
  * (with `why` set to a static reason) when it does not read; `*absent` is set
  * for "", "-" and "*" (the source's "none"). */

@@ -136,36 +136,13 @@ static void default_mappings(char *out, size_t cap)
 
 static void print_notes(const cs_units *u, bool quiet)
 {
-    int skipped = 0, incomplete = 0, warned = 0, noted = 0, options = 0;
-    for (int i = 0; i < u->n_notes; i++) {
-        const cs_unit_note *n = &u->note[i];
-        skipped += n->kind == CS_UNIT_SKIPPED;
-        incomplete += n->kind == CS_UNIT_INCOMPLETE;
-        warned += n->kind == CS_UNIT_WARNED;
-        noted += n->kind == CS_UNIT_NOTED;
-        options += n->kind == CS_UNIT_OPTION;
-        /* A roster's JSON form has no lines: its notes name the file. */
-        char where[CS_UNITS_PATH + 16];
-        snprintf(where, sizeof where, n->line > 0 ? "%s:%d" : "%s", n->file, n->line);
-        if (!quiet && n->kind == CS_UNIT_OPTION)
-            fprintf(stderr, "chargesim units: %s: option `%s`: %s\n", where, n->name, n->what);
-        else if (!quiet)
-            fprintf(stderr, "chargesim units: %s: unit `%s` %s: %s\n", where, n->name,
-                    n->kind == CS_UNIT_SKIPPED      ? "left out"
-                    : n->kind == CS_UNIT_INCOMPLETE ? "kept without metrics"
-                    : n->kind == CS_UNIT_WARNED     ? "kept, warning"
-                                                    : "kept, note",
-                    n->what);
+    char line[CS_UNITS_PATH + CS_UNITS_NAME + CS_UNITS_NOTE + 96];
+    for (int i = 0; !quiet && i < u->n_notes; i++) {
+        cs_units_note_text(&u->note[i], line, sizeof line);
+        fprintf(stderr, "chargesim units: %s\n", line);
     }
-    fprintf(stderr, "chargesim units: %d units in the table, %d left out, %d without metrics",
-            u->n, skipped, incomplete);
-    if (warned > 0)
-        fprintf(stderr, ", %d with a warning", warned);
-    if (noted > 0)
-        fprintf(stderr, ", %d with a note", noted);
-    if (options > 0)
-        fprintf(stderr, ", %d option%s noted", options, options == 1 ? "" : "s");
-    fputc('\n', stderr);
+    cs_units_notes_count(u, line, sizeof line);
+    fprintf(stderr, "chargesim units: %s\n", line);
 }
 
 /* Options that take a value; `--set` collects into sets. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "chargesim/cmdline.h"
+#include "chargesim/roster.h"
 #include "chargesim/unitsrc.h"
 #include "chargesim/webjson.h"
 
@@ -44,7 +45,13 @@ static cs_status read_units(const char *source, const char *distance, const char
     if (st == CS_OK)
         st = cs_units_mapping_load_path(CS_WEB_MAPPINGS, &pl->maps, &pl->n_maps, err);
     pl->units.sets = &pl->sets;
-    if (st == CS_OK)
+    /* A roster (a dropped list: .ros, .rosz, New Recruit's .json) is read
+     * as the command line reads it, its catalogue found beside it. */
+    cs_roster_info roster;
+    if (st == CS_OK && cs_roster_is(source))
+        st = cs_roster_read(source, pl->maps, pl->n_maps, given(rules) ? rules : NULL, NULL,
+                            &pl->units, &roster, err);
+    else if (st == CS_OK)
         st = cs_units_read_source(source, pl->maps, pl->n_maps, given(rules) ? rules : NULL,
                                   &pl->units, err);
     if (st == CS_OK) {
@@ -82,35 +89,19 @@ static cs_status analyse_units(pipeline *pl, cs_error *err)
  * its count line (cmd_units.c: print_notes). */
 static void write_notes(cs_webjson *o, const cs_units *u)
 {
-    int skipped = 0, incomplete = 0, warned = 0, noted = 0;
+    char text[CS_UNITS_PATH + CS_UNITS_NAME + CS_UNITS_NOTE + 96];
+    char line[sizeof text + 32];
     cs_webjson_key(o, "notes");
     cs_webjson_open(o, '[');
     for (int i = 0; i < u->n_notes; i++) {
-        const cs_unit_note *n = &u->note[i];
-        skipped += n->kind == CS_UNIT_SKIPPED;
-        incomplete += n->kind == CS_UNIT_INCOMPLETE;
-        warned += n->kind == CS_UNIT_WARNED;
-        noted += n->kind == CS_UNIT_NOTED;
-        char line[CS_UNITS_PATH + CS_UNITS_NAME + CS_UNITS_NOTE + 96];
-        snprintf(line, sizeof line, "chargesim units: %s:%d: unit `%s` %s: %s", n->file, n->line,
-                 n->name,
-                 n->kind == CS_UNIT_SKIPPED      ? "left out"
-                 : n->kind == CS_UNIT_INCOMPLETE ? "kept without metrics"
-                 : n->kind == CS_UNIT_WARNED     ? "kept, warning"
-                                                 : "kept, note",
-                 n->what);
+        cs_units_note_text(&u->note[i], text, sizeof text);
+        snprintf(line, sizeof line, "chargesim units: %s", text);
         cs_webjson_string(o, line);
     }
     cs_webjson_close(o, ']');
-    char sum[256];
-    int len = snprintf(sum, sizeof sum,
-                       "chargesim units: %d units in the table, %d left out, %d without metrics",
-                       u->n, skipped, incomplete);
-    if (warned > 0 && len < (int)sizeof sum)
-        len += snprintf(sum + len, sizeof sum - (size_t)len, ", %d with a warning", warned);
-    if (noted > 0 && len < (int)sizeof sum)
-        snprintf(sum + len, sizeof sum - (size_t)len, ", %d with a note", noted);
-    cs_webjson_kstring(o, "summary", sum);
+    cs_units_notes_count(u, text, sizeof text);
+    snprintf(line, sizeof line, "chargesim units: %s", text);
+    cs_webjson_kstring(o, "summary", line);
 }
 
 static void write_table(cs_webjson *o, const cs_table *t)

@@ -20,6 +20,7 @@ import io
 import json
 import os
 import subprocess
+import shutil
 import tempfile
 import time
 import urllib.parse
@@ -119,6 +120,21 @@ class Units:
         state = self.drop([path])
         out, err, rc = self.cli(["units.csv"], cwd=os.path.dirname(path))
         self.same("units: a dropped units CSV equals chargesim units", out, rc, err, state)
+
+    def roster(self):
+        """Issue 46: a dropped list (each of our Old World list's three
+        forms, and a real Age of Sigmar export with its test mapping absent:
+        the game-system refusal) gives the command line's table."""
+        for form in ("ros", "rosz", "json"):
+            path = os.path.join(ROOT, "tests/data/rosters/own/tow-bretonnia." + form)
+            self.b.open(self.site.url + "#cmd=units")
+            self.b.wait(("idle",))
+            with tempfile.TemporaryDirectory() as tmp:
+                shutil.copy(path, tmp)
+                state = self.drop([path])
+                out, err, rc = self.cli([os.path.basename(path)], cwd=tmp)
+            self.same("units: a dropped roster (.%s) equals chargesim units" % form, out, rc, err,
+                      state)
 
     def malformed(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -233,7 +249,7 @@ class Units:
 
 def run(b, site, binary, webdir, check):
     u = Units(b, site, binary, webdir, check)
-    for case in (u.shipped, u.dropped, u.malformed, u.empty, u.markup, u.twice, u.sorting, u.licences):
+    for case in (u.shipped, u.dropped, u.roster, u.malformed, u.empty, u.markup, u.twice, u.sorting, u.licences):
         try:
             case()
         except Exception as e:  # a case that could not run is a failure

@@ -28,11 +28,13 @@ function armyOptions(game, key) {
 
 function sourceOptions() {
   const pick = fields.pick;
-  const names = dropped.map((f) => f.name).filter((n) => /\.(cat|gst|csv)$/i.test(n));
-  // The default: a units CSV, else the largest catalogue (an army, not a library).
+  const names = dropped.map((f) => f.name).filter((n) => /\.(cat|gst|csv|ros|rosz|json)$/i.test(n));
+  // The default: a list (a roster), else a units CSV, else the largest
+  // catalogue (an army, not a library).
+  const roster = names.find((n) => /\.(ros|rosz|json)$/i.test(n));
   const csv = names.find((n) => /\.csv$/i.test(n));
   const cats = dropped.filter((f) => /\.cat$/i.test(f.name)).sort((a, b) => b.bytes.length - a.bytes.length);
-  const first = csv ?? (cats[0] ? cats[0].name : names[0]);
+  const first = roster ?? csv ?? (cats[0] ? cats[0].name : names[0]);
   fill(pick, ...names.map((n) => option(n, n, n === first)));
   pick.disabled = names.length === 0;
   fields.runDropped.disabled = names.length === 0;
@@ -47,10 +49,11 @@ async function takeFiles(list) {
 
 function dropZone() {
   const input = el('input', {type: 'file', id: 'units-files', multiple: true,
-                             accept: '.cat,.gst,.csv', onchange: () => takeFiles(input.files)});
+                             accept: '.cat,.gst,.csv,.ros,.rosz,.json', onchange: () => takeFiles(input.files)});
   const zone = el('div', {className: 'dropzone', id: 'units-drop'},
-    el('p', {}, 'Or your own files: drop here, or pick, a catalogue (.cat) with the catalogues it ' +
-            'links and its game system (.gst), or a units CSV (.csv).'), input);
+    el('p', {}, 'Or your own files: drop here, or pick, your list (a roster from BattleScribe or ' +
+            'New Recruit: .ros, .rosz or .json), a catalogue (.cat) with the catalogues it links ' +
+            'and its game system (.gst), or a units CSV (.csv).'), input);
   zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('over'); });
   zone.addEventListener('dragleave', () => zone.classList.remove('over'));
   zone.addEventListener('drop', (e) => {

@@ -457,6 +457,41 @@ static cs_status settle_one(cs_unit *u, int i, const cs_units_found *f, bool csv
     return CS_OK;
 }
 
+void cs_units_note_text(const cs_unit_note *n, char *buf, size_t cap)
+{
+    /* A roster's JSON form has no lines: its notes name the file. */
+    char where[CS_UNITS_PATH + 16];
+    snprintf(where, sizeof where, n->line > 0 ? "%s:%d" : "%s", n->file, n->line);
+    if (n->kind == CS_UNIT_OPTION)
+        snprintf(buf, cap, "%s: option `%s`: %s", where, n->name, n->what);
+    else
+        snprintf(buf, cap, "%s: unit `%s` %s: %s", where, n->name,
+                 n->kind == CS_UNIT_SKIPPED      ? "left out"
+                 : n->kind == CS_UNIT_INCOMPLETE ? "kept without metrics"
+                 : n->kind == CS_UNIT_WARNED     ? "kept, warning"
+                                                 : "kept, note",
+                 n->what);
+}
+
+void cs_units_notes_count(const cs_units *u, char *buf, size_t cap)
+{
+    int count[CS_UNIT_OPTION + 1] = {0};
+    for (int i = 0; i < u->n_notes; i++)
+        count[u->note[i].kind]++;
+    size_t len = 0;
+    int n = snprintf(buf, cap, "%d units in the table, %d left out, %d without metrics", u->n,
+                     count[CS_UNIT_SKIPPED], count[CS_UNIT_INCOMPLETE]);
+    len = n < 0 ? 0 : (size_t)n;
+    if (count[CS_UNIT_WARNED] > 0 && len < cap)
+        len += (size_t)snprintf(buf + len, cap - len, ", %d with a warning",
+                                count[CS_UNIT_WARNED]);
+    if (count[CS_UNIT_NOTED] > 0 && len < cap)
+        len += (size_t)snprintf(buf + len, cap - len, ", %d with a note", count[CS_UNIT_NOTED]);
+    if (count[CS_UNIT_OPTION] > 0 && len < cap)
+        snprintf(buf + len, cap - len, ", %d option%s noted", count[CS_UNIT_OPTION],
+                 count[CS_UNIT_OPTION] == 1 ? "" : "s");
+}
+
 cs_status cs_units_note_option(cs_units *out, const char *name, const char *file, int line,
                                const char *what)
 {
