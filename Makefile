@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # chargesim — GNU make build. `make run` and `make test` install missing Debian
 # packages first (scripts/deps.sh), so the README's two commands work on a fresh machine.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make archdoc: docs/ARCHITECTURE.md is the map of the tree (issue 29), so it
 # must name every file under src/ and include/ by its path from the root
 # (`src/io/write/output.c`), and name no file that does not exist. Checked by

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make bench-mpi (and make bench when bin/chargesim-mpi exists): the scaling
 # of one long experiment on this machine, 1 and 2 ranks x 1 thread and 1 rank
 # x 2 threads, with the check that all three wrote the same bytes (issue 22);

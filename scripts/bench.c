@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* make bench: performance figures, printed, never asserted (a benchmark, not
  * a timed test). Every figure names what it measures.
  *   1. raw floor: an inline PCG32 loop rolling 2D6 against a distance, no engine

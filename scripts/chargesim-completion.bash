@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bash completion for chargesim(1): commands, each command's options (as its
 # --help lists them), ruleset names (asked of the program itself), formats,
 # methods, and files by kind. Installed by `make install` as

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Error messages no test reaches (issue 18, section 4), from gcovr's JSON.
 
 Usage: scripts/coverage-messages.py build-cov/coverage.json [ROOT]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian packages chargesim needs, when any is missing.
 # As root it runs apt-get; otherwise it prints the exact command and fails,
 # so `make run` / `make test` never continue on a half-equipped machine.

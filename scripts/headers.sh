@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make headers: every header says where its code lives (issue 33, point 4).
 # A function or object a header include/chargesim/X.h declares is defined
 # in src/<layer>/X.c (Lua's rule: one header per file), or in a file whose

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make layers: the shape of src/ (docs/ARCHITECTURE.md, "The intended shape"
 # and "House rules"; issues 16 and 43), in two checks.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # scripts/make-results.sh: regenerate results/ from experiments/*.ini
 # (`make results`; with file arguments, only those experiments).
 #

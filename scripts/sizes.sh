@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # scripts/sizes.sh: the house's size limits (docs/ARCHITECTURE.md, House rules; issue 16), checked by
 # `make check`: no file under src/ or include/ over 900 lines, no function
 # over 100 lines. A function is what this code base writes as one: a line at

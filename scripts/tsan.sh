@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make tsan: proves the ThreadSanitizer build can see a race in OpenMP code,
 # then runs chargesim's threaded paths under it and fails on any report.
 # Usage: scripts/tsan.sh BIN RACE

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Unit tables for list-builders (issues 9 and 32): every unit of two T9A
 # 2nd-edition armies, of the four ASOIAF factions and of every catalogue of
 # The Old World that holds units, from the BattleScribe data in data/

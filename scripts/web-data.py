@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The web edition's data (make web, issue 44): each catalogue folder of
 data/ gzipped into the site, with an index the page reads to fetch only
 what an army needs.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The C libraries of the web edition, built for WebAssembly from Debian's
 # own source packages with Debian's emscripten (issue 44).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The web edition's version stamp (issue 45, point 15): a hash of every
 file of the site, written where the browser sees it, so that a release is
 never half-loaded:

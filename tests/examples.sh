@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/examples.sh: the examples are tests (issue 29), run by `make test`
 # (`make examples`). The committed state of the repository is cloned into an
 # empty temporary folder with nothing beside it, built there, and then:

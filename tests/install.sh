@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/install.sh: `make install` and `make uninstall` (issue 17.3), run by
 # `make check`. Installs into a temporary DESTDIR with PREFIX=/usr, runs the
 # installed binary, renders the man page with `man -l` and checks that it

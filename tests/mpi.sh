@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Issue 22: bin/chargesim-mpi writes the bytes bin/chargesim writes, on 1, 2
 # and 3 ranks and 1 or 2 threads per rank, with and without --precision;
 # a bad input on 3 ranks gives one message, exit 2 and no file; rank 0

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/recipes.sh: the two recipes of docs/ARCHITECTURE.md ("Where to add
 # things", issue 33) hold, run by `make check`. In a temporary folder:
 #   - a new game: tests/recipes/coin.c plus the one line X(coin) added to a

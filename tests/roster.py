@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """tests/roster.py: `chargesim units` on rosters (issue 46), run by `make
 check` with CS_BIN and CS_ROOT set (from the repository root).
 

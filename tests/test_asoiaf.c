@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Checkpoints (checkpoint.h, issue 34). In the library: a run stopped at
  * chosen items (the sink's stop), resumed from its checkpoint on another
  * thread count, again and again, ends with every number of the run that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bin/chargesim as a user runs it: outputs, exit statuses, error messages,
  * and no partial output files. */
 #define _DEFAULT_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chargesim compare (issues 19 and 30): exact differences on fixed layouts,
  * the paired delta against exactly known differences within 5 standard
  * errors (mc, conditional, rqmc), the same bytes on 1, 2 and 7 threads, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CSVW metadata beside each CSV (include/chargesim/csvw.h): valid JSON
  * whose columns are the CSV's header, the provenance it promises, and a
  * rerun from it alone that gives the same bytes. */

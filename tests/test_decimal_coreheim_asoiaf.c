@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Property tests of issue 15.4 for coreheim and asoiaf: decimal distances
  * are exact.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* generic with decimal distances and the presets' declaration rules (issue
  * 15, points 1 and 4). The reference below is written independently of the
  * ruleset: lengths are whole hundredths of an inch (integers, so 1.3 + 7 is

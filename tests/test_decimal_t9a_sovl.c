@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Issue 15.4 for t9a, sovl and sovl_dice: decimal distances are exact.
  *
  * Property tests over random parameter sets whose lengths are decimals with

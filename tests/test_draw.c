@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `chargesim draw`: the trial replayed exactly as --method mc ran it, each
  * geometric ruleset's picture of its own move (draw hook, drawing.h), the
  * cairo renderer (battlefield.h): a PNG of the laid-out size, the same bytes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The driver: published values exactly and by Monte Carlo, thread-count
  * invariance, conditional against exact, --precision, and the experiment
  * errors. */

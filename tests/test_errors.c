@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every error path is tested (issue 18, section 4): one row per message the
  * program can print that no other test reaches, driving bin/chargesim the
  * way a user would. A row names the input, the exit status (2 bad input or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Out of memory is an error like any other (issue 18, section 4): every
  * allocation of a command, one at a time, is made to fail, and the command
  * must then stop with exit status 1 and say it is out of memory (or finish,

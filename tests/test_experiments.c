@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every experiment file under experiments/ loads, runs, and where its
  * ruleset has exact outcome probabilities, --method conditional (or exact)
  * and --method mc agree on every row within 5 combined standard errors at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers of the geometry tests (tests/test_geom_*.c, one per geometry
  * file): hand-computed cases (the computation is in the comment of each)
  * and property tests over random layouts at fixed seeds. */

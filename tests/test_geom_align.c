@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Geometry: the align move (geom_align.c). */
 #include "test_geom.h"
 

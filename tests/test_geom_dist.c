@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Geometry: distances and the separating-axis overlap test (geom_dist.c). */
 #include "test_geom.h"
 

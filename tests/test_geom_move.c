@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Geometry: pivots, wheels and the straight advance (geom_move.c). */
 #include "test_geom.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Geometry: construction, corners and edges, the hull, models along an
  * edge (geom_shape.c). */
 #include "test_geom.h"

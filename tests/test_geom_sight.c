@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Geometry: arcs, field of view and line of sight (geom_sight.c). */
 #include "test_geom.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Geometry: the snaking charge path (geom_snake.c, geom_snake_cand.c). */
 #include "test_geom.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Threat-map pictures (heatmap.h) and their canvas (canvas.h): each format
  * by extension, a PNG of the size the layout promises, and the same bytes
  * from two renders of the same map in every format. */

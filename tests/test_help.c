@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every command's --help against the options its parser accepts, both
  * ways: each option the help lists is one the command knows, and each
  * option the command knows is in its help. The parser's options are the

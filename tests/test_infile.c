@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Input files (src/io/read/infile.c): in one process the readers stream their
  * files from disk; under MPI rank 0 alone looks at the disk and the others
  * parse its bytes and meet its failures (issue 22). The MPI side is played

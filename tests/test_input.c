@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Nothing is silently misread, and reading is bounded (issue 18): NUL bytes,
  * repeated keys in a file of 100,000, sweep values a + i*step exactly,
  * normal(m, s) checked like uniform. */

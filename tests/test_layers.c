@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `make layers` (scripts/layers.sh, issue 16): run on a scratch copy of the
  * tree, it passes on the tree as it is and fails, naming file, line and
  * both layers, when an include points up or a header has no layer.

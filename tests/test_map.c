@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Threat maps (map.h, issue 20): the cell at x = 0 is `run` of the same
  * experiment at distance y (t9a, asoiaf, coreheim, sovl; exact and
  * sampled) wherever every drawn placement stands, a symmetric set-up gives a map symmetric in x, p_success never

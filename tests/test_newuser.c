@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What a new user trips over (issue 28): a test for each point of its
  * sections 1 (misreads), 2 (a failed commit leaves nothing behind), 4 (a
  * threat map with a drawn angle, a sweep that misses its end) and 5

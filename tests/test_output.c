@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The output module (include/chargesim/output.h): every kind of target,
  * through the binary as a user meets it, each test showing the inputs
  * untouched and no temporary file left beside the output. Device targets

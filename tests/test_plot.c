@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scripts/plot as a user runs it: charts from small hand-written CSVs into
  * a temporary directory; the PNG's signature and pixel size (its IHDR
  * chunk), the SVG's size, the same bytes twice, and exit status 2 with the

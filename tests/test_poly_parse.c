@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The one polygon parser (chargesim/poly_parse.h): pieces, kinds, the
  * counter-clockwise order, and every refusal with the column it names. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Randomised Sobol point sets (qmc.h): the net property that makes them
  * converge fast, before and after scrambling; every scrambled point uniform
  * (an unbiased estimate whose interval keeps its coverage); determinism. */

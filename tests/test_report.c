@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Reports (src/sim/tables/report.c) and table writers (src/io/write/tablewrite.c), in process:
  * the summary's columns, pivot tables (shape, labels, rounding, one table
  * per value of further swept keys), and the CSV, Markdown and LaTeX

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Rosters (issue 46), the reader's own functions: the zip container
  * (cs_roster_unpack) on the real exports and on archives built here, and
  * cs_roster_read on the three forms of our lists and on New Recruit's

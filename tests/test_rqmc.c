@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The rqmc estimator (issue 21): the method it runs under auto, the same
  * bytes on any thread count, --precision by whole doublings, and intervals
  * that cover an exact value at their nominal rate. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The ruleset interface states its metric kinds (ruleset.h, cs_metric_kind):
  * every ruleset declares one for every metric, and its exact answer keeps
  * the declaration on the default layout: a DIST metric measured with

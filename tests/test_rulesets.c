@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resolve() and outcome_probabilities() agree in every branch of every
  * ruleset: for hand-picked layouts that reach each outcome (flee, caught,
  * fled, disordered, intercepted, diving, fell, declined, illegal, counter

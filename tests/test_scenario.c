@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Scenario placement: the head-on layout and every placement parameter,
  * hand-computed. */
 #include <criterion/criterion.h>

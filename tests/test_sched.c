@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The scheduler's backend (include/chargesim/backend.h) without MPI: two
  * processes joined by a socket pair stand in for two ranks, so the default
  * build checks what `make test-mpi` checks with Open MPI (each rank computes

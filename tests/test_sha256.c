@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SHA-256 against the FIPS 180-2 test vectors (appendix B: one block, two
  * blocks, a million 'a's) and the empty message; and the same digest
  * whatever the pieces the message is fed in. */

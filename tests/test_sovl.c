@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The sovl charge phase ruleset on hand-built layouts (issue 8 acceptance):
  * range and arc limits, terrain, the troll-in-the-left-flank figure, counter
  * charges, intercepts that win by distance and by flank, fleeing, room in

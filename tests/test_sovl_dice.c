@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The SOVL dice (chargesim/sovl.h) and the sovl_dice ruleset: exact values
  * computed by hand, and Monte Carlo checked against them within 5 binomial
  * standard errors at a fixed seed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The program's random streams (stream.h, issue 33): no two purposes can
  * share a stream. Their regions of key space are pairwise disjoint; every
  * named stream's key lies in its purpose's region, at the edges of its

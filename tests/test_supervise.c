@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The supervisor of bin/chargesim-mpi (src/cli/supervise.c): the child's
  * exit status comes through; a child killed by a signal gives status 1,
  * its rank and signal for the one message, and leaves no temporary file; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tables (include/chargesim/table.h): cells that round to zero never
  * carry a minus sign. */
 #include <criterion/criterion.h>

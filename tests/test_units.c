@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit sources and the list-builder's table (issue 9): the value reader,
  * mapping files, units CSVs, the exact per-unit analysis (reach by exact
  * inversion), locked mapping values and the command. BattleScribe reading:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit sources, BattleScribe side (src/io/units/units_source.c, units_doc.c,
  * units_resolve.c): schema 2.01 and 2.03
  * test catalogues, speeds from a unit's options, every catalogue under

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fliers' second rows in The Ninth Age 2nd edition (issue 42), from the
  * BattleScribe data in data/bsdata-t9a-2nd through
  * experiments/mappings/t9a-2nd.ini: a flier's Adv is printed ground (fly),

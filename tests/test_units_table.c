@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The unit table as a user reads it (issue 28, section 4): a units CSV gives
  * its ruleset's parameters as `units --help` says (a t9a CSV in either
  * edition), every table names the ruleset's edition or preset and the

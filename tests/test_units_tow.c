@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Warhammer: The Old World units (issue 32), from the BattleScribe data in
  * data/tow through experiments/mappings/tow.ini: every catalogue read and
  * every unit in the table or in the notes (an independent walk of the XML

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The web edition's C side (include/chargesim/web.h), built natively: a
  * link's pairs give the table, the command line and the refusal that
  * bin/chargesim gives for the command the page shows. The browser itself

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The page's service worker (issue 45, point 15): the site works offline
 // once loaded, and a release is never half-loaded.
 // - VERSION is a hash of every file of the site (scripts/web-stamp.py
@@ -11,7 +12,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = '7057ddc9667b';
+const VERSION = '0cb057f98416';
 const SITE = [
   './',
   'SOURCES.txt',

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine's thread: chargesim's C core as WebAssembly (chargesim.wasm,
 // built by `make web`), so the page never freezes. One request at a time;
 // the page cancels one by ending this worker. Messages:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_ASOIAF_H
 #define CHARGESIM_ASOIAF_H
 /* A Song of Ice and Fire TMG: the charge attack, exposed for tests and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_BACKEND_H
 #define CHARGESIM_BACKEND_H
 /* The backend (src/sim/sched/backend.c): how the items of a round (point, block)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_BATTLEFIELD_H
 #define CHARGESIM_BATTLEFIELD_H
 /* The picture of one trial (a ruleset's cs_drawing) with cairo, in SVG, PNG

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_CANVAS_H
 #define CHARGESIM_CANVAS_H
 /* A picture in SVG, PNG or PDF, drawn with cairo and written to a stream, so

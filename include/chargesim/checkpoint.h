@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_CHECKPOINT_H
 #define CHARGESIM_CHECKPOINT_H
 /* Checkpoints (issue 34): a long run of `run`, `map` or `compare` keeps its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_CLI_H
 #define CHARGESIM_CLI_H
 /* The commands of bin/chargesim, one file each under src/cli/. Each takes

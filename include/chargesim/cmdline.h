@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_CMDLINE_H
 #define CHARGESIM_CMDLINE_H
 /* A command line as text a POSIX shell reads back word for word: what the

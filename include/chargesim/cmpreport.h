@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_CMPREPORT_H
 #define CHARGESIM_CMPREPORT_H
 /* The table of a paired comparison (chargesim compare, include/chargesim/

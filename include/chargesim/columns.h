@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_COLUMNS_H
 #define CHARGESIM_COLUMNS_H
 /* The columns of the tables chargesim writes, defined once: each column's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_COMPARE_H
 #define CHARGESIM_COMPARE_H
 /* Paired comparison of two variants of one experiment (issue 19): A and B

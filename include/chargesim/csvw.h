@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_CSVW_H
 #define CHARGESIM_CSVW_H
 /* Provenance beside every CSV (issue 17 point 2): FILE.csv-metadata.json

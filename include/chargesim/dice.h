@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_DICE_H
 #define CHARGESIM_DICE_H
 /* The dice language (Roll20 notation) and exact discrete distributions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_DICEREPORT_H
 #define CHARGESIM_DICEREPORT_H
 /* The table of `chargesim dice`: the distribution of a dice expression

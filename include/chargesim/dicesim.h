@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_DICESIM_H
 #define CHARGESIM_DICESIM_H
 /* Sampled dice totals for `chargesim dice --trials` (src/sim/runs/dicesim.c):

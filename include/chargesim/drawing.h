@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_DRAWING_H
 #define CHARGESIM_DRAWING_H
 /* The picture of one trial as data: a small display list a ruleset's draw

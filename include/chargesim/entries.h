@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_ENTRIES_H
 #define CHARGESIM_ENTRIES_H
 /* An experiment as a list of entries (section, key, value, and where each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_ERROR_H
 #define CHARGESIM_ERROR_H
 /* A formatted error: a status plus a message that names the file, line, key

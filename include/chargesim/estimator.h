@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_ESTIMATOR_H
 #define CHARGESIM_ESTIMATOR_H
 /* The estimators behind the scheduler (src/sim/sched/sched.c). The scheduler owns

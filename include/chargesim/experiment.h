@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_EXPERIMENT_H
 #define CHARGESIM_EXPERIMENT_H
 /* The experiment model: a ruleset, its parameter values (fixed, swept or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_EXPFILE_H
 #define CHARGESIM_EXPFILE_H
 /* Reading experiment files (INI, through libinih) and --set overrides. */

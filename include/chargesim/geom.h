@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_GEOM_H
 #define CHARGESIM_GEOM_H
 /* Plane geometry of rank-and-file units: rectangles with a facing, their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_GEOM_ALIGN_H
 #define CHARGESIM_GEOM_ALIGN_H
 /* The align move after a charge (src/core/geom_align.c). */

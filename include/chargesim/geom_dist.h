@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_GEOM_DIST_H
 #define CHARGESIM_GEOM_DIST_H
 /* Distances between points, segments, rectangles and polygons, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_GEOM_MOVE_H
 #define CHARGESIM_GEOM_MOVE_H
 /* The moves of a unit: pivots, wheels, straight moves and the straight

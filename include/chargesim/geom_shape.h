@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_GEOM_SHAPE_H
 #define CHARGESIM_GEOM_SHAPE_H
 /* Rectangles and polygons: construction, corners and edges, areas, the

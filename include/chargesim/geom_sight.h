@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_GEOM_SIGHT_H
 #define CHARGESIM_GEOM_SIGHT_H
 /* A unit's arcs, its field of view and line of sight (src/core/geom_sight.c). */

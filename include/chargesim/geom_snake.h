@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_GEOM_SNAKE_H
 #define CHARGESIM_GEOM_SNAKE_H
 /* The snaking charge path (src/core/geom_snake.c, geom_snake_cand.c). */

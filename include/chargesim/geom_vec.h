@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_GEOM_VEC_H
 #define CHARGESIM_GEOM_VEC_H
 /* The value types of the geometry (geom.h includes every geometry header):

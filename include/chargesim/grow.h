@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_GROW_H
 #define CHARGESIM_GROW_H
 /* Growing memory, written once for every layer: an array that doubles when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_HEATMAP_H
 #define CHARGESIM_HEATMAP_H
 /* The picture of a threat map (issue 20): p_success of every target position

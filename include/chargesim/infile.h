@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_INFILE_H
 #define CHARGESIM_INFILE_H
 /* Every look the program takes at its input files: opening one, asking

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_INIFILE_H
 #define CHARGESIM_INIFILE_H
 /* INI files through libinih, for every reader of them (experiments, unit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_MAP_H
 #define CHARGESIM_MAP_H
 /* Threat maps (issue 20): p_success of one experiment for every target

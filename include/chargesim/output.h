@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_OUTPUT_H
 #define CHARGESIM_OUTPUT_H
 /* The one module through which every command writes every file

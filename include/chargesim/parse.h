@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_PARSE_H
 #define CHARGESIM_PARSE_H
 /* The one parser of unsigned integers: every integer option and key (seed,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_POLY_PARSE_H
 #define CHARGESIM_POLY_PARSE_H
 /* Polygon text, parsed in one place: the value of a CS_PARAM_POLYGON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_QMC_H
 #define CHARGESIM_QMC_H
 /* Randomised quasi-Monte Carlo point sets for the layouts (issue 21).

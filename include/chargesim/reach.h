@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_REACH_H
 #define CHARGESIM_REACH_H
 /* "Does this range reach this distance?" decided in one place (issue 15.4).

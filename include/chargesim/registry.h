@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_REGISTRY_H
 #define CHARGESIM_REGISTRY_H
 /* The registry (src/rules/registry.c): the rulesets the program knows, in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_REPLAY_H
 #define CHARGESIM_REPLAY_H
 /* One trial of an experiment exactly as --method mc runs it, kept whole for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_REPORT_H
 #define CHARGESIM_REPORT_H
 /* Turning a run's results into tables: the summary (one row per sweep

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_RESULT_H
 #define CHARGESIM_RESULT_H
 /* The types a run takes and gives, without the scheduler that runs it

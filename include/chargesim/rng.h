@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_RNG_H
 #define CHARGESIM_RNG_H
 /* PCG32 (O'Neill 2014, XSH-RR output on a 64-bit LCG), written from the

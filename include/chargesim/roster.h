@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_ROSTER_H
 #define CHARGESIM_ROSTER_H
 /* Rosters (io layer, a reader; issue 46): a player's own list, as the list

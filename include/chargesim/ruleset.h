@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_RULESET_H
 #define CHARGESIM_RULESET_H
 /* The ruleset interface: one constant struct of metadata and pure functions

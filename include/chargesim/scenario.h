@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_SCENARIO_H
 #define CHARGESIM_SCENARIO_H
 /* The battlefield of one trial: charger, target, a few other units and a

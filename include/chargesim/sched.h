@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_SCHED_H
 #define CHARGESIM_SCHED_H
 /* The scheduler (src/sim/sched/sched.c), the block driver: runs an experiment's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_SCHED_MPI_H
 #define CHARGESIM_SCHED_MPI_H
 /* The MPI backend (src/sim/sched/sched_mpi.c, compiled only with `make MPI=1`

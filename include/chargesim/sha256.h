@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_SHA256_H
 #define CHARGESIM_SHA256_H
 /* SHA-256 (FIPS 180-4, unchanged from FIPS 180-2), for the experiment

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_SOVL_H
 #define CHARGESIM_SOVL_H
 /* SOVL ("Game Loop" rules; docs/rules/sovl.md): the unit types

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_STATS_H
 #define CHARGESIM_STATS_H
 /* Statistics of a run: intervals, moments and histograms. Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_STATUS_H
 #define CHARGESIM_STATUS_H
 /* One status enum for the whole project, and the diagnostic the pure core

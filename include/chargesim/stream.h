@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_STREAM_H
 #define CHARGESIM_STREAM_H
 /* Every random stream the program draws from, by name, with what it is for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_SUCCESS_H
 #define CHARGESIM_SUCCESS_H
 /* --success (src/sim/model/success.c): the outcomes of a ruleset that p_success

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_SUPERVISE_H
 #define CHARGESIM_SUPERVISE_H
 /* The supervisor of bin/chargesim-mpi (issue 22: a rank that dies ends the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_T9A_H
 #define CHARGESIM_T9A_H
 /* The Ninth Age: the geometric half of a charge, exposed beside the ruleset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_TABLE_H
 #define CHARGESIM_TABLE_H
 /* A table of text cells: every tabular output of the tool (summaries,

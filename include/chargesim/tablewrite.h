@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_TABLEWRITE_H
 #define CHARGESIM_TABLEWRITE_H
 /* The writers of a table (chargesim/table.h) for the command line: CSV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_UNITS_H
 #define CHARGESIM_UNITS_H
 /* Units for list-builders (issue 9), the simulation side: the unit model

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_UNITSRC_H
 #define CHARGESIM_UNITSRC_H
 /* Unit sources (io layer): the file formats that fill the unit model of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_WEB_H
 #define CHARGESIM_WEB_H
 /* The web edition's C side (issue 31): the functions the page's Web Worker

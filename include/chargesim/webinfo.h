@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_WEBINFO_H
 #define CHARGESIM_WEBINFO_H
 /* What the web edition's page knows of the rulesets, asked of the C core

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_WEBJOB_H
 #define CHARGESIM_WEBJOB_H
 /* One request of the web edition (web.h) as it runs: the overrides and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_WEBJSON_H
 #define CHARGESIM_WEBJSON_H
 /* JSON text for the web edition (src/web/): what the C side hands to

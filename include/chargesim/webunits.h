@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_WEBUNITS_H
 #define CHARGESIM_WEBUNITS_H
 /* The web edition's Units tab (issue 44): `chargesim units SOURCE

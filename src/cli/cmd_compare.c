@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `chargesim compare`: what a change does to the odds, with paired
  * intervals (issue 19; include/chargesim/compare.h). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `chargesim dice`: the distribution of a dice expression, exact or sampled. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `chargesim draw`: one trial's battlefield as a picture (SVG, PNG or PDF).
  * The ruleset describes the trial (its draw hook, chargesim/drawing.h); the
  * battlefield module renders it; this file only wires the two together. */

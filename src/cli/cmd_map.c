@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `chargesim map`: a threat map of an experiment, CSV and picture (issue 20). */
 #include <math.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `chargesim rerun`: a CSV made again from its CSVW metadata alone. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `chargesim rules`: the rulesets, their parameters, outcomes and readings. */
 #include <stdio.h>
 #include <string.h>

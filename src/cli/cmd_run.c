@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `chargesim run`: an experiment file to summary, distribution and pivot tables. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `chargesim units SOURCE ...`: reads unit profiles (BattleScribe or CSV),
  * analyses each unit exactly at its ruleset's head-on layout, writes one row
  * per unit (issue 9). See the usage text below. The command runs the five

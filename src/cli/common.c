@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers shared by the commands; see include/chargesim/cli.h. */
 #define _DEFAULT_SOURCE
 #include "chargesim/cli.h"

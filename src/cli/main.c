@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bin/chargesim: dispatches to the commands. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --checkpoint for run, map and compare (issue 34): the run built once
  * (cs_sched_plan), the file checked, read to resume, written while the run
  * goes on and removed when its outputs are written; SIGINT and SIGTERM

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The supervisor of bin/chargesim-mpi; see include/chargesim/supervise.h. */
 #define _GNU_SOURCE /* SOCK_CLOEXEC, MSG_NOSIGNAL, MSG_DONTWAIT */
 #include "chargesim/supervise.h"

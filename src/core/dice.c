@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The dice language: parser, canonical text, exact distribution, sampling;
  * see include/chargesim/dice.h for the grammar, the readings and the limits. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Formatted errors; see include/chargesim/error.h. In core although it
  * includes <stdio.h>: vsnprintf only formats into the caller's buffer; the
  * core still reads and writes no stream (docs/ARCHITECTURE.md, House rules). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The align move after a charge (geom_align.h). */
 #include "geom_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Distances between points, segments, rectangles and polygons, and the
  * separating-axis overlap test (geom_dist.h). */
 #include "geom_internal.h"

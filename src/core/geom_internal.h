@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_GEOM_INTERNAL_H
 #define CHARGESIM_GEOM_INTERNAL_H
 /* Shared by the geometry files src/core/geom_*.c only (not a public

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The moves of a unit (geom_move.h): pivots, wheels, straight moves, the
  * first contact of a straight advance, and the sweeps of a snaking path's
  * phases (straight, wheel, straight) that geom_snake.c tests paths with. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Rectangles and polygons: construction, corners and edges, areas, the
  * convex hull, and the models of a formation along an edge (geom_shape.h). */
 #include "geom_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A unit's arcs, its field of view and line of sight (geom_sight.h): the
  * areas in each arc and in the field of view by convex clipping. */
 #include "geom_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The snaking charge path (geom_snake.h): the search over the candidate
  * paths of geom_snake_cand.c in the charger's two frames, cheapest first. */
 #include "geom_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The snaking path's candidates and bounds (geom_snake.h): every path that
  * can be the cheapest for one frame, and the lower bounds that let
  * geom_snake.c stop early. In the frame of geom_internal.h. */

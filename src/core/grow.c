@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Growing arrays and texts; see include/chargesim/grow.h. */
 #include "chargesim/grow.h"
 

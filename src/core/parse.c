@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The unsigned-integer parser and the text of a swept value; see
  * include/chargesim/parse.h. In core although it includes <stdio.h>:
  * snprintf only formats into the caller's buffer (as error.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Polygon text (chargesim/poly_parse.h): the one parser of CS_PARAM_POLYGON
  * values. It reads only the len bytes it is given, so it never relies on a
  * terminating NUL, and every error names the byte where it was found. */

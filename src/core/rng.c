@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* PCG32 and its derived streams; see include/chargesim/rng.h. */
 #include "chargesim/rng.h"
 

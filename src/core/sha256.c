@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SHA-256, FIPS 180-4 section 6.2; see include/chargesim/sha256.h. */
 #include "chargesim/sha256.h"
 

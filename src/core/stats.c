@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Intervals, moments and histograms; see include/chargesim/stats.h. */
 #include "chargesim/stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Status names and exit codes; see include/chargesim/status.h. */
 #include "chargesim/status.h"
 

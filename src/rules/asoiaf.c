@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A Song of Ice and Fire TMG charges (A Song of Ice and Fire: Tabletop
  * Miniatures Game, core rules, Charge action; docs/rules/asoiaf.md, issue 6).
  *

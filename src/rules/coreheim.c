@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* coreheim: Mordheim-style skirmish charges (Coreheim rules, 1.1 Profile
  * Characteristics, 1.3 Movement, 1.4 Charges, 5.8 Interception; the reading
  * is docs/rules/coreheim.md).

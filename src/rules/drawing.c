@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Building the display list of one trial; see include/chargesim/drawing.h. */
 #include "chargesim/drawing.h"
 

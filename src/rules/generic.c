@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* generic — any "move + dice" charge (docs/rules/generic.md), the
  * smallest complete ruleset and the model for the others.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The table of rulesets (include/chargesim/registry.h): built from
  * CS_RULESETS, the one place a game is listed, so this file does not
  * change when a game is added. */

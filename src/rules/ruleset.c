@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What every ruleset shares beyond its own file (include/chargesim/ruleset.h):
  * names to indices, an exact metric distribution built value by value, and
  * the one exact evaluation of a layout through the interface. Pure, like

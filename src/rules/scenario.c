@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The battlefield of one trial, placed relative to the head-on layout
  * (docs/rules/README.md, the head-on layout; frame and parameters in scenario.h). */
 #include "chargesim/scenario.h"

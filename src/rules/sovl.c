@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SOVL: the unit types and weapons tables and the dice of the strategic and
  * combat phases (chargesim/sovl.h). The charge phase ruleset built on them is
  * src/rules/sovl_setup.c, sovl_phase.c and sovl_exact.c. The rules are the

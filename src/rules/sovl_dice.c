@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sovl_dice: the dice of SOVL's strategic and combat phases as experiments
  * (discipline tests and rallies, flight moves off the table, ranged attacks
  * with their damage saves), on the pure functions of chargesim/sovl.h. The

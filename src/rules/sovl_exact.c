@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SOVL charge phase: the dice. The phase is deterministic given the layout
  * (sovl_phase.c) but for the flight moves of units fleeing a charge:
  * resolve samples them, outcome_probabilities sums their exact distribution

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_SOVL_INTERNAL_H
 #define CHARGESIM_SOVL_INTERNAL_H
 /* Shared by the files of the `sovl` charge phase ruleset only (not a public

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SOVL charge phase: the declarations (alternating, with counter charges,
  * Charge Intercepts and Flee From Charge) and the placements at resolution,
  * deterministic given the layout (SOVL Charge Phase; docs/rules/sovl.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* SOVL charge phase ruleset `sovl`: its parameters, outcomes and metrics,
  * the placement of the units, prepare and the ruleset
  * struct. The phase itself is sovl_phase.c, its dice sovl_exact.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* t9a — The Ninth Age charges (The Ninth Age: Fantasy Battles, 3rd edition
  * rulebook, cited below by section; the reading is docs/rules/t9a.md).
  *

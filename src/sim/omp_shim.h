@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* OpenMP where the build has it (-fopenmp); else one thread. The web
  * edition (make web, src/web/) is built without OpenMP: emscripten has no
  * OpenMP runtime, and the scheduler's and the dice sampler's pragmas are

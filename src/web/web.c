@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The web edition's C side: a link's pairs to the command line's table;
  * see include/chargesim/web.h. Each request runs as the command it
  * shows would: the same entries (entries.h), checks in the same order, the

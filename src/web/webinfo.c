@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The rulesets as JSON for the page; see include/chargesim/webinfo.h. */
 #include "chargesim/webinfo.h"
 

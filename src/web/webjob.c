@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One request of the web edition, run as the command line runs the same
  * command; see include/chargesim/webjob.h. Each command below follows its
  * src/cli/cmd_*.c: the same checks in the same order, so a link and the

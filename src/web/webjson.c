@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* JSON text for the web edition; see include/chargesim/webjson.h. */
 #include "chargesim/webjson.h"
 

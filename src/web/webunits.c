@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Units tab: `chargesim units` in the page; see
  * include/chargesim/webunits.h. The stages run as src/cli/cmd_units.c runs
  * them, in the same order with the same checks: the distances, the

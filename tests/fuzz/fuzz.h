@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_FUZZ_H
 #define CHARGESIM_FUZZ_H
 /* Shared by the libFuzzer harnesses and the corpus replay (replay.c). */

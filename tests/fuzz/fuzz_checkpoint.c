@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer harness: a checkpoint's state, resumed (issue 34). The first
  * byte picks one of three runs (mc with --dist; rqmc with --precision and
  * a trial cap; asoiaf exact, whose metrics are resampled, with --dist);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer harness: the dice language (issue 18). An input is one dice
  * expression; a parsed one is formatted and re-parsed (the canonical text
  * must give the same dice), its exact distribution computed (within the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer harness: an experiment file with --set overrides, through to a
  * short run (issue 18). The input is the INI text, optionally followed by a
  * line "#--set" and one override per line (as `--set` takes them). A loaded

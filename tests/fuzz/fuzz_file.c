@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* In-memory files for the harnesses: see fuzz.h. */
 #define _GNU_SOURCE
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer harness: a roster (issue 46) through its readers (the zip
  * container, XML, New Recruit's JSON: the reader goes by content, so one
  * file name serves all three) to the analysis, against the Age of Sigmar

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer harness: a BattleScribe catalogue through to the analysis
  * (issue 18), against the test game systems and their mappings. */
 #include "fuzz.h"

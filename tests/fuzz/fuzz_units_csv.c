@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer harness: a units CSV through to the analysis (issue 18). */
 #include "fuzz.h"
 #include "units_body.h"

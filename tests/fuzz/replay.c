@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Corpus replay: runs a harness over every file named on the command line
  * (directories are walked one level), through the normal build, so every
  * input that once failed stays fixed (`make test` runs it). Exit 0 when all

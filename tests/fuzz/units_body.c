@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* See units_body.h. */
 #include "units_body.h"
 

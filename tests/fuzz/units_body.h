@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_FUZZ_UNITS_BODY_H
 #define CHARGESIM_FUZZ_UNITS_BODY_H
 /* The units harnesses' shared body: the input written to a file with the

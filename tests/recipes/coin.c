@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* coin: the smallest game, for the recipe "a new game is one file and one
  * line" (docs/ARCHITECTURE.md, "Where to add things"). tests/recipes.sh
  * builds a chargesim with this file and the line X(coin) added to a copy of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Test helpers; see tests/support/helpers.h. Compiled into the test binary
  * through tests/test_support.c. */
 #define _DEFAULT_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_TEST_HELPERS_H
 #define CHARGESIM_TEST_HELPERS_H
 /* Shared by the tests: experiments from inline INI text, runs to strings,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared by the unit-source tests; see units_helpers.h. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_TEST_UNITS_HELPERS_H
 #define CHARGESIM_TEST_UNITS_HELPERS_H
 /* Shared by the unit-source tests (tests/test_units.c, test_units_bs.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A planted data race, for `make tsan` only (not part of chargesim, not in
  * the test suite): the threads of one OpenMP region add their blocks'
  * counts into one total without `omp atomic`, the mistake the driver's

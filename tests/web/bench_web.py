@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """make bench-web: the web edition's speed in headless Chromium on this
 machine (a benchmark, not a test: the figures depend on the machine and its
 load). Each figure is the page's own document.body.dataset.ms, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Headless Chromium over the DevTools protocol, and web/ served on the
 loopback, for the web edition's test and benchmark (make test-web, make
 bench-web). Debian's python3 with websocket-client (python3-websocket)

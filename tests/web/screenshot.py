@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """make web-screenshot: the README's pictures of the web edition, taken by
 headless Chromium (tests/web/browser.py) from web/ as it stands: the run
 tab at 1280 px, the same link at a phone's 360 px (the top of the page:

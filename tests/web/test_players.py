@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The web page as players use it (issue 45): the cases of make test-web
 that look at the page rather than at its numbers. Each takes the shared
 Browser and Site of tests/web/test_web.py and its check()."""

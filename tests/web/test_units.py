@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """make test-web's Units tab cases (issue 44), run by tests/web/test_web.py:
 the page's units table against `bin/chargesim units` run from the
 repository's root, cell for cell (the CSV parsed as CSV: names hold commas):

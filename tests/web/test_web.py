@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """make test-web: the web edition (web/, issue 31) in headless Chromium
 against bin/chargesim. Each case opens a link and checks the page contract
 (document.body.dataset.state busy, then done or error; #error; <table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The about page: each library's Debian source package version, from
 // SOURCES.txt as make web wrote it ("name version [suite]" a line).
 const response = await fetch('SOURCES.txt');

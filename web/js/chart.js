@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A chart on a canvas: curves over x with their intervals as bands, points
 // with error bars over a categorical x, or bars (with error bars where the
 // result has an interval). It draws what it is given; which columns make

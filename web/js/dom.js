@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Building the page's elements. Every text that comes from a link, a file
 // or the engine is set with textContent, never parsed as HTML: a value such
 // as <img src=x onerror=...> stays text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The page's side of the engine (worker.js): a request is sent, its progress
 // comes back, and its result resolves a promise. cancel() ends the worker
 // (the computation with it) and starts a fresh one, so a long run never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The form of each command, built from what the engine says of the
 // rulesets (their games, parameter tables: key, type, default, unit,
 // accepted values, help; the keys a threat map sets itself): no parameter

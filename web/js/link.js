@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The page's state lives in the URL fragment (issue 31):
 //   #cmd=run|map|compare|dice&KEY=VALUE&...
 // each KEY=VALUE a --set override as the command line takes it

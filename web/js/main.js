@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The page: the link in the fragment is the state; opening it runs it.
 // Each tab (tabs.js) keeps its form and its result across switches, and the
 // link always describes the tab on screen.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A threat map drawn to scale: each cell's p_success as a colour (from the
 // table's cells), cells where the target cannot stand hatched grey, the
 // 50/75/90% contours, the charger's footprint at the origin facing +y, and

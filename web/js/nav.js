@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The tab bar as the ARIA tabs pattern: one button per tab (tabs.js),
 // arrow keys, Home and End move between them, Enter or Space (a button's
 // click) selects; the selected one alone is in the Tab order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Offline use (issue 45, point 15): sw.js, the service worker, keeps the
 // site and the data the player opened, so that once loaded the page works
 // with no signal. Registered only where the browser offers it (an http

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Which columns of a result make which chart (chart.js): the numbers are
 // the table's, as the CSV writes them; only the axis scale is the page's.
 //   run      p_success with its interval against the x axis the player

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A computation's progress for a player: the share done, the time left
 // (projected from the time so far), and, when the projection passes 30 s,
 // a warning with quicker ways to the same answer. Only times and the share

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The result as the engine gives it: the table (cell for cell the CSV the
 // equivalent command writes, header row first), the command line, how the
 // numbers were obtained, what the page did differently (a notice), what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The page's tabs, in the order the tab bar shows them. A tab is either one
 // of the engine's commands (command: true: its form is built from what the
 // engine says, its result is the command's table), or a panel of its own,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Units tab's requests (issue 44): which files a units table needs and
 // where they go. The table itself is the C core's (`chargesim units`,
 // src/web/webunits.c); this module only names files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The worker's side of the Units tab (a classic script: worker.js imports
 // it): the files a units request needs, put into emscripten's in-memory
 // file system with the repository's relative paths (data/tow/..., 

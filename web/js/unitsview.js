@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Units tab's form and view (issue 44): a game, an army and distances,
 // or files dropped or picked; the table sorted by a header's click; a chart
 // of every unit's 75% reach grouped by troop type; the notes. Every text

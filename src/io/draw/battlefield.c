@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One trial's picture with cairo; see include/chargesim/battlefield.h.
  *
  * The layout (sizes, text lines, legend entries) is computed once on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Pictures with cairo; see include/chargesim/canvas.h. */
 #include "chargesim/canvas.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Threat-map pictures; see include/chargesim/heatmap.h. Everything is laid
  * out in points on one frame: plot area left, colour bar and legend right,
  * caption below. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Experiment files through libinih; see include/chargesim/expfile.h. */
 #include "chargesim/expfile.h"
 #include "chargesim/entries.h"

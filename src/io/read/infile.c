@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Input files, read by rank 0 alone under MPI; see include/chargesim/infile.h. */
 #define _GNU_SOURCE /* fopencookie */
 #include "chargesim/infile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Line-numbered INI parsing; see include/chargesim/inifile.h. */
 #include "chargesim/inifile.h"
 

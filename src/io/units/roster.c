@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Rosters, the list itself (roster.h: cs_roster_read): the roster's tree,
  * from any of its three forms, read into units for stage 3 of unitsrc.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_ROSTER_DOC_H
 #define CHARGESIM_ROSTER_DOC_H
 /* The roster reader's private parts (io layer only; roster.h is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Rosters, the JSON form (roster_doc.h: cs_roster_json_doc): New
  * Recruit's export parsed by jansson and rebuilt as the XML tree of the
  * `.ros` form, so that src/io/units/roster.c has one tree to walk.

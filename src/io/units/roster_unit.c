@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Rosters, one unit (roster_doc.h: cs_roster_unit_read): a unit selection
  * of the roster's tree and its parts made rows for stage 3 of unitsrc.h
  * (cs_units_settle), with its models, points, mount and rules, and notes of

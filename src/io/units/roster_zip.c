@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Rosters, the container (roster.h: cs_roster_unpack): a `.rosz` is a zip
  * holding one `.ros`, inflated in memory by zlib.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units, stages 1 and 2 for a units CSV (see unitsrc.h for the stages):
  * the file read with libcsv in strict mode (columns: see unitsrc.h), each
  * row an entry whose cells are its characteristics, handed to stage 3

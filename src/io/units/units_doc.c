@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The BattleScribe document library of the unit stages (units_doc.h):
  * a document opened through infile.h (under MPI, rank 0's bytes), parsed
  * by libxml2 with an index of its ids; a catalogue with its game system

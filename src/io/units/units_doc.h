@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_UNITS_DOC_H
 #define CHARGESIM_UNITS_DOC_H
 /* The BattleScribe documents of one catalogue, private to the io layer's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Second rows and troop types (units_fly.h): what stage 2 of the units
  * reads for a flier's row and a mount's troop type, in the BattleScribe
  * documents as libxml2 holds them.

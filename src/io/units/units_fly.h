@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_UNITS_FLY_H
 #define CHARGESIM_UNITS_FLY_H
 /* Second rows and troop types, private to the io layer's unit stages:

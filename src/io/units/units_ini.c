@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units: the mapping files (experiments/mappings/NAME.ini, libinih), which say
  * how one game system's data feeds one ruleset: the language documented in
  * experiments/mappings/README.md. Stage 1 picks a file's mapping by its game

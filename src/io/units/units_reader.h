@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_UNITS_READER_H
 #define CHARGESIM_UNITS_READER_H
 /* The state of stage 2's BattleScribe reader, private to the io layer's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units, stage 2 of 5: resolve entries (see unitsrc.h for the stages).
  *
  * The BattleScribe documents stage 1 opened (units_source.c) become units:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units, stage 2 of 5 (see unitsrc.h), its rows: what the reader of
  * units_resolve.c gathered for a unit becomes the rows the table shows.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units, stage 3 of 5: map characteristics (see unitsrc.h for the stages).
  *
  * What stage 2 found for each characteristic a mapping names (the texts of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units, stage 1 of 5: read the source (see unitsrc.h for the stages).
  *
  * What SOURCE names (a units CSV, a BattleScribe catalogue or game system,

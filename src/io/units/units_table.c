@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units, stage 5 of 5: the table (unitsrc.h: cs_units_table), one row per
  * unit with what stage 4 (src/sim/runs/units.c) found, as a cs_table so that
  * CSV, Markdown and LaTeX come from the project's one set of writers. */

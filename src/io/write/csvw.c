@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CSVW metadata beside each CSV; see include/chargesim/csvw.h. */
 #include "chargesim/csvw.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every file the program writes; see include/chargesim/output.h. */
 #define _DEFAULT_SOURCE
 #include "chargesim/output.h"

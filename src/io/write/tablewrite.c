@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CSV, Markdown and LaTeX writers of a table; see include/chargesim/tablewrite.h. */
 #include "chargesim/tablewrite.h"
 

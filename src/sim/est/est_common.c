@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers every estimator shares (a point prepared and released, the
  * parameters drawn, the run's common setup, the share of trials that cannot
  * stand, the histograms); see include/chargesim/estimator.h. The table of

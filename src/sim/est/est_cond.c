@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The conditional estimator (layouts sampled, the dice exact given each)
  * and the exact one (a fixed layout evaluated once). See
  * include/chargesim/estimator.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The Monte Carlo estimator: layout and dice sampled for every trial;
  * integer tallies, Wilson intervals. See include/chargesim/estimator.h. */
 #include <math.h>

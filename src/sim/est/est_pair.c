@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The paired estimators of `compare` (issue 19; rqmc: issue 30): variant A,
  * the run's experiment, and variant B (run->b) in every block on the same
  * streams, so their difference keeps little of the sampling noise. Trial or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The estimators' registry (estimator.h), as src/rules/registry.c is the
  * rulesets': the estimator of each method, plain and paired, and the one
  * rule that picks which a run uses (auto resolved, a pair's method). The

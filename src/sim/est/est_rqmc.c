@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The rqmc estimator (issue 21): the conditional estimator's exact dice on
  * layouts from a randomised Sobol point set (qmc.h) instead of the rng.
  *

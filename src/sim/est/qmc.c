@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Randomised Sobol point sets; see include/chargesim/qmc.h. */
 #include "chargesim/qmc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* An experiment's entries and how they are applied; see include/chargesim/entries.h. */
 #include "chargesim/entries.h"
 

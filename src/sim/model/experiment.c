@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The experiment model: its keys, labels, sweep points, the check that a
  * method can run it (auto is decided by the estimators' registry,
  * src/sim/est/est_registry.c); see include/chargesim/experiment.h. Its

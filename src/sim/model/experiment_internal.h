@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_EXPERIMENT_INTERNAL_H
 #define CHARGESIM_EXPERIMENT_INTERNAL_H
 /* Shared by experiment.c (the model) and experiment_value.c (the value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* An experiment's value syntax (experiment.h): fixed values, sweeps
  * a..b:step and lists a,b,c, draws uniform(a,b) and normal(m,s), each
  * checked against its parameter's definition. Split from experiment.c,

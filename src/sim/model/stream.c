@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The program's random streams by name, and the block size that keys them
  * (cs_stream_block_size); see include/chargesim/stream.h. The only file,
  * with src/core/rng.c, that seeds a generator. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* --success (include/chargesim/success.h): which outcomes p_success counts,
  * read from their names and written back as names. */
 #include "chargesim/success.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `compare`: the scheduler run with variant B paired with A (sched.h,
  * cs_run_opts.pair), whose paired estimators live in est_pair.c; this file
  * checks that B pairs with A and reads the run's result as the table's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sampled dice totals for `chargesim dice --trials`; see include/chargesim/dicesim.h.
  *
  * Memory is bounded by what the answer needs, never by the expression's

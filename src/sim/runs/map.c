@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Threat maps (issue 20): the cells of a grid as caller points of the
  * scheduler (cs_sched_points), placed by the ruleset's map_place hook. See
  * include/chargesim/map.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One trial replayed as --method mc runs it; see include/chargesim/replay.h.
  * The streams and the order of draws follow the scheduler (src/sim/sched/sched.c,
  * prepare_points) and the mc estimator (est_mc.c): the point is prepared

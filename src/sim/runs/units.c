@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units, stage 4 of 5: analyse (see unitsrc.h for the stages). The per-unit
  * analysis of a list-builder's table (issue 9): every number is
  * exact, from the ruleset's outcome_probabilities at its fixed head-on

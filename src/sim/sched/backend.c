@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The backend (include/chargesim/backend.h): the sim layer's only mutable
  * global, kept here alone so that every reader goes through these calls.
  * It is set once, before any computation and before any thread starts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Checkpoints: the identity of a run, the file's bytes and their checks;
  * see include/chargesim/checkpoint.h. Pure: the caller's sink writes the
  * file (the output module) and the caller reads it (the input module). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The scheduler: sweep points in fixed blocks of trials over OpenMP
  * threads, merged in block order, with the --precision stopping rule; what
  * a block computes belongs to its estimator (include/chargesim/estimator.h),

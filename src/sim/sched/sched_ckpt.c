@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The scheduler's checkpoints (issue 34; checkpoint.h for the file): a
  * run's state is every point's merged tally, blocks done and activity and
  * the round's target, taken only between chunks, where every block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_SCHED_INTERNAL_H
 #define CHARGESIM_SCHED_INTERNAL_H
 /* Shared by the scheduler (sched.c) and its checkpoints (sched_ckpt.c);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The MPI backend of the scheduler (include/chargesim/sched_mpi.h), compiled
  * only by `make MPI=1` into bin/chargesim-mpi. Every rank runs the same
  * command on the same arguments; the scheduler gives each rank a contiguous

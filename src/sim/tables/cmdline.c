@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A command line as shell text; see include/chargesim/cmdline.h. */
 #include "chargesim/cmdline.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The compare table; see include/chargesim/cmpreport.h. */
 #include "chargesim/cmpreport.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The columns of chargesim's tables, defined once; see include/chargesim/columns.h.
  * Every description here is what the CSVW schema of a CSV says of its column. */
 #include "chargesim/columns.h"

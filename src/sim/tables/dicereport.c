@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The table of a dice expression's distribution; see include/chargesim/dicereport.h. */
 #include "chargesim/dicereport.h"
 

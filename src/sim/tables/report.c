@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Summary, distribution and pivot tables; see include/chargesim/report.h. */
 #include "chargesim/report.h"
 

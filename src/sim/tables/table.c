@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tables of text cells; see include/chargesim/table.h. The writers are
  * src/io/write/tablewrite.c. Every call keeps the table's first error (`status`)
  * and does nothing once there is one. */
