@@ -292,6 +292,14 @@ typedef struct cs_unit_result {
 cs_status cs_units_analyse(const cs_unit *u, const cs_units_sets *sets, const cs_units_grid *g,
                            cs_unit_result *out, cs_error *err);
 
+/* Every unit of u analysed (cs_units_analyse) on grid g: *res, one result
+ * per unit, and *p, their p_success per distance (row-major, unit i's at
+ * *p + i * the grid's count), malloc'ed here (free() both, also on
+ * failure). The first failure stops it and is returned. */
+cs_status cs_units_analyse_all(const cs_units *u, const cs_units_sets *sets,
+                               const cs_units_grid *g, cs_unit_result **res, double **p,
+                               cs_error *err);
+
 /* Checks --set pairs against the units before any analysis: each key must
  * be a parameter of at least one unit's ruleset, neither its distance nor a
  * value a unit carries itself, nor a change of a value the unit's mapping

@@ -276,23 +276,6 @@ static cs_status read_units(options *o, pipeline *pl, cs_error *err)
     return st;
 }
 
-/* Stage 4: every unit analysed exactly (src/sim/runs/units.c). */
-static cs_status analyse_units(const options *o, pipeline *pl, cs_error *err)
-{
-    const int nd = cs_units_grid_count(&pl->g);
-    size_t rows = (size_t)(pl->units.n > 0 ? pl->units.n : 1);
-    pl->res = calloc(rows, sizeof *pl->res);
-    pl->p = calloc(rows * (size_t)nd, sizeof *pl->p);
-    if (!pl->res || !pl->p)
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
-    cs_status st = CS_OK;
-    for (int i = 0; st == CS_OK && i < pl->units.n; i++) {
-        pl->res[i].p = pl->p + (size_t)i * (size_t)nd;
-        st = cs_units_analyse(&pl->units.unit[i], &o->sets, &pl->g, &pl->res[i], err);
-    }
-    return st;
-}
-
 /* A mapping as the table names it: its file name. The default directory
  * lies wherever the binary was installed; a path there would make the same
  * table differ between two clones (its SHA-256 in the metadata pins it). */
@@ -386,7 +369,7 @@ int cs_cli_units(int argc, char **argv)
     int n_files = 0;
     cs_status st = read_units(&o, &pl, &err);
     if (st == CS_OK)
-        st = analyse_units(&o, &pl, &err);
+        st = cs_units_analyse_all(&pl.units, &o.sets, &pl.g, &pl.res, &pl.p, &err);
     if (st == CS_OK) {
         about(&pl, what, sizeof what);
         st = tabulate(&o, &pl, what, &err);

@@ -176,20 +176,7 @@ static void write_result(cs_webjson *o, const cs_webjob *j, const char *command)
     cs_webjson_kstring(o, "note", j->note);
     cs_webjson_kstring(o, "notice", j->notice[0] ? j->notice : NULL);
     cs_webjson_kstring(o, "warning", j->warning[0] ? j->warning : NULL);
-    cs_webjson_key(o, "header");
-    cs_webjson_open(o, '[');
-    for (int c = 0; c < t->ncols; c++)
-        cs_webjson_string(o, t->header[c]);
-    cs_webjson_close(o, ']');
-    cs_webjson_key(o, "rows");
-    cs_webjson_open(o, '[');
-    for (int r = 0; r < t->nrows; r++) {
-        cs_webjson_open(o, '[');
-        for (int c = 0; c < t->ncols; c++)
-            cs_webjson_string(o, cs_table_cell(t, r, c));
-        cs_webjson_close(o, ']');
-    }
-    cs_webjson_close(o, ']');
+    cs_webjson_table(o, t);
     if (j->has_grid) {
         static const char *const names[] = {"nx", "ny", "x0", "dx", "y0", "dy", "charger_w",
                                             "charger_d"};

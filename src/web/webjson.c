@@ -2,6 +2,8 @@
 /* JSON text for the web edition; see include/chargesim/webjson.h. */
 #include "chargesim/webjson.h"
 
+#include "chargesim/table.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,4 +109,22 @@ void cs_webjson_clear(cs_webjson *j)
 {
     free(j->text.s);
     memset(j, 0, sizeof *j);
+}
+
+void cs_webjson_table(cs_webjson *j, const struct cs_table *t)
+{
+    cs_webjson_key(j, "header");
+    cs_webjson_open(j, '[');
+    for (int c = 0; c < t->ncols; c++)
+        cs_webjson_string(j, t->header[c]);
+    cs_webjson_close(j, ']');
+    cs_webjson_key(j, "rows");
+    cs_webjson_open(j, '[');
+    for (int r = 0; r < t->nrows; r++) {
+        cs_webjson_open(j, '[');
+        for (int c = 0; c < t->ncols; c++)
+            cs_webjson_string(j, cs_table_cell(t, r, c));
+        cs_webjson_close(j, ']');
+    }
+    cs_webjson_close(j, ']');
 }

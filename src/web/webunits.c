@@ -69,23 +69,6 @@ static cs_status read_units(const char *source, const char *distance, const char
     return st;
 }
 
-/* Stage 4 (cmd_units.c: analyse_units). */
-static cs_status analyse_units(pipeline *pl, cs_error *err)
-{
-    const int nd = cs_units_grid_count(&pl->g);
-    size_t rows = (size_t)(pl->units.n > 0 ? pl->units.n : 1);
-    pl->res = calloc(rows, sizeof *pl->res);
-    pl->p = calloc(rows * (size_t)nd, sizeof *pl->p);
-    if (!pl->res || !pl->p)
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
-    cs_status st = CS_OK;
-    for (int i = 0; st == CS_OK && i < pl->units.n; i++) {
-        pl->res[i].p = pl->p + (size_t)i * (size_t)nd;
-        st = cs_units_analyse(&pl->units.unit[i], &pl->sets, &pl->g, &pl->res[i], err);
-    }
-    return st;
-}
-
 /* The notes, each as the command line prints it on standard error, then
  * its count line (cmd_units.c: print_notes). */
 static void write_notes(cs_webjson *o, const cs_units *u)
@@ -103,24 +86,6 @@ static void write_notes(cs_webjson *o, const cs_units *u)
     cs_units_notes_count(u, text, sizeof text);
     snprintf(line, sizeof line, "chargesim units: %s", text);
     cs_webjson_kstring(o, "summary", line);
-}
-
-static void write_table(cs_webjson *o, const cs_table *t)
-{
-    cs_webjson_key(o, "header");
-    cs_webjson_open(o, '[');
-    for (int c = 0; c < t->ncols; c++)
-        cs_webjson_string(o, t->header[c]);
-    cs_webjson_close(o, ']');
-    cs_webjson_key(o, "rows");
-    cs_webjson_open(o, '[');
-    for (int r = 0; r < t->nrows; r++) {
-        cs_webjson_open(o, '[');
-        for (int c = 0; c < t->ncols; c++)
-            cs_webjson_string(o, cs_table_cell(t, r, c));
-        cs_webjson_close(o, ']');
-    }
-    cs_webjson_close(o, ']');
 }
 
 /* The equivalent command line. */
@@ -161,7 +126,7 @@ const char *cs_web_units(const char *source, const char *distance, const char *r
     command_line(command, sizeof command, source, distance, rules);
     cs_status st = read_units(source, distance, rules, &pl, &err);
     if (st == CS_OK)
-        st = analyse_units(&pl, &err);
+        st = cs_units_analyse_all(&pl.units, &pl.sets, &pl.g, &pl.res, &pl.p, &err);
     if (st == CS_OK &&
         (st = cs_units_table(&pl.units, pl.res, &pl.g, CS_FORMAT_CSV, NULL, &pl.table)) != CS_OK)
         cs_error_set(&err, st, "out of memory");
@@ -177,7 +142,7 @@ const char *cs_web_units(const char *source, const char *distance, const char *r
     if (pl.read)
         write_notes(&out, &pl.units);
     if (st == CS_OK) {
-        write_table(&out, &pl.table);
+        cs_webjson_table(&out, &pl.table);
     } else {
         char cli[sizeof err.msg + 32];
         snprintf(cli, sizeof cli, "chargesim units: %s", err.msg);

@@ -466,3 +466,21 @@ cs_status cs_units_check_sets(const cs_units *u, const cs_units_sets *sets, cs_e
     }
     return CS_OK;
 }
+
+cs_status cs_units_analyse_all(const cs_units *u, const cs_units_sets *sets,
+                               const cs_units_grid *g, cs_unit_result **res, double **p,
+                               cs_error *err)
+{
+    const int nd = cs_units_grid_count(g);
+    size_t rows = (size_t)(u->n > 0 ? u->n : 1);
+    *res = calloc(rows, sizeof **res);
+    *p = calloc(rows * (size_t)nd, sizeof **p);
+    if (!*res || !*p)
+        return cs_error_set(err, CS_ENOMEM, "out of memory");
+    cs_status st = CS_OK;
+    for (int i = 0; st == CS_OK && i < u->n; i++) {
+        (*res)[i].p = *p + (size_t)i * (size_t)nd;
+        st = cs_units_analyse(&u->unit[i], sets, g, &(*res)[i], err);
+    }
+    return st;
+}
