@@ -737,6 +737,9 @@ Test(checkpoint_cli, bad_options_are_refused)
     FILE *f = fopen(e, "w");
     fputs(t9a_random, f);
     fclose(f);
+    char fifo[600];
+    path_in(fifo, sizeof fifo, dir, "fifo");
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
     static const refusal cases[] = {
         {"run @/e.ini --checkpoint @/e.ini", "that is an input of this run"},
         {"run @/e.ini -o @/o.csv --checkpoint @/o.csv", "that is an output of this run"},
@@ -744,7 +747,9 @@ Test(checkpoint_cli, bad_options_are_refused)
         {"run @/e.ini --dist @/d.csv --checkpoint @/d.csv", "that is an output of this run"},
         {"map @/e.ini --plot @/p.svg --checkpoint @/p.svg", "that is an output of this run"},
         {"run @/e.ini --checkpoint @", "not a regular file"},
-        {"run @/e.ini --checkpoint /dev/null", "not a regular file"},
+        /* A FIFO of the test's own (never a device of the machine's: a bug
+         * here must not replace /dev/null). */
+        {"run @/e.ini --checkpoint @/fifo", "not a regular file"},
         {"run @/e.ini --checkpoint -", "expected a file name"},
         {"run @/e.ini --checkpoint ''", "expected a file name"},
         {"run @/e.ini --checkpoint @/no/ck", "No such file or directory"},
