@@ -53,11 +53,6 @@ static char *sh(const char *dir, const char *script)
 #define INPUT_UNTOUCHED "cmp -s \"$R/experiments/default.ini\" \"$D/e.ini\" && echo input-ok; "
 #define LIST "echo files: $(ls -A \"$D\"); "
 
-static bool can_unshare(void)
-{
-    return system("unshare -m true >/dev/null 2>&1") == 0;
-}
-
 Test(output, regular_file_replaced_with_its_mode_and_no_temporary)
 {
     const char *d = th_tmpdir();
@@ -105,7 +100,7 @@ Test(output, fifo_with_a_reader_is_written_through)
 
 Test(output, devices_are_written_through_in_a_private_namespace)
 {
-    if (!can_unshare())
+    if (!th_can_unshare())
         cr_skip("unshare -m is not permitted here: device targets are tested only in a "
                 "private mount namespace, never on the machine's /dev");
     const char *d = th_tmpdir();
@@ -138,7 +133,7 @@ Test(output, read_only_directory_fails_with_status_1_and_leaves_the_old_file)
             : "mkdir \"$D/ro\"; printf old >\"$D/ro/out.csv\"; chmod 555 \"$D/ro\"; "
               "$B run \"$D/e.ini\" -o \"$D/ro/out.csv\" 2>\"$D/err\"; echo rc=$?; "
               "cat \"$D/ro/out.csv\"; echo; echo ro: $(ls -A \"$D/ro\"); ";
-    if (getuid() == 0 && !can_unshare())
+    if (getuid() == 0 && !th_can_unshare())
         cr_skip("running as root without unshare: no directory refuses root");
     char script[2048];
     snprintf(script, sizeof script, "%s%s%s%s", INPUT, setup, INPUT_UNTOUCHED,

@@ -21,11 +21,6 @@
 #include "chargesim/cli.h"
 #include "support/helpers.h"
 
-static bool can_unshare(void)
-{
-    return system("unshare -m true >/dev/null 2>&1") == 0;
-}
-
 /* The words of args (split at spaces) into argv, held in buf. */
 static int split(const char *args, char *buf, size_t cap, char **argv)
 {
@@ -84,7 +79,7 @@ static char *listing(const char *dir)
  * why, exit status 0 (the results are written), the file kept as it was. */
 Test(resume, a_checkpoint_that_cannot_be_removed_stays_with_a_warning)
 {
-    if (!can_unshare())
+    if (!th_can_unshare())
         cr_skip_test("unshare -m is not permitted here: the file no one may remove is made "
                      "only in a private mount namespace");
     const char *dir = th_tmpdir();
@@ -157,7 +152,7 @@ static bool holds(const char *path, const char *text)
  * the signal, leaving the file as it was and no other. */
 Test(resume, stopped_when_no_checkpoint_could_be_written_says_so, .timeout = 300)
 {
-    if (!can_unshare())
+    if (!th_can_unshare())
         cr_skip_test("unshare -m is not permitted here: the file no one may replace is made "
                      "only in a private mount namespace");
     const char *dir = th_tmpdir();

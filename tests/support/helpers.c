@@ -73,6 +73,19 @@ const char *th_tmpdir(void)
     return dir;
 }
 
+bool th_can_unshare(void)
+{
+    return system("unshare -m true >/dev/null 2>&1") == 0;
+}
+
+void th_full_cmd(char *buf, size_t cap, const char *dir, const char *cmd)
+{
+    snprintf(buf, cap,
+             "mkdir -p '%s/dev' && unshare -m sh -c 'mount -t tmpfs tmpfs \"$1/dev\" && "
+             "mknod \"$1/dev/full\" c 1 7 && eval \"$2\" >\"$1/dev/full\"' sh '%s' '%s'",
+             dir, dir, cmd);
+}
+
 cs_status th_load(const char *ini, const char *const *sets, int n_sets, cs_experiment *e,
                   cs_error *err)
 {

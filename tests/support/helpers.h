@@ -37,6 +37,15 @@ const char *th_root(void);
 /* A fresh temporary directory for one test, removed with its contents
  * when the test's process exits. */
 const char *th_tmpdir(void);
+/* Whether this process may make a private mount namespace (unshare -m):
+ * device targets are tested only there, never on the machine's devices. */
+bool th_can_unshare(void);
+/* Into buf: a shell command that runs the shell text cmd (no single quote
+ * in it, nor in dir) with its standard output on a full device of its own:
+ * a character device 1,7 made with mknod in a tmpfs over dir/dev, in a
+ * private mount namespace that ends with it (th_can_unshare first). The
+ * machine's /dev/full is never opened. */
+void th_full_cmd(char *buf, size_t cap, const char *dir, const char *cmd);
 /* A wall-clock bound of `seconds` for a test that guards against a blow-up
  * (seconds against hours), times $CS_TEST_TIME_SCALE when set: the
  * instrumented builds (make coverage, asan) run several times slower. */

@@ -175,21 +175,33 @@ def test_map_form(b, site, check):
 
 
 def test_long_run(b, site, check):
+    """A run projected past 30 s is stopped after its first half-second and
+    the player asked, before the long wait: the projected time, what is
+    quicker, no result; 'Run it anyway' then runs it, with the share done
+    and the time left."""
     b.open(site.url + "#cmd=map&experiment.ruleset=t9a&angle=uniform(-30,30)")
+    state = b.wait(("asked", "done", "error"), timeout=60)
+    asked = b.eval("[document.getElementById('long-run').hidden,"
+                   " document.getElementById('long-run').textContent,"
+                   " document.getElementById('output').hidden,"
+                   " !!document.getElementById('long-go')]")
+    b.eval("document.getElementById('long-go').click()")
     b.wait(("busy",), timeout=30)
     end = time.time() + 40
-    warning = ""
-    while time.time() < end and not warning:
-        warning = b.eval("(() => { const w = document.getElementById('long-run');"
-                         " return w.hidden ? '' : w.textContent; })()")
+    status = ""
+    while time.time() < end and "left" not in status:
+        status = b.eval("document.getElementById('progress-text').textContent")
         time.sleep(0.2)
-    status = b.eval("document.getElementById('progress-text').textContent")
+    again = b.eval("document.body.dataset.state")
     b.eval("document.getElementById('cancel').click()")
     b.wait()
-    check("a long map: the time it will take, the share done and the time left, and what is "
-          "quicker", "will take about" in warning and "experiment.trials" in warning and
-          "experiment.precision" in warning and "% done" in status and "left" in status,
-          "warning %r, status %r" % (warning, status))
+    warning = asked[1]
+    check("a long map: stopped to ask before the long wait, with the time it would take and "
+          "what is quicker; run anyway, the share done and the time left",
+          state == "asked" and not asked[0] and asked[2] and asked[3] and
+          "would take about" in warning and "experiment.trials" in warning and
+          "experiment.precision" in warning and again == "busy" and "% done" in status and
+          "left" in status, "state %s, %r, then %s, status %r" % (state, asked, again, status))
 
 
 def test_messages(b, site, check, cli):

@@ -4,6 +4,8 @@
 // link always describes the tab on screen.
 // The page contract the browser test relies on:
 //   document.body.dataset.state   loading, idle, busy, then done or error
+//                                 (asked: a long run stopped to ask, #long-go
+//                                 runs it anyway; see js/progress.js)
 //                                 (file: opened as a file, see js/file.js)
 //   #error                        the message, on error
 //   <table id="results">          on done, the CSV of the equivalent command
@@ -49,6 +51,7 @@ function showError(message, command) {
 }
 
 function clearScreen() {
+  progress.clearAsk();
   results.clear();
   unitsview.clear();
   byId('error').hidden = true;
@@ -99,10 +102,17 @@ function display(state, result) {
   draw(state.cmd, result);
 }
 
-async function run(state) {
+// Runs state. A run projected past progress.LONG_SECONDS is stopped after
+// its first measurement and the player is asked (state 'asked'); `anyway`
+// (the player's answer) runs it to the end.
+async function run(state, anyway = false) {
   setState('busy');
   byId('cancel').disabled = false;
-  progress.start();
+  let long = 0;
+  progress.start(anyway ? null : (projected) => {
+    long = projected;
+    engine.cancel();
+  });
   try {
     const {result, ms} = state.cmd === 'units'
       ? await unitsview.exec(state, progress.update)
@@ -117,8 +127,16 @@ async function run(state) {
       if (state.cmd === 'units') unitsview.showNotes(result);
     }
   } catch (e) {
-    showError(e.cancelled ? 'Cancelled: the run was stopped before it finished; nothing to show.'
-                          : `The engine failed: ${e.message}`);
+    if (e.cancelled && long) {
+      progress.ask(state.cmd, long, () => {
+        progress.clearAsk();
+        run(state, true);
+      });
+      setState('asked');
+    } else {
+      showError(e.cancelled ? 'Cancelled: the run was stopped before it finished; nothing to show.'
+                            : `The engine failed: ${e.message}`);
+    }
   } finally {
     byId('cancel').disabled = true;
     progress.stop();

@@ -67,7 +67,10 @@ cs_status cs_dicereport_exact(const char *expr, const cs_dice *d, cs_format fmt,
     for (int c = 0; c < 3; c++)
         share_column(t, c + 1, names[c], pct);
     double s = pct ? 100.0 : 1.0;
-    const char *f = pct ? "%.4f" : "%.12g";
+    /* Six decimals in CSV, as every probability chargesim prints (run's
+     * exact columns, the sampled table below): exact or sampled, a column
+     * reads the same (issue 45, point 13). */
+    const char *f = pct ? "%.4f" : "%.6f";
     for (int x = dist->lo; x <= dist->hi && cs_table_status(t) == CS_OK; x++) {
         double p = dist->p[x - dist->lo];
         if (p == 0.0)
