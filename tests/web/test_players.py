@@ -16,6 +16,7 @@ TAB_LINKS = {
     "map": "#cmd=map&experiment.ruleset=t9a&x=-6..6:1&y=0..12:1",
     "compare": "#cmd=compare&experiment.ruleset=t9a&distance=6..10&b.charge_speed=9",
     "dice": "#cmd=dice&expr=2d6&trials=2000&seed=3",
+    "units": "#cmd=units&source=tow/Bretonnians&distance=6..14",
 }
 
 # Every visible text input and select, by its name and width.

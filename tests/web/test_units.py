@@ -210,19 +210,26 @@ class Units:
         state = self.b.wait()
         before = self.b.table()
         col = before[0].index("reach_75")
-        self.b.eval("document.querySelectorAll('#results thead th')[%d].click()" % col)
+        button = "document.querySelectorAll('#results thead th')[%d].querySelector('button')" % col
+        self.b.eval(button + ".click()")
         up = [r[col] for r in self.b.table()[1:]]
-        self.b.eval("document.querySelectorAll('#results thead th')[%d].click()" % col)
+        # Again from the keyboard: the header's button focused, Enter pressed.
+        self.b.eval(button + ".focus()")
+        for kind in ("keyDown", "keyUp"):
+            self.b.call("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter",
+                        windowsVirtualKeyCode=13, text="\r" if kind == "keyDown" else "")
         down = [r[col] for r in self.b.table()[1:]]
+        sort = self.b.eval("document.querySelectorAll('#results thead th')[%d]"
+                           ".getAttribute('aria-sort')" % col)
         nums = sorted(float(r[col]) for r in before[1:] if r[col] != "")
         chart = self.b.eval("(() => { const c = document.getElementById('units-chart');"
                             " return c ? c.height : 0; })()")
-        self.check("units: a header's click sorts its column, again the other way; "
-                   "a chart of reach_75",
-                   state == "done" and [float(x) for x in up if x != ""] == nums
+        self.check("units: a header's click sorts its column, Enter on it the other way "
+                   "(aria-sort says which); a chart of reach_75",
+                   state == "done" and sort == "descending" and [float(x) for x in up if x != ""] == nums
                    and [float(x) for x in down if x != ""] == nums[::-1]
                    and sorted(map(tuple, self.b.table()[1:])) == sorted(map(tuple, before[1:]))
-                   and chart > 0, "state %s, up %r, down %r, chart %r" % (state, up, down, chart))
+                   and chart > 0, "state %s, up %r, down %r, %s, chart %r" % (state, up, down, sort, chart))
 
 
     def licences(self):

@@ -21,15 +21,24 @@ export function showCommand(command) {
   fill(byId('command'), command ?? '');
 }
 
+// Whether column c holds numbers only (empty cells aside): numbers align
+// right, words (a unit's name, true/false, a method) left.
+export function numeric(rows, c) {
+  return rows.every((r) => r[c] === '' || !Number.isNaN(Number(r[c])));
+}
+
 // Fills <table id="results"> with result.header and result.rows; a
 // header naming an outcome's share carries its meaning as a tooltip.
 function table(result, help) {
-  const head = el('thead', {}, el('tr', {}, ...result.header.map((h) => {
+  const kind = result.header.map((_, c) => (numeric(result.rows, c) ? '' : 'text'));
+  const head = el('thead', {}, el('tr', {}, ...result.header.map((h, c) => {
     const meaning = h.startsWith('p_') ? help(h.slice(2)) : '';
-    return el('th', {scope: 'col', title: meaning}, h);
+    return el('th', {scope: 'col', title: meaning, className: kind[c]}, h);
   })));
   const body = el('tbody');
-  for (const row of result.rows) body.append(el('tr', {}, ...row.map((c) => el('td', {}, c))));
+  for (const row of result.rows) {
+    body.append(el('tr', {}, ...row.map((v, c) => el('td', {className: kind[c]}, v))));
+  }
   fill(byId('results'), head, body);
 }
 

@@ -6,6 +6,7 @@
 
 import {byId, el, fill} from './dom.js';
 import * as units from './units.js';
+import {numeric} from './results.js';
 
 let fields = null;  // {game, army, distance, rules, files, pick}
 let dropped = [];   // [{name, bytes}] of the last drop
@@ -54,7 +55,8 @@ function dropZone() {
   const zone = el('div', {className: 'dropzone', id: 'units-drop'},
     el('p', {}, 'Or your own files: drop here, or pick, your list (a roster from BattleScribe or ' +
             'New Recruit: .ros, .rosz or .json), a catalogue (.cat) with the catalogues it links ' +
-            'and its game system (.gst), or a units CSV (.csv).'), input);
+            'and its game system (.gst), or a units CSV (.csv).'),
+    el('p', {}, el('label', {htmlFor: 'units-files'}, 'Your files: '), input));
   zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('over'); });
   zone.addEventListener('dragleave', () => zone.classList.remove('over'));
   zone.addEventListener('drop', (e) => {
@@ -118,22 +120,34 @@ export function exec(state, onProgress) {
 
 // ---- the result ----------------------------------------------------------
 
-function numeric(rows, c) {
-  return rows.every((r) => r[c] === '' || !Number.isNaN(Number(r[c])));
-}
-
-// Sorts the table's body by column c on each click of its header (again:
-// the other way); empty cells last.
+// Sorts the table's body by column c on each press of its header's button
+// (again: the other way), from the mouse or the keyboard; empty cells
+// last. The unit's name stays in view when the table scrolls sideways.
 function sortable(result) {
   const table = byId('results');
   const heads = [...table.querySelectorAll('thead th')];
+  const cName = result.header.indexOf('name');
+  if (cName >= 0) {
+    for (const row of table.rows) {
+      const cell = row.cells[cName];
+      if (!cell) continue;
+      cell.classList.add('sticky');
+      cell.title = cell.textContent; // the whole name where a phone cuts it
+    }
+  }
   heads.forEach((th, c) => {
     th.classList.add('sortable');
-    th.title = 'sort by this column';
-    th.addEventListener('click', () => {
+    const button = el('button', {type: 'button', className: 'sort', title: 'sort by this column'},
+                      ...th.childNodes);
+    th.replaceChildren(button);
+    button.addEventListener('click', () => {
       const dir = th.dataset.sort === 'asc' ? 'desc' : 'asc';
-      for (const h of heads) delete h.dataset.sort;
+      for (const h of heads) {
+        delete h.dataset.sort;
+        h.removeAttribute('aria-sort');
+      }
       th.dataset.sort = dir;
+      th.setAttribute('aria-sort', dir === 'asc' ? 'ascending' : 'descending');
       const num = numeric(result.rows, c);
       const body = table.tBodies[0];
       const rows = [...body.rows];
@@ -146,6 +160,14 @@ function sortable(result) {
       body.append(...rows);
     });
   });
+}
+
+// text, cut with an ellipsis to fit px pixels in ctx's font.
+function fitted(ctx, text, px) {
+  if (ctx.measureText(text).width <= px) return text;
+  let n = text.length;
+  while (n > 1 && ctx.measureText(`${text.slice(0, n)}…`).width > px) n--;
+  return `${text.slice(0, n)}…`;
 }
 
 // Every unit's reach_75, one bar each, grouped by troop type (the table's
@@ -168,11 +190,15 @@ function reachChart(result) {
     rows.sort((a, b) => Number(b[cReach]) - Number(a[cReach]));
     for (const r of rows) lines.push({name: r[cName], reach: Number(r[cReach]), text: r[cReach]});
   }
-  const rowH = 16, left = 260, width = 900;
+  // As wide as the page (up to 900 px), so a phone's text is not shrunk;
+  // the names get at most 45% of it.
+  const width = Math.max(300, Math.min(900, byId('output').clientWidth || 900));
+  const rowH = 16, left = Math.round(Math.min(260, width * 0.45));
   const max = Math.max(1, ...lines.filter((l) => l.name !== undefined && !Number.isNaN(l.reach)).map((l) => l.reach));
   const ratio = window.devicePixelRatio || 1;
   canvas.width = width * ratio;
   canvas.height = (lines.length * rowH + 30) * ratio;
+  canvas.style.width = `${width}px`;
   canvas.style.height = `${lines.length * rowH + 30}px`;
   const ctx = canvas.getContext('2d');
   ctx.scale(ratio, ratio);
@@ -191,7 +217,7 @@ function reachChart(result) {
     }
     ctx.fillStyle = '#444';
     ctx.textAlign = 'right';
-    ctx.fillText(l.name.length > 38 ? l.name.slice(0, 37) + '…' : l.name, left - 8, y);
+    ctx.fillText(fitted(ctx, l.name, left - 12), left - 8, y);
     if (Number.isNaN(l.reach)) return;
     ctx.fillStyle = '#1f5fa8';
     ctx.fillRect(left, y - 5, sx(l.reach) - left, 10);
