@@ -81,6 +81,16 @@ def test_series(b, site, check):
         styles = [(c, d) for _, c, d in items]
         check("%s chart: no two series with the same colour and dash" % tab,
               items and len(set(styles)) == len(styles), repr(items))
+    # Dice: sampled bars carry their intervals, exact ones none.
+    bars = {}
+    for name, link in (("sampled", TAB_LINKS["dice"]), ("exact", "#cmd=dice&expr=2d6")):
+        b.open(site.url + link)
+        b.wait()
+        bars[name] = b.eval("[document.getElementById('chart').dataset.errorBars,"
+                            " document.querySelectorAll('#results tbody tr').length]")
+    check("dice: each sampled bar has its error bar, an exact one none",
+          bars["sampled"][0] == str(bars["sampled"][1]) and bars["sampled"][1] == 11 and
+          bars["exact"][0] == "0", repr(bars))
     # One point: p_success beside the shares, the shares not stacked onto it.
     b.open(site.url + "#cmd=run&experiment.ruleset=t9a&distance=8")
     b.wait()

@@ -95,8 +95,13 @@ function band(ctx, s, sx, sy, colour) {
   ctx.fill();
 }
 
+// The error bars the last draw() made (its canvas's data-error-bars: what
+// the browser test reads of a picture).
+let drawnBars = 0;
+
 function errorBar(ctx, x, lo, hi, sy) {
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return;
+  drawnBars++;
   ctx.beginPath();
   ctx.moveTo(x, sy(lo));
   ctx.lineTo(x, sy(hi));
@@ -180,6 +185,7 @@ export function draw(canvas, spec) {
   const sy = (v) => box.top + (box.bottom - box.top) *
     (1 - (v - spec.yMin) / (spec.yMax - spec.yMin || 1));
   const st = styles(spec.series);
+  drawnBars = 0;
   frame(ctx, spec, box, sx, sy);
   if (spec.bars) bars(ctx, spec, sx, sy, Math.min(slot * 0.8, 160), st);
   else {
@@ -189,6 +195,7 @@ export function draw(canvas, spec) {
                                                           Number(!!spec.series[b].share));
     for (const k of order) curve(ctx, spec.series[k], k, spec.series.length, spec, sx, sy, st[k]);
   }
+  canvas.dataset.errorBars = String(drawnBars);
   return st;
 }
 
