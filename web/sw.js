@@ -12,7 +12,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = '2383f2a04a56';
+const VERSION = 'c401168bb4f7';
 const SITE = [
   './',
   'SOURCES.txt',

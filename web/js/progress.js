@@ -63,6 +63,7 @@ export function update(done, total) {
 // What makes cmd quicker, in its own fields.
 function quicker(cmd) {
   if (cmd === 'dice') return 'ask for fewer rolls (trials, e.g. 100000).';
+  if (cmd === 'units') return 'ask for fewer distances (Distances, e.g. 6..14).';
   return 'ask for fewer trials (experiment.trials, e.g. 10000), or for an interval width ' +
     'instead (experiment.precision, e.g. 0.01: it stops when every interval is that narrow).';
 }
