@@ -121,11 +121,24 @@ $(TESTBIN): $(TEST_OBJ) $(WEB_NATIVE_OBJ) $(BUILD)/libchargesim.a
 # The tests find the binary and the repository (data/, experiments/) through these variables.
 TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 
+# Each run leaves its reports in TEST_RUN: Criterion's (JSON and XML, with
+# each test's time and each skip's reason) and the test scripts' times
+# (scripts/timed.sh); scripts/test-summary.py prints the skips by reason and
+# the ten slowest tests from them, at the end of make check, or of make test
+# after the examples (SUMMARY=no: the caller prints it). A skip is a case
+# this machine cannot run (README.md, "Tests that need root"), never a
+# failure; the runs' exit statuses alone decide.
+TEST_RUN := $(BUILD)/tests/last-run
+TIMED    := scripts/timed.sh $(TEST_RUN)/times.tsv
+SUMMARY  ?= yes
 check: $(BIN) $(TESTBIN) layers headers sizes archdoc fuzz-replay
-	$(TEST_ENV) $(TESTBIN) --jobs 2
-	$(TEST_ENV) /usr/bin/python3 tests/roster.py
-	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" tests/install.sh
-	$(TEST_ENV) RECIPE_CC="$(CC)" RECIPE_LDLIBS="$(LDLIBS)" tests/recipes.sh $(BUILD)
+	@rm -rf $(TEST_RUN) && mkdir -p $(TEST_RUN)
+	$(TEST_ENV) $(TESTBIN) --jobs 2 --json=$(TEST_RUN)/criterion.json --xml=$(TEST_RUN)/criterion.xml
+	$(TEST_ENV) $(TIMED) tests/roster.py /usr/bin/python3 tests/roster.py
+	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" \
+	  $(TIMED) tests/install.sh tests/install.sh
+	$(TEST_ENV) RECIPE_CC="$(CC)" RECIPE_LDLIBS="$(LDLIBS)" $(TIMED) tests/recipes.sh tests/recipes.sh $(BUILD)
+	@if [ "$(SUMMARY)" = yes ]; then /usr/bin/python3 scripts/test-summary.py $(TEST_RUN); fi
 
 # Installs the binary, the man page, the bash completion and the mapping files
 # (which `chargesim units` reads through CS_MAPPINGS or --mapping).
@@ -164,9 +177,10 @@ archdoc:
 	@scripts/archdoc.sh $(CURDIR)
 
 test: deps
-	@$(MAKE) --no-print-directory check
-	@$(MAKE) --no-print-directory examples
-	@if [ -x bin/chargesim-mpi ]; then $(MAKE) --no-print-directory test-mpi; fi
+	@$(MAKE) --no-print-directory check SUMMARY=no
+	@$(TIMED) tests/examples.sh $(MAKE) --no-print-directory examples
+	@if [ -x bin/chargesim-mpi ]; then $(TIMED) tests/mpi.sh $(MAKE) --no-print-directory test-mpi; fi
+	@/usr/bin/python3 scripts/test-summary.py $(TEST_RUN)
 
 # The examples are tests (issue 29): a clone of the committed state in an
 # empty temporary folder runs every command of the README's `sh` blocks (but
@@ -192,12 +206,13 @@ run: deps
 asan: deps
 	@$(MAKE) --no-print-directory check BUILD=build-asan BIN=build-asan/bin/chargesim OPT="-O1 -g" \
 	  SAN="-fsanitize=address -fno-omit-frame-pointer" \
-	  TEST_ENV="CS_BIN=$(CURDIR)/build-asan/bin/chargesim CS_ROOT=$(CURDIR) LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp"
+	  TEST_ENV="CS_BIN=$(CURDIR)/build-asan/bin/chargesim CS_ROOT=$(CURDIR) CS_TEST_TIME_SCALE=5 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp"
 
 ubsan: deps
 	@$(MAKE) --no-print-directory check BUILD=build-ubsan BIN=build-ubsan/bin/chargesim OPT="-O1 -g" \
 	  SAN="-fsanitize=undefined -fno-sanitize-recover=undefined" \
-	  TEST_ENV="CS_BIN=$(CURDIR)/build-ubsan/bin/chargesim CS_ROOT=$(CURDIR)"
+	  TEST_ENV="CS_BIN=$(CURDIR)/build-ubsan/bin/chargesim CS_ROOT=$(CURDIR) CS_TEST_TIME_SCALE=5"
 
 # ThreadSanitizer that can see a race in our OpenMP code (issue 16): clang
 # with LLVM's OpenMP runtime and its Archer tool, no suppressions; gcc's

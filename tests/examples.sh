@@ -31,7 +31,10 @@ export LC_ALL
 # The makes run here are not part of the make that runs this script.
 unset MAKEFLAGS MAKELEVEL MFLAGS
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-limit=${EXAMPLE_TIMEOUT:-900}
+# Each command's bound, times $CS_TEST_TIME_SCALE where an instrumented build
+# runs slower (as every wait of the tests is scaled).
+limit=$(awk -v s="${EXAMPLE_TIMEOUT:-900}" -v k="${CS_TEST_TIME_SCALE:-1}" \
+    'BEGIN { if (k < 1) k = 1; printf "%d", s * k + 0.5 }')
 cd "$root"
 git rev-parse --git-dir >/dev/null 2>&1 ||
     { echo "examples: $root is not a git repository: this test clones the committed state" >&2; exit 1; }

@@ -18,6 +18,9 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # --threads 2 at 1 (and print a note bin/chargesim does not).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPIRUN="mpirun -q --oversubscribe --bind-to none"
+# Every wait below, times $CS_TEST_TIME_SCALE (a whole number, at least 1),
+# as the C tests scale theirs: a slow machine waits longer, never fails.
+S=$(awk -v k="${CS_TEST_TIME_SCALE:-1}" 'BEGIN { k = int(k + 0.999); print (k < 1 ? 1 : k) }')
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fails=0
@@ -144,7 +147,7 @@ ranked() { # name, the files to compare, then the arguments after the binary
     (cd "$T/ref" && "$BIN" "$@") >"$T/ref.stdout" 2>"$T/ref.err"
     rc0=$?
     # A temporary directory only rank 0 can make: the others must not try.
-    timeout -k 10 60 $MPIRUN -np 3 sh -c 'cd "$0/rank$OMPI_COMM_WORLD_RANK" &&
+    timeout -k 10 $((60 * S)) $MPIRUN -np 3 sh -c 'cd "$0/rank$OMPI_COMM_WORLD_RANK" &&
         { [ "$OMPI_COMM_WORLD_RANK" = 0 ] || export TMPDIR=/nonexistent/tmp; } && exec "$@"' \
         "$T" "$MPIBIN" "$@" >"$T/mpi.stdout" 2>"$T/mpi.err"
     rc=$?
@@ -200,7 +203,7 @@ killed() { # rank, and "supervisor" to kill that rank's supervisor instead
         -o "$out" 2>"$T/kill.err" &
     job=$!
     victim=
-    for _ in $(seq 200); do
+    for _ in $(seq $((200 * S))); do
         sleep 0.1
         victim=$(rank_pid "$1" "$out")
         # mid-run: rank 0 has opened its outputs (their temporaries exist)
@@ -210,7 +213,7 @@ killed() { # rank, and "supervisor" to kill that rank's supervisor instead
     [ -n "$victim" ] && kill -KILL "$victim"
     wait "$job"
     rc=$?
-    for _ in $(seq 100); do
+    for _ in $(seq $((100 * S))); do
         pgrep -f "$out" >/dev/null || break
         sleep 0.1
     done
@@ -259,7 +262,7 @@ for i in $(seq 10); do
         kill -KILL "$p" 2>/dev/null
     done
     wait "$job" 2>/dev/null
-    for _ in $(seq 50); do
+    for _ in $(seq $((50 * S))); do
         [ -z "$(ps -eo sid= | awk -v s="${sid:-x}" '$1 == s')" ] && break
         sleep 0.1
     done
@@ -282,7 +285,7 @@ rm -f "$T/ck/out.csv" "$T/ck/out.csv-metadata.json" "$T/ck/.ck."*
 (cd "$T/ck" && exec $MPIRUN -np 2 "$MPIBIN" $CK -o term.csv --checkpoint ck 2>"$T/ck.err") &
 job=$!
 victim=
-for _ in $(seq 100); do
+for _ in $(seq $((100 * S))); do
     victim=$(rank_pid 1 term.csv)
     [ -n "$victim" ] && ls -A "$T/ck" | grep -q '^\.term\.csv\.' && break
     sleep 0.1

@@ -550,18 +550,24 @@ static void killed_and_resumed(const char *what, const char *args, int kills)
     path_in(ref, sizeof ref, dir, "ref.csv");
     path_in(refmeta, sizeof refmeta, dir, "ref.json");
     path_in(ck, sizeof ck, dir, "ck");
-    snprintf(cmd, sizeof cmd, "%s --quiet -o %s --checkpoint %s --checkpoint-every 0.05", args,
-             out, ck);
+    /* A first run, timed: its time sizes the checkpoints' interval (about
+     * 20 a run, so a kill finds one written whatever the build's speed) and
+     * the kills' delays. Then the uninterrupted run of the very command the
+     * kills interrupt (the metadata records the command line). */
+    snprintf(cmd, sizeof cmd, "%s --quiet -o %s", args, out);
     double t0 = now();
+    cr_assert_eq(th_cli(cmd, NULL, NULL), 0, "%s: the timed run", what);
+    double whole = now() - t0, every = fmax(0.005, whole / 20.0);
+    snprintf(cmd, sizeof cmd, "%s --quiet -o %s --checkpoint %s --checkpoint-every %.3f", args,
+             out, ck, every);
     cr_assert_eq(th_cli(cmd, NULL, NULL), 0, "%s: the uninterrupted run", what);
-    double whole = now() - t0;
     cr_assert(!exists(ck), "%s: the checkpoint stays after a run that ended", what);
     cr_assert(rename(out, ref) == 0 && rename(meta, refmeta) == 0);
     unsigned seed = (unsigned)time(NULL) ^ (unsigned)getpid();
     srand(seed);
     int found = 0;
     for (int i = 0; i < kills; i++) {
-        double delay = 0.05 + 1.2 * whole / kills * (double)rand() / RAND_MAX;
+        double delay = every + 1.2 * whole / kills * (double)rand() / RAND_MAX;
         pid_t pid = spawn(cmd);
         struct timespec ts = {(time_t)delay, (long)((delay - floor(delay)) * 1e9)};
         nanosleep(&ts, NULL);
@@ -583,8 +589,8 @@ Test(checkpoint_cli, sigkill_mc_with_precision, .timeout = 300)
 {
     char args[1024];
     snprintf(args, sizeof args,
-             "run %s/experiments/t9a-random-approach.ini --method mc --trials 8000 "
-             "--precision 0.002 --dist %s/d.csv",
+             "run %s/experiments/t9a-random-approach.ini --method mc --trials 4000 "
+             "--precision 0.004 --dist %s/d.csv",
              th_root(), th_tmpdir());
     killed_and_resumed("mc --precision", args, 10);
 }
@@ -593,7 +599,7 @@ Test(checkpoint_cli, sigkill_rqmc_with_precision, .timeout = 300)
 {
     char args[1024];
     snprintf(args, sizeof args,
-             "run %s/experiments/t9a-random-approach.ini --trials 4096 --precision 0.00007",
+             "run %s/experiments/t9a-random-approach.ini --trials 1024 --precision 0.0002",
              th_root());
     killed_and_resumed("rqmc --precision", args, 10);
 }
@@ -602,8 +608,8 @@ Test(checkpoint_cli, sigkill_map_of_a_drawn_layout, .timeout = 300)
 {
     char args[1024];
     snprintf(args, sizeof args,
-             "map %s/experiments/map-t9a.ini --set 'angle=uniform(-30,30)' --x -8..8:1 "
-             "--y 0..16:1 --trials 4096",
+             "map %s/experiments/map-t9a.ini --set 'angle=uniform(-30,30)' --x -2..2:1 "
+             "--y 6..10:1 --trials 8192",
              th_root());
     killed_and_resumed("map, drawn angle", args, 10);
 }
@@ -620,10 +626,13 @@ static void stopped_by(int sig, const char *name)
     path_in(ck, sizeof ck, dir, "ck");
     path_in(errpath, sizeof errpath, dir, "err");
     snprintf(cmd, sizeof cmd,
-             "run %s/experiments/t9a-random-approach.ini --method mc --trials 100000 --quiet "
+             "run %s/experiments/t9a-random-approach.ini --method mc --trials 30000 --quiet "
              "-o %s --checkpoint %s",
              th_root(), out, ck);
+    double t0 = now();
     cr_assert_eq(th_cli(cmd, NULL, NULL), 0);
+    /* The signal comes half-way through a run as long as this one. */
+    double half = (now() - t0) / 2.0;
     cr_assert(rename(out, ref) == 0);
     char meta[600];
     snprintf(meta, sizeof meta, "%s-metadata.json", out);
@@ -635,7 +644,7 @@ static void stopped_by(int sig, const char *name)
         execl("/bin/sh", "sh", "-c", full, (char *)NULL);
         _exit(127);
     }
-    struct timespec ts = {0, 600000000};
+    struct timespec ts = {(time_t)half, (long)((half - floor(half)) * 1e9)};
     nanosleep(&ts, NULL);
     kill(pid, sig);
     int status;

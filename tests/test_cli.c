@@ -319,7 +319,7 @@ Test(cli, a_failed_write_to_stdout_is_not_success)
     static const char *const cases[] = {"rules", "rules generic", "--help", "run --help",
                                         "dice 2d6"};
     if (!th_can_unshare())
-        cr_skip("unshare -m is not permitted here: a full device is tested only in a private "
+        cr_skip(TH_SKIP_NO_NAMESPACE ": a full device is tested only in a private "
                 "mount namespace");
     const char *bin = getenv("CS_BIN");
     const char *dir = th_tmpdir();
@@ -504,7 +504,7 @@ Test(cli, precision_bound_is_a_worst_case, .timeout = 30)
 Test(cli, a_picture_that_cannot_be_written_exits_1)
 {
     if (!th_can_unshare())
-        cr_skip("unshare -m is not permitted here: a full device is tested only in a private "
+        cr_skip(TH_SKIP_NO_NAMESPACE ": a full device is tested only in a private "
                 "mount namespace");
     const char *bin = getenv("CS_BIN");
     const char *dir = th_tmpdir();

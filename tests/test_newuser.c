@@ -285,7 +285,7 @@ static void sticky_untouched(const char *d)
 Test(newuser, a_file_another_user_owns_in_a_sticky_folder_is_refused_leaving_nothing)
 {
     if (geteuid() != 0) {
-        cr_skip_test("needs root (a file of another user in a sticky folder)");
+        cr_skip_test(TH_SKIP_NOT_ROOT ": a file of another user in a sticky folder");
     }
     const char *d = th_tmpdir();
     sticky_setup(d, 1); /* y.csv: daemon's */
@@ -306,7 +306,7 @@ Test(newuser, a_file_another_user_owns_in_a_sticky_folder_is_refused_leaving_not
 Test(newuser, a_file_that_changes_hands_before_the_commit_leaves_nothing)
 {
     if (geteuid() != 0)
-        cr_skip_test("needs root (a file of another user in a sticky folder)");
+        cr_skip_test(TH_SKIP_NOT_ROOT ": a file of another user in a sticky folder");
     /* y.csv is nobody's when opened, daemon's by the commit: the commit
      * finds out before its first rename. */
     const char *d = th_tmpdir();

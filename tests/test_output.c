@@ -101,7 +101,7 @@ Test(output, fifo_with_a_reader_is_written_through)
 Test(output, devices_are_written_through_in_a_private_namespace)
 {
     if (!th_can_unshare())
-        cr_skip("unshare -m is not permitted here: device targets are tested only in a "
+        cr_skip(TH_SKIP_NO_NAMESPACE ": device targets are tested only in a "
                 "private mount namespace, never on the machine's /dev");
     const char *d = th_tmpdir();
     /* A tmpfs over /dev in a namespace of our own: its null device and
@@ -134,7 +134,7 @@ Test(output, read_only_directory_fails_with_status_1_and_leaves_the_old_file)
               "$B run \"$D/e.ini\" -o \"$D/ro/out.csv\" 2>\"$D/err\"; echo rc=$?; "
               "cat \"$D/ro/out.csv\"; echo; echo ro: $(ls -A \"$D/ro\"); ";
     if (getuid() == 0 && !th_can_unshare())
-        cr_skip("running as root without unshare: no directory refuses root");
+        cr_skip(TH_SKIP_NO_NAMESPACE ": as root, no directory refuses writing outside one");
     char script[2048];
     snprintf(script, sizeof script, "%s%s%s%s", INPUT, setup, INPUT_UNTOUCHED,
              "echo err: $(wc -l <\"$D/err\") $(cat \"$D/err\")");

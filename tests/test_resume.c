@@ -80,7 +80,7 @@ static char *listing(const char *dir)
 Test(resume, a_checkpoint_that_cannot_be_removed_stays_with_a_warning)
 {
     if (!th_can_unshare())
-        cr_skip_test("unshare -m is not permitted here: the file no one may remove is made "
+        cr_skip_test(TH_SKIP_NO_NAMESPACE ": the file no one may remove is made "
                      "only in a private mount namespace");
     const char *dir = th_tmpdir();
     char e[600], args[2048], cmd[4096], path[700];
@@ -103,7 +103,7 @@ Test(resume, a_checkpoint_that_cannot_be_removed_stays_with_a_warning)
     char *err = th_slurp(path, NULL);
     cr_assert(err, "%s", cmd);
     if (strstr(err, "mount:") && !strstr(err, "chargesim"))
-        cr_skip_test("mount --bind is not permitted here: %s", err);
+        cr_skip_test(TH_SKIP_NO_NAMESPACE ": mount --bind refused: %s", err);
     cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d: %s", status, err);
     char want[1400];
     snprintf(want, sizeof want, "chargesim run: note: going on from the checkpoint %s/ck\n", dir);
@@ -153,7 +153,7 @@ static bool holds(const char *path, const char *text)
 Test(resume, stopped_when_no_checkpoint_could_be_written_says_so, .timeout = 300)
 {
     if (!th_can_unshare())
-        cr_skip_test("unshare -m is not permitted here: the file no one may replace is made "
+        cr_skip_test(TH_SKIP_NO_NAMESPACE ": the file no one may replace is made "
                      "only in a private mount namespace");
     const char *dir = th_tmpdir();
     char args[2048], cmd[4096], errpath[700];
@@ -189,7 +189,7 @@ Test(resume, stopped_when_no_checkpoint_could_be_written_says_so, .timeout = 300
         kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
         if (err && strstr(err, "mount:") && !strstr(err, "chargesim"))
-            cr_skip_test("mount --bind is not permitted here: %s", err);
+            cr_skip_test(TH_SKIP_NO_NAMESPACE ": mount --bind refused: %s", err);
         cr_assert(false, "no refused write within %.0f s: %s", limit, err ? err : "");
     }
     free(err);

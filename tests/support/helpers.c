@@ -6,6 +6,8 @@
 #include "helpers.h"
 
 #include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <criterion/internal/ordered-set.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,4 +289,22 @@ void th_stopped_checkpoint(int (*cmd)(int, char **), int argc, char **argv)
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
               "the command stopped by SIGTERM at its start: status %d (4: it was not stopped)",
               status);
+}
+
+/* Criterion's `.timeout` of every test, times $CS_TEST_TIME_SCALE (as
+ * th_time_limit scales a bound inside a test), set before the first test
+ * starts: an instrumented build runs several times slower and its timeouts
+ * must not fail a test that is only slow. The runner reads each test's
+ * timeout from the data this hook is given, in the same process. */
+ReportHook(PRE_ALL)(struct criterion_test_set *set)
+{
+    double scale = th_time_limit(1.0);
+    if (scale == 1.0)
+        return;
+    FOREACH_SET(struct criterion_suite_set *suite, set->suites) {
+        FOREACH_SET(struct criterion_test *test, suite->tests) {
+            if (test->data && test->data->timeout > 0)
+                test->data->timeout *= scale;
+        }
+    }
 }

@@ -40,6 +40,12 @@ const char *th_tmpdir(void);
 /* Whether this process may make a private mount namespace (unshare -m):
  * device targets are tested only there, never on the machine's devices. */
 bool th_can_unshare(void);
+/* The one reason a test gives for a skip where th_can_unshare is false, so
+ * the run's summary counts those skips under one line (scripts/test-summary.py). */
+#define TH_SKIP_NO_NAMESPACE "a private mount namespace is not permitted here"
+/* Why a test that needs root is skipped for another user: one wording, one
+ * summary line. */
+#define TH_SKIP_NOT_ROOT "needs root"
 /* Into buf: a shell command that runs the shell text cmd (no single quote
  * in it, nor in dir) with its standard output on a full device of its own:
  * a character device 1,7 made with mknod in a tmpfs over dir/dev, in a
@@ -48,7 +54,9 @@ bool th_can_unshare(void);
 void th_full_cmd(char *buf, size_t cap, const char *dir, const char *cmd);
 /* A wall-clock bound of `seconds` for a test that guards against a blow-up
  * (seconds against hours), times $CS_TEST_TIME_SCALE when set: the
- * instrumented builds (make coverage, asan) run several times slower. */
+ * instrumented builds (make coverage, asan, ubsan) run several times slower
+ * and set it. Criterion's own `.timeout` of every test is scaled by the same
+ * factor before the first test starts (tests/support/helpers.c). */
 double th_time_limit(double seconds);
 /* A picture made by make(format, &len) in two child processes, as two runs
  * of the program would make it (cairo numbers its SVG surfaces per

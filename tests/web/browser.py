@@ -24,6 +24,16 @@ import urllib.request
 import websocket
 
 
+
+def scaled(seconds):
+    """seconds times $CS_TEST_TIME_SCALE (at least 1), as every wait of the
+    tests is scaled: a slow or instrumented machine waits longer."""
+    try:
+        k = float(os.environ.get("CS_TEST_TIME_SCALE", "1"))
+    except ValueError:
+        k = 1.0
+    return seconds * max(k, 1.0)
+
 class Site:
     """web/ served by a static HTTP server on 127.0.0.1 (a port the system
     picks), in a thread of this process."""
@@ -115,6 +125,7 @@ class Browser:
         the page stopped to ask about (state 'asked': projected past 30 s on
         a loaded machine) is run anyway unless 'asked' is awaited: the page
         then computes what it would have without the question."""
+        timeout = scaled(timeout)
         end = time.time() + timeout
         while time.time() < end:
             try:

@@ -25,6 +25,7 @@ import shutil
 import tempfile
 import time
 import urllib.parse
+from browser import scaled  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -43,7 +44,7 @@ class Units:
 
     def cli(self, args, cwd=ROOT):
         p = subprocess.run([self.bin, "units"] + args, capture_output=True, text=True,
-                           timeout=600, cwd=cwd)
+                           timeout=scaled(600), cwd=cwd)
         return p.stdout, p.stderr, p.returncode
 
     def link(self, source, distance):

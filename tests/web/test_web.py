@@ -32,7 +32,7 @@ import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser import Browser, Site  # noqa: E402
+from browser import Browser, Site, scaled  # noqa: E402
 import test_players as players  # noqa: E402
 import test_units as test_units_mod  # noqa: E402
 
@@ -48,7 +48,7 @@ def fragment(cmd, pairs):
 
 def cli(args):
     """bin/chargesim's stdout, stderr and exit status."""
-    p = subprocess.run([BIN] + args, capture_output=True, text=True, timeout=600,
+    p = subprocess.run([BIN] + args, capture_output=True, text=True, timeout=scaled(600),
                        stdin=subprocess.DEVNULL)
     return p.stdout, p.stderr, p.returncode
 
