@@ -226,7 +226,7 @@ Test(units_tow, a_character_gets_a_row_per_mount)
     cr_expect_eq(atof(value(foot, "move")), model_m("Bretonnians.cat", "Duke"));
     cr_expect_str_eq(value(foot, "swiftstride"), "false");
     cr_expect_eq(foot->points, 175.0);
-    cr_expect_str_eq(foot->type, "Regular infantry");
+    cr_expect_str_eq(foot->type, "Regular Infantry", "the data's \"Regular infantry\", respelled");
     cr_expect_eq(atof(value(hippo, "move")), model_m("Bretonnians.cat", "Hippogryph"));
     cr_expect_str_eq(value(hippo, "swiftstride"), "true");
     cr_expect_eq(hippo->points, 175.0 + 120.0);
@@ -439,9 +439,10 @@ static bool noted(const cs_units *u, const char *name, cs_unit_note_kind kind, c
     return false;
 }
 
-/* A war machine's own M is `-` with its crew's beside it: tow.ini keeps it
- * at the crew's M with a note saying so; a mapping that says omit leaves
- * it out with that reason instead, and no other unit changes. */
+/* A war machine cannot declare a charge (the game system's Weapon of War):
+ * tow.ini keeps it, at p 0, with a note quoting the rule; a mapping that
+ * says omit leaves it out with that reason instead, and no other unit
+ * changes. */
 Test(units_tow, a_troop_type_is_noted_or_left_out_as_the_mapping_says)
 {
     cs_units_mapping m;
@@ -451,8 +452,16 @@ Test(units_tow, a_troop_type_is_noted_or_left_out_as_the_mapping_says)
     const cs_unit *tre = row(&u, "Field Trebuchet");
     cr_assert_not_null(tre);
     cr_expect_str_eq(tre->type, "War Machine");
-    cr_expect(noted(&u, "Field Trebuchet", CS_UNIT_NOTED, "tabled at its crew's M"));
-    cr_expect_not(noted(&u, "Men-At-Arms", CS_UNIT_NOTED, "tabled at its crew's M"));
+    const char *rule = "Weapon of War: \"war machines cannot march, declare a charge or make a "
+                       "pursuit move\"";
+    cr_expect(noted(&u, "Field Trebuchet", CS_UNIT_NOTED, rule));
+    cr_expect(tre->no_declare);
+    cr_expect_eq(th_units_p_at(tre, 1.0), 0.0, "no charge is declared, so none reaches");
+    cr_expect_not(noted(&u, "Men-At-Arms", CS_UNIT_NOTED, "Weapon of War"));
+    const cs_unit *maa = row(&u, "Men-At-Arms");
+    cr_assert_not_null(maa);
+    cr_expect_not(maa->no_declare);
+    cr_expect_gt(th_units_p_at(maa, 1.0), 0.0);
     int kept = u.n;
     cs_units_free(&u);
 
@@ -476,7 +485,8 @@ Test(units_tow, a_type_section_is_checked_when_read)
     static const struct {
         const char *body, *msg;
     } bad[] = {
-        {"[type War Machine]\nwhy = x\n", "unknown key `why` in [type War Machine] (omit, note)"},
+        {"[type War Machine]\nwhy = x\n",
+         "unknown key `why` in [type War Machine] (omit, note, declare)"},
         {"[type War Machine]\nnote = a\nomit = b\n", "[type War Machine] has omit or note"},
         {"[type War Machine]\nomit =\n", "[type War Machine] omit: expected a text"},
         {"[type A]\nnote=a\n[type B]\nnote=a\n[type C]\nnote=a\n[type D]\nnote=a\n"

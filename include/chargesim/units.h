@@ -89,6 +89,11 @@ typedef struct cs_units_rule {
      * must be fed by one of the mapping's characteristics. "" = none. */
     char row[CS_UNITS_TEXT];
     char row_param[CS_UNITS_TEXT];
+    /* `declare = no`: a unit with the rule cannot declare a charge (The
+     * Old World's Random Movement: "cannot march or declare a charge"). It
+     * keeps its row, p_success 0 at every distance and no reach (see
+     * cs_units_analyse); the note, which must quote the rule, says why. */
+    bool no_declare;
 } cs_units_rule;
 
 /* One mapping file. Texts are kept as written; cs_units_mapping_bind
@@ -135,9 +140,17 @@ typedef struct cs_units_mapping {
      * a note (note = text: The Old World's war machines, tabled at their
      * crew's M since their own is `-`). */
     int n_types;
-    char type_name[CS_UNITS_MAX_TYPES][CS_UNITS_NAME];
+    char type_name[CS_UNITS_MAX_TYPES][CS_UNITS_NAME]; /* compared case aside */
     char type_text[CS_UNITS_MAX_TYPES][CS_UNITS_NOTE];
     bool type_omit[CS_UNITS_MAX_TYPES];
+    /* declare = no: units of that type cannot declare a charge, as a
+     * [rule NAME]'s (The Old World's war machines: Weapon of War). */
+    bool type_no_declare[CS_UNITS_MAX_TYPES];
+    /* [units] type_names: the types as the table spells them, comma
+     * separated: a run of words in a unit's type equal to one of them, case
+     * aside, is written as here (The Old World's data writes both "War
+     * machine" and "War Machine"). "" = as the data writes them. */
+    char type_names[CS_UNITS_NOTE];
     char sha256[65]; /* of the file's bytes as read */
     /* Filled by cs_units_mapping_bind: */
     const cs_ruleset *rs;
@@ -170,6 +183,10 @@ typedef struct cs_unit {
     char mount[CS_UNITS_NAME]; /* the mount of this row, "" on foot or without mounts */
     int models;               /* a roster's count of models (0: not given, no column) */
     unsigned rules;           /* bit r: the unit has the mapping's rule r */
+    /* It cannot declare a charge (a [rule NAME] or [type NAME] with
+     * declare = no; set by cs_units_settle): p_success is 0 at every
+     * distance, exactly, and it has no reach. */
+    bool no_declare;
     /* What the reader says of this row that no mapped value shows (a
      * flying row's rule or option, a mount with no troop type): joined to
      * the unit's CS_UNIT_NOTED note by cs_units_settle. "" = nothing. */
@@ -286,6 +303,9 @@ typedef struct cs_unit_result {
  * base contact (the reach search's nearest distance), where every roll
  * reaches, for a complete unit only: properties of the unit, as the reach.
  * variant: the mapping's variant parameter as resolved.
+ * A unit that cannot declare a charge (u->no_declare) is not evaluated:
+ * every p is 0 (the charge is never declared, so never reached: exact),
+ * and reach, plus1, metrics and points per inch are absent.
  * out->p must hold cs_units_grid_count(g) doubles. CS_EINPUT (err names the
  * unit's file:line and the key) when a value does not read, the ruleset
  * rejects it, a --set sweeps or draws, or the layout is not fixed. */

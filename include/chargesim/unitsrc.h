@@ -89,7 +89,8 @@ cs_status cs_units_bs_system(const char *path, char *id, size_t idcap, cs_error 
  * entry, defined in the file or reached from it by an entry link outside
  * any unit, and the entries typed unit a unit nests or links (detachments);
  * each unit's profiles are its own (info groups included), those its info
- * links point to, those of its model children (nested, in groups, or
+ * links point to (a rule link's <rule>, for its name only: a [rule NAME]
+ * without a row), those of its model children (nested, in groups, or
  * linked), and those of the "upgrade" children its models must take at
  * least once (min selections >= 1: models typed so, T9A's Steppe
  * Wolfhounds and Feldraks). Shared entries are resolved once per unit
@@ -165,6 +166,11 @@ void cs_units_found_drop_words(cs_units_found *f);
  * (CS_UNIT_CONFLICT) naming them when they give several; a unit with its own
  * value keeps it (a character on foot) and a CS_UNIT_WARNED note names the
  * other values its options give (its mounts).
+ * A unit that cannot declare a charge (a [type NAME] of its type, case
+ * aside, or a [rule NAME] it has, with declare = no: u->no_declare) is
+ * kept whatever its values: one missing or unreadable, required or not, is
+ * named in its note (its speed is never used). u->type is first respelled
+ * as the mapping's type_names write it.
  * With `csv` the notes name columns (the parameters) and an unreadable value
  * is an error instead (CS_EINPUT, naming file:line and the column): a CSV is
  * written by its user, a catalogue is third-party data.

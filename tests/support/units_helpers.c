@@ -86,3 +86,21 @@ double th_units_p_at(const cs_unit *u, double d)
     cr_assert_eq(cs_units_analyse(u, &sets, &g, &res, &err), CS_OK, "%s", err.msg);
     return p;
 }
+
+void th_units_repo_mapping(const char *ini, cs_units_mapping *m)
+{
+    char path[1200];
+    cs_error err = {0};
+    snprintf(path, sizeof path, "%s/experiments/mappings/%s", th_root(), ini);
+    cr_assert_eq(cs_units_mapping_load(path, m, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_units_mapping_bind(m, &err), CS_OK, "%s", err.msg);
+}
+
+void th_units_repo_read(const char *rel, const cs_units_mapping *m, cs_units *u)
+{
+    char path[1200];
+    cs_error err = {0};
+    snprintf(path, sizeof path, "%s/data/%s", th_root(), rel);
+    *u = (cs_units){0};
+    cr_assert_eq(cs_units_read_bs(path, m, u, &err), CS_OK, "%s", err.msg);
+}

@@ -20,5 +20,9 @@ double th_units_p_at(const cs_unit *u, double d);
 const char *th_units_write_tmp(const char *text);
 /* Runs `chargesim units` in-process with a NULL-terminated argument list. */
 int th_units_run(const char *const *args);
+/* Loads and binds the repository's mapping experiments/mappings/INI. */
+void th_units_repo_mapping(const char *ini, cs_units_mapping *m);
+/* Reads the repository's data/REL (a catalogue) with mapping m into *u. */
+void th_units_repo_read(const char *rel, const cs_units_mapping *m, cs_units *u);
 
 #endif

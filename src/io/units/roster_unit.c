@@ -186,7 +186,7 @@ static bool typed(const cs_roster_reader *r, const proflist *own)
     char type[CS_UNITS_TEXT];
     cs_units_one_text(own->p, own->n, r->m->type, type, sizeof type);
     for (int i = 0; type[0] && i < r->m->n_types; i++)
-        if (strcmp(type, r->m->type_name[i]) == 0)
+        if (strcasecmp(type, r->m->type_name[i]) == 0)
             return true;
     return false;
 }

@@ -119,12 +119,22 @@ static int units_key(load_state *st, const char *name, const char *value)
         return SET(m->mount_group, value);
     if (strcmp(name, "type_categories") == 0)
         return SET(m->type_categories, value);
+    if (strcmp(name, "type_names") == 0) {
+        /* A long list may go on several lines, each adding to it. */
+        size_t len = strlen(m->type_names);
+        int n = snprintf(m->type_names + len, sizeof m->type_names - len, "%s%s",
+                         len ? ", " : "", value);
+        return n >= 0 && (size_t)n < sizeof m->type_names - len
+                   ? 1
+                   : fail(st, "type_names: the list is longer than %d characters",
+                          CS_UNITS_NOTE - 1);
+    }
     if (strcmp(name, "metrics") == 0)
         return name_list(st, "metrics", value, m->metric, &m->n_metrics, CS_UNITS_MAX_METRICS);
     return fail(st,
                 "unknown key `%s` in [units] (ruleset, game_system_id, game_system, cost, "
-                "speed, distance, base, range, variant, type, type_categories, mount_type, "
-                "mount_group, metrics)",
+                "speed, distance, base, range, variant, type, type_categories, type_names, "
+                "mount_type, mount_group, metrics)",
                 name);
 }
 
@@ -177,6 +187,17 @@ static int char_key(load_state *st, cs_units_char *c, const char *name, const ch
                 name, c->name);
 }
 
+/* `declare = no`: the unit cannot declare a charge (`yes`, the default,
+ * is accepted too). */
+static int declare_key(load_state *st, const char *value, bool *no_declare)
+{
+    bool yes;
+    if (!yes_no(value, &yes))
+        return fail(st, "declare: expected yes or no");
+    *no_declare = !yes;
+    return 1;
+}
+
 /* A key of [rule NAME]; the section's first key creates the rule. */
 static int rule_key(load_state *st, const char *rname, const char *name, const char *value)
 {
@@ -204,30 +225,41 @@ static int rule_key(load_state *st, const char *rname, const char *name, const c
         return SET(r->row, value);
     if (strcmp(name, "row_param") == 0)
         return SET(r->row_param, value);
+    if (strcmp(name, "declare") == 0)
+        return declare_key(st, value, &r->no_declare);
     return fail(st,
-                "unknown key `%s` in [rule %s] (param, value, otherwise, note, row, row_param)",
+                "unknown key `%s` in [rule %s] (param, value, otherwise, note, row, row_param, "
+                "declare)",
                 name, rname);
 }
 
 /* A key of [type NAME]: omit = why units of that type are left out, or
- * note = what a kept unit of that type is noted with; one of the two. */
+ * note = what a kept unit of that type is noted with (one of the two,
+ * once), and declare = no. Names are compared case aside, as in the data. */
 static int type_key(load_state *st, const char *tname, const char *name, const char *value)
 {
     cs_units_mapping *m = st->m;
-    bool omit = strcmp(name, "omit") == 0;
-    if (!omit && strcmp(name, "note") != 0)
-        return fail(st, "unknown key `%s` in [type %s] (omit, note)", name, tname);
-    for (int i = 0; i < m->n_types; i++)
-        if (strcmp(m->type_name[i], tname) == 0)
-            return fail(st, "[type %s] has omit or note already: give one of them, once", tname);
-    if (m->n_types == CS_UNITS_MAX_TYPES)
-        return fail(st, "more than %d [type] sections", CS_UNITS_MAX_TYPES);
+    bool omit = strcmp(name, "omit") == 0, declare = strcmp(name, "declare") == 0;
+    if (!omit && !declare && strcmp(name, "note") != 0)
+        return fail(st, "unknown key `%s` in [type %s] (omit, note, declare)", name, tname);
+    int t = 0;
+    while (t < m->n_types && strcasecmp(m->type_name[t], tname) != 0)
+        t++;
+    if (t == m->n_types) {
+        if (m->n_types == CS_UNITS_MAX_TYPES)
+            return fail(st, "more than %d [type] sections", CS_UNITS_MAX_TYPES);
+        copy(m->type_name[t], CS_UNITS_NAME, tname); /* fits: see below */
+        m->n_types++;
+    }
+    if (declare)
+        return declare_key(st, value, &m->type_no_declare[t]);
+    if (m->type_text[t][0] != '\0')
+        return fail(st, "[type %s] has omit or note already: give one of them, once", tname);
     if (value[0] == '\0')
         return fail(st, "[type %s] %s: expected a text (%s)", tname, name,
                     omit ? "why units of this type are left out" : "the note");
-    copy(m->type_name[m->n_types], CS_UNITS_NAME, tname); /* fits: see below */
-    copy(m->type_text[m->n_types], CS_UNITS_NOTE, value);
-    m->type_omit[m->n_types++] = omit;
+    copy(m->type_text[t], CS_UNITS_NOTE, value);
+    m->type_omit[t] = omit;
     return 1;
 }
 
@@ -310,6 +342,22 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
         if (out->rules[i].param[0] == '\0' && out->rules[i].note[0] == '\0' && out->rules[i].row[0] == '\0')
             return cs_error_set(err, CS_EINPUT, "%s: [rule %s] has neither param, note nor row", path,
                                 out->rules[i].name);
+    /* A unit tabled at 0 says why: the note quotes the rule. */
+    for (int i = 0; i < out->n_rules; i++)
+        if (out->rules[i].no_declare && out->rules[i].note[0] == '\0')
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [rule %s] declare = no needs a note quoting the rule", path,
+                                out->rules[i].name);
+    for (int i = 0; i < out->n_types; i++) {
+        if (!out->type_text[i][0])
+            return cs_error_set(err, CS_EINPUT, "%s: [type %s] needs omit or note", path,
+                                out->type_name[i]);
+        if (out->type_no_declare[i] && out->type_omit[i])
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [type %s] declare = no keeps the unit: give a note quoting "
+                                "the rule, not omit",
+                                path, out->type_name[i]);
+    }
     copy(out->sha256, sizeof out->sha256, src.sha256);
     if (out->distance[0] == '\0')
         copy(out->distance, sizeof out->distance, "distance");

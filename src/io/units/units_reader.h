@@ -22,7 +22,8 @@
 
 /* Profiles gathered for a unit or a mount, each with the info link that
  * brought it (NULL: the entry's own), whose modifiers may append to its
- * name (Fly + "(10)"). */
+ * name (Fly + "(10)"). The <rule>s its rule links point to are among them,
+ * for their names: they hold no characteristic. */
 typedef struct proflist {
     const xmlNode **p, **via;
     int n, cap, cap_via;

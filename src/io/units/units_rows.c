@@ -51,11 +51,14 @@ void cs_units_row_note(cs_unit *u, const char *fmt, ...)
 }
 
 /* The first profile among `l` whose name (as a list shows it) carries rule
- * k with a number: *num, the words after it in *rest, where it is in *at. */
+ * k with a number: *num, the words after it in *rest, where it is in *at.
+ * A linked <rule> is no such profile (units_resolve.c's rules_of). */
 static bool rule_number_in(const reader *r, const proflist *l, int k, char *num, char *rest,
                            char *at)
 {
     for (int i = 0; i < l->n; i++) {
+        if (cs_units_xml_is(l->p[i], "rule"))
+            continue;
         char name[CS_UNITS_NAME];
         cs_units_profile_name(l->p[i], l->via[i], name, sizeof name);
         if (!cs_units_rule_number(name, r->m->rules[k].name, num, CS_UNITS_TEXT, rest,

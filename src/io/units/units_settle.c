@@ -663,7 +663,7 @@ static cs_status rule_values(cs_unit *u, pending *noted, cs_error *err)
         const bool has = u->rules & (1u << r);
         if (!has && !(rule->otherwise[0] && m->rule_param[r] >= 0))
             continue;
-        if (has && rule->note[0]) {
+        if (has && rule->note[0] && !rule->no_declare) { /* noted first: type_and_declare */
             warn_at(noted, CS_UNIT_MISSING, u->file, u->line);
             note_part(noted->what, sizeof noted->what, "%s", rule->note);
         }
@@ -678,6 +678,63 @@ static cs_status rule_values(cs_unit *u, pending *noted, cs_error *err)
         copy(uv->raw, sizeof uv->raw, rule->name);
     }
     return CS_OK;
+}
+
+/* Writes each run of words of `type` that equals one of `names` (comma
+ * separated), case aside, as `names` spells it, the longest first: the
+ * data's "War machine" is the table's "War Machine", "Regular infantry
+ * (character)" its "Regular Infantry (character)". A run starts and ends
+ * at a non-letter, so "War Beast" is not respelled inside "War beasts". */
+static void respell_type(const char *names, char *type)
+{
+    for (char *at = type; *at; at++) {
+        if (at > type && isalpha((unsigned char)at[-1]))
+            continue;
+        const char *best = NULL;
+        size_t best_n = 0;
+        for (const char *a = names; *a;) {
+            while (*a == ' ' || *a == ',')
+                a++;
+            const char *b = a;
+            while (*b && *b != ',')
+                b++;
+            size_t n = (size_t)(b - a);
+            while (n > 0 && a[n - 1] == ' ')
+                n--;
+            if (n > best_n && strncasecmp(at, a, n) == 0 && !isalpha((unsigned char)at[n])) {
+                best = a;
+                best_n = n;
+            }
+            a = b;
+        }
+        if (best)
+            memcpy(at, best, best_n);
+    }
+}
+
+/* The mapping's [type NAME] of u (case aside) and the rules of u that
+ * forbid a charge: sets u->no_declare and gathers their notes in `noted`.
+ * The index of the type that leaves u out (omit), else -1. */
+static int type_and_declare(cs_unit *u, pending *noted)
+{
+    const cs_units_mapping *m = u->map;
+    u->no_declare = false;
+    for (int i = 0; i < m->n_types; i++) {
+        if (!u->type[0] || strcasecmp(u->type, m->type_name[i]) != 0)
+            continue;
+        if (m->type_omit[i])
+            return i;
+        warn_at(noted, CS_UNIT_TYPED, u->file, u->line);
+        note_part(noted->what, sizeof noted->what, "%s", m->type_text[i]);
+        u->no_declare = u->no_declare || m->type_no_declare[i];
+    }
+    for (int r = 0; r < m->n_rules; r++)
+        if ((u->rules & (1u << r)) && m->rules[r].no_declare) {
+            u->no_declare = true;
+            warn_at(noted, CS_UNIT_MISSING, u->file, u->line);
+            note_part(noted->what, sizeof noted->what, "%s", m->rules[r].note);
+        }
+    return -1;
 }
 
 /* The notes of a unit kept, in the order skipped < incomplete < warned < noted. */
@@ -705,14 +762,11 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
             warned = {.file = u->file}, noted = {.file = u->file};
     u->complete = true;
     *kept = false;
-    for (int i = 0; i < m->n_types; i++)
-        if (u->type[0] && strcmp(u->type, m->type_name[i]) == 0) {
-            if (m->type_omit[i])
-                return add_note(out, CS_UNIT_SKIPPED, CS_UNIT_OMITTED, u, u->file, u->line,
-                                m->type_text[i]);
-            warn_at(&noted, CS_UNIT_TYPED, u->file, u->line);
-            note_part(noted.what, sizeof noted.what, "%s", m->type_text[i]);
-        }
+    respell_type(m->type_names, u->type);
+    int omit = type_and_declare(u, &noted);
+    if (omit >= 0)
+        return add_note(out, CS_UNIT_SKIPPED, CS_UNIT_OMITTED, u, u->file, u->line,
+                        m->type_text[omit]);
     for (int i = 0; i < m->n_chars; i++) {
         const char *label = csv ? m->chars[i].param : m->chars[i].name;
         bool yes;
@@ -733,7 +787,17 @@ cs_status cs_units_settle(cs_units *out, cs_unit *u, const cs_units_found *found
             if (v.ok)
                 continue;
         }
-        pending_add(m->chars[i].required ? &skipped : &incomplete, &v);
+        /* A unit that cannot declare a charge keeps its row whatever its
+         * speed: the value is never used, and the note says why it is
+         * empty. */
+        size_t len = strlen(v.part);
+        if (u->no_declare)
+            snprintf(v.part + len, sizeof v.part - len, ": not needed, as it cannot declare a "
+                                                        "charge");
+        pending_add(u->no_declare           ? &noted
+                    : m->chars[i].required ? &skipped
+                                           : &incomplete,
+                    &v);
         u->complete = false;
     }
     /* A unit left out is named for what it lacks among the required

@@ -387,6 +387,29 @@ static cs_status metrics(evaluator *e, cs_unit_result *out, cs_error *err)
     return st;
 }
 
+/* What a unit that may declare a charge gets: p per distance, reach, the
+ * metrics, +1 speed, points per inch. */
+static cs_status declared(evaluator *e, const cs_units_grid *g, cs_unit_result *out,
+                          cs_error *err)
+{
+    const cs_unit *u = e->u;
+    const int n = cs_units_grid_count(g);
+    cs_status st = CS_OK;
+    for (int i = 0; st == CS_OK && i < n; i++)
+        st = evaluate(e, cs_units_grid_at(g, i), &out->p[i], err);
+    if (st == CS_OK)
+        st = reach(e, out, err);
+    if (st == CS_OK && u->complete && u->map->n_metrics > 0)
+        st = metrics(e, out, err);
+    if (st == CS_OK)
+        st = plus_one(e, out, err);
+    if (st == CS_OK && u->has_points && out->has_reach[1] && out->reach[1] > 0.0) {
+        out->has_ppi = true;
+        out->points_per_inch = u->points / out->reach[1];
+    }
+    return st;
+}
+
 cs_status cs_units_analyse(const cs_unit *u, const cs_units_sets *sets, const cs_units_grid *g,
                            cs_unit_result *out, cs_error *err)
 {
@@ -414,19 +437,13 @@ cs_status cs_units_analyse(const cs_unit *u, const cs_units_sets *sets, const cs
         cs_experiment_point(&ex, 0, &e->params);
         if (m->variant_param >= 0)
             snprintf(out->variant, sizeof out->variant, "%s", ex.param[m->variant_param].raw);
-        const int n = cs_units_grid_count(g);
-        for (int i = 0; st == CS_OK && i < n; i++)
-            st = evaluate(e, cs_units_grid_at(g, i), &p[i], err);
-        if (st == CS_OK)
-            st = reach(e, out, err);
-        if (st == CS_OK && u->complete && m->n_metrics > 0)
-            st = metrics(e, out, err);
-        if (st == CS_OK)
-            st = plus_one(e, out, err);
-        if (st == CS_OK && u->has_points && out->has_reach[1] && out->reach[1] > 0.0) {
-            out->has_ppi = true;
-            out->points_per_inch = u->points / out->reach[1];
-        }
+        /* A unit whose rules forbid it to declare a charge never reaches:
+         * 0 exactly at every distance, and no reach at any level (its
+         * values are still read above, so a bad --set is refused alike). */
+        for (int i = 0; u->no_declare && i < cs_units_grid_count(g); i++)
+            p[i] = 0.0;
+        if (!u->no_declare)
+            st = declared(e, g, out, err);
     }
     cs_experiment_free(&ex);
     free(e->ctx);
