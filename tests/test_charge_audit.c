@@ -375,7 +375,8 @@ static void check_row(const game *g, found_list *data, const char *mapping, row 
         check_mapping_note(g, mapping, r);
 }
 
-/* Reads the audit's table and checks each row; returns how many rows. */
+/* Reads the audit's table and checks each row; returns how many rows. A
+ * line that starts with | after the table's header is a row. */
 static int check_audit(const game *g, found_list *data)
 {
     char path[1200];
@@ -395,14 +396,13 @@ static int check_audit(const game *g, found_list *data)
         if (nl)
             *nl = '\0';
         line++;
+        /* Every table line after the header is an entry, wherever it stands. */
         if (strncmp(s, "| rule | class |", 16) == 0) {
             in_table = true;
             continue;
         }
-        if (!in_table || s[0] != '|' || strncmp(s, "| ---", 5) == 0) {
-            in_table = in_table && s[0] == '|';
+        if (!in_table || s[0] != '|' || strncmp(s, "| ---", 5) == 0)
             continue;
-        }
         row r = {.line = line};
         if (!split_row(s, &r)) {
             cr_expect(false, "docs/rules/%s:%d: a row needs five cells "
