@@ -609,8 +609,8 @@ static const row mapping_limit_rows[] = {
     {MAPCOPY "; for i in $(seq 17); do printf '[characteristic C%s]\\nparam = move\\n' $i "
                 ">>m.ini; done",
      MAPUNITS, 2, "chargesim units: m.ini:49: more than 16 characteristics"},
-    {MAPCOPY "; for i in $(seq 17); do printf '[rule R%s]\\nnote = n\\n' $i >>m.ini; done",
-     MAPUNITS, 2, "chargesim units: m.ini:51: more than 16 rules"},
+    {MAPCOPY "; for i in $(seq 33); do printf '[rule R%s]\\nnote = n\\n' $i >>m.ini; done",
+     MAPUNITS, 2, "chargesim units: m.ini:83: more than 32 rules"},
     {MAPADD("-e '$a [characteristic D]' -e '$a param = distance'"), MAPUNITS, 2,
      "m.ini: [characteristic D] feeds the table's distance `distance`"},
     {MAPCOPY, "$B units u.csv --mapping " LONG_DIR "m.ini", 2, "/./m.ini: path too long"},
