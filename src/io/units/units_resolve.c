@@ -98,25 +98,30 @@ static bool mount_group(const reader *r, const xmlNode *g)
 
 /* An entry's own profiles: <profiles> and the targets of its profile
  * <infoLinks> (shared profiles of the catalogue or the game system), those
- * of its <infoGroups> too (The Old World lists special rules so). */
+ * of its <infoGroups> too (The Old World lists special rules so). Its
+ * rules join them, <rules> and the targets of rule <infoLinks> (T9A gives
+ * a unit Swiftstride so), as a roster's do: they carry no characteristic,
+ * only a name for the mapping's [rule NAME]. */
 static cs_status own_profiles(reader *r, const xmlNode *e)
 {
     cs_status st = CS_OK;
     for (const xmlNode *c = e->children; st == CS_OK && c; c = c->next) {
-        if (cs_units_xml_is(c, "profiles")) {
+        if (cs_units_xml_is(c, "profiles") || cs_units_xml_is(c, "rules")) {
+            const char *kind = cs_units_xml_is(c, "rules") ? "rule" : "profile";
             for (const xmlNode *p = c->children; st == CS_OK && p; p = p->next)
-                if (cs_units_xml_is(p, "profile"))
+                if (cs_units_xml_is(p, kind))
                     st = add_profile(r, p, NULL);
         } else if (cs_units_xml_is(c, "infoLinks")) {
             for (const xmlNode *l = c->children; st == CS_OK && l; l = l->next) {
-                if (!cs_units_xml_is(l, "infoLink") || !cs_units_xml_prop_is(l, "type", "profile"))
+                if (!cs_units_xml_is(l, "infoLink") || (!cs_units_xml_prop_is(l, "type", "profile") &&
+                                                         !cs_units_xml_prop_is(l, "type", "rule")))
                     continue;
+                const char *kind = cs_units_xml_prop_is(l, "type", "rule") ? "rule" : "profile";
                 const xmlNode *t;
                 st = target(r, l, &t);
-                if (st == CS_OK && !cs_units_xml_is(t, "profile")) {
-                    cs_error_set(r->err, CS_EINPUT,
-                                 "%s:%d: <infoLink> of type profile points to <%s>", path_of(r, l),
-                                 cs_units_xml_line(l), (const char *)t->name);
+                if (st == CS_OK && !cs_units_xml_is(t, kind)) {
+                    cs_error_set(r->err, CS_EINPUT, "%s:%d: <infoLink> of type %s points to <%s>",
+                                 path_of(r, l), cs_units_xml_line(l), kind, (const char *)t->name);
                     st = CS_EINPUT;
                 }
                 if (st == CS_OK)
@@ -355,7 +360,9 @@ static void texts_of(const reader *r, const proflist *l, cs_units_found *found)
 
 
 /* The mapping's rules among a list of profiles' names (as a list shows
- * them: Fly (10)), as bits. */
+ * them: Fly (10)), as bits. A rule with a row (Fly) is read from profiles
+ * only, as its number is (units_rows.c): T9A's rule links to Fly restate
+ * the Adv bracket that the alternate row reads already. */
 static unsigned rules_of(const reader *r, const proflist *l)
 {
     unsigned bits = 0;
@@ -363,7 +370,8 @@ static unsigned rules_of(const reader *r, const proflist *l)
         char name[CS_UNITS_NAME];
         cs_units_profile_name(l->p[i], l->via[i], name, sizeof name);
         for (int k = 0; k < r->m->n_rules; k++)
-            if (cs_units_names_rule(name, r->m->rules[k].name))
+            if (cs_units_names_rule(name, r->m->rules[k].name) &&
+                !(r->m->rules[k].row[0] && cs_units_xml_is(l->p[i], "rule")))
                 bits |= 1u << k;
     }
     return bits;
