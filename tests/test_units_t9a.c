@@ -234,3 +234,47 @@ Test(units_t9a, option_key_is_checked)
         cr_expect(strstr(err.msg, bad[i][1]), "%s", err.msg);
     }
 }
+
+/* option = row on a small catalogue (tests/data/units/options.cat, a flier
+ * of Adv 2" (9")): the upgrade linked from a group and holding the rule,
+ * and the one nested and named `Unit - Swift`, each give a row and its
+ * flying twin, their cost added; the hidden upgrade and the mount (a speed
+ * of its own) give none. Odds: Adv + the highest two of 3D6. */
+Test(units_t9a, option_rows_from_a_small_catalogue)
+{
+    const char *map = th_units_write_tmp(
+        "[units]\nruleset = t9a\ngame_system_id = gs-new\ncost = pts\nspeed = advance_rate\n"
+        "[fixed]\nedition = 2\n[characteristic Adv]\nparam = advance_rate\nformat = inches\n"
+        "alternate = no\nalternate_row = flying\n[rule Swift]\nparam = maximised\nvalue = 1\n"
+        "option = row\n");
+    cs_units_mapping m;
+    cs_error err = {0};
+    cr_assert_eq(cs_units_mapping_load(map, &m, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_units_mapping_bind(&m, &err), CS_OK, "%s", err.msg);
+    cs_units u = {0};
+    cr_assert_eq(cs_units_read_bs(th_units_data("options.cat"), &m, &u, &err), CS_OK, "%s",
+                 err.msg);
+    cr_expect_eq(u.n, 6, "%d rows", u.n);
+    static const struct {
+        const char *name;
+        double adv, points;
+        int extra;
+    } want[] = {{"Harpies", 2, 100, 0},
+                {"Harpies (flying)", 9, 100, 0},
+                {"Harpies (with Favour of Speed)", 2, 120, 1},
+                {"Harpies (flying, with Favour of Speed)", 9, 120, 1},
+                {"Harpies (with Unit - Swift)", 2, 105, 1},
+                {"Harpies (flying, with Unit - Swift)", 9, 105, 1}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const cs_unit *r = row(&u, want[i].name);
+        cr_expect_eq(adv(r), want[i].adv, "%s", want[i].name);
+        cr_expect_eq(r->points, want[i].points, "%s", want[i].name);
+        for (double d = want[i].adv + 3.0; d <= want[i].adv + 12.0; d += 1.0)
+            cr_expect_leq(fabs(th_units_p_at(r, d) - p_t9a(want[i].adv, want[i].extra, false,
+                                                           false, d)),
+                          EXACT, "%s at %g", want[i].name, d);
+    }
+    cr_expect_null(th_units_find(&u, "Harpies (with Hidden Gift)"), "hidden: not read");
+    cr_expect_null(th_units_find(&u, "Harpies (with Swift Chariot)"), "a mount: no option row");
+    cs_units_free(&u);
+}
