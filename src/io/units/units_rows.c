@@ -11,7 +11,9 @@
  * flies combines: "Duke (on Royal Pegasus, flying)". Odd cases are noted,
  * never silent: words after the number (`Fly (9, Dragon form)`), a rule
  * with no number, an optional upgrade giving Fly (its row names it), a
- * rule granted only in an item's prose (noted by units_resolve.c). A
+ * rule granted only in an item's prose (noted by units_resolve.c). An
+ * upgrade that grants a rule mapped with `option = row` (T9A's Favour of
+ * Kuulima, Greenfire Eyes) gives a row of its own that names it. A
  * chosen mount's troop type is its own, else a category of the choice
  * that names one, else "not given", with a note. */
 #include <stdarg.h>
