@@ -311,7 +311,7 @@ static const row mapping_rows[] = {
      "speed `dice` is not a numeric parameter of generic"},
     {MAPADD("-e '$a [rule Fly]' -e '$a speed = 1'"), MAPUNITS, 2,
      "unknown key `speed` in [rule Fly] (param, value, otherwise, note, row, row_param, "
-     "declare)"},
+     "declare, option)"},
     {MAPADD("-e '$a [rule Fly]' -e '$a value = 1'"), MAPUNITS, 2,
      "m.ini: [rule Fly] has neither param, note nor row"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = nothing'"), MAPUNITS, 2,

@@ -341,6 +341,116 @@ Test(t9a, flee)
     mc_agrees(&p, "caught", 60000, 21u);
 }
 
+/* ---- re-rolls (issue 50) ------------------------------------------------ */
+
+/* Edition 2, Advance Rate adv, Maximised: 3D6 with the lowest dropped. With
+ * ones, each die showing a natural 1 is rolled once more, the second result
+ * final (Greenfire Eyes, Rerolling Dice), before the lowest is dropped: every
+ * die is enumerated as a (first, second) pair, 36^3 equally likely cases. */
+static double maximised_3d6(int adv, double d, bool ones)
+{
+    long hit = 0, all = 0;
+    for (int code = 0; code < 36 * 36 * 36; code++) {
+        int f[3], x = code;
+        for (int i = 0; i < 3; i++, x /= 36) {
+            int first = x % 36 % 6 + 1, second = x % 36 / 6 + 1;
+            f[i] = ones && first == 1 ? second : first;
+        }
+        int lo = f[0] < f[1] ? (f[0] < f[2] ? f[0] : f[2]) : (f[1] < f[2] ? f[1] : f[2]);
+        hit += f[0] + f[1] + f[2] - lo + adv >= d;
+        all++;
+    }
+    return (double)hit / (double)all;
+}
+
+Test(t9a, swiftstride_edition_2_is_adv_plus_the_highest_two_of_3d6)
+{
+    /* T9A 2nd ed., Swiftstride: "its rolls for Charge Range ... are subject
+     * to Maximised Roll": Adv 8 + the highest two of 3D6 at 17". */
+    cs_params p = head_on(17.0);
+    set_choice(&p, "edition", "2");
+    set(&p, "advance_rate", 8);
+    set(&p, "maximised", 1);
+    cs_probs pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "charged"), maximised_3d6(8, 17.0, false), 1e-12);
+    EXPECT_NEAR(p_of(&pr, "charged"), 113.0 / 216.0, 1e-12); /* highest two >= 9 */
+}
+
+Test(t9a, reroll_ones_before_the_maximised_discard)
+{
+    /* Greenfire Eyes: "must reroll any natural rolls of 1 when rolling for
+     * Charge Range". Plain 2D6 + 4 at 12": each die is 1 with 1/36 and k >= 2
+     * with 7/36; P(sum >= 8) by enumeration of the four dice. */
+    cs_params p = head_on(12.0);
+    set_choice(&p, "edition", "2");
+    set(&p, "reroll_ones", 1);
+    long hit = 0;
+    for (int code = 0; code < 36 * 36; code++) {
+        int a = code % 6 + 1, a2 = code / 6 % 6 + 1, b = code / 36 % 6 + 1, b2 = code / 216 + 1;
+        hit += (a == 1 ? a2 : a) + (b == 1 ? b2 : b) + 4 >= 12;
+    }
+    cs_probs pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "charged"), (double)hit / 1296.0, 1e-12);
+    /* With Maximised, every die of the three is re-rolled on a 1, then the
+     * lowest is dropped; at 12" and Adv 4 the re-roll helps (never harms). */
+    set(&p, "maximised", 1);
+    pr = exact(&p);
+    double want = maximised_3d6(4, 12.0, true);
+    EXPECT_NEAR(p_of(&pr, "charged"), want, 1e-12);
+    cr_expect_gt(want, maximised_3d6(4, 12.0, false));
+    mc_agrees(&p, "charged", 60000, 31u);
+    mc_agrees(&p, "failed", 60000, 32u);
+}
+
+Test(t9a, reroll_failed_rolls_the_whole_range_again)
+{
+    /* Devotees of Tyranny: "may reroll failed Charge Range rolls": taken when
+     * the roll falls short. Edition 3, D6 + 4 at 8": p = 1/2 a roll, so
+     * 1 - (1/2)^2. Edition 2, Adv 4, at 11": 2D6 >= 7 in 21/36, so
+     * 1 - (15/36)^2; the range rolled is the second roll after a failure. */
+    cs_params p = head_on(8.0);
+    set(&p, "reroll_failed", 1);
+    cs_probs pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "charged"), 0.75, 1e-12);
+    EXPECT_NEAR(p_metric(&pr, "range_rolled", 5.0), 0.5 / 6.0, 1e-12);
+    EXPECT_NEAR(p_metric(&pr, "range_rolled", 9.0), 1.0 / 6.0 + 0.5 / 6.0, 1e-12);
+    p = head_on(11.0);
+    set_choice(&p, "edition", "2");
+    set(&p, "reroll_failed", 1);
+    pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "charged"), 1.0 - (15.0 / 36.0) * (15.0 / 36.0), 1e-12);
+    EXPECT_NEAR(p_of(&pr, "failed"), (15.0 / 36.0) * (15.0 / 36.0), 1e-12);
+    mc_agrees(&p, "charged", 60000, 33u);
+    /* Against a fleeing target at 4" (D6 + 4, the flee 2D6 = F known first):
+     * caught when the first or, after a miss, the second D6 >= F. */
+    p = head_on(4.0);
+    set_choice(&p, "reaction", "flee");
+    set(&p, "reroll_failed", 1);
+    long caught = 0;
+    for (int code = 0; code < 6 * 6 * 6 * 6; code++) {
+        int f = code % 6 + code / 6 % 6 + 2, r1 = code / 36 % 6 + 1, r2 = code / 216 + 1;
+        caught += r1 >= f || r2 >= f;
+    }
+    pr = exact(&p);
+    EXPECT_NEAR(p_of(&pr, "caught"), (double)caught / 1296.0, 1e-12);
+    mc_agrees(&p, "caught", 60000, 34u);
+}
+
+Test(t9a, reroll_ones_and_reroll_failed_are_refused_together)
+{
+    /* Rerolling Dice: a rerolled die is never rerolled again. */
+    cs_params p = head_on(8.0);
+    set(&p, "reroll_ones", 1);
+    set(&p, "reroll_failed", 1);
+    void *ctx = calloc(1, rs->ctx_size);
+    cs_diag diag;
+    cr_assert(ctx);
+    cr_expect_eq(rs->prepare(&p, ctx, &diag), CS_EINPUT);
+    cr_expect_str_eq(diag.key, "reroll_failed");
+    cr_expect(strstr(diag.what, "reroll_ones"), "%s", diag.what);
+    free(ctx);
+}
+
 /* ---- geometry ----------------------------------------------------------- */
 
 Test(t9a, head_on_path_and_contact)

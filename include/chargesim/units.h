@@ -94,6 +94,12 @@ typedef struct cs_units_rule {
      * keeps its row, p_success 0 at every distance and no reach (see
      * cs_units_analyse); the note, which must quote the rule, says why. */
     bool no_declare;
+    /* `option = row`: an optional upgrade that gives the rule (named after
+     * it, `Unit - NAME` included, or holding it as a rule or a rule link)
+     * gives the unit on foot a row of its own, `Name (with UPGRADE)`, its
+     * cost added; one that gives a mapped characteristic (a mount) does not.
+     * false (`option = no`, the default): upgrades are not read for it. */
+    bool option_row;
 } cs_units_rule;
 
 /* One mapping file. Texts are kept as written; cs_units_mapping_bind

@@ -19,8 +19,8 @@
 #include "chargesim/scenario.h"
 #include "chargesim/t9a.h"
 
-enum { P_EDITION, P_CHARGE_SPEED, P_ADVANCE_RATE, P_MAXIMISED, P_MINIMISED, P_REACTION,
-       P_UNITS_BLOCK_SIGHT, P_FAILED_DIE, P_SCN, P_COUNT = P_SCN + CS_SCN_N_PARAMS };
+enum { P_EDITION, P_CHARGE_SPEED, P_ADVANCE_RATE, P_MAXIMISED, P_MINIMISED, P_REROLL_ONES,
+       P_REROLL_FAILED, P_REACTION, P_UNITS_BLOCK_SIGHT, P_FAILED_DIE, P_SCN, P_COUNT = P_SCN + CS_SCN_N_PARAMS };
 enum { ED_3, ED_2 };
 enum { REACT_HOLD, REACT_FLEE };
 enum { DIE_KEPT, DIE_ROLLED };
@@ -52,6 +52,13 @@ static const cs_param_def params[P_COUNT] = {
     {"minimised", CS_PARAM_INT, "0", "",
      "extra D6 rolled for range, the highest discarded (Dice: Minimised); each cancels one "
      "maximised", 0, MAX_EXTRA, NULL, 0},
+    {"reroll_ones", CS_PARAM_BOOL, "false", "",
+     "every natural 1 rolled for range is re-rolled once, before Maximised/Minimised discard "
+     "(Dice: Rerolling Dice; Greenfire Eyes: 'must reroll any natural rolls of 1')", 0, 0, NULL, 0},
+    {"reroll_failed", CS_PARAM_BOOL, "false", "",
+     "a range roll that falls short is rolled again, every die, once; the second is final "
+     "(Devotees of Tyranny: 'may reroll failed Charge Range rolls', taken whenever it fails)", 0,
+     0, NULL, 0},
     {"reaction", CS_PARAM_CHOICE, "hold", "",
      "target's Charge Reaction: hold, or flee 2D6 directly away (Charge Reactions, Flee Move)", 0,
      0, reaction_names, 0},
@@ -102,6 +109,8 @@ typedef struct t9a_ctx {
     bool keep_high;     /* the extra dice were Maximised: the lowest are discarded */
     int constant;       /* 4 + Charge Speed (ed 3) or Advance Rate (ed 2) */
     int max_range;      /* highest possible range: Declaring Charges' "maximum potential" */
+    bool reroll_ones;   /* each natural 1 is re-rolled once before the discard */
+    bool reroll_failed; /* a roll that falls short is rolled again, once */
     double joint[13][7]; /* P(kept dice sum to s and the failed charge die is h) */
     double flee[13];    /* P(2D6 = f) */
 } t9a_ctx;
@@ -352,6 +361,21 @@ static int keep_dice(const t9a_ctx *c, int *face, int *high)
     return sum;
 }
 
+/* One Charge Range roll: the dice of the roll and the extra dice of
+ * Maximised / Minimised, each natural 1 rolled once more with reroll_ones
+ * (Rerolling Dice: "the second result being final"), then keep_dice's
+ * discard. Returns the range; *high is the failed charge die. */
+static int roll_range(const t9a_ctx *c, cs_rng *rng, int *high)
+{
+    int face[MAX_DICE];
+    for (int i = 0; i < c->n_dice + c->extra; i++) {
+        face[i] = cs_rng_die(rng, 6);
+        if (c->reroll_ones && face[i] == 1)
+            face[i] = cs_rng_die(rng, 6);
+    }
+    return keep_dice(c, face, high) + c->constant;
+}
+
 /* A range of `range` inches reaches `need`: Charge Range "equal to or
  * greater than the distance", decided by reach.h (a distance within
  * CS_REACH_TOL of the range counts as equal: 8.3 - 4.3 is 4, not
@@ -381,6 +405,17 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
     c->constant = c->edition == ED_3 ? 4 + (int)p->num[P_CHARGE_SPEED]
                                      : (int)p->num[P_ADVANCE_RATE];
     c->max_range = 6 * c->n_dice + c->constant;
+    c->reroll_ones = p->num[P_REROLL_ONES] != 0.0;
+    c->reroll_failed = p->num[P_REROLL_FAILED] != 0.0;
+    if (c->reroll_ones && c->reroll_failed) {
+        /* Rerolling Dice: "a rerolled dice can never be rerolled again", so
+         * a failed roll whose 1s were re-rolled could be rolled again only
+         * in part; no unit of the data has both rules. Refused, not guessed. */
+        *diag = (cs_diag){0, "reroll_failed",
+                          "not with reroll_ones: a die re-rolled for its 1 may not be re-rolled "
+                          "again (Dice, Rerolling Dice); give one of the two"};
+        return CS_EINPUT;
+    }
 
     /* Exact joint law of (kept sum, failed charge die): every one of the
      * 6^m equally likely rolls, m <= 5. */
@@ -389,10 +424,16 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
         total *= 6;
     for (int code = 0; code < total; code++) {
         int face[MAX_DICE], x = code, high;
-        for (int i = 0; i < m; i++, x /= 6)
+        double w = 1.0 / (double)total;
+        for (int i = 0; i < m; i++, x /= 6) {
             face[i] = x % 6 + 1;
+            /* A 1 is rolled once more: a final 1 has 1/36, any other face
+             * 1/6 + 1/36 = 7/36, i.e. 1/6 times 1/6 or 7/6. */
+            if (c->reroll_ones)
+                w *= face[i] == 1 ? 1.0 / 6.0 : 7.0 / 6.0;
+        }
         int sum = keep_dice(c, face, &high);
-        c->joint[sum][high] += 1.0 / (double)total;
+        c->joint[sum][high] += w;
     }
     /* Flee Move: Flee Distance 2D6. */
     for (int a = 1; a <= 6; a++)
@@ -454,20 +495,22 @@ static void resolve(const void *vctx, const void *vl, cs_rng *rng, cs_trial *out
     out->m[M_PATH_COST] = l->path_cost;
     out->m[M_WHEEL_ANGLE] = l->wheel;
 
-    int face[MAX_DICE], high;
-    for (int i = 0; i < c->n_dice + c->extra; i++)
-        face[i] = cs_rng_die(rng, 6);
-    int range = keep_dice(c, face, &high) + c->constant;
-    out->m[M_RANGE] = (double)range;
+    int high, range = roll_range(c, rng, &high);
 
     if (c->reaction == REACT_FLEE) {
         /* The gap grows by exactly the flee distance (docs/rules/t9a.md: the target
          * pivots in place and flees directly away); reaching it catches the
          * fleeing unit, which is then destroyed. */
         int flee = cs_rng_die(rng, 6) + cs_rng_die(rng, 6);
+        if (c->reroll_failed && !reaches(range, l->distance + (double)flee))
+            range = roll_range(c, rng, &high);
+        out->m[M_RANGE] = (double)range;
         out->outcome = reaches(range, l->distance + (double)flee) ? O_CAUGHT : O_FLED;
         return;
     }
+    if (c->reroll_failed && !reaches(range, l->distance))
+        range = roll_range(c, rng, &high);
+    out->m[M_RANGE] = (double)range;
     if (reaches(range, l->distance)) {
         out->outcome = O_CHARGED;
         out->m[M_CONTACT_CHARGER] = (double)l->contact_charger;
@@ -478,6 +521,54 @@ static void resolve(const void *vctx, const void *vl, cs_rng *rng, cs_trial *out
     }
 }
 
+/* P(one roll falls short of need). */
+static double p_short(const t9a_ctx *c, double need)
+{
+    double fail = 0.0;
+    for (int s = 0; s <= 12; s++)
+        if (!reaches(s + c->constant, need))
+            for (int h = 1; h <= 6; h++)
+                fail += c->joint[s][h];
+    return fail;
+}
+
+/* reroll_failed, exactly: a first roll that reaches stands; one that falls
+ * short (probability `fail`) gives way to a second roll, which is final. So
+ * the final roll is (s, h) with probability joint[s][h] ([reaches] + fail).
+ * Against a fleeing target the roll is made once the flee is known: one
+ * such law per flee distance. */
+static void probabilities_rerolled(const t9a_ctx *c, const t9a_layout *l, cs_probs *pr)
+{
+    bool flee = c->reaction == REACT_FLEE;
+    double success = 0.0, failure = 0.0;
+    for (int f = flee ? 2 : 0; f <= (flee ? 12 : 0); f++) {
+        double pf = flee ? c->flee[f] : 1.0, need = l->distance + (double)f;
+        double fail = p_short(c, need);
+        for (int s = 0; s <= 12; s++) {
+            int range = s + c->constant;
+            bool hit = reaches(range, need);
+            for (int h = 1; h <= 6; h++) {
+                double q = pf * c->joint[s][h] * ((hit ? 1.0 : 0.0) + fail);
+                if (q == 0.0)
+                    continue;
+                cs_probs_add(pr, M_RANGE, (double)range, q);
+                if (hit) {
+                    success += q;
+                } else {
+                    failure += q;
+                    if (!flee)
+                        cs_probs_add(pr, M_FINAL_GAP, l->gap[c->edition == ED_3 ? 0 : h], q);
+                }
+            }
+        }
+    }
+    pr->p[flee ? O_CAUGHT : O_CHARGED] = success;
+    pr->p[flee ? O_FLED : O_FAILED] = failure;
+    if (!flee) {
+        cs_probs_add(pr, M_CONTACT_CHARGER, (double)l->contact_charger, success);
+        cs_probs_add(pr, M_CONTACT_TARGET, (double)l->contact_target, success);
+    }
+}
 
 static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr)
 {
@@ -500,6 +591,10 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
     }
     cs_probs_add(pr, M_PATH_COST, l->path_cost, 1.0);
     cs_probs_add(pr, M_WHEEL_ANGLE, l->wheel, 1.0);
+    if (c->reroll_failed) {
+        probabilities_rerolled(c, l, pr);
+        return;
+    }
 
     double success = 0.0, failure = 0.0;
     for (int s = 0; s <= 12; s++) {
@@ -550,6 +645,15 @@ const cs_ruleset cs_rules_t9a = {
         "  advance_rate. Dice, Maximised/Minimised: each extra D6 is rolled and the lowest\n"
         "  (maximised) or highest (minimised) discarded; one of each cancels. Swiftstride is\n"
         "  maximised = 1.\n"
+        "- Re-rolls (Dice, Rerolling Dice: the die is rolled again, 'the second result\n"
+        "  being final'): reroll_ones re-rolls every natural 1 of the range roll, the\n"
+        "  extra dice of Maximised/Minimised included, before the discard (Greenfire\n"
+        "  Eyes: 'must reroll any natural rolls of 1 when rolling for Charge Range').\n"
+        "  reroll_failed rolls a range that falls short again, every die, once\n"
+        "  (Devotees of Tyranny: 'may reroll failed Charge Range rolls'; taken whenever\n"
+        "  the roll fails, against a fleeing target once the flee is rolled); range_rolled\n"
+        "  is the final roll. Both together are refused: a re-rolled die may not be\n"
+        "  re-rolled again.\n"
         "- Declaring Charges (else `illegal`): the charger is not Engaged in Combat, i.e.\n"
         "  not in base contact with the target or another enemy unit ('select one of your\n"
         "  units ... that is not Engaged in Combat'): units at a gap of 0 (within 1e-6\n"
@@ -737,10 +841,9 @@ static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
         return;
     }
     cs_rng r = *dice_rng;
-    int face[MAX_DICE], high;
-    for (int i = 0; i < c->n_dice + c->extra; i++)
-        face[i] = cs_rng_die(&r, 6);
-    keep_dice(c, face, &high);
+    int high, range = roll_range(c, &r, &high);
+    if (c->reroll_failed && !reaches(range, l->distance))
+        roll_range(c, &r, &high);
     draw_failed(&g, &s, c->edition == ED_3 ? 4.0 : (double)high, d);
 }
 

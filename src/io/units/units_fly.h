@@ -35,6 +35,10 @@ bool cs_units_rule_number(const char *name, const char *rule, char *num, size_t 
  * special rules")? */
 bool cs_units_prose_gives_rule(const xmlNode *profile, const char *rule);
 
+/* Is there a min selections constraint >= 1 on entry e: the unit must
+ * take it? */
+bool cs_units_compulsory(const xmlNode *e);
+
 /* An optional upgrade of a unit whose name carries a rule: `Fly (9)` in
  * The Old World's Daemons and Warriors of Chaos, `Fly (8", 16")` in T9A's. */
 typedef struct cs_units_rule_option {

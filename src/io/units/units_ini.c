@@ -227,9 +227,15 @@ static int rule_key(load_state *st, const char *rname, const char *name, const c
         return SET(r->row_param, value);
     if (strcmp(name, "declare") == 0)
         return declare_key(st, value, &r->no_declare);
+    if (strcmp(name, "option") == 0) {
+        if (strcmp(value, "row") != 0 && strcmp(value, "no") != 0)
+            return fail(st, "[rule %s] option = %s: expected row or no", rname, value);
+        r->option_row = strcmp(value, "row") == 0;
+        return 1;
+    }
     return fail(st,
                 "unknown key `%s` in [rule %s] (param, value, otherwise, note, row, row_param, "
-                "declare)",
+                "declare, option)",
                 name, rname);
 }
 
@@ -358,6 +364,12 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
                                 "the rule, not omit",
                                 path, out->type_name[i]);
     }
+    for (int i = 0; i < out->n_rules; i++)
+        if (out->rules[i].option_row && (out->rules[i].row[0] || !out->rules[i].param[0]))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [rule %s] option = row needs a param and no row (a rule with "
+                                "a row reads its options by the number in their names)",
+                                path, out->rules[i].name);
     copy(out->sha256, sizeof out->sha256, src.sha256);
     if (out->distance[0] == '\0')
         copy(out->distance, sizeof out->distance, "distance");

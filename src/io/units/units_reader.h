@@ -100,7 +100,9 @@ void cs_units_row_unnumbered(const reader *r, const base_unit *b, const proflist
  * each rule with a row that it has, one at the rule's number; on foot, one
  * per optional upgrade named after such a rule (its cost added); for each
  * alternate_row characteristic written in a flier's form, one at its
- * alternate value. Each is settled (stage 3). */
+ * alternate value; on foot, for each rule with `option = row` that it
+ * lacks, one (and its flying twin) per upgrade granting it. Each is
+ * settled (stage 3). */
 cs_status cs_units_flying_rows(reader *r, const base_unit *b, const cs_unit *u,
                                const cs_units_found *found, const proflist *level, int n_lv,
                                const char *label, int n_sel);

@@ -96,46 +96,32 @@ static bool mount_group(const reader *r, const xmlNode *g)
            strcasecmp(name, r->m->mount_group) == 0;
 }
 
-/* A rule <infoLink>'s target, a <rule>, as one of the unit's "profiles"
- * (units_reader.h): only its name is read. A link whose target is missing
- * or not a rule names nothing the table reads, so it is passed over. */
-static cs_status add_rule(reader *r, const xmlNode *link)
-{
-    char id[CS_UNITS_TEXT];
-    const xmlNode *t = cs_units_xml_prop(link, "targetId", id, sizeof id)
-                           ? cs_units_docs_lookup(&r->docs, id)
-                           : NULL;
-    return t && cs_units_xml_is(t, "rule") ? add_profile(r, t, link) : CS_OK;
-}
-
 /* An entry's own profiles: <profiles> and the targets of its profile
  * <infoLinks> (shared profiles of the catalogue or the game system), those
- * of its <infoGroups> too (The Old World lists special rules so). The
- * targets of its rule <infoLinks> join them: they give no characteristic,
- * only the rule's name for the mapping's [rule NAME] (The Ninth Age links
- * its War Machine and Random Movement rules so). */
+ * of its <infoGroups> too (The Old World lists special rules so). Its
+ * rules join them, <rules> and the targets of rule <infoLinks> (T9A gives
+ * a unit Swiftstride so), as a roster's do: they carry no characteristic,
+ * only a name for the mapping's [rule NAME]. */
 static cs_status own_profiles(reader *r, const xmlNode *e)
 {
     cs_status st = CS_OK;
     for (const xmlNode *c = e->children; st == CS_OK && c; c = c->next) {
-        if (cs_units_xml_is(c, "profiles")) {
+        if (cs_units_xml_is(c, "profiles") || cs_units_xml_is(c, "rules")) {
+            const char *kind = cs_units_xml_is(c, "rules") ? "rule" : "profile";
             for (const xmlNode *p = c->children; st == CS_OK && p; p = p->next)
-                if (cs_units_xml_is(p, "profile"))
+                if (cs_units_xml_is(p, kind))
                     st = add_profile(r, p, NULL);
         } else if (cs_units_xml_is(c, "infoLinks")) {
             for (const xmlNode *l = c->children; st == CS_OK && l; l = l->next) {
-                if (cs_units_xml_is(l, "infoLink") && cs_units_xml_prop_is(l, "type", "rule")) {
-                    st = add_rule(r, l);
+                if (!cs_units_xml_is(l, "infoLink") || (!cs_units_xml_prop_is(l, "type", "profile") &&
+                                                         !cs_units_xml_prop_is(l, "type", "rule")))
                     continue;
-                }
-                if (!cs_units_xml_is(l, "infoLink") || !cs_units_xml_prop_is(l, "type", "profile"))
-                    continue;
+                const char *kind = cs_units_xml_prop_is(l, "type", "rule") ? "rule" : "profile";
                 const xmlNode *t;
                 st = target(r, l, &t);
-                if (st == CS_OK && !cs_units_xml_is(t, "profile")) {
-                    cs_error_set(r->err, CS_EINPUT,
-                                 "%s:%d: <infoLink> of type profile points to <%s>", path_of(r, l),
-                                 cs_units_xml_line(l), (const char *)t->name);
+                if (st == CS_OK && !cs_units_xml_is(t, kind)) {
+                    cs_error_set(r->err, CS_EINPUT, "%s:%d: <infoLink> of type %s points to <%s>",
+                                 path_of(r, l), cs_units_xml_line(l), kind, (const char *)t->name);
                     st = CS_EINPUT;
                 }
                 if (st == CS_OK)
@@ -374,19 +360,18 @@ static void texts_of(const reader *r, const proflist *l, cs_units_found *found)
 
 
 /* The mapping's rules among a list of profiles' names (as a list shows
- * them: Fly (10)), as bits. A linked <rule> names a rule too, but not one
- * that gives a second row: a row's number and options are read from
- * profiles (The Old World's Fly (X)), a T9A flier's from its Adv. */
+ * them: Fly (10)), as bits. A rule with a row (Fly) is read from profiles
+ * only, as its number is (units_rows.c): T9A's rule links to Fly restate
+ * the Adv bracket that the alternate row reads already. */
 static unsigned rules_of(const reader *r, const proflist *l)
 {
     unsigned bits = 0;
     for (int i = 0; i < l->n; i++) {
         char name[CS_UNITS_NAME];
         cs_units_profile_name(l->p[i], l->via[i], name, sizeof name);
-        const bool linked_rule = cs_units_xml_is(l->p[i], "rule");
         for (int k = 0; k < r->m->n_rules; k++)
-            if (!(linked_rule && r->m->rules[k].row[0]) &&
-                cs_units_names_rule(name, r->m->rules[k].name))
+            if (cs_units_names_rule(name, r->m->rules[k].name) &&
+                !(r->m->rules[k].row[0] && cs_units_xml_is(l->p[i], "rule")))
                 bits |= 1u << k;
     }
     return bits;

@@ -11,7 +11,9 @@
  * flies combines: "Duke (on Royal Pegasus, flying)". Odd cases are noted,
  * never silent: words after the number (`Fly (9, Dragon form)`), a rule
  * with no number, an optional upgrade giving Fly (its row names it), a
- * rule granted only in an item's prose (noted by units_resolve.c). A
+ * rule granted only in an item's prose (noted by units_resolve.c). An
+ * upgrade that grants a rule mapped with `option = row` (T9A's Favour of
+ * Kuulima, Greenfire Eyes) gives a row of its own that names it. A
  * chosen mount's troop type is its own, else a category of the choice
  * that names one, else "not given", with a note. */
 #include <stdarg.h>
@@ -52,14 +54,15 @@ void cs_units_row_note(cs_unit *u, const char *fmt, ...)
 
 /* The first profile among `l` whose name (as a list shows it) carries rule
  * k with a number: *num, the words after it in *rest, where it is in *at.
- * A linked <rule> is no such profile (units_resolve.c's rules_of). */
+ * Profiles only: a linked <rule> names a rule, not a row's number
+ * (units_resolve.c, rules_of). */
 static bool rule_number_in(const reader *r, const proflist *l, int k, char *num, char *rest,
                            char *at)
 {
     for (int i = 0; i < l->n; i++) {
+        char name[CS_UNITS_NAME];
         if (cs_units_xml_is(l->p[i], "rule"))
             continue;
-        char name[CS_UNITS_NAME];
         cs_units_profile_name(l->p[i], l->via[i], name, sizeof name);
         if (!cs_units_rule_number(name, r->m->rules[k].name, num, CS_UNITS_TEXT, rest,
                                   CS_UNITS_TEXT))
@@ -126,6 +129,9 @@ static cs_status second_row(reader *r, const base_unit *b, const cs_unit *u,
     return cs_units_settle(r->out, &v, f, false, &kept, r->err);
 }
 
+static cs_status option_rows(reader *r, const base_unit *b, const cs_unit *u,
+                             const cs_units_found *found, const char *label, int n_sel);
+
 /* The second rows of one row u (with the profiles of its mount levels):
  * for each rule with a row that the row has, one at the rule's number
  * (Fly (10): move 10), with a note for words after it (Fly (9, Dragon
@@ -172,6 +178,128 @@ cs_status cs_units_flying_rows(reader *r, const base_unit *b, const cs_unit *u,
         if (m->chars[c].alternate_row[0] && found[c].n == 1 &&
             cs_units_alternate_text(found[c].text[0], alt, sizeof alt))
             st = second_row(r, b, u, found, NULL, NULL, label, n_sel, m->chars[c].alternate_row);
+    }
+    return st == CS_OK ? option_rows(r, b, u, found, label, n_sel) : st;
+}
+
+/* ---- options that give a rule (option = row) ------------------------------ */
+
+/* Does an upgrade's name name the rule: `Swiftstride`, or `Unit - Greenfire
+ * Eyes` (T9A's Cultists and Daemon Legions name a manifestation by who takes
+ * it, then the rule)? */
+static bool named_after(const char *name, const char *rule)
+{
+    const char *dash = strstr(name, " - ");
+    return cs_units_names_rule(name, rule) || (dash && cs_units_names_rule(dash + 3, rule));
+}
+
+/* Does entry t hold the rule itself: a <rule> or a rule info link so named
+ * (T9A's Favour of Kuulima, the Daemon Legions' Greenfire Eyes)? */
+static bool holds_rule(const xmlNode *t, const char *rule)
+{
+    for (const xmlNode *c = t->children; c; c = c->next) {
+        bool rules = cs_units_xml_is(c, "rules"), links = cs_units_xml_is(c, "infoLinks");
+        for (const xmlNode *k = rules || links ? c->children : NULL; k; k = k->next) {
+            char name[CS_UNITS_NAME];
+            if ((rules ? cs_units_xml_is(k, "rule")
+                       : cs_units_xml_is(k, "infoLink") && cs_units_xml_prop_is(k, "type", "rule")) &&
+                cs_units_xml_prop(k, "name", name, sizeof name) && cs_units_names_rule(name, rule))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Does entry t give one of the mapping's characteristics in a profile of
+ * its own: a mount (a chariot giving Swiftstride), whose speed is not the
+ * rider's? */
+static bool gives_characteristic(const reader *r, const xmlNode *t)
+{
+    for (const xmlNode *c = t->children; c; c = c->next)
+        for (const xmlNode *p = cs_units_xml_is(c, "profiles") ? c->children : NULL; p; p = p->next)
+            for (int i = 0; cs_units_xml_is(p, "profile") && i < r->m->n_chars; i++)
+                if (cs_units_find_char(p, r->m->chars[i].name))
+                    return true;
+    return false;
+}
+
+#define OPTION_DEPTH 8 /* groups within groups, linked or nested */
+
+/* The optional upgrades below entry or group e that give rule k: nested or
+ * linked (a shared Favour), visible (hidden ones are shown only under
+ * conditions, not read), at most max. */
+static int givers_below(const reader *r, const xmlNode *e, int k, const xmlNode **out, int n,
+                        int max, int depth)
+{
+    const char *rule = r->m->rules[k].name;
+    for (const xmlNode *c = e->children; c && n < max && depth < OPTION_DEPTH; c = c->next) {
+        if (!cs_units_xml_is(c, "selectionEntries") && !cs_units_xml_is(c, "selectionEntryGroups") &&
+            !cs_units_xml_is(c, "entryLinks"))
+            continue;
+        for (const xmlNode *x = c->children; x && n < max; x = x->next) {
+            const xmlNode *t = x;
+            char id[CS_UNITS_TEXT], name[CS_UNITS_NAME];
+            if (cs_units_xml_is(x, "entryLink"))
+                t = cs_units_xml_prop(x, "targetId", id, sizeof id)
+                        ? cs_units_docs_lookup(&r->docs, id) : NULL;
+            if (!t || cs_units_xml_prop_is(x, "hidden", "true") ||
+                cs_units_xml_prop_is(t, "hidden", "true"))
+                continue;
+            if (cs_units_xml_is(t, "selectionEntry") && cs_units_xml_prop_is(t, "type", "upgrade") &&
+                !cs_units_compulsory(x) && !cs_units_compulsory(t) &&
+                cs_units_xml_prop(t, "name", name, sizeof name) &&
+                (named_after(name, rule) || holds_rule(t, rule))) {
+                if (!gives_characteristic(r, t))
+                    out[n++] = t;
+            } else if (cs_units_xml_is(t, "selectionEntryGroup") ||
+                       (cs_units_xml_is(t, "selectionEntry") && t == x)) {
+                n = givers_below(r, t, k, out, n, max, depth + 1);
+            }
+        }
+    }
+    return n;
+}
+
+/* The rows of u with each upgrade that gives it a rule it lacks (option =
+ * row): `Name (with UPGRADE)`, the rule's param set as the rule sets it,
+ * the upgrade's cost added, and its flying twin where u has one. */
+static cs_status option_rows(reader *r, const base_unit *b, const cs_unit *u,
+                             const cs_units_found *found, const char *label, int n_sel)
+{
+    const cs_units_mapping *m = r->m;
+    cs_status st = CS_OK;
+    bool complete = true; /* a unit left out for a missing value has no option rows */
+    for (int c = 0; c < m->n_chars; c++)
+        complete = complete && (!m->chars[c].required || cs_units_found_has_digit(&found[c]));
+    for (int k = 0; st == CS_OK && complete && n_sel == 0 && k < m->n_rules; k++) {
+        const xmlNode *giver[4];
+        int n = m->rules[k].option_row && !(u->rules & (1u << k))
+                    ? givers_below(r, b->node, k, giver, 0, 4, 0) : 0;
+        for (int i = 0; st == CS_OK && i < n; i++) {
+            char name[CS_UNITS_NAME], extra[CS_UNITS_NAME + 16];
+            double cost;
+            cs_unit w = *u;
+            cs_units_xml_prop(giver[i], "name", name, sizeof name);
+            w.rules |= 1u << k;
+            if (cs_units_entry_cost(giver[i], m->cost, &cost)) {
+                w.points += cost;
+                w.has_points = true;
+            }
+            cs_units_row_note(&w, "this row takes the option `%s` (%s:%d), which gives %s", name,
+                              path_of(r, giver[i]), cs_units_xml_line(giver[i]), m->rules[k].name);
+            snprintf(extra, sizeof extra, "with %s", name);
+            cs_unit v = w;
+            cs_units_row_name(v.name, sizeof v.name, b, label, n_sel, extra);
+            bool kept;
+            st = cs_units_settle(r->out, &v, found, false, &kept, r->err);
+            for (int c = 0; st == CS_OK && c < m->n_chars; c++) {
+                char alt[CS_UNITS_TEXT];
+                snprintf(extra, sizeof extra, "%s, with %s", m->chars[c].alternate_row, name);
+                if (m->chars[c].alternate_row[0] && found[c].n == 1 &&
+                    cs_units_alternate_text(found[c].text[0], alt, sizeof alt))
+                    st = second_row(r, b, &w, found, NULL, NULL, label, n_sel, extra);
+            }
+        }
     }
     return st;
 }
