@@ -28,7 +28,7 @@
 #define CS_UNITS_MAX_VALUES 24 /* parameter values one unit carries */
 #define CS_UNITS_MAX_SETS 32   /* --set K=V pairs */
 #define CS_UNITS_MAX_SPEEDS 4  /* parameters [units] speed lists */
-#define CS_UNITS_MAX_RULES 16  /* [rule NAME] sections in one mapping */
+#define CS_UNITS_MAX_RULES 32  /* [rule NAME] sections in one mapping */
 #define CS_UNITS_MAX_TYPES 8   /* [type NAME] sections in one mapping */
 #define CS_UNITS_NAME 128      /* unit, catalogue and characteristic names */
 #define CS_UNITS_TEXT 64       /* one value as written */
