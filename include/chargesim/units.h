@@ -89,6 +89,14 @@ typedef struct cs_units_rule {
      * must be fed by one of the mapping's characteristics. "" = none. */
     char row[CS_UNITS_TEXT];
     char row_param[CS_UNITS_TEXT];
+    /* `option = yes`: a unit that may take an optional upgrade named after
+     * the rule (in its entry, its groups, or what its entry links point to:
+     * The Old World's Virtue of The Impetuous Knight) gets a second row,
+     * `Name (with OPTION)`, that has the rule, the upgrade's cost added.
+     * `only_type = WORD`: only a row whose type holds WORD (case aside:
+     * Battle Hunger is for "infantry" only); another is named in a note. */
+    bool option;
+    char only_type[CS_UNITS_TEXT];
 } cs_units_rule;
 
 /* One mapping file. Texts are kept as written; cs_units_mapping_bind

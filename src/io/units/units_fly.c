@@ -118,9 +118,7 @@ bool cs_units_prose_gives_rule(const xmlNode *profile, const char *rule)
     return false;
 }
 
-/* Is there a min selections constraint >= 1 on entry e: the unit must
- * take it? */
-static bool compulsory(const xmlNode *e)
+bool cs_units_compulsory(const xmlNode *e)
 {
     for (const xmlNode *c = e->children; c; c = c->next) {
         if (!cs_units_xml_is(c, "constraints"))
@@ -146,7 +144,7 @@ static int options_below(const xmlNode *e, const char *rule, cs_units_rule_optio
             char rest[CS_UNITS_TEXT];
             cs_units_rule_option *o = &out[n];
             if (cs_units_xml_is(k, "selectionEntry") && cs_units_xml_prop_is(k, "type", "upgrade") &&
-                !compulsory(k) && cs_units_xml_prop(k, "name", o->name, sizeof o->name) &&
+                !cs_units_compulsory(k) && cs_units_xml_prop(k, "name", o->name, sizeof o->name) &&
                 cs_units_rule_number(o->name, rule, o->num, sizeof o->num, rest, sizeof rest)) {
                 o->entry = k;
                 n++;

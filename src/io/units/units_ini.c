@@ -204,8 +204,13 @@ static int rule_key(load_state *st, const char *rname, const char *name, const c
         return SET(r->row, value);
     if (strcmp(name, "row_param") == 0)
         return SET(r->row_param, value);
+    if (strcmp(name, "option") == 0)
+        return yes_no(value, &r->option) ? 1 : fail(st, "option: expected yes or no");
+    if (strcmp(name, "only_type") == 0)
+        return SET(r->only_type, value);
     return fail(st,
-                "unknown key `%s` in [rule %s] (param, value, otherwise, note, row, row_param)",
+                "unknown key `%s` in [rule %s] (param, value, otherwise, note, row, row_param, "
+                "option, only_type)",
                 name, rname);
 }
 

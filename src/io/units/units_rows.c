@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "units_reader.h"
 
@@ -123,6 +124,95 @@ static cs_status second_row(reader *r, const base_unit *b, const cs_unit *u,
     return cs_units_settle(r->out, &v, f, false, &kept, r->err);
 }
 
+/* Up to max optional upgrades named `rule` below entry e, each once: its
+ * selection entries and groups, and the targets of its entry links (found
+ * by id), at most `depth` links deep (link graphs may loop). */
+static int named_options(const reader *r, const xmlNode *e, const char *rule,
+                         const xmlNode **out, int n, int max, int depth)
+{
+    for (const xmlNode *c = e->children; c && n < max; c = c->next) {
+        if (!cs_units_xml_is(c, "selectionEntries") && !cs_units_xml_is(c, "selectionEntryGroups") &&
+            !cs_units_xml_is(c, "entryLinks"))
+            continue;
+        for (const xmlNode *k = c->children; k && n < max; k = k->next) {
+            char name[CS_UNITS_NAME], id[CS_UNITS_TEXT];
+            const xmlNode *t = k;
+            if (cs_units_xml_is(k, "entryLink")) {
+                if (depth == 0 || cs_units_compulsory(k) ||
+                    !cs_units_xml_prop(k, "targetId", id, sizeof id) ||
+                    !(t = cs_units_docs_lookup(&r->docs, id)))
+                    continue;
+            } else if (!cs_units_xml_is(k, "selectionEntry") &&
+                       !cs_units_xml_is(k, "selectionEntryGroup")) {
+                continue;
+            }
+            bool dup = false;
+            for (int i = 0; i < n; i++)
+                dup = dup || out[i] == t;
+            if (dup)
+                continue;
+            if (cs_units_xml_is(t, "selectionEntry") && cs_units_xml_prop_is(t, "type", "upgrade") &&
+                !cs_units_compulsory(t) && cs_units_xml_prop(t, "name", name, sizeof name) &&
+                cs_units_names_rule(name, rule))
+                out[n++] = t;
+            else
+                n = named_options(r, t, rule, out, n, max, t == k ? depth : depth - 1);
+        }
+    }
+    return n;
+}
+
+/* Does `type` hold `word`, case aside? */
+static bool type_holds(const char *type, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *s = type; *s; s++)
+        if (strncasecmp(s, word, n) == 0)
+            return true;
+    return false;
+}
+
+/* The option rows of row u (`option = yes`): one per optional upgrade named
+ * after a rule the row lacks, the row with the rule, `(with OPTION)`. */
+static cs_status option_rows(reader *r, const base_unit *b, const cs_unit *u,
+                             const cs_units_found *found, const char *label, int n_sel)
+{
+    const cs_units_mapping *m = r->m;
+    cs_status st = CS_OK;
+    for (int k = 0; st == CS_OK && k < m->n_rules; k++) {
+        const cs_units_rule *rule = &m->rules[k];
+        const xmlNode *opt[4];
+        if (!rule->option || (u->rules & (1u << k)))
+            continue;
+        int n_opt = named_options(r, b->node, rule->name, opt, 0, 4, 4);
+        for (int i = 0; st == CS_OK && i < n_opt; i++) {
+            char name[CS_UNITS_NAME], extra[CS_UNITS_NAME + 8];
+            cs_units_xml_prop(opt[i], "name", name, sizeof name);
+            if (rule->only_type[0] && !type_holds(u->type, rule->only_type)) {
+                char what[CS_UNITS_NOTE];
+                snprintf(what, sizeof what,
+                         "%s only: no row with it for `%s` (%s) nor any unit of another type",
+                         rule->only_type, u->name, u->type[0] ? u->type : "no type given");
+                st = cs_units_note_option(r->out, name, path_of(r, opt[i]),
+                                          cs_units_xml_line(opt[i]), what);
+                continue;
+            }
+            cs_unit w = *u;
+            double cost;
+            w.rules |= 1u << k;
+            if (cs_units_entry_cost(opt[i], m->cost, &cost)) {
+                w.points += cost;
+                w.has_points = true;
+            }
+            cs_units_row_note(&w, "this row takes the option `%s` (%s:%d)", name,
+                              path_of(r, opt[i]), cs_units_xml_line(opt[i]));
+            snprintf(extra, sizeof extra, "with %s", name);
+            st = second_row(r, b, &w, found, "", NULL, label, n_sel, extra);
+        }
+    }
+    return st;
+}
+
 /* The second rows of one row u (with the profiles of its mount levels):
  * for each rule with a row that the row has, one at the rule's number
  * (Fly (10): move 10), with a note for words after it (Fly (9, Dragon
@@ -170,6 +260,8 @@ cs_status cs_units_flying_rows(reader *r, const base_unit *b, const cs_unit *u,
             cs_units_alternate_text(found[c].text[0], alt, sizeof alt))
             st = second_row(r, b, u, found, NULL, NULL, label, n_sel, m->chars[c].alternate_row);
     }
+    if (st == CS_OK)
+        st = option_rows(r, b, u, found, label, n_sel);
     return st;
 }
 
