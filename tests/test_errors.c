@@ -310,7 +310,8 @@ static const row mapping_rows[] = {
     {MAPADD("-e '/^range/a speed = move, dice'"), MAPUNITS, 2,
      "speed `dice` is not a numeric parameter of generic"},
     {MAPADD("-e '$a [rule Fly]' -e '$a speed = 1'"), MAPUNITS, 2,
-     "unknown key `speed` in [rule Fly] (param, value, otherwise, note, row, row_param)"},
+     "unknown key `speed` in [rule Fly] (param, value, otherwise, note, row, row_param, option, "
+     "only_type)"},
     {MAPADD("-e '$a [rule Fly]' -e '$a value = 1'"), MAPUNITS, 2,
      "m.ini: [rule Fly] has neither param, note nor row"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = nothing'"), MAPUNITS, 2,
@@ -321,7 +322,9 @@ static const row mapping_rows[] = {
      2, "swiftstride = 'maybe': expected true or false"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = reroll' -e '$a value = failed' "
             "-e '$a otherwise = none,failed'"),
-     MAPUNITS, 2, "m.ini: [rule Fly] reroll = none,failed: expected one value"},
+     MAPUNITS, 2, "m.ini: [rule Fly] lists 1 param: value (and otherwise, if given) must list as many"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a param = engagement' -e '$a value = 0..2'"), MAPUNITS, 2,
+     "m.ini: [rule Fly] engagement = 0..2: expected one value"},
 };
 
 Test(errors, mapping_keys)
@@ -608,8 +611,8 @@ static const row mapping_limit_rows[] = {
     {MAPCOPY "; for i in $(seq 17); do printf '[characteristic C%s]\\nparam = move\\n' $i "
                 ">>m.ini; done",
      MAPUNITS, 2, "chargesim units: m.ini:49: more than 16 characteristics"},
-    {MAPCOPY "; for i in $(seq 17); do printf '[rule R%s]\\nnote = n\\n' $i >>m.ini; done",
-     MAPUNITS, 2, "chargesim units: m.ini:51: more than 16 rules"},
+    {MAPCOPY "; for i in $(seq 33); do printf '[rule R%s]\\nnote = n\\n' $i >>m.ini; done",
+     MAPUNITS, 2, "chargesim units: m.ini:83: more than 32 rules"},
     {MAPADD("-e '$a [characteristic D]' -e '$a param = distance'"), MAPUNITS, 2,
      "m.ini: [characteristic D] feeds the table's distance `distance`"},
     {MAPCOPY, "$B units u.csv --mapping " LONG_DIR "m.ini", 2, "/./m.ini: path too long"},

@@ -509,9 +509,9 @@ static cs_status bind_rules(cs_units_mapping *m, const cs_ruleset *rs, cs_error 
         int n = list_count(r->param);
         if (list_count(r->value) != n || (r->otherwise[0] && list_count(r->otherwise) != n))
             return cs_error_set(err, CS_EINPUT,
-                                "%s: [rule %s] gives %d params: value (and otherwise, if "
+                                "%s: [rule %s] lists %d param%s: value (and otherwise, if "
                                 "given) must list as many",
-                                m->path, r->name, n);
+                                m->path, r->name, n, n == 1 ? "" : "s");
         for (int j = 0; st == CS_OK && j < n; j++)
             st = bind_rule_param(m, rs, r, j, err);
     }
