@@ -322,7 +322,8 @@ static const row mapping_rows[] = {
      2, "swiftstride = 'maybe': expected true or false"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = reroll' -e '$a value = failed' "
             "-e '$a otherwise = none,failed'"),
-     MAPUNITS, 2, "m.ini: [rule Fly] lists 1 param: value (and otherwise, if given) must list as many"},
+     MAPUNITS, 2,
+     "m.ini: [rule Fly] lists 1 param: value (and otherwise, if given) must list as many"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = engagement' -e '$a value = 0..2'"), MAPUNITS, 2,
      "m.ini: [rule Fly] engagement = 0..2: expected one value"},
 };

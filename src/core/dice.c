@@ -264,7 +264,8 @@ static cs_status parse_modifiers(parser *p, cs_dice_term *t)
             t->explode = true;
         } else {
             return fail(p, CS_EINPUT, at,
-                        "unknown modifier: expected kh, kl, dh, dl, r, ro, rs, !, '+', '-' or the end");
+                        "unknown modifier: expected kh, kl, dh, dl, r, ro, rs, !, '+', '-' or "
+                        "the end");
         }
         if (st != CS_OK)
             return st;

@@ -131,8 +131,8 @@ static int named_options(const reader *r, const xmlNode *e, const char *rule,
                          const xmlNode **out, int n, int max, int depth)
 {
     for (const xmlNode *c = e->children; c && n < max; c = c->next) {
-        if (!cs_units_xml_is(c, "selectionEntries") && !cs_units_xml_is(c, "selectionEntryGroups") &&
-            !cs_units_xml_is(c, "entryLinks"))
+        if (!cs_units_xml_is(c, "selectionEntries") &&
+            !cs_units_xml_is(c, "selectionEntryGroups") && !cs_units_xml_is(c, "entryLinks"))
             continue;
         for (const xmlNode *k = c->children; k && n < max; k = k->next) {
             char name[CS_UNITS_NAME], id[CS_UNITS_TEXT];
@@ -151,8 +151,8 @@ static int named_options(const reader *r, const xmlNode *e, const char *rule,
                 dup = dup || out[i] == t;
             if (dup)
                 continue;
-            if (cs_units_xml_is(t, "selectionEntry") && cs_units_xml_prop_is(t, "type", "upgrade") &&
-                !cs_units_compulsory(t) && cs_units_xml_prop(t, "name", name, sizeof name) &&
+            if (cs_units_xml_is(t, "selectionEntry") &&
+                cs_units_xml_prop_is(t, "type", "upgrade") && !cs_units_compulsory(t) && cs_units_xml_prop(t, "name", name, sizeof name) &&
                 cs_units_names_rule(name, rule))
                 out[n++] = t;
             else
