@@ -311,9 +311,9 @@ static const row mapping_rows[] = {
      "speed `dice` is not a numeric parameter of generic"},
     {MAPADD("-e '$a [rule Fly]' -e '$a speed = 1'"), MAPUNITS, 2,
      "unknown key `speed` in [rule Fly] (param, value, otherwise, note, row, row_param, option, "
-     "only_type)"},
+     "only_type, option_note)"},
     {MAPADD("-e '$a [rule Fly]' -e '$a value = 1'"), MAPUNITS, 2,
-     "m.ini: [rule Fly] has neither param, note nor row"},
+     "m.ini: [rule Fly] has neither param, note, row nor option_note"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = nothing'"), MAPUNITS, 2,
      "m.ini: [rule Fly] param `nothing` is not a parameter of the ruleset"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = move'"), MAPUNITS, 2,
@@ -326,6 +326,10 @@ static const row mapping_rows[] = {
      "m.ini: [rule Fly] lists 1 param: value (and otherwise, if given) must list as many"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = engagement' -e '$a value = 0..2'"), MAPUNITS, 2,
      "m.ini: [rule Fly] engagement = 0..2: expected one value"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a note = n' -e '$a option = yes'"), MAPUNITS, 2,
+     "m.ini: [rule Fly] option = yes needs a param"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a note = n' -e '$a option = maybe'"), MAPUNITS, 2,
+     "option: expected yes or no"},
 };
 
 Test(errors, mapping_keys)

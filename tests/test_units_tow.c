@@ -683,3 +683,25 @@ Test(units_tow, knights_panther_and_gorgers)
     }
     cs_units_free(&u);
 }
+
+/* What only another unit's model can use is named once as an option note
+ * and tabled in no row: 'Ere We Go!, a spell of the Waaagh! Magic lore
+ * (found through the lore's info group), and the Scroll of Urgency. */
+Test(units_tow, spells_for_other_units_are_option_notes)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Orc and Goblin Tribes.cat", &m, &u);
+    int n = 0;
+    for (int i = 0; i < u.n_notes; i++)
+        n += u.note[i].kind == CS_UNIT_OPTION && strstr(u.note[i].what, "'Ere We Go!") != NULL;
+    cr_expect_eq(n, 1, "'Ere We Go! named once, by the lore that holds it");
+    cr_expect(noted(&u, "Waaagh! Magic", CS_UNIT_OPTION, "in no row"));
+    for (int i = 0; i < u.n; i++)
+        cr_expect_null(strstr(u.unit[i].name, "Ere We Go"), "%s", u.unit[i].name);
+    cs_units_free(&u);
+    read_tow("Tomb Kings of Khemri.cat", &m, &u);
+    cr_expect(noted(&u, "Scroll of Urgency", CS_UNIT_OPTION, "not in any row"));
+    cs_units_free(&u);
+}

@@ -97,6 +97,11 @@ typedef struct cs_units_rule {
      * Battle Hunger is for "infantry" only); another is named in a note. */
     bool option;
     char only_type[CS_UNITS_TEXT];
+    /* `option_note = TEXT`: an optional upgrade named after the rule, or
+     * holding its profile (a lore and its spell, through info links and
+     * groups: 'Ere We Go!), is named once in an option note with TEXT, and
+     * tabled in no row: what only another unit's model can use. */
+    char option_note[CS_UNITS_NOTE];
 } cs_units_rule;
 
 /* One mapping file. Texts are kept as written; cs_units_mapping_bind

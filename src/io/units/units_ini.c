@@ -208,9 +208,11 @@ static int rule_key(load_state *st, const char *rname, const char *name, const c
         return yes_no(value, &r->option) ? 1 : fail(st, "option: expected yes or no");
     if (strcmp(name, "only_type") == 0)
         return SET(r->only_type, value);
+    if (strcmp(name, "option_note") == 0)
+        return SET(r->option_note, value);
     return fail(st,
                 "unknown key `%s` in [rule %s] (param, value, otherwise, note, row, row_param, "
-                "option, only_type)",
+                "option, only_type, option_note)",
                 name, rname);
 }
 
@@ -311,10 +313,20 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
             return cs_error_set(err, CS_EINPUT, "%s: [characteristic %s] has no param", path,
                                 out->chars[i].name);
         }
-    for (int i = 0; i < out->n_rules; i++)
-        if (out->rules[i].param[0] == '\0' && out->rules[i].note[0] == '\0' && out->rules[i].row[0] == '\0')
-            return cs_error_set(err, CS_EINPUT, "%s: [rule %s] has neither param, note nor row", path,
-                                out->rules[i].name);
+    for (int i = 0; i < out->n_rules; i++) {
+        const cs_units_rule *ru = &out->rules[i];
+        if (ru->param[0] == '\0' && ru->note[0] == '\0' && ru->row[0] == '\0' &&
+            ru->option_note[0] == '\0')
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [rule %s] has neither param, note, row nor option_note", path,
+                                ru->name);
+        if ((ru->option && !ru->param[0]) || (ru->only_type[0] && !ru->option) ||
+            (ru->option && ru->option_note[0]))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [rule %s] option = yes needs a param, only_type needs "
+                                "option = yes, and option_note goes without option",
+                                path, ru->name);
+    }
     copy(out->sha256, sizeof out->sha256, src.sha256);
     if (out->distance[0] == '\0')
         copy(out->distance, sizeof out->distance, "distance");

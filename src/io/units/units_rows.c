@@ -124,10 +124,37 @@ static cs_status second_row(reader *r, const base_unit *b, const cs_unit *u,
     return cs_units_settle(r->out, &v, f, false, &kept, r->err);
 }
 
-/* Up to max optional upgrades named `rule` below entry e, each once: its
- * selection entries and groups, and the targets of its entry links (found
- * by id), at most `depth` links deep (link graphs may loop). */
-static int named_options(const reader *r, const xmlNode *e, const char *rule,
+/* Does entry e hold a profile named `rule`: its own, or through its info
+ * links and info groups (a lore's spells), at most `depth` links deep? */
+static bool holds_profile(const reader *r, const xmlNode *e, const char *rule, int depth)
+{
+    for (const xmlNode *c = e->children; c; c = c->next) {
+        if (!cs_units_xml_is(c, "profiles") && !cs_units_xml_is(c, "infoLinks") &&
+            !cs_units_xml_is(c, "infoGroups"))
+            continue;
+        for (const xmlNode *k = c->children; k; k = k->next) {
+            char name[CS_UNITS_NAME], id[CS_UNITS_TEXT];
+            const xmlNode *t = k;
+            if (cs_units_xml_is(k, "infoLink") &&
+                (depth == 0 || !cs_units_xml_prop(k, "targetId", id, sizeof id) ||
+                 !(t = cs_units_docs_lookup(&r->docs, id))))
+                continue;
+            if (cs_units_xml_is(t, "profile") && cs_units_xml_prop(t, "name", name, sizeof name) &&
+                cs_units_names_rule(name, rule))
+                return true;
+            if (cs_units_xml_is(t, "infoGroup") &&
+                holds_profile(r, t, rule, t == k ? depth : depth - 1))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Up to max optional upgrades named `rule` (with `held`, or holding its
+ * profile) below entry e, each once: its selection entries and groups, and
+ * the targets of its entry links (found by id), at most `depth` links deep
+ * (link graphs may loop). */
+static int named_options(const reader *r, const xmlNode *e, const char *rule, bool held,
                          const xmlNode **out, int n, int max, int depth)
 {
     for (const xmlNode *c = e->children; c && n < max; c = c->next) {
@@ -152,11 +179,12 @@ static int named_options(const reader *r, const xmlNode *e, const char *rule,
             if (dup)
                 continue;
             if (cs_units_xml_is(t, "selectionEntry") &&
-                cs_units_xml_prop_is(t, "type", "upgrade") && !cs_units_compulsory(t) && cs_units_xml_prop(t, "name", name, sizeof name) &&
-                cs_units_names_rule(name, rule))
+                cs_units_xml_prop_is(t, "type", "upgrade") && !cs_units_compulsory(t) &&
+                cs_units_xml_prop(t, "name", name, sizeof name) &&
+                (cs_units_names_rule(name, rule) || (held && holds_profile(r, t, rule, 2))))
                 out[n++] = t;
             else
-                n = named_options(r, t, rule, out, n, max, t == k ? depth : depth - 1);
+                n = named_options(r, t, rule, held, out, n, max, t == k ? depth : depth - 1);
         }
     }
     return n;
@@ -173,7 +201,8 @@ static bool type_holds(const char *type, const char *word)
 }
 
 /* The option rows of row u (`option = yes`): one per optional upgrade named
- * after a rule the row lacks, the row with the rule, `(with OPTION)`. */
+ * after a rule the row lacks, the row with the rule, `(with OPTION)`; or,
+ * with `option_note`, the option named in a note and no row. */
 static cs_status option_rows(reader *r, const base_unit *b, const cs_unit *u,
                              const cs_units_found *found, const char *label, int n_sel)
 {
@@ -182,12 +211,23 @@ static cs_status option_rows(reader *r, const base_unit *b, const cs_unit *u,
     for (int k = 0; st == CS_OK && k < m->n_rules; k++) {
         const cs_units_rule *rule = &m->rules[k];
         const xmlNode *opt[4];
-        if (!rule->option || (u->rules & (1u << k)))
+        bool noted = rule->option_note[0] != '\0';
+        if (!(rule->option || noted) || (u->rules & (1u << k)))
             continue;
-        int n_opt = named_options(r, b->node, rule->name, opt, 0, 4, 4);
+        int n_opt = named_options(r, b->node, rule->name, noted, opt, 0, 4, 4);
         for (int i = 0; st == CS_OK && i < n_opt; i++) {
             char name[CS_UNITS_NAME], extra[CS_UNITS_NAME + 8];
             cs_units_xml_prop(opt[i], "name", name, sizeof name);
+            if (noted) {
+                /* Once per option (file:line), whichever unit meets it first. */
+                char what[CS_UNITS_NOTE];
+                bool same = strcmp(name, rule->name) == 0;
+                snprintf(what, sizeof what, "%s%s%s%s", same ? "" : "its ",
+                         same ? "" : rule->name, same ? "" : ": ", rule->option_note);
+                st = cs_units_note_option(r->out, name, path_of(r, opt[i]),
+                                          cs_units_xml_line(opt[i]), what);
+                continue;
+            }
             if (rule->only_type[0] && !type_holds(u->type, rule->only_type)) {
                 char what[CS_UNITS_NOTE];
                 snprintf(what, sizeof what,
