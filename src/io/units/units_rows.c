@@ -13,7 +13,10 @@
  * with no number, an optional upgrade giving Fly (its row names it), a
  * rule granted only in an item's prose (noted by units_resolve.c). A
  * chosen mount's troop type is its own, else a category of the choice
- * that names one, else "not given", with a note. */
+ * that names one, else "not given", with a note. An optional upgrade that
+ * gives a rule the mapping marks `option = yes` (a Bretonnian Virtue, the
+ * Order of the Knights Panther) gets a row of its own, `(with OPTION)`;
+ * one marked `option_note` (a spell another unit's model casts) a note. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
