@@ -301,6 +301,76 @@ Test(dice_exact, large_expressions_sum_to_one)
     cr_expect(fabs(cs_dist_variance(&d) - 3500.0 / 12.0) <= 1e-9);
 }
 
+/* 'rs' by brute force, written from the rule ("re-roll a single dice that
+ * rolls a natural 1 ... before discarding any dice that are required to be
+ * discarded", the Knights Panther): every ordered first roll of n d6, and if
+ * one shows a face <= top, the lowest such die rolled again over its six
+ * faces; then the k highest (k = n: all) are summed. Independent of dice.c. */
+static void brute_single(int n, int k, int top, double *p /* [37] by total */)
+{
+    int f[4];
+    for (int t = 0; t <= 36; t++)
+        p[t] = 0.0;
+    int rolls = 1;
+    for (int i = 0; i < n; i++)
+        rolls *= 6;
+    for (int r = 0; r < rolls; r++) {
+        for (int i = 0, x = r; i < n; i++, x /= 6)
+            f[i] = x % 6 + 1;
+        int pick = -1;
+        for (int i = 0; i < n; i++)
+            if (f[i] <= top && (pick < 0 || f[i] < f[pick]))
+                pick = i;
+        for (int g = 1; g <= (pick < 0 ? 1 : 6); g++) {
+            int v[4];
+            for (int i = 0; i < n; i++)
+                v[i] = (i == pick) ? g : f[i];
+            int total = 0;
+            for (int j = 0; j < k; j++) { /* k times: take the highest left */
+                int hi = 0;
+                for (int i = 1; i < n; i++)
+                    hi = v[i] > v[hi] ? i : hi;
+                total += v[hi];
+                v[hi] = 0;
+            }
+            p[total] += (pick < 0 ? 1.0 : 1.0 / 6.0) / (double)rolls;
+        }
+    }
+}
+
+Test(dice_exact, reroll_single_die)
+{
+    static const struct {
+        const char *text;
+        int n, k, top;
+    } cases[] = {
+        {"2d6rs1kh1", 2, 1, 1}, {"2d6rs1", 2, 2, 1}, {"3d6rs1kh1", 3, 1, 1},
+        {"3d6rs<2dl1", 3, 2, 2}, {"d6rs1", 1, 1, 1}, {"4d6rs1kh3", 4, 3, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        double want[37];
+        cs_dist d;
+        brute_single(cases[c].n, cases[c].k, cases[c].top, want);
+        exact_ok(cases[c].text, &d);
+        for (int v = 0; v <= 36; v++)
+            expect_p(&d, v, want[v], cases[c].text);
+    }
+    /* By hand, The Old World's Knights Panther, highest of 2D6 with one 1
+     * re-rolled: it shows 1 only when both dice show 1 and the re-roll 1
+     * again, 1/216; without the re-roll 1/36; with every 1 re-rolled (ro1)
+     * (1/6 * 1/6)^2 = 1/1296. */
+    cs_dist d;
+    exact_ok("2d6rs1kh1", &d);
+    expect_p(&d, 1, 1.0 / 216.0, "2d6rs1kh1");
+    exact_ok("2d6ro1kh1", &d);
+    expect_p(&d, 1, 1.0 / 1296.0, "2d6ro1kh1");
+    /* Past the enumeration's cap: 8d6rs1 would take 6^9 > 2e6 rolls. */
+    cs_dice big = parse_ok("8d6rs1");
+    cs_diag diag;
+    cr_expect_eq(cs_dice_exact(&big, &d, &diag), CS_ELIMIT);
+    cr_expect(diag.what != NULL);
+}
+
 Test(dice_exact, limits)
 {
     static const char *const too_big[] = {
@@ -366,7 +436,8 @@ Test(dice_roll, monte_carlo_matches_exact)
 {
     static const char *const exprs[] = {
         "2d6", "3d6dl1", "2d6kh1", "4d6kh3", "3d6kl2", "5d4dh2", "d6!", "d6ro1", "d8r<3",
-        "d10r>8", "d6r3", "d6r3!", "2d6-d4+1", "-d4+3", "3d6!r1kh2",
+        "d10r>8", "d6r3", "d6r3!", "2d6-d4+1", "-d4+3", "3d6!r1kh2", "2d6rs1kh1",
+        "3d6rs<2dl1+d6", "-2d4rs1",
     };
     for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++)
         mc_matches_exact(exprs[i], 20240601u + i);
@@ -408,6 +479,7 @@ Test(dice_parse, canonical_text)
         {"4d6kh3r1!", "4d6!r1kh3"}, {"-d4+3", "-d4+3"},        {"d20RO1", "d20ro1"},
         {"d6r<2", "d6r<2"},       {"d10 r > 8", "d10r>8"},    {"2d6-1", "2d6-1"},
         {"10", "10"},             {"0", "0"},                 {"2d6kl1+d4-1d8ro>7", "2d6kl1+d4-d8ro>7"},
+        {"2D6 KH1 RS1", "2d6rs1kh1"}, {"3d6rs<2", "3d6rs<2"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cs_dice d = parse_ok(cases[i].in);
@@ -455,6 +527,10 @@ Test(dice_parse, errors_name_column_and_expectation)
         {"d6r1r2", CS_EINPUT, 5, "one re-roll modifier"},
         {"d6r", CS_EINPUT, 4, "after 'r'"},
         {"d6ro", CS_EINPUT, 5, "after 'ro'"},
+        {"d6rs", CS_EINPUT, 5, "after 'rs'"},
+        {"d6rs1!", CS_EINPUT, 6, "'rs' does not combine with '!'"},
+        {"d6!rs1", CS_EINPUT, 4, "'rs' does not combine with '!'"},
+        {"d6ro1rs1", CS_EINPUT, 6, "one re-roll modifier"},
         {"d6r<", CS_EINPUT, 5, "a number after '<'"},
         {"d6!!", CS_EINPUT, 4, "one '!'"},
         {"2d6++1", CS_EINPUT, 5, "a number or a die after '+' or '-'"},

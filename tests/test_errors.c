@@ -311,9 +311,9 @@ static const row mapping_rows[] = {
      "speed `dice` is not a numeric parameter of generic"},
     {MAPADD("-e '$a [rule Fly]' -e '$a speed = 1'"), MAPUNITS, 2,
      "unknown key `speed` in [rule Fly] (param, value, otherwise, note, row, row_param, "
-     "declare, option)"},
+     "declare, option, only_type, option_note)"},
     {MAPADD("-e '$a [rule Fly]' -e '$a value = 1'"), MAPUNITS, 2,
-     "m.ini: [rule Fly] has neither param, note nor row"},
+     "m.ini: [rule Fly] has neither param, note, row nor option_note"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = nothing'"), MAPUNITS, 2,
      "m.ini: [rule Fly] param `nothing` is not a parameter of the ruleset"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = move'"), MAPUNITS, 2,
@@ -322,7 +322,14 @@ static const row mapping_rows[] = {
      2, "swiftstride = 'maybe': expected true or false"},
     {MAPADD("-e '$a [rule Fly]' -e '$a param = reroll' -e '$a value = failed' "
             "-e '$a otherwise = none,failed'"),
-     MAPUNITS, 2, "m.ini: [rule Fly] reroll = none,failed: expected one value"},
+     MAPUNITS, 2,
+     "m.ini: [rule Fly] lists 1 param: value (and otherwise, if given) must list as many"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a param = engagement' -e '$a value = 0..2'"), MAPUNITS, 2,
+     "m.ini: [rule Fly] engagement = 0..2: expected one value"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a note = n' -e '$a option = row'"), MAPUNITS, 2,
+     "m.ini: [rule Fly] option = row needs a param and no row"},
+    {MAPADD("-e '$a [rule Fly]' -e '$a note = n' -e '$a option = maybe'"), MAPUNITS, 2,
+     "[rule Fly] option = maybe: expected row or no"},
 };
 
 Test(errors, mapping_keys)

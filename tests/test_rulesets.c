@@ -292,6 +292,15 @@ Test(review_agree, generic_branches, .timeout = 60)
     AGREE(rs, "whfb8 swift", "preset=whfb8", "move=4", "distance=13", "swiftstride=true");
     AGREE(rs, "w40k", "preset=w40k", "distance=9", "reroll=one_die");
     AGREE(rs, "aos", "preset=aos", "distance=0");
+    AGREE(rs, "tow ones every swift", "preset=tow", "move=8", "distance=15",
+          "swiftstride=true", "reroll_ones=every");
+    AGREE(rs, "tow ones single", "preset=tow", "move=7", "distance=12", "reroll_ones=single");
+    AGREE(rs, "tow bonus", "preset=tow", "move=4", "distance=12", "roll_bonus=1d3",
+          "range_bonus=2");
+    AGREE(rs, "tow halt", "preset=tow", "move=4", "distance=5", "halt_ones=2");
+    AGREE(rs, "tow halt bonus", "preset=tow", "move=4", "distance=9", "halt_ones=1",
+          "roll_bonus=d3");
+    AGREE(rs, "ones failed", "distance=9", "reroll_ones=every", "reroll=failed");
 }
 
 /* t9a: charged, failed (both editions), caught, fled, illegal. */
@@ -495,4 +504,138 @@ Test(review_agree, generic_one_die_by_hand)
     const int n = 40000;
     double ph = sampled(&cs_rules_generic, sets, 2, "charged", n, 5u);
     cr_expect_leq(fabs(ph - 147.0 / 216.0), bound5(147.0 / 216.0, n), "%.5f", ph);
+}
+
+/* The Old World's unit rules (issue 50), each probability enumerated here
+ * over the dice the rule text names, never taken from the program. The
+ * charge dice are two D6 a, b, the highest kept; a re-roll of a natural 1
+ * shows a fresh face. Every sum runs over equally likely tuples. */
+
+/* P(max(a', b') + bonus >= need): `ones` 0 plain, 1 every 1 re-rolled once
+ * (Finest Warhorses), 2 one die showing 1 re-rolled (Knights Panther); the
+ * bonus a D6 (swift, Swiftstride's "+D6 modifier to the result", not
+ * re-rolled under our reading), a D3 (d3) and a constant; halt: the charge
+ * fails on two natural 1s (Temperamental). */
+static double tow_enum(int ones, bool swift, bool d3, int constant, bool halt, int need)
+{
+    double hits = 0.0, all = 0.0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = 1; b <= 6; b++)
+            for (int ra = 1; ra <= 6; ra++)
+                for (int rb = 1; rb <= 6; rb++)
+                    for (int s = 1; s <= 6; s++)
+                        for (int t = 1; t <= 3; t++) {
+                            int x = a, y = b;
+                            if (ones == 1) {
+                                x = a == 1 ? ra : a;
+                                y = b == 1 ? rb : b;
+                            } else if (ones == 2 && (a == 1 || b == 1)) {
+                                if (a == 1)
+                                    x = ra; /* one die only: b stays */
+                                else
+                                    y = rb;
+                            }
+                            int roll = (x > y ? x : y) + (swift ? s : 0) + (d3 ? t : 0) + constant;
+                            bool halted = halt && a == 1 && b == 1;
+                            all += 1.0;
+                            hits += !halted && roll >= need ? 1.0 : 0.0;
+                        }
+    return hits / all;
+}
+
+static void by_hand(const char *const *sets, int nsets, double want, uint64_t seed)
+{
+    double got = exact_p(&cs_rules_generic, sets, nsets, "charged");
+    cr_expect_leq(fabs(got - want), 1e-12, "%s ...: exact %.15f, by hand %.15f", sets[1], got,
+                  want);
+    const int n = 40000;
+    double ph = sampled(&cs_rules_generic, sets, nsets, "charged", n, seed);
+    cr_expect_leq(fabs(ph - want), bound5(want, n), "%s ...: sampled %.5f, by hand %.5f", sets[1],
+                  ph, want);
+}
+
+Test(review_agree, generic_tow_unit_rules_by_hand, .timeout = 60)
+{
+    /* Knights Errant, M 8, Swiftstride and Finest Warhorses, at 15": M + 9 =
+     * 17 lets them declare; they need 7 from the highest of 2D6 (1s re-rolled)
+     * + D6. Without the re-roll as a check on the enumeration. */
+    const char *ke[] = {"preset=tow", "reroll_ones=every", "move=8", "swiftstride=true",
+                        "distance=15"};
+    by_hand(ke, 5, tow_enum(1, true, false, 0, false, 7), 11u);
+    const char *ke0[] = {"preset=tow", "reroll_ones=none", "move=8", "swiftstride=true",
+                         "distance=15"};
+    by_hand(ke0, 5, tow_enum(0, true, false, 0, false, 7), 12u);
+    cr_expect_gt(tow_enum(1, true, false, 0, false, 7), tow_enum(0, true, false, 0, false, 7));
+    /* Knights Panther, M 7, no Swiftstride, at 12": need 5, one 1 re-rolled. */
+    const char *kp[] = {"preset=tow", "reroll_ones=single", "move=7", "distance=12"};
+    by_hand(kp, 4, tow_enum(2, false, false, 0, false, 5), 13u);
+    /* Crusader's Zeal, M 8 at 15": M + 6 + 1 = 15 declares, need 7 - 1 = 6
+     * from the highest of 2D6: 11/36. Without it 15" is past M + 6: illegal. */
+    const char *cz[] = {"preset=tow", "roll_bonus=1", "move=8", "range_bonus=1",
+                        "distance=15"};
+    by_hand(cz, 5, 11.0 / 36.0, 14u);
+    cr_expect_leq(fabs(tow_enum(0, false, false, 1, false, 7) - 11.0 / 36.0), 1e-15);
+    const char *cz0[] = {"preset=tow", "move=8", "distance=15"};
+    cr_expect_eq(exact_p(&cs_rules_generic, cz0, 3, "illegal"), 1.0);
+    /* Battle Hunger, infantry M 4 at 12": M + 6 + 2 = 12, need 8 from the
+     * highest of 2D6 + D3. */
+    const char *bh[] = {"preset=tow", "roll_bonus=1d3", "move=4", "range_bonus=2",
+                        "distance=12"};
+    by_hand(bh, 5, tow_enum(0, false, true, 0, false, 8), 15u);
+    /* The Steam Tank, M 4, Temperamental, at 5": the highest of 2D6 always
+     * reaches, but two natural 1s halt it: 35/36. */
+    const char *st[] = {"preset=tow", "halt_ones=2", "move=4", "distance=5"};
+    by_hand(st, 4, 35.0 / 36.0, 16u);
+    cr_expect_leq(fabs(tow_enum(0, false, false, 0, true, 1) - 35.0 / 36.0), 1e-15);
+}
+
+/* prepare's refusal of sets, naming key. */
+static void refused(const char *const *sets, int nsets, const char *key)
+{
+    const cs_ruleset *rs = &cs_rules_generic;
+    cs_params p;
+    memset(&p, 0, sizeof p);
+    for (int i = 0; i < rs->n_params; i++) {
+        const cs_param_def *d = &rs->params[i];
+        if (d->type == CS_PARAM_DICE)
+            p.text[i] = d->def;
+        else
+            p.num[i] = th_param_value(d, d->def);
+    }
+    for (int k = 0; k < nsets; k++) {
+        const char *eq = strchr(sets[k], '=');
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - sets[k]), sets[k]);
+        int i = cs_ruleset_param_index(rs, name);
+        cr_assert(i >= 0, "%s", name);
+        if (rs->params[i].type == CS_PARAM_DICE)
+            p.text[i] = eq + 1;
+        else
+            p.num[i] = th_param_value(&rs->params[i], eq + 1);
+    }
+    void *ctx = calloc(1, rs->ctx_size);
+    cs_diag diag;
+    memset(&diag, 0, sizeof diag);
+    cs_status st = rs->prepare(&p, ctx, &diag);
+    free(ctx);
+    cr_expect_neq(st, CS_OK, "%s: accepted", sets[0]);
+    cr_expect(diag.key && strcmp(diag.key, key) == 0, "%s: key %s, expected %s", sets[0],
+              diag.key ? diag.key : "(none)", key);
+    cr_expect(diag.what != NULL);
+}
+
+Test(review_agree, generic_unit_rules_refused)
+{
+    const char *a[] = {"range_bonus=1"}; /* preset none: no maximum range */
+    refused(a, 1, "range_bonus");
+    const char *b[] = {"preset=tow", "halt_ones=3"}; /* two charge dice */
+    refused(b, 2, "halt_ones");
+    const char *c[] = {"preset=tow", "halt_ones=2", "reroll=failed"};
+    refused(c, 3, "halt_ones");
+    const char *d[] = {"dice=d6!", "reroll_ones=every"};
+    refused(d, 2, "reroll_ones");
+    const char *e[] = {"roll_bonus=d6+d6+d6+d6+d6+d6+d6+d6"};
+    refused(e, 1, "roll_bonus");
+    const char *f[] = {"preset=tow", "reroll_ones=single", "reroll=one_die"};
+    refused(f, 3, "reroll");
 }

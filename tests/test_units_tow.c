@@ -126,6 +126,51 @@ static double p_tow(double m, bool swift, double d)
     return (double)hit / all;
 }
 
+/* A unit's own rules (issue 50), as their texts in the data say, for
+ * p_rules below: natural 1s of the Charge roll's two dice re-rolled (ones:
+ * 0 none; 1 every 1, Finest Warhorses; 2 one die, the Knights Panther), a
+ * bonus to the roll (a constant and/or a D3), inches on the maximum
+ * possible charge range, and Temperamental's halt on two natural 1s. */
+typedef struct own_rules {
+    int ones, constant;
+    bool d3, halt;
+    double range;
+} own_rules;
+
+/* P(the charge is declared and reaches d): declared within m + 6 (+3
+ * Swiftstride, + the rules' inches); range m + the highest of the two dice
+ * after their re-rolls, + a D6 with Swiftstride (its "+D6 modifier to the
+ * result", never re-rolled under the documented reading), + the bonus;
+ * halted on two natural 1s. Counted over every throw of the two dice, their
+ * re-rolls, the D6 and the D3. */
+static double p_rules(double m, bool swift, own_rules o, double d)
+{
+    if (d > m + 6.0 + (swift ? 3.0 : 0.0) + o.range + 1e-9 || d <= 0.0)
+        return 0.0;
+    double hit = 0.0, all = 0.0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = 1; b <= 6; b++)
+            for (int ra = 1; ra <= 6; ra++)
+                for (int rb = 1; rb <= 6; rb++)
+                    for (int s = 1; s <= 6; s++)
+                        for (int t = 1; t <= 3; t++) {
+                            int x = a, y = b;
+                            if (o.ones == 1) {
+                                x = a == 1 ? ra : a;
+                                y = b == 1 ? rb : b;
+                            } else if (o.ones == 2 && a == 1) {
+                                x = ra; /* the single die: the first 1 */
+                            } else if (o.ones == 2 && b == 1) {
+                                y = rb;
+                            }
+                            double range = m + (x > y ? x : y) + (swift ? s : 0) +
+                                           (o.d3 ? t : 0) + o.constant;
+                            all += 1.0;
+                            hit += !(o.halt && a == 1 && b == 1) && range >= d - 1e-9;
+                        }
+    return hit / all;
+}
+
 /* The X of the Fly (X) that the selection entry named `entry` in
  * data/tow/FILE gives, read here with libxml2 alone: its info link named
  * Fly carries `<modifier type="append" value="(X)" field="name"/>`. */
@@ -196,10 +241,17 @@ Test(units_tow, spot_checks_read_from_the_xml)
     cr_expect_eq(atof(value(ke, "move")), horse, "the mount's M");
     cr_expect_str_eq(value(ke, "swiftstride"), "true");
     cr_expect_str_eq(ke->mount, "", "one mount it must take: one row, named as the unit");
-    for (double d = 9.0; d <= horse + 9.0; d += 1.0)
-        cr_expect_leq(fabs(th_units_p_at(ke, d) - p_tow(horse, true, d)), EXACT, "at %g", d);
+    /* Finest Warhorses; and Crusader's Zeal where the row has it (an info
+     * link the data hides outside the Errantry Crusade: whether this
+     * catalogue's row carries it is the hidden links' reading, not this
+     * test's, so both are accepted and each checked by enumeration). */
+    cr_expect_str_eq(value(ke, "reroll_ones"), "every");
+    const char *zeal = value(ke, "roll_bonus");
+    cr_expect(zeal == NULL || strcmp(zeal, "1") == 0, "roll_bonus %s", zeal ? zeal : "-");
+    own_rules fw = {.ones = 1, .constant = zeal ? 1 : 0, .range = zeal ? 1.0 : 0.0};
+    for (double d = 9.0; d <= horse + 11.0; d += 1.0)
+        cr_expect_leq(fabs(th_units_p_at(ke, d) - p_rules(horse, true, fw, d)), EXACT, "at %g", d);
     cr_expect_eq(th_units_p_at(ke, 10.0), 1.0);
-    cr_expect_leq(fabs(th_units_p_at(ke, 14.0) - 31.0 / 36.0), EXACT);
     cs_units_free(&u);
 }
 
@@ -504,4 +556,162 @@ Test(units_tow, a_type_section_is_checked_when_read)
         cr_expect(strstr(err.msg, bad[i].msg), "%s", err.msg);
         unlink(path);
     }
+}
+
+/* Knights Errant, M 8, Swiftstride, Finest Warhorses, at 15" in the
+ * Errantry Crusade, where they have Crusader's Zeal too: the highest of 2D6
+ * (each 1 re-rolled) + D6 + 1 >= 7, declared within 8 + 6 + 3 + 1. The
+ * re-roll changes the answer, and so does the Zeal. */
+Test(units_tow, knights_errant_finest_warhorses_at_15)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Bretonnians.cat", &m, &u);
+    const cs_unit *ke = row(&u, "Knights Errant");
+    cr_assert_not_null(ke);
+    cr_expect_str_eq(value(ke, "move"), "8");
+    cr_expect_str_eq(value(ke, "swiftstride"), "true");
+    cr_expect_str_eq(value(ke, "reroll_ones"), "every");
+    const char *zeal = value(ke, "roll_bonus");
+    own_rules fw = {.ones = 1, .constant = zeal ? 1 : 0, .range = zeal ? 1.0 : 0.0};
+    double p = p_rules(8.0, true, fw, 15.0);
+    cr_expect_leq(fabs(th_units_p_at(ke, 15.0) - p), EXACT, "%.12f vs %.12f",
+                  th_units_p_at(ke, 15.0), p);
+    own_rules none = {.constant = fw.constant, .range = fw.range};
+    cr_expect_gt(p, p_rules(8.0, true, none, 15.0) + 0.005, "the re-roll of 1s counts at 15\"");
+    cs_units_free(&u);
+}
+
+/* Crusader's Zeal in the Errantry Crusade: Knights of the Realm on Foot, M 4,
+ * no Swiftstride. At 11" (M + 6 + 1) only the Zeal lets them declare: the
+ * highest of 2D6 + 1 >= 7, 11/36; at 10" 20/36 where plain needs a 6
+ * (11/36). */
+Test(units_tow, crusaders_zeal_changes_the_odds)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Kingdom of Bretonnia - Errantry Crusade.cat", &m, &u);
+    const cs_unit *k = row(&u, "Knights of the Realm on Foot");
+    cr_assert_not_null(k);
+    cr_expect_str_eq(value(k, "move"), "4");
+    cr_expect_str_eq(value(k, "roll_bonus"), "1");
+    cr_expect_str_eq(value(k, "range_bonus"), "1");
+    own_rules cz = {.constant = 1, .range = 1.0};
+    cr_expect_leq(fabs(th_units_p_at(k, 11.0) - 11.0 / 36.0), EXACT);
+    cr_expect_leq(fabs(p_rules(4.0, false, cz, 11.0) - 11.0 / 36.0), EXACT);
+    cr_expect_eq(p_rules(4.0, false, (own_rules){0}, 11.0), 0.0, "plain: past M + 6");
+    cr_expect_leq(fabs(th_units_p_at(k, 10.0) - 20.0 / 36.0), EXACT);
+    cs_units_free(&u);
+}
+
+/* Battle Hunger, a Chaotic Trait for infantry: Chaos Warriors (M 4) get a
+ * row with it, "+2" and +D3: at 12" (M + 6 + 2) the highest of 2D6 + D3 >=
+ * 8; the row without it cannot declare there. Chaos Knights (cavalry) get
+ * no such row. */
+Test(units_tow, battle_hunger_is_an_infantry_option_row)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Warriors of Chaos.cat", &m, &u);
+    const cs_unit *plain = row(&u, "Chaos Warriors");
+    const cs_unit *bh = row(&u, "Chaos Warriors (with Battle Hunger)");
+    cr_assert_not_null(plain);
+    cr_assert_not_null(bh);
+    double mv = atof(value(bh, "move"));
+    cr_expect_eq(mv, 4.0);
+    cr_expect_str_eq(value(bh, "roll_bonus"), "1d3");
+    cr_expect_str_eq(value(bh, "range_bonus"), "2");
+    cr_expect_null(value(plain, "roll_bonus"));
+    own_rules hunger = {.d3 = true, .range = 2.0};
+    double want = p_rules(mv, false, hunger, 12.0);
+    cr_expect_gt(want, 0.0);
+    cr_expect_leq(fabs(th_units_p_at(bh, 12.0) - want), EXACT);
+    cr_expect_eq(th_units_p_at(plain, 12.0), 0.0);
+    cr_expect_leq(fabs(th_units_p_at(bh, 9.0) - p_rules(mv, false, hunger, 9.0)), EXACT);
+    cr_expect_null(row(&u, "Chaos Knights (with Battle Hunger)"), "infantry only");
+    cs_units_free(&u);
+}
+
+/* The Steam Tank, M 4, Temperamental: two natural 1s halt it, so at 5"
+ * (where the highest of 2D6 always reaches) it charges with 35/36, and at
+ * 9" with P(highest >= 5) = 20/36 unchanged (two 1s fail there anyway). */
+Test(units_tow, steam_tank_temperamental)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("The Empire of Man.cat", &m, &u);
+    const cs_unit *t = row(&u, "Empire Steam Tank");
+    cr_assert_not_null(t);
+    cr_expect_str_eq(value(t, "move"), "4");
+    cr_expect_eq(atof(value(t, "move")), model_m("The Empire of Man.cat", "Steam Tank"));
+    cr_expect_str_eq(value(t, "halt_ones"), "2");
+    own_rules temper = {.halt = true};
+    cr_expect_leq(fabs(p_rules(4.0, false, temper, 5.0) - 35.0 / 36.0), EXACT);
+    cr_expect_leq(fabs(th_units_p_at(t, 5.0) - 35.0 / 36.0), EXACT);
+    cr_expect_leq(fabs(th_units_p_at(t, 9.0) - 20.0 / 36.0), EXACT);
+    cs_units_free(&u);
+}
+
+/* Harald Gemunsen and the Order's option rows re-roll one die showing 1;
+ * Gorgers re-roll a Charge roll that falls short. */
+Test(units_tow, knights_panther_and_gorgers)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("The Empire of Man.cat", &m, &u);
+    const cs_unit *h = row(&u, "Harald Gemunsen, Grand Master of the Knights Panther");
+    const cs_unit *ek = row(&u, "Empire Knights (with Order of the Knights Panther)");
+    cr_assert_not_null(h);
+    cr_assert_not_null(ek);
+    own_rules panther = {.ones = 2};
+    for (int i = 0; i < 2; i++) {
+        const cs_unit *k = i ? ek : h;
+        double mv = atof(value(k, "move"));
+        bool swift = strcmp(value(k, "swiftstride"), "true") == 0;
+        cr_expect_str_eq(value(k, "reroll_ones"), "single");
+        for (double d = mv + 4.0; d <= mv + 9.0; d += 1.0)
+            cr_expect_leq(fabs(th_units_p_at(k, d) - p_rules(mv, swift, panther, d)), EXACT,
+                          "%s at %g", k->name, d);
+    }
+    cs_units_free(&u);
+
+    read_tow("Ogre Kingdoms.cat", &m, &u);
+    const cs_unit *g = row(&u, "Gorgers");
+    cr_assert_not_null(g);
+    cr_expect_str_eq(value(g, "reroll"), "failed");
+    double mv = atof(value(g, "move"));
+    bool swift = strcmp(value(g, "swiftstride"), "true") == 0;
+    for (double d = mv + 3.0; d <= mv + 9.0; d += 1.0) {
+        /* Re-rolled when it fails: p + (1 - p) p. */
+        double p = p_rules(mv, swift, (own_rules){0}, d);
+        cr_expect_leq(fabs(th_units_p_at(g, d) - (p + (1.0 - p) * p)), EXACT, "Gorgers at %g", d);
+    }
+    cs_units_free(&u);
+}
+
+/* What only another unit's model can use is named once as an option note
+ * and tabled in no row: 'Ere We Go!, a spell of the Waaagh! Magic lore
+ * (found through the lore's info group), and the Scroll of Urgency. */
+Test(units_tow, spells_for_other_units_are_option_notes)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Orc and Goblin Tribes.cat", &m, &u);
+    int n = 0;
+    for (int i = 0; i < u.n_notes; i++)
+        n += u.note[i].kind == CS_UNIT_OPTION && strstr(u.note[i].what, "'Ere We Go!") != NULL;
+    cr_expect_eq(n, 1, "'Ere We Go! named once, by the lore that holds it");
+    cr_expect(noted(&u, "Waaagh! Magic", CS_UNIT_OPTION, "in no row"));
+    for (int i = 0; i < u.n; i++)
+        cr_expect_null(strstr(u.unit[i].name, "Ere We Go"), "%s", u.unit[i].name);
+    cs_units_free(&u);
+    read_tow("Tomb Kings of Khemri.cat", &m, &u);
+    cr_expect(noted(&u, "Scroll of Urgency", CS_UNIT_OPTION, "not in any row"));
+    cs_units_free(&u);
 }

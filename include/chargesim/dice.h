@@ -17,7 +17,9 @@
  *   - kh/kl keep 1..N of N dice; dh/dl drop 1..N-1 (dropping all is an error);
  *   - a repeated re-roll ('r') must leave at least one face (d6r<6 is an
  *     error); a re-roll once ('ro') may match every face: it then re-rolls
- *     every die once, which leaves the plain distribution.
+ *     every die once, which leaves the plain distribution;
+ *   - 'rs' (our extension: Roll20 has no such modifier) does not combine
+ *     with '!'.
  * Limits (CS_ELIMIT): CS_DICE_MAX_TERMS terms, CS_DICE_MAX_COUNT dice in a
  * term, CS_DICE_MAX_SIDES sides, every number at most CS_DICE_MAX_NUMBER.
  *
@@ -29,6 +31,14 @@
  * most CS_DICE_EXPLODE_CAP extra rolls per die (the documented depth cap: the
  * last extra roll never explodes, so d6! has P(X = 6) = 0, P(X = 7) = 1/36
  * and a largest total of 66). Keep/drop then acts on the dice's totals.
+ *
+ * 'rs' re-rolls one die only, once: when any die of the term matches, the
+ * lowest matching die is rolled again (the new face stands, whatever it
+ * shows), then keep/drop acts. "2d6rs1kh1" is The Old World's Knights
+ * Panther: "re-roll a single dice that rolls a natural 1 ... before
+ * discarding any dice that are required to be discarded". Its exact
+ * distribution enumerates the S^N first rolls and the S faces of the
+ * re-roll, so a term needs S^(N+1) <= CS_DICE_SINGLE_WORK (CS_ELIMIT past it).
  *
  * One parsed cs_dice serves both cs_dice_exact (probabilities computed, never
  * sampled) and cs_dice_roll (sampling from a stream). Both are pure and do
@@ -52,9 +62,13 @@
  * (1e9) are refused. Sums without keep/drop are bounded by CS_DIST_CAP
  * alone: at most CS_DIST_CAP^2 multiply-adds per term. */
 #define CS_DICE_EXACT_WORK  500000000.0
+/* cs_dice_exact refuses (CS_ELIMIT) an 'rs' term of N dice with S sides
+ * when S^(N+1) passes this: 6d6rs1 (279936) is fine, 8d6rs1 is not. */
+#define CS_DICE_SINGLE_WORK 2000000.0
 
 typedef enum { CS_KEEP_ALL, CS_KEEP_HIGH, CS_KEEP_LOW, CS_DROP_HIGH, CS_DROP_LOW } cs_dice_keep;
-typedef enum { CS_REROLL_NONE, CS_REROLL_REPEAT, CS_REROLL_ONCE } cs_dice_reroll;
+/* REPEAT 'r', ONCE 'ro' (every matching die once), SINGLE 'rs' (one die once). */
+typedef enum { CS_REROLL_NONE, CS_REROLL_REPEAT, CS_REROLL_ONCE, CS_REROLL_SINGLE } cs_dice_reroll;
 typedef enum { CS_CMP_EQ, CS_CMP_LE, CS_CMP_GE } cs_dice_cmp;
 
 typedef struct cs_dice_term {

@@ -95,11 +95,20 @@ typedef struct cs_units_rule {
      * cs_units_analyse); the note, which must quote the rule, says why. */
     bool no_declare;
     /* `option = row`: an optional upgrade that gives the rule (named after
-     * it, `Unit - NAME` included, or holding it as a rule or a rule link)
-     * gives the unit on foot a row of its own, `Name (with UPGRADE)`, its
-     * cost added; one that gives a mapped characteristic (a mount) does not.
-     * false (`option = no`, the default): upgrades are not read for it. */
+     * it, `Unit - NAME` included, or holding it as a rule, a rule link or a
+     * profile) gives the row a twin of its own, `Name (with UPGRADE)`, its
+     * cost added (T9A's Favour of Kuulima, The Old World's Virtue of The
+     * Impetuous Knight); one that gives a mapped characteristic (a mount)
+     * does not. false (`option = no`, the default): upgrades are not read.
+     * `only_type = WORD`: only a row whose type holds WORD (case aside:
+     * Battle Hunger is for "infantry" only); another is named in a note. */
     bool option_row;
+    char only_type[CS_UNITS_TEXT];
+    /* `option_note = TEXT`: an optional upgrade named after the rule, or
+     * holding its profile (a lore and its spell, through info links and
+     * groups: 'Ere We Go!), is named once in an option note with TEXT, and
+     * tabled in no row: what only another unit's model can use. */
+    char option_note[CS_UNITS_NOTE];
 } cs_units_rule;
 
 /* One mapping file. Texts are kept as written; cs_units_mapping_bind

@@ -50,6 +50,13 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
  * in the parameter's range. CS_EINPUT naming the mapping file otherwise. */
 cs_status cs_units_mapping_bind(cs_units_mapping *m, cs_error *err);
 
+/* Item i of a [rule NAME]'s comma-separated `param` list, with its value
+ * (or its otherwise value) into value: `param = roll_bonus, range_bonus`
+ * with `value = 1, 1`. False past the end, or with no param (or an empty
+ * otherwise). */
+bool cs_units_rule_item(const cs_units_rule *r, int i, bool otherwise, char *param,
+                        size_t pcap, char *value, size_t vcap);
+
 /* Every *.ini of a directory, in name order. *out is malloc'ed (free()). */
 cs_status cs_units_mapping_load_dir(const char *dir, cs_units_mapping **out, int *n, cs_error *err);
 

@@ -212,16 +212,19 @@ static cs_status parse_keep(parser *p, cs_dice_term *t, int mod_at, bool drop)
 static cs_status parse_reroll(parser *p, cs_dice_term *t, int mod_at)
 {
     cs_dice_reroll mode = CS_REROLL_REPEAT;
-    if (raw(p) == 'o') {
-        mode = CS_REROLL_ONCE;
+    const char *what = "a number, '<V' or '>V' after 'r'";
+    if (raw(p) == 'o' || raw(p) == 's') {
+        mode = raw(p) == 'o' ? CS_REROLL_ONCE : CS_REROLL_SINGLE;
+        what = raw(p) == 'o' ? "a number, '<V' or '>V' after 'ro'"
+                             : "a number, '<V' or '>V' after 'rs'";
         p->pos++;
     }
     if (t->reroll != CS_REROLL_NONE)
         return fail(p, CS_EINPUT, mod_at, "at most one re-roll modifier per term");
+    if (mode == CS_REROLL_SINGLE && t->explode)
+        return fail(p, CS_EINPUT, mod_at, "'rs' does not combine with '!'");
     cs_dice_cmp cmp = CS_CMP_EQ;
     int c = peek(p);
-    const char *what = mode == CS_REROLL_ONCE ? "a number, '<V' or '>V' after 'ro'"
-                                              : "a number, '<V' or '>V' after 'r'";
     if (c == '<' || c == '>') {
         cmp = (c == '<') ? CS_CMP_LE : CS_CMP_GE;
         p->pos++;
@@ -256,10 +259,13 @@ static cs_status parse_modifiers(parser *p, cs_dice_term *t)
         } else if (c == '!') {
             if (t->explode)
                 return fail(p, CS_EINPUT, at, "at most one '!' per term");
+            if (t->reroll == CS_REROLL_SINGLE)
+                return fail(p, CS_EINPUT, at, "'rs' does not combine with '!'");
             t->explode = true;
         } else {
             return fail(p, CS_EINPUT, at,
-                        "unknown modifier: expected kh, kl, dh, dl, r, ro, !, '+', '-' or the end");
+                        "unknown modifier: expected kh, kl, dh, dl, r, ro, rs, !, '+', '-' or "
+                        "the end");
         }
         if (st != CS_OK)
             return st;
@@ -390,7 +396,8 @@ void cs_dice_format(const cs_dice *d, char *buf, int cap)
         if (t->explode)
             put_char(&w, '!');
         if (t->reroll != CS_REROLL_NONE) {
-            put_str(&w, t->reroll == CS_REROLL_ONCE ? "ro" : "r");
+            static const char *const reroll_text[] = {"", "r", "ro", "rs"};
+            put_str(&w, reroll_text[t->reroll]);
             if (t->reroll_cmp == CS_CMP_LE)
                 put_char(&w, '<');
             else if (t->reroll_cmp == CS_CMP_GE)
@@ -541,7 +548,8 @@ static void die_dist(const cs_dice_term *t, cs_dist *out)
     for (int f = 1; f <= s; f++) {
         bool match = face_matches(t, f);
         switch (t->reroll) {
-        case CS_REROLL_NONE: q[f] = 1.0 / (double)s; break;
+        case CS_REROLL_NONE:
+        case CS_REROLL_SINGLE: q[f] = 1.0 / (double)s; break; /* one die: term_dist */
         case CS_REROLL_REPEAT: q[f] = match ? 0.0 : 1.0 / (double)(s - m); break;
         case CS_REROLL_ONCE:
             q[f] = ((match ? 0.0 : (double)s) + (double)m) / ((double)s * (double)s);
@@ -655,12 +663,76 @@ static void keep_high(const cs_dist *die, int n, int k, cs_dist *out)
     }
 }
 
+/* The kept total of the n faces in v (sorted here, ascending). */
+static int kept_total(const cs_dice_term *t, int *v, int n)
+{
+    for (int i = 1; i < n; i++) /* insertion sort */
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            int x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    int k = kept_count(t), from = keeps_low(t) ? 0 : n - k, total = 0;
+    for (int i = from; i < from + k; i++)
+        total += v[i];
+    return total;
+}
+
+/* The die of `face` that 'rs' re-rolls: the lowest matching one; -1: none. */
+static int single_pick(const cs_dice_term *t, const int *face)
+{
+    int pick = -1;
+    for (int i = 0; i < t->count; i++)
+        if (face_matches(t, face[i]) && (pick < 0 || face[i] < face[pick]))
+            pick = i;
+    return pick;
+}
+
+/* An 'rs' term, by enumeration: each of the S^N first rolls has weight
+ * S^-N; one with a matching die spreads it over the S faces of the
+ * re-roll. Every weight is a product of exact factors: nothing sampled. */
+static cs_status single_dist(const cs_dice_term *t, cs_dist *out, cs_diag *diag)
+{
+    int n = t->count, s = t->sides;
+    if (pow((double)s, (double)n + 1.0) > CS_DICE_SINGLE_WORK)
+        return limit(diag, "an 'rs' term too large to compute exactly (S^(N+1) > 2e6)");
+    int face[CS_DICE_MAX_COUNT], v[CS_DICE_MAX_COUNT];
+    out->lo = kept_count(t);
+    out->hi = kept_count(t) * s;
+    for (int i = 0; i < dist_width(out); i++)
+        out->p[i] = 0.0;
+    double w = pow((double)s, -(double)n);
+    for (int i = 0; i < n; i++)
+        face[i] = 1;
+    for (;;) {
+        int pick = single_pick(t, face);
+        for (int g = pick < 0 ? 0 : 1; g <= (pick < 0 ? 0 : s); g++) {
+            for (int i = 0; i < n; i++)
+                v[i] = face[i];
+            if (pick >= 0)
+                v[pick] = g;
+            out->p[kept_total(t, v, n) - out->lo] += pick < 0 ? w : w / (double)s;
+        }
+        int i = 0;
+        while (i < n && face[i] == s)
+            face[i++] = 1;
+        if (i == n)
+            break;
+        face[i]++;
+    }
+    if (t->sign < 0)
+        dist_mirror(out);
+    return CS_OK;
+}
+
 static cs_status term_dist(const cs_dice_term *t, cs_dist *out, cs_diag *diag)
 {
     if (t->sides == 0) {
         cs_dist_point(out, t->sign * t->count);
         return CS_OK;
     }
+    if (t->reroll == CS_REROLL_SINGLE)
+        return single_dist(t, out, diag);
     cs_dist die;
     die_dist(t, &die);
     int k = kept_count(t);
@@ -709,7 +781,8 @@ static int roll_face(const cs_dice_term *t, cs_rng *rng)
 {
     int s = t->sides, v = t->reroll_value;
     switch (t->reroll) {
-    case CS_REROLL_NONE: break;
+    case CS_REROLL_NONE:
+    case CS_REROLL_SINGLE: break; /* one die of the term: roll_single */
     case CS_REROLL_ONCE: {
         int f = cs_rng_die(rng, s);
         return face_matches(t, f) ? cs_rng_die(rng, s) : f;
@@ -744,10 +817,24 @@ static int roll_die(const cs_dice_term *t, cs_rng *rng)
     }
 }
 
+/* An 'rs' term: N faces, the lowest matching one rolled again, then kept. */
+static int roll_single(const cs_dice_term *t, cs_rng *rng)
+{
+    int face[CS_DICE_MAX_COUNT];
+    for (int i = 0; i < t->count; i++)
+        face[i] = cs_rng_die(rng, t->sides);
+    int pick = single_pick(t, face);
+    if (pick >= 0)
+        face[pick] = cs_rng_die(rng, t->sides);
+    return kept_total(t, face, t->count);
+}
+
 static int roll_term(const cs_dice_term *t, cs_rng *rng)
 {
     if (t->sides == 0)
         return t->count;
+    if (t->reroll == CS_REROLL_SINGLE)
+        return roll_single(t, rng);
     if (t->keep == CS_KEEP_ALL && t->reroll == CS_REROLL_NONE && !t->explode) {
         /* The hot path: N bounded draws, the +1 per die added once. */
         uint32_t sum = 0, sides = (uint32_t)t->sides;

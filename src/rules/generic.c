@@ -7,7 +7,11 @@
  * policies: none; failed (re-roll the whole roll once if it fails); one_die
  * (re-roll the single die that best helps: the lowest). Presets fill move's
  * role, the dice, how near counts as a charge and who may declare, as four
- * published games play them (issue 15.1; one row each in PRESETS). */
+ * published games play them (issue 15.1; one row each in PRESETS). Units'
+ * own rules add to a preset (The Old World's, issue 50): natural 1s of the
+ * charge dice re-rolled (reroll_ones), a bonus to the roll (roll_bonus) and
+ * to the maximum possible charge range (range_bonus), and a charge that
+ * halts on natural 1s (halt_ones). */
 #include <math.h>
 #include <string.h>
 
@@ -15,8 +19,12 @@
 #include "chargesim/reach.h"
 #include "chargesim/registry.h"
 
-enum { P_PRESET, P_MOVE, P_DICE, P_SWIFTSTRIDE, P_REROLL, P_ENGAGEMENT, P_DISTANCE, P_COUNT };
+enum {
+    P_PRESET, P_MOVE, P_DICE, P_SWIFTSTRIDE, P_REROLL, P_ENGAGEMENT, P_DISTANCE,
+    P_REROLL_ONES, P_ROLL_BONUS, P_RANGE_BONUS, P_HALT_ONES, P_COUNT
+};
 enum { REROLL_NONE, REROLL_FAILED, REROLL_ONE_DIE };
+enum { ONES_NONE, ONES_EVERY, ONES_SINGLE };
 enum { O_CHARGED, O_FAILED, O_ILLEGAL, O_COUNT };
 enum { M_ROLL, M_RANGE };
 
@@ -110,6 +118,7 @@ static const cs_game games[] = {PRESETS(PRESET_GAME)};
 #define N_PRESETS ((int)(sizeof presets / sizeof presets[0]))
 
 static const char *const reroll_names[] = {"none", "failed", "one_die", NULL};
+static const char *const ones_names[] = {"none", "every", "single", NULL};
 
 static const cs_param_def params[P_COUNT] = {
     {"preset", CS_PARAM_CHOICE, "none", "",
@@ -131,6 +140,22 @@ static const cs_param_def params[P_COUNT] = {
      "the preset's",
      -1, 100, NULL, 0},
     {"distance", CS_PARAM_REAL, "8", "in", "gap to the target", 0, 1000, NULL, CS_PF_LAYOUT},
+    {"reroll_ones", CS_PARAM_CHOICE, "none", "",
+     "natural 1s of the charge dice (the first term, before keep/drop; not swiftstride's die "
+     "nor roll_bonus) re-rolled once: every (ro1, Finest Warhorses) or single, one die (rs1, "
+     "Knights Panther); always taken",
+     0, 0, ones_names, CS_PF_ASSUMPTION},
+    {"roll_bonus", CS_PARAM_DICE, "", "",
+     "dice or a number added to the charge roll (e.g. 1, 1d3: Crusader's Zeal, Battle Hunger); "
+     "always taken; empty: none",
+     0, 0, NULL, 0},
+    {"range_bonus", CS_PARAM_REAL, "0", "in",
+     "inches added to the maximum possible charge range (presets with one: tow)", 0, 100, NULL,
+     0},
+    {"halt_ones", CS_PARAM_INT, "0", "",
+     "the charge halts (fails) when at least this many of the charge dice show a natural 1 "
+     "(Temperamental: 2); 0: never",
+     0, 100, NULL, CS_PF_ASSUMPTION},
 };
 
 static const char *const outcomes[O_COUNT] = {"charged", "failed", "illegal"};
@@ -148,6 +173,9 @@ static const cs_metric_def metrics[] = {
 typedef struct generic_ctx {
     cs_dice dice;
     cs_dist dist;      /* exact distribution of one roll */
+    int halt_ones;     /* > 0: the charge halts when that many of term 0's dice show 1 */
+    cs_dice rest;      /* halt_ones: the dice after term 0 (n_terms 0: none) */
+    cs_dist go;        /* halt_ones: P(the roll is v and the charge goes on), not summing to 1 */
     double move;
     double engagement; /* inches: ending this near the target is a charge */
     int limit;         /* LIMIT_*: who may declare */
@@ -193,6 +221,136 @@ static const char *presets_with(generic_ctx *c, bool swift, const char *before,
     return c->why;
 }
 
+/* Term 0 of the dice, the charge roll's own dice: N plain dice, possibly
+ * with keep/drop, nothing else (what reroll_ones and halt_ones act on). */
+static bool charge_dice(const cs_dice *d)
+{
+    const cs_dice_term *t = &d->term[0];
+    return d->n_terms >= 1 && t->sides > 0 && t->sign > 0 && t->reroll == CS_REROLL_NONE &&
+           !t->explode;
+}
+
+/* The kept total of term t's faces v (sorted here), as the dice module keeps. */
+static int kept_total(const cs_dice_term *t, int *v)
+{
+    int n = t->count;
+    for (int i = 1; i < n; i++) /* insertion sort, ascending */
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            int x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    int k = t->keep == CS_KEEP_ALL                              ? n
+            : t->keep == CS_KEEP_HIGH || t->keep == CS_KEEP_LOW ? t->keep_n
+                                                                : n - t->keep_n;
+    bool low = t->keep == CS_KEEP_LOW || t->keep == CS_DROP_HIGH;
+    int total = 0;
+    for (int i = low ? 0 : n - k; i < (low ? k : n); i++)
+        total += v[i];
+    return total;
+}
+
+/* halt_ones: c->go, P(the roll is v and fewer than halt_ones of term 0's
+ * dice show a natural 1), by enumerating term 0's dice (S^N rolls, each of
+ * weight S^-N) and convolving the rest's exact distribution. */
+static cs_status halt_exact(generic_ctx *c, cs_diag *diag)
+{
+    const cs_dice_term *t = &c->dice.term[0];
+    int n = t->count, s = t->sides, face[32], v[32];
+    if (n > 32 || pow((double)s, (double)n) > 2e6) {
+        *diag = (cs_diag){0, "halt_ones", "the charge dice are too many to enumerate"};
+        return CS_EINPUT;
+    }
+    cs_dice one = {.n_terms = 1, .term = {*t}};
+    int lo = cs_dice_min(&one);
+    c->go.lo = lo;
+    c->go.hi = cs_dice_max(&one);
+    for (int i = 0; i <= c->go.hi - lo; i++)
+        c->go.p[i] = 0.0;
+    double w = pow((double)s, -(double)n);
+    for (int i = 0; i < n; i++)
+        face[i] = 1;
+    for (;;) {
+        int ones = 0;
+        for (int i = 0; i < n; i++) {
+            v[i] = face[i];
+            ones += face[i] == 1;
+        }
+        if (ones < c->halt_ones)
+            c->go.p[kept_total(t, v) - lo] += w;
+        int i = 0;
+        while (i < n && face[i] == s)
+            face[i++] = 1;
+        if (i == n)
+            break;
+        face[i]++;
+    }
+    if (c->rest.n_terms == 0)
+        return CS_OK;
+    /* Both supports lie inside the whole roll's, which cs_dice_exact checked. */
+    cs_dist rest;
+    cs_status st = cs_dice_exact(&c->rest, &rest, diag);
+    if (st == CS_OK)
+        (void)cs_dist_convolve(&c->go, &rest, &c->go);
+    return st;
+}
+
+/* The unit's own rules on top of the dice (issue 50): reroll_ones marks
+ * term 0, roll_bonus appends its terms, halt_ones splits term 0 from the
+ * rest. Each refuses what it cannot mean. */
+static cs_status own_rules(const cs_params *p, generic_ctx *c, const preset *row, cs_diag *diag)
+{
+    int ones = (int)p->num[P_REROLL_ONES];
+    const char *bonus = p->text[P_ROLL_BONUS];
+    c->halt_ones = (int)p->num[P_HALT_ONES];
+    if ((ones != ONES_NONE || c->halt_ones > 0) && !charge_dice(&c->dice)) {
+        *diag = (cs_diag){0, ones != ONES_NONE ? "reroll_ones" : "halt_ones",
+                          "needs charge dice without a re-roll or '!' of their own"};
+        return CS_EINPUT;
+    }
+    if (p->num[P_RANGE_BONUS] != 0.0 && row->limit != LIMIT_MAX_RANGE) {
+        *diag = (cs_diag){0, "range_bonus",
+                          "only a preset with a maximum possible charge range (tow) has one"};
+        return CS_EINPUT;
+    }
+    c->max_declare += p->num[P_RANGE_BONUS];
+    if (ones != ONES_NONE) {
+        cs_dice_term *t = &c->dice.term[0];
+        t->reroll = ones == ONES_EVERY ? CS_REROLL_ONCE : CS_REROLL_SINGLE;
+        t->reroll_cmp = CS_CMP_EQ;
+        t->reroll_value = 1;
+    }
+    if (c->halt_ones > 0) {
+        if (c->reroll != REROLL_NONE || ones != ONES_NONE || c->halt_ones > c->dice.term[0].count) {
+            *diag = (cs_diag){0, "halt_ones",
+                              "give at most the number of charge dice, with no re-roll "
+                              "(reroll and reroll_ones none: a halted charge rolls no more)"};
+            return CS_EINPUT;
+        }
+        c->rest.n_terms = c->dice.n_terms - 1;
+        for (int i = 1; i < c->dice.n_terms; i++)
+            c->rest.term[i - 1] = c->dice.term[i];
+    }
+    if (bonus && bonus[0] != '\0') {
+        cs_dice b;
+        cs_status st = cs_dice_parse(bonus, &b, diag);
+        if (st == CS_OK && c->dice.n_terms + b.n_terms > CS_DICE_MAX_TERMS)
+            st = CS_ELIMIT;
+        if (st != CS_OK) {
+            *diag = (cs_diag){0, "roll_bonus",
+                              st == CS_ELIMIT ? "the dice and the bonus exceed 8 terms"
+                                              : "a dice expression or a number (1, 1d3)"};
+            return st;
+        }
+        for (int i = 0; i < b.n_terms; i++) {
+            c->dice.term[c->dice.n_terms++] = b.term[i];
+            if (c->halt_ones > 0)
+                c->rest.term[c->rest.n_terms++] = b.term[i];
+        }
+    }
+    return CS_OK;
+}
+
 static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
 {
     generic_ctx *c = vctx;
@@ -232,10 +390,18 @@ static cs_status prepare(const cs_params *p, void *vctx, cs_diag *diag)
     }
     const char *dice = own_dice ? text : swift ? row->swift_dice : row->dice ? row->dice : "2d6";
     cs_status st = cs_dice_parse(dice, &c->dice, diag);
-    if (st == CS_OK)
-        st = cs_dice_exact(&c->dice, &c->dist, diag);
     if (st != CS_OK) {
         diag->key = "dice";
+        return st;
+    }
+    st = own_rules(p, c, row, diag);
+    if (st == CS_OK)
+        st = cs_dice_exact(&c->dice, &c->dist, diag);
+    if (st == CS_OK && c->halt_ones > 0)
+        st = halt_exact(c, diag);
+    if (st != CS_OK) {
+        if (!diag->key)
+            diag->key = "dice";
         return st;
     }
     if (c->reroll == REROLL_ONE_DIE) {
@@ -289,10 +455,28 @@ static int roll_one_die(const generic_ctx *c, double need, cs_rng *rng)
     return sum;
 }
 
-/* One charge roll under the re-roll policy (shared by resolve and
- * resolve_batch, so both draw the same numbers). */
-static inline int roll_once(const generic_ctx *c, double need, cs_rng *rng)
+/* One roll with halt_ones: term 0's faces drawn here, to count the 1s. */
+static int roll_halt(const generic_ctx *c, cs_rng *rng, bool *halted)
 {
+    const cs_dice_term *t = &c->dice.term[0];
+    int v[32], ones = 0;
+    for (int i = 0; i < t->count; i++) {
+        v[i] = cs_rng_die(rng, t->sides);
+        ones += v[i] == 1;
+    }
+    *halted = ones >= c->halt_ones;
+    int roll = kept_total(t, v);
+    return c->rest.n_terms > 0 ? roll + cs_dice_roll(&c->rest, rng) : roll;
+}
+
+/* One charge roll under the re-roll policy (shared by resolve and
+ * resolve_batch, so both draw the same numbers); *halted: halt_ones stopped
+ * the charge, whatever the roll. */
+static inline int roll_once(const generic_ctx *c, double need, cs_rng *rng, bool *halted)
+{
+    *halted = false;
+    if (c->halt_ones > 0)
+        return roll_halt(c, rng, halted);
     if (c->reroll == REROLL_ONE_DIE)
         return roll_one_die(c, need, rng);
     int roll = cs_dice_roll(&c->dice, rng);
@@ -312,8 +496,9 @@ static void resolve(const void *vctx, const void *vl, cs_rng *rng, cs_trial *out
         return;
     }
     double need = l->need;
-    int roll = roll_once(c, need, rng);
-    out->outcome = (double)roll >= need ? O_CHARGED : O_FAILED;
+    bool halted;
+    int roll = roll_once(c, need, rng, &halted);
+    out->outcome = !halted && (double)roll >= need ? O_CHARGED : O_FAILED;
     out->m[M_ROLL] = (double)roll;
     out->m[M_RANGE] = c->move + (double)roll;
 }
@@ -331,7 +516,8 @@ static void resolve_batch(const void *vctx, const void *vl, cs_rng_trials *trial
     const cs_dice_term *d = &c->dice.term[0];
     double sum_roll = t->msum[M_ROLL], sum_range = t->msum[M_RANGE];
     uint64_t ok = 0;
-    if (c->reroll == REROLL_NONE && c->dice.n_terms == 1 && d->sides > 0 && d->sign > 0 &&
+    if (c->reroll == REROLL_NONE && c->halt_ones == 0 && c->dice.n_terms == 1 && d->sides > 0 &&
+        d->sign > 0 &&
         d->keep == CS_KEEP_ALL && d->reroll == CS_REROLL_NONE && !d->explode) {
         /* Plain NdX: the dice drawn inline, as cs_dice_roll draws them. */
         const uint32_t sides = (uint32_t)d->sides;
@@ -350,8 +536,9 @@ static void resolve_batch(const void *vctx, const void *vl, cs_rng_trials *trial
         for (uint64_t i = 0; i < n; i++) {
             cs_rng rng;
             cs_rng_trials_next(trials, &rng);
-            int roll = roll_once(c, need, &rng);
-            ok += (double)roll >= need;
+            bool halted;
+            int roll = roll_once(c, need, &rng, &halted);
+            ok += !halted && (double)roll >= need;
             sum_roll += (double)roll;
             sum_range += c->move + (double)roll;
         }
@@ -436,6 +623,13 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
         p = fmin(1.0, p); /* a sum of exact terms may round a hair above 1 */
     } else {
         double p1 = cs_dist_p_at_least_real(&c->dist, need);
+        if (c->halt_ones > 0) {
+            /* Reached and not halted; the roll is reported either way, so
+             * its distribution below stays c->dist (no re-roll with halts). */
+            p1 = 0.0;
+            for (int v = c->go.lo; v <= c->go.hi; v++)
+                p1 += (double)v >= need ? c->go.p[v - c->go.lo] : 0.0;
+        }
         /* again = P(the whole roll is re-rolled); 0 also when p1 = 1. */
         double again = c->reroll == REROLL_FAILED ? 1.0 - p1 : 0.0;
         p = p1 + again * p1;
@@ -487,6 +681,16 @@ const cs_ruleset cs_rules_generic = {
         "Re-rolls: failed re-rolls the whole roll once when it falls short; one_die\n"
         "re-rolls the single die that best helps, which for a plain sum is the lowest one\n"
         "(only plain NdX(+constant) rolls accept it).\n"
+        "A unit's own rules (The Old World's, docs/rules/generic.md): reroll_ones =\n"
+        "every re-rolls each natural 1 of the charge dice once, before any is discarded\n"
+        "(ro1: Finest Warhorses); single re-rolls one die showing 1 (rs1: Knights\n"
+        "Panther); only the charge dice, never swiftstride's D6 nor roll_bonus, which\n"
+        "are modifiers to the result. roll_bonus adds dice or a number to the roll\n"
+        "(Crusader's Zeal 1, Battle Hunger and First to the Fray 1d3); range_bonus adds\n"
+        "inches to the maximum possible charge range (1, 2, 3 for those). halt_ones = N:\n"
+        "the charge halts, outcome failed, when N of the charge dice show a natural 1\n"
+        "(the Steam Tank's Temperamental: 2). A re-roll, a bonus or a choice the rule\n"
+        "offers is always taken: it never shortens a charge.\n"
         "Success: charged. Outcomes: charged, failed, illegal (no dice are rolled).\n"
         "Exact: outcome probabilities and the roll's distribution are computed from the\n"
         "dice language's exact distributions (method exact / conditional).",

@@ -51,6 +51,10 @@ typedef struct cs_units_rule_option {
  * groups, not what it links: those are shared items, not this unit's own
  * options) whose name carries `rule` with a number, in document order; at
  * most `max`. Upgrades the unit must take are its profile, not options. */
+/* Is there a min selections constraint >= 1 on entry (or link) e: the
+ * unit must take it? */
+bool cs_units_compulsory(const xmlNode *e);
+
 int cs_units_rule_options(const xmlNode *e, const char *rule, cs_units_rule_option *out, int max);
 
 /* The first category of a mount choice named in `types` (a comma-separated

@@ -233,9 +233,13 @@ static int rule_key(load_state *st, const char *rname, const char *name, const c
         r->option_row = strcmp(value, "row") == 0;
         return 1;
     }
+    if (strcmp(name, "only_type") == 0)
+        return SET(r->only_type, value);
+    if (strcmp(name, "option_note") == 0)
+        return SET(r->option_note, value);
     return fail(st,
                 "unknown key `%s` in [rule %s] (param, value, otherwise, note, row, row_param, "
-                "declare, option)",
+                "declare, option, only_type, option_note)",
                 name, rname);
 }
 
@@ -344,16 +348,29 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
             return cs_error_set(err, CS_EINPUT, "%s: [characteristic %s] has no param", path,
                                 out->chars[i].name);
         }
-    for (int i = 0; i < out->n_rules; i++)
-        if (out->rules[i].param[0] == '\0' && out->rules[i].note[0] == '\0' && out->rules[i].row[0] == '\0')
-            return cs_error_set(err, CS_EINPUT, "%s: [rule %s] has neither param, note nor row", path,
-                                out->rules[i].name);
-    /* A unit tabled at 0 says why: the note quotes the rule. */
-    for (int i = 0; i < out->n_rules; i++)
-        if (out->rules[i].no_declare && out->rules[i].note[0] == '\0')
+    for (int i = 0; i < out->n_rules; i++) {
+        const cs_units_rule *ru = &out->rules[i];
+        if (ru->param[0] == '\0' && ru->note[0] == '\0' && ru->row[0] == '\0' &&
+            ru->option_note[0] == '\0')
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [rule %s] has neither param, note, row nor option_note", path,
+                                ru->name);
+        /* A unit tabled at 0 says why: the note quotes the rule. */
+        if (ru->no_declare && ru->note[0] == '\0')
             return cs_error_set(err, CS_EINPUT,
                                 "%s: [rule %s] declare = no needs a note quoting the rule", path,
-                                out->rules[i].name);
+                                ru->name);
+        if (ru->option_row && (ru->row[0] || !ru->param[0]))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [rule %s] option = row needs a param and no row (a rule with "
+                                "a row reads its options by the number in their names)",
+                                path, ru->name);
+        if ((ru->only_type[0] && !ru->option_row) || (ru->option_row && ru->option_note[0]))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [rule %s] only_type needs option = row, and option_note goes "
+                                "without option",
+                                path, ru->name);
+    }
     for (int i = 0; i < out->n_types; i++) {
         if (!out->type_text[i][0])
             return cs_error_set(err, CS_EINPUT, "%s: [type %s] needs omit or note", path,
@@ -364,12 +381,6 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
                                 "the rule, not omit",
                                 path, out->type_name[i]);
     }
-    for (int i = 0; i < out->n_rules; i++)
-        if (out->rules[i].option_row && (out->rules[i].row[0] || !out->rules[i].param[0]))
-            return cs_error_set(err, CS_EINPUT,
-                                "%s: [rule %s] option = row needs a param and no row (a rule with "
-                                "a row reads its options by the number in their names)",
-                                path, out->rules[i].name);
     copy(out->sha256, sizeof out->sha256, src.sha256);
     if (out->distance[0] == '\0')
         copy(out->distance, sizeof out->distance, "distance");
@@ -462,6 +473,77 @@ static cs_status bind_fixed(cs_units_mapping *m, const cs_ruleset *rs, cs_error 
     return st;
 }
 
+/* Item i of a comma-separated list, blanks around it trimmed; false past
+ * the end. */
+static bool list_item(const char *list, int i, char *out, size_t cap)
+{
+    const char *s = list;
+    for (int k = 0; k < i; k++) {
+        s = strchr(s, ',');
+        if (!s)
+            return false;
+        s++;
+    }
+    while (*s == ' ')
+        s++;
+    if (!*s && i > 0)
+        return false;
+    const char *e = strchr(s, ',');
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    while (n > 0 && s[n - 1] == ' ')
+        n--;
+    snprintf(out, cap, "%.*s", (int)n, s);
+    return true;
+}
+
+bool cs_units_rule_item(const cs_units_rule *r, int i, bool otherwise, char *param,
+                        size_t pcap, char *value, size_t vcap)
+{
+    if (!r->param[0] || (otherwise && !r->otherwise[0]) || !list_item(r->param, i, param, pcap))
+        return false;
+    return list_item(otherwise ? r->otherwise : r->value, i, value, vcap);
+}
+
+/* How many items a list has (an empty text: 0). */
+static int list_count(const char *list)
+{
+    int n = list[0] ? 1 : 0;
+    for (const char *s = list; (s = strchr(s, ',')) != NULL; s++)
+        n++;
+    return n;
+}
+
+/* One [rule NAME] param with its value and otherwise, checked as below. */
+static cs_status bind_rule_param(const cs_units_mapping *m, const cs_ruleset *rs,
+                                 const cs_units_rule *r, int i, cs_error *err)
+{
+    char param[CS_UNITS_TEXT], value[2][CS_UNITS_TEXT];
+    (void)cs_units_rule_item(r, i, false, param, sizeof param, value[0], sizeof value[0]);
+    bool other = cs_units_rule_item(r, i, true, param, sizeof param, value[1], sizeof value[1]);
+    int k = cs_ruleset_param_index(rs, param);
+    bool taken = k == m->distance_param;
+    for (int j = 0; j < m->n_chars; j++)
+        taken = taken || m->char_param[j] == k;
+    for (int j = 0; j < m->n_fixed; j++)
+        taken = taken || m->fixed_param[j] == k;
+    if (k < 0 || taken)
+        return cs_error_set(err, CS_EINPUT, "%s: [rule %s] param `%s` is %s", m->path, r->name,
+                            param,
+                            k < 0 ? "not a parameter of the ruleset"
+                                  : "the distance, fixed or fed by a characteristic");
+    cs_experiment e;
+    cs_experiment_init(&e, m->path);
+    cs_status st = cs_experiment_set(&e, "experiment", "ruleset", rs->name, m->path, 0, err);
+    for (int w = 0; w < (other ? 2 : 1) && st == CS_OK; w++) {
+        st = cs_experiment_set(&e, "params", param, value[w], m->path, 0, err);
+        if (st == CS_OK && e.param[k].kind != CS_VAL_FIXED)
+            st = cs_error_set(err, CS_EINPUT, "%s: [rule %s] %s = %s: expected one value",
+                              m->path, r->name, param, value[w]);
+    }
+    cs_experiment_free(&e);
+    return st;
+}
+
 /* The [rule NAME] parameters: each a parameter of the ruleset, neither the
  * distance nor one a characteristic feeds or the mapping fixes (a unit's
  * value would come from two places), its value read by the experiment
@@ -481,32 +563,23 @@ static cs_status bind_rules(cs_units_mapping *m, const cs_ruleset *rs, cs_error 
                                 "%s: [rule %s] row and row_param go together, and row_param "
                                 "must be a parameter a [characteristic] feeds",
                                 m->path, r->name);
-        int k = m->rule_param[i] = r->param[0] ? cs_ruleset_param_index(rs, r->param) : -1;
+        /* param = a, b with value = x, y: each its own (issue 50:
+         * Crusader's Zeal raises the roll and the range); the first's
+         * index marks a rule that sets something. */
+        char first[CS_UNITS_TEXT];
+        m->rule_param[i] = list_item(r->param, 0, first, sizeof first) && r->param[0]
+                               ? cs_ruleset_param_index(rs, first)
+                               : -1;
         if (!r->param[0])
             continue;
-        bool taken = k == m->distance_param;
-        for (int j = 0; j < m->n_chars; j++)
-            taken = taken || m->char_param[j] == k;
-        for (int j = 0; j < m->n_fixed; j++)
-            taken = taken || m->fixed_param[j] == k;
-        if (k < 0 || taken)
-            return cs_error_set(err, CS_EINPUT, "%s: [rule %s] param `%s` is %s", m->path,
-                                r->name, r->param,
-                                k < 0 ? "not a parameter of the ruleset"
-                                      : "the distance, fixed or fed by a characteristic");
-        cs_experiment e;
-        cs_experiment_init(&e, m->path);
-        st = cs_experiment_set(&e, "experiment", "ruleset", rs->name, m->path, 0, err);
-        for (int w = 0; w < 2 && st == CS_OK; w++) {
-            const char *v = w ? r->otherwise : r->value;
-            if (w && !v[0])
-                break;
-            st = cs_experiment_set(&e, "params", r->param, v, m->path, 0, err);
-            if (st == CS_OK && e.param[k].kind != CS_VAL_FIXED)
-                st = cs_error_set(err, CS_EINPUT, "%s: [rule %s] %s = %s: expected one value",
-                                  m->path, r->name, r->param, v);
-        }
-        cs_experiment_free(&e);
+        int n = list_count(r->param);
+        if (list_count(r->value) != n || (r->otherwise[0] && list_count(r->otherwise) != n))
+            return cs_error_set(err, CS_EINPUT,
+                                "%s: [rule %s] lists %d param%s: value (and otherwise, if "
+                                "given) must list as many",
+                                m->path, r->name, n, n == 1 ? "" : "s");
+        for (int j = 0; st == CS_OK && j < n; j++)
+            st = bind_rule_param(m, rs, r, j, err);
     }
     return st;
 }

@@ -13,12 +13,15 @@
  * with no number, an optional upgrade giving Fly (its row names it), a
  * rule granted only in an item's prose (noted by units_resolve.c). An
  * upgrade that grants a rule mapped with `option = row` (T9A's Favour of
- * Kuulima, Greenfire Eyes) gives a row of its own that names it. A
+ * Kuulima, Greenfire Eyes; The Old World's Virtues) gives a row of its own
+ * that names it; one marked `option_note` (a spell another unit's model
+ * casts) a note. A
  * chosen mount's troop type is its own, else a category of the choice
  * that names one, else "not given", with a note. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "units_reader.h"
 
@@ -223,15 +226,54 @@ static bool gives_characteristic(const reader *r, const xmlNode *t)
     return false;
 }
 
+/* Does entry e hold a profile named `rule`: its own, or through its info
+ * links and info groups (a lore's spells), at most `depth` links deep? */
+static bool holds_profile(const reader *r, const xmlNode *e, const char *rule, int depth)
+{
+    for (const xmlNode *c = e->children; c; c = c->next) {
+        if (!cs_units_xml_is(c, "profiles") && !cs_units_xml_is(c, "infoLinks") &&
+            !cs_units_xml_is(c, "infoGroups"))
+            continue;
+        for (const xmlNode *k = c->children; k; k = k->next) {
+            char name[CS_UNITS_NAME], id[CS_UNITS_TEXT];
+            const xmlNode *t = k;
+            if (cs_units_xml_is(k, "infoLink") &&
+                (depth == 0 || !cs_units_xml_prop(k, "targetId", id, sizeof id) ||
+                 !(t = cs_units_docs_lookup(&r->docs, id))))
+                continue;
+            if (cs_units_xml_is(t, "profile") && cs_units_xml_prop(t, "name", name, sizeof name) &&
+                cs_units_names_rule(name, rule))
+                return true;
+            if (cs_units_xml_is(t, "infoGroup") &&
+                holds_profile(r, t, rule, t == k ? depth : depth - 1))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Does `type` hold `word`, case aside? */
+static bool type_holds(const char *type, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *s = type; *s; s++)
+        if (strncasecmp(s, word, n) == 0)
+            return true;
+    return false;
+}
+
 #define OPTION_DEPTH 8 /* groups within groups, linked or nested */
 
-/* The optional upgrades below entry or group e that give rule k: nested or
- * linked (a shared Favour), visible (hidden ones are shown only under
- * conditions, not read), at most max. */
+/* The optional upgrades below entry or group e that give rule k, each
+ * once: nested or linked (a shared Favour, a Virtue), visible (hidden ones
+ * are shown only under conditions, not read), named after the rule or
+ * holding it as a rule or rule link; with `option_note`, holding its
+ * profile too (a lore and its spell). At most max. */
 static int givers_below(const reader *r, const xmlNode *e, int k, const xmlNode **out, int n,
                         int max, int depth)
 {
-    const char *rule = r->m->rules[k].name;
+    const cs_units_rule *rule = &r->m->rules[k];
+    const bool noted = rule->option_note[0] != '\0';
     for (const xmlNode *c = e->children; c && n < max && depth < OPTION_DEPTH; c = c->next) {
         if (!cs_units_xml_is(c, "selectionEntries") && !cs_units_xml_is(c, "selectionEntryGroups") &&
             !cs_units_xml_is(c, "entryLinks"))
@@ -245,14 +287,19 @@ static int givers_below(const reader *r, const xmlNode *e, int k, const xmlNode 
             if (!t || cs_units_xml_prop_is(x, "hidden", "true") ||
                 cs_units_xml_prop_is(t, "hidden", "true"))
                 continue;
+            bool seen = false;
+            for (int i = 0; i < n; i++)
+                seen = seen || out[i] == t;
+            if (seen)
+                continue;
             if (cs_units_xml_is(t, "selectionEntry") && cs_units_xml_prop_is(t, "type", "upgrade") &&
                 !cs_units_compulsory(x) && !cs_units_compulsory(t) &&
                 cs_units_xml_prop(t, "name", name, sizeof name) &&
-                (named_after(name, rule) || holds_rule(t, rule))) {
-                if (!gives_characteristic(r, t))
+                (named_after(name, rule->name) || holds_rule(t, rule->name) ||
+                 (noted && holds_profile(r, t, rule->name, 2)))) {
+                if (noted || !gives_characteristic(r, t))
                     out[n++] = t;
-            } else if (cs_units_xml_is(t, "selectionEntryGroup") ||
-                       (cs_units_xml_is(t, "selectionEntry") && t == x)) {
+            } else if (cs_units_xml_is(t, "selectionEntryGroup") || cs_units_xml_is(t, "selectionEntry")) {
                 n = givers_below(r, t, k, out, n, max, depth + 1);
             }
         }
@@ -260,9 +307,29 @@ static int givers_below(const reader *r, const xmlNode *e, int k, const xmlNode 
     return n;
 }
 
+/* Rule k's option named once in an option note (`option_note`), or, for a
+ * row whose type lacks `only_type`, the note that it gets no row. */
+static cs_status option_noted(reader *r, const cs_unit *u, int k, const xmlNode *giver,
+                              const char *name)
+{
+    const cs_units_rule *rule = &r->m->rules[k];
+    char what[CS_UNITS_NOTE];
+    if (rule->option_note[0]) {
+        bool same = strcmp(name, rule->name) == 0;
+        snprintf(what, sizeof what, "%s%s%s%s", same ? "" : "its ", same ? "" : rule->name,
+                 same ? "" : ": ", rule->option_note);
+    } else {
+        snprintf(what, sizeof what,
+                 "%s only: no row with it for `%s` (%s) nor any unit of another type",
+                 rule->only_type, u->name, u->type[0] ? u->type : "no type given");
+    }
+    return cs_units_note_option(r->out, name, path_of(r, giver), cs_units_xml_line(giver), what);
+}
+
 /* The rows of u with each upgrade that gives it a rule it lacks (option =
  * row): `Name (with UPGRADE)`, the rule's param set as the rule sets it,
- * the upgrade's cost added, and its flying twin where u has one. */
+ * the upgrade's cost added, and its flying twin where u has one; or the
+ * option's note (option_note, only_type). */
 static cs_status option_rows(reader *r, const base_unit *b, const cs_unit *u,
                              const cs_units_found *found, const char *label, int n_sel)
 {
@@ -271,22 +338,27 @@ static cs_status option_rows(reader *r, const base_unit *b, const cs_unit *u,
     bool complete = true; /* a unit left out for a missing value has no option rows */
     for (int c = 0; c < m->n_chars; c++)
         complete = complete && (!m->chars[c].required || cs_units_found_has_digit(&found[c]));
-    for (int k = 0; st == CS_OK && complete && n_sel == 0 && k < m->n_rules; k++) {
+    for (int k = 0; st == CS_OK && complete && k < m->n_rules; k++) {
+        const cs_units_rule *rule = &m->rules[k];
         const xmlNode *giver[4];
-        int n = m->rules[k].option_row && !(u->rules & (1u << k))
+        int n = (rule->option_row || rule->option_note[0]) && !(u->rules & (1u << k))
                     ? givers_below(r, b->node, k, giver, 0, 4, 0) : 0;
         for (int i = 0; st == CS_OK && i < n; i++) {
             char name[CS_UNITS_NAME], extra[CS_UNITS_NAME + 16];
             double cost;
             cs_unit w = *u;
             cs_units_xml_prop(giver[i], "name", name, sizeof name);
+            if (rule->option_note[0] || (rule->only_type[0] && !type_holds(u->type, rule->only_type))) {
+                st = option_noted(r, u, k, giver[i], name);
+                continue;
+            }
             w.rules |= 1u << k;
             if (cs_units_entry_cost(giver[i], m->cost, &cost)) {
                 w.points += cost;
                 w.has_points = true;
             }
             cs_units_row_note(&w, "this row takes the option `%s` (%s:%d), which gives %s", name,
-                              path_of(r, giver[i]), cs_units_xml_line(giver[i]), m->rules[k].name);
+                              path_of(r, giver[i]), cs_units_xml_line(giver[i]), rule->name);
             snprintf(extra, sizeof extra, "with %s", name);
             cs_unit v = w;
             cs_units_row_name(v.name, sizeof v.name, b, label, n_sel, extra);

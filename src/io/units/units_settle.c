@@ -653,6 +653,46 @@ static cs_status applies(const cs_units *out, const cs_unit *u, int i, const cs_
     return CS_OK;
 }
 
+/* One value a rule gives the unit. Two rules giving one parameter add up,
+ * as The Old World's modifiers do: dice joined with '+' (roll_bonus 1 and
+ * 1d3: 1+1d3), numbers summed (range_bonus); any other kind keeps the
+ * first value, and the note says so. */
+static cs_status rule_value(cs_unit *u, const cs_units_rule *rule, int k, const char *value,
+                            pending *noted, cs_error *err)
+{
+    const cs_param_def *d = &u->map->rs->params[k];
+    for (int j = 0; j < u->n_values; j++) {
+        cs_unit_value *uv = &u->value[j];
+        if (uv->param != k)
+            continue;
+        char sum[2 * CS_UNITS_TEXT + 2];
+        if (d->type == CS_PARAM_DICE) {
+            snprintf(sum, sizeof sum, "%s+%s", uv->text, value);
+        } else if (d->type == CS_PARAM_REAL || d->type == CS_PARAM_INT) {
+            snprintf(sum, sizeof sum, "%g", atof(uv->text) + atof(value));
+        } else {
+            warn_at(noted, CS_UNIT_MISSING, u->file, u->line);
+            note_part(noted->what, sizeof noted->what, "%s and %s both set %s: %s kept",
+                      uv->raw, rule->name, d->key, uv->text);
+            return CS_OK;
+        }
+        size_t n = strlen(sum);
+        if (n >= sizeof uv->text)
+            return cs_error_set(err, CS_ELIMIT, "%s:%d: unit `%s`: %s summed is too long",
+                                u->file, u->line, u->name, d->key);
+        memcpy(uv->text, sum, n + 1);
+        return CS_OK;
+    }
+    if (u->n_values == CS_UNITS_MAX_VALUES)
+        return cs_error_set(err, CS_ELIMIT, "%s:%d: unit `%s` carries more than %d values",
+                            u->file, u->line, u->name, CS_UNITS_MAX_VALUES);
+    cs_unit_value *uv = &u->value[u->n_values++];
+    uv->param = k;
+    copy(uv->text, sizeof uv->text, value);
+    copy(uv->raw, sizeof uv->raw, rule->name);
+    return CS_OK;
+}
+
 /* The mapping's rules the unit has: their values join the unit's, their
  * notes are gathered in `noted`. */
 static cs_status rule_values(cs_unit *u, pending *noted, cs_error *err)
@@ -669,13 +709,14 @@ static cs_status rule_values(cs_unit *u, pending *noted, cs_error *err)
         }
         if (m->rule_param[r] < 0)
             continue;
-        if (u->n_values == CS_UNITS_MAX_VALUES)
-            return cs_error_set(err, CS_ELIMIT, "%s:%d: unit `%s` carries more than %d values",
-                                u->file, u->line, u->name, CS_UNITS_MAX_VALUES);
-        cs_unit_value *uv = &u->value[u->n_values++];
-        uv->param = m->rule_param[r];
-        copy(uv->text, sizeof uv->text, has ? rule->value : rule->otherwise);
-        copy(uv->raw, sizeof uv->raw, rule->name);
+        char param[CS_UNITS_TEXT], value[CS_UNITS_TEXT];
+        for (int i = 0; cs_units_rule_item(rule, i, !has, param, sizeof param, value,
+                                           sizeof value); i++) {
+            cs_status st = rule_value(u, rule, cs_ruleset_param_index(m->rs, param), value,
+                                      noted, err);
+            if (st != CS_OK)
+                return st;
+        }
     }
     return CS_OK;
 }
