@@ -122,11 +122,11 @@ static bool marked_mount(const cs_roster_reader *r, const xmlNode *x)
     const xmlNode *e = cat_node(r, x, "entryId", true), *g = cat_node(r, x, "entryGroupId", true);
     if (e && m->mount_type[0] && cs_units_xml_prop_is(e, "subType", m->mount_type))
         return true;
-    if (g && m->mount_group[0] && cs_units_xml_prop(g, "name", group, sizeof group) &&
-        strcasecmp(group, m->mount_group) == 0)
+    if (g && cs_units_xml_prop(g, "name", group, sizeof group) &&
+        cs_units_mount_group_name(m, group))
         return true;
-    return m->mount_group[0] && cs_units_xml_prop(x, "group", group, sizeof group) &&
-           strcasecmp(group, m->mount_group) == 0;
+    return cs_units_xml_prop(x, "group", group, sizeof group) &&
+           cs_units_mount_group_name(m, group);
 }
 
 /* What selection x's own profiles give the mount characteristic: 0
@@ -406,7 +406,7 @@ static cs_status rows(cs_roster_reader *r, const unit_tree *t, base_unit *b, pro
          * categories the roster files the choice under. */
         const xmlNode *entry = cat_node(r, t->mount, "entryId", true);
         const xmlNode *link = cat_node(r, t->mount, "entryId", false);
-        mount mt = {entry ? link : t->mount, entry, false, true};
+        mount mt = {.link = entry ? link : t->mount, .entry = entry, .in_choice = true};
         cs_units_mount_type(cr, &mt, &level[0], &u);
     }
     snprintf(u.mount, sizeof u.mount, "%s", label);

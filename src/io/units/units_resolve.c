@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "chargesim/grow.h"
 #include "chargesim/unitsrc.h"
@@ -88,24 +87,62 @@ static bool is_mount(const reader *r, const xmlNode *t, bool in_group)
            (in_group && cs_units_xml_prop_is(t, "type", "model"));
 }
 
-/* Is group g one of the mapping's mount groups (its name, case aside)? */
+/* Is group g one of the mapping's mount groups (its name, case aside, or
+ * its plural: units_cond.h)? */
 static bool mount_group(const reader *r, const xmlNode *g)
 {
     char name[CS_UNITS_NAME];
-    return r->m->mount_group[0] && cs_units_xml_prop(g, "name", name, sizeof name) &&
-           strcasecmp(name, r->m->mount_group) == 0;
+    return cs_units_xml_prop(g, "name", name, sizeof name) &&
+           cs_units_mount_group_name(r->m, name);
+}
+
+/* Does profile p (reached through info link `via`, or NULL) name one of
+ * the mapping's rules or hold one of its characteristics? */
+static bool mapped(const reader *r, const xmlNode *p, const xmlNode *via)
+{
+    char name[CS_UNITS_NAME];
+    cs_units_profile_name(p, via, name, sizeof name);
+    for (int k = 0; k < r->m->n_rules; k++)
+        if (cs_units_names_rule(name, r->m->rules[k].name))
+            return true;
+    for (int c = 0; c < r->m->n_chars; c++)
+        if (cs_units_find_char(p, r->m->chars[c].name))
+            return true;
+    return false;
+}
+
+/* Is element n (a profile, info link or info group) counted for the row
+ * being read (units_cond.h)? A mapped profile (p, via) whose state a
+ * condition not decided would change is named in the list's note. */
+static bool counted(reader *r, const xmlNode *n, const xmlNode *p, const xmlNode *via)
+{
+    char why[CS_UNITS_NOTE], name[CS_UNITS_NAME] = "";
+    cs_units_shown s = cs_units_shown_for(&r->docs, &r->chain, n, why, sizeof why);
+    bool shown = s == CS_UNITS_SHOWN || s == CS_UNITS_UNSURE;
+    if ((s == CS_UNITS_UNDECIDED || s == CS_UNITS_UNSURE) && p && mapped(r, p, via)) {
+        char *note = r->prof->unsure;
+        size_t len = strlen(note);
+        cs_units_xml_prop(p, "name", name, sizeof name);
+        snprintf(note + len, sizeof r->prof->unsure - len, "%s`%s` (%s:%d) %s: %s",
+                 len ? "; " : "", name, path_of(r, n), cs_units_xml_line(n),
+                 shown ? "counted, though a condition not read may hide it"
+                       : "not counted: hidden unless a condition not read holds",
+                 why);
+    }
+    return shown;
 }
 
 /* An entry's own profiles: <profiles> and the targets of its profile
  * <infoLinks> (shared profiles of the catalogue or the game system), those
- * of its <infoGroups> too (The Old World lists special rules so). */
+ * of its <infoGroups> too (The Old World lists special rules so). Each
+ * only where it is shown for the row (counted: hidden links). */
 static cs_status own_profiles(reader *r, const xmlNode *e)
 {
     cs_status st = CS_OK;
     for (const xmlNode *c = e->children; st == CS_OK && c; c = c->next) {
         if (cs_units_xml_is(c, "profiles")) {
             for (const xmlNode *p = c->children; st == CS_OK && p; p = p->next)
-                if (cs_units_xml_is(p, "profile"))
+                if (cs_units_xml_is(p, "profile") && counted(r, p, p, NULL))
                     st = add_profile(r, p, NULL);
         } else if (cs_units_xml_is(c, "infoLinks")) {
             for (const xmlNode *l = c->children; st == CS_OK && l; l = l->next) {
@@ -119,12 +156,12 @@ static cs_status own_profiles(reader *r, const xmlNode *e)
                                  cs_units_xml_line(l), (const char *)t->name);
                     st = CS_EINPUT;
                 }
-                if (st == CS_OK)
+                if (st == CS_OK && counted(r, l, t, l))
                     st = add_profile(r, t, l);
             }
         } else if (cs_units_xml_is(c, "infoGroups")) {
             for (const xmlNode *g = c->children; st == CS_OK && g; g = g->next)
-                if (cs_units_xml_is(g, "infoGroup"))
+                if (cs_units_xml_is(g, "infoGroup") && counted(r, g, NULL, NULL))
                     st = own_profiles(r, g);
         }
     }
@@ -177,7 +214,7 @@ static cs_status add_mount(reader *r, const xmlNode *link, const xmlNode *t, boo
     if (!q)
         return CS_ENOMEM;
     l->m = q;
-    l->m[l->n++] = (mount){link, t, min_count(link, t) >= 1.0, in_choice};
+    l->m[l->n++] = (mount){link, t, min_count(link, t) >= 1.0, in_choice, r->chain};
     return CS_OK;
 }
 
@@ -247,9 +284,15 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, bool in_
                 st = add_mount(r, link, t, in_choice);
             } else if (cs_units_xml_is(t, "selectionEntry") &&
                        (cs_units_xml_prop_is(t, "type", "model") || unit_upgrade(link, t))) {
-                st = cs_units_memo_find(&r->memo, t) ? CS_OK : own_profiles(r, t);
+                cs_units_chain saved = r->chain;
+                if (!cs_units_chain_push(&r->chain, t, link))
+                    st = cs_error_set(r->err, CS_ELIMIT, "%s:%d: models nested deeper than %d",
+                                      path_of(r, t), cs_units_xml_line(t), CS_UNITS_CHAIN);
+                if (st == CS_OK)
+                    st = cs_units_memo_find(&r->memo, t) ? CS_OK : own_profiles(r, t);
                 if (st == CS_OK)
                     st = model_child(r, link, t, depth, &sum, &has);
+                r->chain = saved;
             }
         }
     }
@@ -385,6 +428,11 @@ static cs_status gather_mount(reader *r, const mount *mt, int lv, proflist *leve
     mounts sub = {0};
     proflist *saved_p = r->prof;
     mounts *saved_m = r->mounts;
+    cs_units_chain saved_c = r->chain;
+    r->chain = mt->above;
+    if (!cs_units_chain_push(&r->chain, mt->entry, mt->link))
+        return cs_error_set(r->err, CS_ELIMIT, "%s:%d: mounts nested deeper than %d",
+                            path_of(r, mt->entry), cs_units_xml_line(mt->entry), CS_UNITS_CHAIN);
     r->prof = &level[lv];
     r->mounts = &sub;
     cs_units_memo_clear(&r->memo);
@@ -401,6 +449,7 @@ static cs_status gather_mount(reader *r, const mount *mt, int lv, proflist *leve
             st = gather_mount(r, &sub.m[i], lv + 1, level, points, has_points);
     r->prof = saved_p;
     r->mounts = saved_m;
+    r->chain = saved_c;
     free(sub.m);
     return st;
 }
@@ -442,6 +491,11 @@ static cs_status row(reader *r, const base_unit *b, const mount *const *sel, int
     }
     for (int lv = 0; lv < MOUNT_LEVELS; lv++)
         u.rules |= rules_of(r, &level[lv]);
+    for (int lv = -1; lv < MOUNT_LEVELS; lv++) {
+        const char *unsure = lv < 0 ? b->own.unsure : level[lv].unsure;
+        if (unsure[0])
+            cs_units_row_note(&u, "%s", unsure);
+    }
     if (n_sel > 0 && label[0]) {
         cs_units_mount_type(r, sel[0], &level[0], &u);
         snprintf(u.mount, sizeof u.mount, "%s", label);
@@ -490,7 +544,31 @@ static cs_status mount_rows(reader *r, const base_unit *b, const mounts *ms)
     return st;
 }
 
-static cs_status read_unit(reader *r, const xmlNode *e)
+/* The link of the catalogue's root <entryLinks> that selects entry e (one
+ * not hidden first), or NULL: where the catalogue gives a shared unit its
+ * categories (The Old World's Black Orc Warboss is a Character so), which
+ * hidden links' conditions ask about. */
+static const xmlNode *root_link(const reader *r, const xmlNode *e)
+{
+    char id[CS_UNITS_TEXT];
+    const xmlNode *found = NULL;
+    if (!cs_units_xml_prop(e, "id", id, sizeof id))
+        return NULL;
+    const xmlNode *root = xmlDocGetRootElement(r->docs.doc[0].doc);
+    for (const xmlNode *c = root->children; c; c = c->next) {
+        if (!cs_units_xml_is(c, "entryLinks"))
+            continue;
+        for (const xmlNode *l = c->children; l; l = l->next)
+            if (cs_units_xml_is(l, "entryLink") && cs_units_xml_prop_is(l, "targetId", id)) {
+                if (!cs_units_xml_prop_is(l, "hidden", "true"))
+                    return l;
+                found = found ? found : l;
+            }
+    }
+    return found;
+}
+
+static cs_status read_unit(reader *r, const xmlNode *e, const xmlNode *link)
 {
     const cs_units_mapping *m = r->m;
     base_unit *b = calloc(1, sizeof *b);
@@ -508,6 +586,8 @@ static cs_status read_unit(reader *r, const xmlNode *e)
 
     r->prof = &b->own;
     r->mounts = &ms;
+    r->chain.n = 0;
+    cs_units_chain_push(&r->chain, e, link ? link : root_link(r, e));
     cs_units_memo_clear(&r->memo);
     double points = 0.0;
     bool has_points = cs_units_entry_cost(e, r->m->cost, &points);
@@ -567,15 +647,16 @@ static cs_status mark_children(reader *r, const xmlNode *n, bool inside)
 
 static cs_status nested_units(reader *r, const xmlNode *e);
 
-/* Reads a unit met by the walk, once, then the units it holds. */
-static cs_status unit_met(reader *r, const xmlNode *e)
+/* Reads a unit met by the walk (through `link`, or NULL), once, then the
+ * units it holds. */
+static cs_status unit_met(reader *r, const xmlNode *e, const xmlNode *link)
 {
     bool added;
     if (cs_units_nodes_has(&r->children, e))
         return CS_OK;
     cs_status st = cs_units_nodes_add(&r->seen, e, &added);
     if (st == CS_OK && added)
-        st = read_unit(r, e);
+        st = read_unit(r, e, link);
     return st == CS_OK && added ? nested_units(r, e) : st;
 }
 
@@ -592,7 +673,7 @@ static cs_status nested_units(reader *r, const xmlNode *e)
         if (cs_units_xml_is(c, "entryLink") && (st = target(r, c, &t)) != CS_OK)
             break;
         if (cs_units_xml_is(t, "selectionEntry") && cs_units_xml_prop_is(t, "type", "unit"))
-            st = unit_met(r, t);
+            st = unit_met(r, t, t == c ? NULL : c);
         else if (!cs_units_xml_is(c, "entryLink"))
             st = nested_units(r, c);
     }
@@ -614,13 +695,13 @@ static cs_status walk(reader *r, const xmlNode *n, int depth)
         if (c->type != XML_ELEMENT_NODE)
             continue;
         if (unit_type(c)) {
-            st = unit_met(r, c);
+            st = unit_met(r, c, NULL);
         } else if (cs_units_xml_is(c, "entryLink")) {
             const xmlNode *t;
             bool added;
             st = target(r, c, &t);
             if (st == CS_OK && unit_type(t))
-                st = unit_met(r, t);
+                st = unit_met(r, t, c);
             else if (st == CS_OK && (st = cs_units_nodes_add(&r->seen, t, &added)) == CS_OK && added)
                 st = walk(r, t, depth + 1);
         } else {
