@@ -15,7 +15,9 @@
  *   ancestor: a selection is an instance of an id when its entry or the
  *   link that chose it has that id, or links that category (a categoryLink
  *   neither hidden nor modified); a category that a modifier of the entry
- *   or link adds, removes or sets is undecided. The ancestors are the
+ *   or link adds, removes or sets is undecided, and so is one of a unit
+ *   that no root link of the catalogue selects (a shared entry another
+ *   catalogue links gets its categories there). The ancestors are the
  *   row's selections above self (the force above them is no instance of an
  *   entry or a category);
  * - atLeast / greaterThan on `selections`, scope self or parent: true when
@@ -143,10 +145,13 @@ static tri condition(const ctx *x, const xmlNode *k)
         tri r = NO;
         for (int i = lo; i <= hi && r != YES; i++) {
             tri s = instance(&x->c->s[i], id);
+            if (i == 0 && x->c->unlinked && s == NO)
+                s = UNKNOWN;
             r = s == YES ? YES : (s == UNKNOWN ? UNKNOWN : r);
         }
         if (r == UNKNOWN)
-            return undecided(x, k, "a condition on a category a modifier changes");
+            return undecided(x, k, "a condition on a category that a modifier changes or that "
+                                   "the unit's link, not in this catalogue, would give");
         return (r == YES) != negate ? YES : NO;
     }
     bool at_least = strcmp(type, "atLeast") == 0, greater = strcmp(type, "greaterThan") == 0;

@@ -31,6 +31,9 @@ typedef struct cs_units_sel {
 typedef struct cs_units_chain {
     cs_units_sel s[CS_UNITS_CHAIN];
     int n;
+    /* s[0] is a shared entry that no root entry link of the catalogue
+     * selects: the categories such a link would give it are unknown. */
+    bool unlinked;
 } cs_units_chain;
 
 typedef enum cs_units_shown {

@@ -79,12 +79,38 @@ static cs_status add_profile(reader *r, const xmlNode *p, const xmlNode *via)
     return CS_OK;
 }
 
-/* Is entry t a mount: the mapping's mount_type is its subType, or it is a
- * model in a mount group (in_group)? */
-static bool is_mount(const reader *r, const xmlNode *t, bool in_group)
+/* Does holder h (an entry or the link choosing it) file it under a
+ * category named as the mount group (units_cond.h)? Grand Cathay's Sky
+ * Lantern is a Lord Magistrate's mount so, by its link's category MOUNT. */
+static bool mount_category(const reader *r, const xmlNode *h)
 {
+    for (const xmlNode *c = h ? h->children : NULL; c; c = c->next) {
+        if (!cs_units_xml_is(c, "categoryLinks"))
+            continue;
+        for (const xmlNode *l = c->children; l; l = l->next) {
+            char name[CS_UNITS_NAME] = "", id[CS_UNITS_TEXT];
+            if (!cs_units_xml_is(l, "categoryLink") || cs_units_xml_prop_is(l, "hidden", "true"))
+                continue;
+            const xmlNode *t = cs_units_xml_prop(l, "targetId", id, sizeof id)
+                                   ? cs_units_docs_lookup(&r->docs, id)
+                                   : NULL;
+            if (!(t && cs_units_xml_prop(t, "name", name, sizeof name)))
+                cs_units_xml_prop(l, "name", name, sizeof name);
+            if (cs_units_mount_group_name(r->m, name))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Is entry t (chosen by `link`, or NULL) a mount: the mapping's mount_type
+ * is its subType, or it is a model in a mount group (in_group) or filed
+ * under a category of that name (mount_category)? */
+static bool is_mount(const reader *r, const xmlNode *link, const xmlNode *t, bool in_group)
+{
+    bool model = cs_units_xml_prop_is(t, "type", "model");
     return (r->m->mount_type[0] && cs_units_xml_prop_is(t, "subType", r->m->mount_type)) ||
-           (in_group && cs_units_xml_prop_is(t, "type", "model"));
+           (model && (in_group || mount_category(r, link) || mount_category(r, t)));
 }
 
 /* Is group g one of the mapping's mount groups (its name, case aside, or
@@ -111,24 +137,55 @@ static bool mapped(const reader *r, const xmlNode *p, const xmlNode *via)
     return false;
 }
 
-/* Is element n (a profile, info link or info group) counted for the row
- * being read (units_cond.h)? A mapped profile (p, via) whose state a
- * condition not decided would change is named in the list's note. */
+/* Names mapped profile p (through `via`), whose element n a condition
+ * not decided (why) would show or hide, in the list's note. */
+static void note_unsure(reader *r, const xmlNode *n, const xmlNode *p, const xmlNode *via,
+                        bool shown, const char *why)
+{
+    char name[CS_UNITS_NAME] = "";
+    if (!mapped(r, p, via))
+        return;
+    char *note = r->prof->unsure;
+    size_t len = strlen(note);
+    cs_units_xml_prop(p, "name", name, sizeof name);
+    snprintf(note + len, sizeof r->prof->unsure - len, "%s`%s` (%s:%d) %s: %s", len ? "; " : "",
+             name, path_of(r, n), cs_units_xml_line(n),
+             shown ? "counted, though a condition not read may hide it"
+                   : "not counted: hidden unless a condition not read holds",
+             why);
+}
+
+/* The mapped profiles of an info group a condition not decided hides. */
+static void note_group(reader *r, const xmlNode *g, const char *why)
+{
+    for (const xmlNode *c = g->children; c; c = c->next)
+        for (const xmlNode *l = c->children; l; l = l->next) {
+            char id[CS_UNITS_TEXT];
+            const xmlNode *t = NULL;
+            if (cs_units_xml_is(l, "profile"))
+                note_unsure(r, l, l, NULL, false, why);
+            else if (cs_units_xml_is(l, "infoLink") &&
+                     cs_units_xml_prop(l, "targetId", id, sizeof id) &&
+                     (t = cs_units_docs_lookup(&r->docs, id)) && cs_units_xml_is(t, "profile"))
+                note_unsure(r, g, t, l, false, why);
+            else if (cs_units_xml_is(l, "infoGroup"))
+                note_group(r, l, why);
+        }
+}
+
+/* Is element n (a profile, an info link to p, an info group: p NULL)
+ * counted for the row being read (units_cond.h)? A mapped profile whose
+ * state a condition not decided would change is named in the list's
+ * note. */
 static bool counted(reader *r, const xmlNode *n, const xmlNode *p, const xmlNode *via)
 {
-    char why[CS_UNITS_NOTE], name[CS_UNITS_NAME] = "";
+    char why[CS_UNITS_NOTE];
     cs_units_shown s = cs_units_shown_for(&r->docs, &r->chain, n, why, sizeof why);
     bool shown = s == CS_UNITS_SHOWN || s == CS_UNITS_UNSURE;
-    if ((s == CS_UNITS_UNDECIDED || s == CS_UNITS_UNSURE) && p && mapped(r, p, via)) {
-        char *note = r->prof->unsure;
-        size_t len = strlen(note);
-        cs_units_xml_prop(p, "name", name, sizeof name);
-        snprintf(note + len, sizeof r->prof->unsure - len, "%s`%s` (%s:%d) %s: %s",
-                 len ? "; " : "", name, path_of(r, n), cs_units_xml_line(n),
-                 shown ? "counted, though a condition not read may hide it"
-                       : "not counted: hidden unless a condition not read holds",
-                 why);
-    }
+    if ((s == CS_UNITS_UNDECIDED || s == CS_UNITS_UNSURE) && p)
+        note_unsure(r, n, p, via, shown, why);
+    else if (s == CS_UNITS_UNDECIDED)
+        note_group(r, n, why);
     return shown;
 }
 
@@ -280,7 +337,7 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, bool in_
                 bool choice = in_choice || min_count(link, t) >= 1.0;
                 bool group = in_group || mount_group(r, t);
                 st = model_children(r, t, depth + 1, choice, group, &sum, &has);
-            } else if (cs_units_xml_is(t, "selectionEntry") && is_mount(r, t, in_group)) {
+            } else if (cs_units_xml_is(t, "selectionEntry") && is_mount(r, link, t, in_group)) {
                 st = add_mount(r, link, t, in_choice);
             } else if (cs_units_xml_is(t, "selectionEntry") &&
                        (cs_units_xml_prop_is(t, "type", "model") || unit_upgrade(link, t))) {
@@ -363,7 +420,7 @@ static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_f
             if (cs_units_xml_prop(c, "targetId", id, sizeof id))
                 t = cs_units_docs_lookup(&r->docs, id);
             /* A mount is a row of its own (mount_type), not an option. */
-            if (t && (is_mount(r, t, false) || mount_group(r, t)))
+            if (t && (is_mount(r, c, t, false) || mount_group(r, t)))
                 continue;
             if (t && (st = cs_units_nodes_add(&r->opts, t, &added)) == CS_OK && added) {
                 if (cs_units_xml_is(t, "profile"))
@@ -371,7 +428,7 @@ static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_f
                 else
                     st = option_texts(r, t, depth + 1, opt);
             }
-        } else if (!is_mount(r, c, false) && !mount_group(r, c)) {
+        } else if (!is_mount(r, NULL, c, false) && !mount_group(r, c)) {
             /* Nesting in one file is bounded by the parser; links count. */
             st = option_texts(r, c, depth, opt);
         }
@@ -587,7 +644,11 @@ static cs_status read_unit(reader *r, const xmlNode *e, const xmlNode *link)
     r->prof = &b->own;
     r->mounts = &ms;
     r->chain.n = 0;
-    cs_units_chain_push(&r->chain, e, link ? link : root_link(r, e));
+    const xmlNode *root = root_link(r, e);
+    cs_units_chain_push(&r->chain, e, root ? root : link);
+    r->chain.unlinked = !root && e->parent && e->parent->parent &&
+                        !(cs_units_xml_is(e->parent, "selectionEntries") &&
+                          e->parent->parent == xmlDocGetRootElement(e->doc));
     cs_units_memo_clear(&r->memo);
     double points = 0.0;
     bool has_points = cs_units_entry_cost(e, r->m->cost, &points);
@@ -694,7 +755,13 @@ static cs_status walk(reader *r, const xmlNode *n, int depth)
     for (const xmlNode *c = n->children; st == CS_OK && c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (unit_type(c)) {
+        if (unit_type(c) && is_mount(r, NULL, c, false)) {
+            /* A mount kept in the catalogue's shared entries is a unit
+             * only where a root entry link selects it (below). */
+            continue;
+        } else if (cs_units_xml_is(c, "selectionEntryGroup") && mount_group(r, c)) {
+            continue; /* so are a shared mount group's models */
+        } else if (unit_type(c)) {
             st = unit_met(r, c, NULL);
         } else if (cs_units_xml_is(c, "entryLink")) {
             const xmlNode *t;
