@@ -503,3 +503,50 @@ Test(roster, json_scalars_in_arrays_and_objects_as_members_are_read_as_the_xml)
     cr_assert_str_eq(th_units_value(&u.unit[0], "move"), "6");
     done_at(&u);
 }
+
+/* ---- XML namespaces (issue 50) --------------------------------------------- */
+
+/* A roster written in the catalogue's schema is not BattleScribe's roster:
+ * exit 2 with one line naming the file and the namespace expected. One in
+ * BattleScribe's namespace reads; one in none (hand-written) reads too, and
+ * the table's heading says so. */
+Test(roster, a_roster_in_another_namespace_is_refused_in_one_line)
+{
+    static const char *const body =
+        "gameSystemId=\"sys-31d1-bf57-53ea-ad55\" gameSystemName=\"Warhammer The Old World\">"
+        "<forces><force catalogueName=\"C\"><selections>"
+        "<selection name=\"Pages\" type=\"unit\" number=\"1\"><selections>"
+        "<selection name=\"Page\" type=\"model\" number=\"5\">" M_PROFILE("5")
+        "</selection></selections></selection></selections></force></forces></roster>";
+    static const char *const ns[] = {"http://www.battlescribe.net/schema/catalogueSchema",
+                                     "http://www.battlescribe.net/schema/rosterSchema", NULL};
+    char text[4096], cmd[2600];
+    for (int i = 0; i < 3; i++) {
+        char xmlns[200] = "";
+        if (ns[i])
+            snprintf(xmlns, sizeof xmlns, "xmlns=\"%s\" ", ns[i]);
+        snprintf(text, sizeof text, "<roster %sname=\"t\" %s", xmlns, body);
+        const char *p = tmp_roster(i == 0 ? "other.ros" : i == 1 ? "bs.ros" : "plain.ros", text);
+        snprintf(cmd, sizeof cmd, "units '%s' --mapping '%s' --distance 5 --format md", p,
+                 map_dir());
+        char *out = NULL, *err = NULL;
+        int rc = th_cli(cmd, &out, &err);
+        if (i == 0) {
+            cr_expect_eq(rc, 2);
+            cr_expect(strstr(err, "other.ros:1: <roster> is in the XML namespace "
+                                  "http://www.battlescribe.net/schema/catalogueSchema, not "
+                                  "BattleScribe's http://www.battlescribe.net/schema/"
+                                  "rosterSchema\n"),
+                      "%s", err);
+            cr_expect_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+            cr_expect_str_eq(out, "");
+        } else {
+            cr_expect_eq(rc, 0, "%s", err);
+            cr_expect(strstr(out, "Pages"), "%s", out);
+            bool said = strstr(out, "without BattleScribe's XML namespace: plain.ros") != NULL;
+            cr_expect_eq(said, i == 2, "%s", out);
+        }
+        free(out);
+        free(err);
+    }
+}

@@ -317,10 +317,20 @@ static cs_status tabulate(const options *o, pipeline *pl, const char *what, cs_e
         snprintf(pts, sizeof pts, ", %g %s", r->points, r->cost);
     if (r->system_id[0])
         snprintf(list, sizeof list, "list `%s`, %s%s", r->name, r->system, pts);
+    /* A hand-written file without BattleScribe's XML namespace is read,
+     * and the heading says which (issue 50). */
+    char plain[PATH_MAX] = "";
+    for (int i = 0; i < pl->units.n_inputs; i++) {
+        const char *path = pl->units.input[i].path, *slash = strrchr(path, '/');
+        size_t n = strlen(plain);
+        if (pl->units.input[i].no_namespace)
+            snprintf(plain + n, sizeof plain - n, "%s%s", n ? ", " : "; without BattleScribe's XML "
+                     "namespace: ", slash ? slash + 1 : path);
+    }
     snprintf(title, sizeof title,
-             "Charge odds per unit, %s (%s; method exact, head-on; distances %g to %g by %g in)",
+             "Charge odds per unit, %s (%s; method exact, head-on; distances %g to %g by %g in%s)",
              r->system_id[0] ? list : o->source, what, g->lo,
-             cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step);
+             cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step, plain);
     cs_status st = cs_units_table(&pl->units, pl->res, g, o->fmt, title, &pl->table);
     if (st != CS_OK)
         cs_error_set(err, st, "out of memory");

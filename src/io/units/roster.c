@@ -161,8 +161,10 @@ static cs_status parse_xml(const unsigned char *text, size_t n, const char *path
 
 /* The roster's tree from the file's bytes: a zip's entry or the bytes
  * themselves, JSON when its first character is `{`, else XML. */
-static cs_status open_roster(const char *path, xmlDoc **doc, char sha[65], cs_error *err)
+static cs_status open_roster(const char *path, xmlDoc **doc, char sha[65], bool *no_ns,
+                             cs_error *err)
 {
+    *no_ns = false;
     unsigned char *raw = NULL, *text = NULL;
     size_t n = 0, tn = 0;
     cs_status st = slurp(path, &raw, &n, sha, err);
@@ -176,7 +178,8 @@ static cs_status open_roster(const char *path, xmlDoc **doc, char sha[65], cs_er
         i = 3; /* a UTF-8 byte order mark */
     while (i < tn && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
         i++;
-    if (i < tn && text[i] == '{')
+    bool json = i < tn && text[i] == '{';
+    if (json)
         st = cs_roster_json_doc((const char *)text, tn, path, doc, err);
     else
         st = parse_xml(text, tn, path, doc, err);
@@ -184,7 +187,11 @@ static cs_status open_roster(const char *path, xmlDoc **doc, char sha[65], cs_er
     if (st != CS_OK)
         return st;
     const xmlNode *root = xmlDocGetRootElement(*doc);
-    if (!cs_units_xml_is(root, "roster")) {
+    /* New Recruit's JSON has no namespace to check: its tree is ours. */
+    if (!json && root && (st = cs_units_xml_namespace(path, root, no_ns, err)) != CS_OK) {
+        xmlFreeDoc(*doc);
+        *doc = NULL;
+    } else if (!cs_units_xml_is(root, "roster")) {
         st = cs_error_set(err, CS_EINPUT, "%s:%d: root element <%s> is not a roster's <roster> "
                           "(a catalogue is read as .cat)", path,
                           root ? cs_units_xml_line(root) : 1,
@@ -310,8 +317,11 @@ static cs_status open_catalogue(cs_roster_reader *r, const xmlNode *root, const 
     if (st != CS_OK || !found)
         return st;
     st = cs_units_docs_open(path, &r->cat, r->err);
-    for (int i = 0; st == CS_OK && i < r->cat.n; i++)
+    for (int i = 0; st == CS_OK && i < r->cat.n; i++) {
         st = cs_units_add_input(r->out, r->cat.doc[i].path, r->cat.doc[i].sha256);
+        if (r->cat.doc[i].no_namespace)
+            cs_units_input_no_namespace(r->out, r->cat.doc[i].path);
+    }
     if (st == CS_OK)
         snprintf(info->catalogue, sizeof info->catalogue, "%s", path);
     return st;
@@ -339,7 +349,8 @@ cs_status cs_roster_read(const char *path, cs_units_mapping *maps, int n_maps, c
     *info = (cs_roster_info){0};
     xmlDoc *doc = NULL;
     char sha[65];
-    cs_status st = open_roster(path, &doc, sha, err);
+    bool no_ns;
+    cs_status st = open_roster(path, &doc, sha, &no_ns, err);
     if (st != CS_OK)
         return st;
     const xmlNode *root = xmlDocGetRootElement(doc);
@@ -357,6 +368,8 @@ cs_status cs_roster_read(const char *path, cs_units_mapping *maps, int n_maps, c
             if (m->chars[c].mount)
                 r.mount_char = c;
         st = cs_units_add_input(out, path, sha);
+        if (no_ns)
+            cs_units_input_no_namespace(out, path);
     }
     if (st == CS_OK)
         st = open_catalogue(&r, root, catalogue, info);

@@ -290,6 +290,10 @@ static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
         close_doc(d);
         return CS_EINPUT;
     }
+    if (cs_units_xml_namespace(path, root, &d->no_namespace, err) != CS_OK) {
+        close_doc(d);
+        return CS_EINPUT;
+    }
     size_t n = count_ids(root), cap = 16;
     while (cap < 2 * n + 1)
         cap *= 2;
@@ -301,6 +305,26 @@ static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
         return CS_ENOMEM;
     }
     return CS_OK;
+}
+
+cs_status cs_units_xml_namespace(const char *path, const xmlNode *root, bool *none,
+                                 cs_error *err)
+{
+    static const char *const schema[][2] = {
+        {"catalogue", "http://www.battlescribe.net/schema/catalogueSchema"},
+        {"gameSystem", "http://www.battlescribe.net/schema/gameSystemSchema"},
+        {"roster", "http://www.battlescribe.net/schema/rosterSchema"},
+    };
+    const char *want = NULL;
+    for (size_t i = 0; i < sizeof schema / sizeof schema[0]; i++)
+        if (cs_units_xml_is(root, schema[i][0]))
+            want = schema[i][1];
+    *none = !root->ns || !root->ns->href;
+    if (*none || !want || strcmp((const char *)root->ns->href, want) == 0)
+        return CS_OK;
+    return cs_error_set(err, CS_EINPUT, "%s:%d: <%s> is in the XML namespace %s, not "
+                        "BattleScribe's %s", path, cs_units_xml_line(root),
+                        (const char *)root->name, (const char *)root->ns->href, want);
 }
 
 /* ---- a catalogue and its game system ------------------------------------- */

@@ -31,6 +31,7 @@ typedef struct cs_units_doc {
     cs_units_doc_slot *ids; /* open addressing, cap a power of two */
     size_t cap;
     char sha256[65]; /* of the bytes parsed (hex) */
+    bool no_namespace; /* its root is in no XML namespace (cs_units_xml_namespace) */
 } cs_units_doc;
 
 /* The file read (doc[0]), the catalogues it links (its <catalogueLinks>,
@@ -53,6 +54,15 @@ typedef struct cs_units_docs {
  * own lines. On failure nothing stays open. */
 cs_status cs_units_docs_open(const char *path, cs_units_docs *d, cs_error *err);
 void cs_units_docs_close(cs_units_docs *d);
+
+/* BattleScribe writes each root element in a namespace of its own
+ * (http://www.battlescribe.net/schema/catalogueSchema, gameSystemSchema,
+ * rosterSchema). A root in another namespace is not BattleScribe's file:
+ * CS_EINPUT, one line naming the file, the namespace found and the one
+ * expected. A root in none (a hand-written file) is read: *none says so,
+ * for the table's heading. */
+cs_status cs_units_xml_namespace(const char *path, const xmlNode *root, bool *none,
+                                 cs_error *err);
 
 /* The element with this id in the set, or NULL. */
 const xmlNode *cs_units_docs_lookup(const cs_units_docs *d, const char *id);

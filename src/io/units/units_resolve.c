@@ -10,10 +10,11 @@
  * With the mapping's mount_type, mounts are rows of their own: a unit that
  * must take its mount moves at the mount's M, one that may choose gets a
  * row per choice (The Old World, issue 32). What is a unit, where its
- * profiles and points come from: see cs_units_read_bs in unitsrc.h. Not
- * read: modifiers and conditions (a cost, characteristic or rule changed
- * by an option: a Duke's hidden Warhorse rules shown only to characters
- * count as the warhorse's). */
+ * profiles and points come from: see cs_units_read_bs in unitsrc.h. Of
+ * the modifiers, only those that hide or show a profile, info link or
+ * info group are read, under the conditions a row decides (units_cond.h:
+ * the War Boar's Swiftstride, shown only to a character not on a chariot);
+ * a cost or characteristic changed by an option is not. */
 #include <libxml/tree.h>
 #include <math.h>
 #include <stdarg.h>
@@ -787,8 +788,11 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
     if (st == CS_OK) {
         const xmlNode *root = xmlDocGetRootElement(r.docs.doc[0].doc);
         cs_units_xml_prop(root, "name", r.catalogue, sizeof r.catalogue);
-        for (int i = 0; st == CS_OK && i < r.docs.n; i++)
+        for (int i = 0; st == CS_OK && i < r.docs.n; i++) {
             st = cs_units_add_input(out, r.docs.doc[i].path, r.docs.doc[i].sha256);
+            if (r.docs.doc[i].no_namespace)
+                cs_units_input_no_namespace(out, r.docs.doc[i].path);
+        }
         if (st == CS_OK)
             st = mark_children(&r, root, false);
         if (st == CS_OK)

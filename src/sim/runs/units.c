@@ -42,6 +42,13 @@ cs_status cs_units_add_input(cs_units *u, const char *path, const char *sha256)
     return CS_OK;
 }
 
+void cs_units_input_no_namespace(cs_units *u, const char *path)
+{
+    for (int i = 0; i < u->n_inputs; i++)
+        if (strcmp(u->input[i].path, path) == 0)
+            u->input[i].no_namespace = true;
+}
+
 /* ---- distance grids ---------------------------------------------------- */
 
 /* Reads all of [a, b) as a finite number. */
