@@ -286,9 +286,10 @@ static cs_status walk_forces(cs_roster_reader *r, const xmlNode *n, int depth)
 
 /* ---- the catalogue at hand ------------------------------------------------- */
 
-/* The first force's catalogue found beside the roster, by its id. */
+/* The first force's catalogue, by its id: beside the roster, or (shipped)
+ * in the shipped data's folder. */
 static cs_status find_catalogue(const cs_roster_reader *r, const xmlNode *n, char *out, size_t cap,
-                                bool *found, int depth)
+                                bool *found, int depth, bool shipped)
 {
     cs_status st = CS_OK;
     CS_ROSTER_EACH_CHILD(n, "forces", "force", f)
@@ -297,9 +298,10 @@ static cs_status find_catalogue(const cs_roster_reader *r, const xmlNode *n, cha
         if (*found || st != CS_OK || depth > CS_ROSTER_MAX_DEPTH)
             break;
         if (cs_units_xml_prop(f, "catalogueId", id, sizeof id))
-            st = cs_units_docs_find(r->path, id, out, cap, found, r->err);
+            st = shipped ? cs_units_docs_find_shipped(r->data_dir, id, out, cap, found, r->err)
+                         : cs_units_docs_find(r->path, id, out, cap, found, r->err);
         if (st == CS_OK && !*found)
-            st = find_catalogue(r, f, out, cap, found, depth + 1);
+            st = find_catalogue(r, f, out, cap, found, depth + 1, shipped);
     }
     return st;
 }
@@ -313,7 +315,10 @@ static cs_status open_catalogue(cs_roster_reader *r, const xmlNode *root, const 
     if (catalogue)
         snprintf(path, sizeof path, "%s", catalogue);
     else
-        st = find_catalogue(r, root, path, sizeof path, &found, 0);
+        st = find_catalogue(r, root, path, sizeof path, &found, 0, false);
+    /* None beside it: the catalogue the repository ships (issue 50). */
+    if (st == CS_OK && !found && r->data_dir)
+        st = find_catalogue(r, root, path, sizeof path, &found, 0, true);
     if (st != CS_OK || !found)
         return st;
     st = cs_units_docs_open(path, &r->cat, r->err);
@@ -343,8 +348,8 @@ static void read_info(const xmlNode *root, const cs_units_mapping *m, cs_roster_
 }
 
 cs_status cs_roster_read(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,
-                         const char *catalogue, cs_units *out, cs_roster_info *info,
-                         cs_error *err)
+                         const char *catalogue, const char *data_dir, cs_units *out,
+                         cs_roster_info *info, cs_error *err)
 {
     *info = (cs_roster_info){0};
     xmlDoc *doc = NULL;
@@ -361,7 +366,8 @@ cs_status cs_roster_read(const char *path, cs_units_mapping *maps, int n_maps, c
                           cs_units_xml_line(root));
     if (st == CS_OK)
         st = pick(path, info, maps, n_maps, rules, &m, err);
-    cs_roster_reader r = {.path = path, .m = m, .out = out, .err = err, .mount_char = -1};
+    cs_roster_reader r = {.path = path, .m = m, .out = out, .err = err, .mount_char = -1,
+                          .data_dir = data_dir};
     if (st == CS_OK) {
         read_info(root, m, info);
         for (int c = m->n_chars - 1; c >= 0; c--)

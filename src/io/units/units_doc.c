@@ -384,16 +384,13 @@ static bool is_open(const cs_units_docs *d, const char *id)
     return false;
 }
 
-/* The catalogue beside `from` whose root id is `id`, into out (*found). */
-cs_status cs_units_docs_find(const char *from, const char *id, char *out, size_t cap,
-                             bool *found, cs_error *err)
+/* The catalogue in folder `dir` whose root id is `id`, into out (*found). */
+static cs_status find_in(const char *dir, const char *id, char *out, size_t cap, bool *found,
+                         cs_error *err)
 {
-    char dir[CS_UNITS_PATH];
-    dir_of(from, dir, sizeof dir);
     static const char *const cat_only[] = {".cat", NULL};
     char(*files)[CS_UNITS_PATH];
     int n;
-    *found = false;
     cs_status st = cs_units_list_files(dir, cat_only, &files, &n, err);
     for (int i = 0; st == CS_OK && !*found && i < n; i++) {
         char rid[CS_UNITS_TEXT];
@@ -405,9 +402,41 @@ cs_status cs_units_docs_find(const char *from, const char *id, char *out, size_t
         }
     }
     free(files);
+    return st;
+}
+
+/* The catalogue beside `from` whose root id is `id`, into out (*found). */
+cs_status cs_units_docs_find(const char *from, const char *id, char *out, size_t cap,
+                             bool *found, cs_error *err)
+{
+    char dir[CS_UNITS_PATH];
+    dir_of(from, dir, sizeof dir);
+    *found = false;
+    cs_status st = find_in(dir, id, out, cap, found, err);
     if (st == CS_ENOMEM)
         cs_error_set(err, CS_ENOMEM, "%s: out of memory", from);
     return st;
+}
+
+cs_status cs_units_docs_find_shipped(const char *dir, const char *id, char *out, size_t cap,
+                                     bool *found, cs_error *err)
+{
+    static const char *const any[] = {"", NULL};
+    char(*sub)[CS_UNITS_PATH];
+    int n;
+    cs_error ignored;
+    *found = false;
+    /* A folder that cannot be listed holds no catalogue: not an error. */
+    cs_status st = cs_units_list_files(dir, any, &sub, &n, &ignored);
+    if (st != CS_OK)
+        return st == CS_ENOMEM ? cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir) : CS_OK;
+    st = find_in(dir, id, out, cap, found, &ignored);
+    for (int i = 0; (st == CS_OK || st == CS_EINPUT) && !*found && i < n; i++)
+        st = find_in(sub[i], id, out, cap, found, &ignored);
+    free(sub);
+    if (st == CS_ENOMEM)
+        return cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
+    return CS_OK;
 }
 
 /* Opens the catalogues document i links that are not open yet. */

@@ -72,6 +72,14 @@ const xmlNode *cs_units_docs_lookup(const cs_units_docs *d, const char *id);
 cs_status cs_units_docs_find(const char *from, const char *id, char *out, size_t cap,
                              bool *found, cs_error *err);
 
+/* The catalogue whose root id is `id` in the folder `dir` or one of its
+ * subfolders (the shipped data: data/tow, data/bsdata-t9a-2nd, ...), into
+ * out (*found). A folder missing or unreadable holds none: no error; out of
+ * memory: CS_ENOMEM. A roster whose catalogue is not beside it finds it
+ * so. */
+cs_status cs_units_docs_find_shipped(const char *dir, const char *id, char *out, size_t cap,
+                                     bool *found, cs_error *err);
+
 /* The path of the document holding n. */
 const char *cs_units_docs_path(const cs_units_docs *d, const xmlNode *n);
 
