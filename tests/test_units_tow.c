@@ -649,3 +649,115 @@ Test(units_tow, no_row_is_a_mount_alone)
     }
     free(names);
 }
+
+/* The element of doc with attribute id `id` (depth first), or NULL. */
+static xmlNodePtr by_id_in(xmlNodePtr n, const char *id)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (attr_is(n, "id", id))
+            return n;
+        xmlNodePtr f = by_id_in(n->children, id);
+        if (f)
+            return f;
+    }
+    return NULL;
+}
+
+/* The ids an element's hidden="false" modifier names in its instanceOf
+ * conditions (at any depth of its condition groups). */
+static void instance_ids(xmlNodePtr n, char (*ids)[64], int *k, int cap)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (strcmp((const char *)n->name, "condition") == 0 && attr_is(n, "type", "instanceOf") &&
+            *k < cap) {
+            xmlChar *id = xmlGetProp(n, (const xmlChar *)"childId");
+            snprintf(ids[(*k)++], 64, "%s", id ? (const char *)id : "");
+            xmlFree(id);
+        }
+        instance_ids(n->children, ids, k, cap);
+    }
+}
+
+/* The Dark Elves keep their mounts in one shared Mount group, each hidden
+ * and shown by a modifier to the selections its instanceOf conditions name
+ * (a character's entry, or the root link selecting it). A character has an
+ * "on Black Dragon" row exactly when one of those ids is its entry, an entry
+ * inside it or its root link (read here from the XML): the Death Hag, whom
+ * none names, has none. */
+Test(units_tow, a_hidden_mount_is_offered_only_where_its_conditions_hold)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/data/tow/Dark Elves.cat", th_root());
+    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR);
+    cr_assert_not_null(doc);
+    xmlNodePtr root = xmlDocGetRootElement(doc), dragon = NULL;
+    char(*ids)[64] = malloc(64 * sizeof *ids);
+    char riders[16][128];
+    int k = 0, n_riders = 0;
+    /* The Black Dragon of the shared Mount group: subType mount, hidden. */
+    xmlNodePtr stack[256];
+    int top = 0;
+    stack[top++] = root;
+    while (top > 0 && !dragon) {
+        xmlNodePtr n = stack[--top];
+        for (xmlNodePtr c = n->children; c; c = c->next) {
+            if (c->type != XML_ELEMENT_NODE)
+                continue;
+            if (strcmp((const char *)c->name, "selectionEntry") == 0 &&
+                attr_is(c, "name", "Black Dragon") && attr_is(c, "subType", "mount") &&
+                attr_is(c, "hidden", "true"))
+                dragon = c;
+            else if (top < 256)
+                stack[top++] = c;
+        }
+    }
+    cr_assert_not_null(dragon, "the hidden Black Dragon mount");
+    instance_ids(dragon->children, ids, &k, 64);
+    cr_assert_gt(k, 0);
+    for (int i = 0; i < k; i++) {
+        xmlNodePtr e = by_id_in(root, ids[i]);
+        if (e && strcmp((const char *)e->name, "entryLink") == 0) {
+            /* A root link selecting the unit: its id names that selection. */
+            xmlChar *t = xmlGetProp(e, (const xmlChar *)"targetId");
+            e = t ? by_id_in(root, (const char *)t) : NULL;
+            xmlFree(t);
+        }
+        while (e && e->type == XML_ELEMENT_NODE &&
+               !(strcmp((const char *)e->name, "selectionEntry") == 0 &&
+                 attr_is(e, "type", "unit")))
+            e = e->parent;
+        if (e && e->type == XML_ELEMENT_NODE && n_riders < 16) {
+            xmlChar *name = xmlGetProp(e, (const xmlChar *)"name");
+            snprintf(riders[n_riders++], 128, "%s", (const char *)name);
+            xmlFree(name);
+        }
+    }
+    xmlFreeDoc(doc);
+    cr_assert_gt(n_riders, 0);
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Dark Elves.cat", &m, &u);
+    for (int i = 0; i < n_riders; i++) {
+        char want[200];
+        snprintf(want, sizeof want, "%s (on Black Dragon)", riders[i]);
+        cr_expect_not_null(row(&u, want), "%s", want);
+    }
+    for (int i = 0; i < u.n; i++) {
+        const char *on = strstr(u.unit[i].name, " (on Black Dragon");
+        if (!on)
+            continue;
+        bool named = false;
+        for (int j = 0; j < n_riders; j++)
+            named = named || (strlen(riders[j]) == (size_t)(on - u.unit[i].name) &&
+                              strncmp(riders[j], u.unit[i].name, strlen(riders[j])) == 0);
+        cr_expect(named, "%s: its conditions do not show the Black Dragon", u.unit[i].name);
+    }
+    cr_expect_null(row(&u, "Death Hag (on Black Dragon)"));
+    cs_units_free(&u);
+    free(ids);
+}

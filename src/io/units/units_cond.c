@@ -142,10 +142,13 @@ static tri condition(const ctx *x, const xmlNode *k)
         const xmlNode *t = cs_units_docs_lookup(x->d, id);
         if (t && cs_units_xml_is(t, "forceEntry"))
             return undecided(x, k, "a condition on the force");
+        /* An entry's own id is certain; a category of an unlinked unit not. */
+        bool entry = t && (cs_units_xml_is(t, "selectionEntry") ||
+                           cs_units_xml_is(t, "selectionEntryGroup"));
         tri r = NO;
         for (int i = lo; i <= hi && r != YES; i++) {
             tri s = instance(&x->c->s[i], id);
-            if (i == 0 && x->c->unlinked && s == NO)
+            if (i == 0 && x->c->unlinked && s == NO && !entry)
                 s = UNKNOWN;
             r = s == YES ? YES : (s == UNKNOWN ? UNKNOWN : r);
         }

@@ -156,21 +156,22 @@ static void note_unsure(reader *r, const xmlNode *n, const xmlNode *p, const xml
              why);
 }
 
-/* The mapped profiles of an info group a condition not decided hides. */
-static void note_group(reader *r, const xmlNode *g, const char *why)
+/* The mapped profiles of an info group a condition not decided would
+ * show or hide (shown: it is counted). */
+static void note_group(reader *r, const xmlNode *g, bool shown, const char *why)
 {
     for (const xmlNode *c = g->children; c; c = c->next)
         for (const xmlNode *l = c->children; l; l = l->next) {
             char id[CS_UNITS_TEXT];
             const xmlNode *t = NULL;
             if (cs_units_xml_is(l, "profile"))
-                note_unsure(r, l, l, NULL, false, why);
+                note_unsure(r, l, l, NULL, shown, why);
             else if (cs_units_xml_is(l, "infoLink") &&
                      cs_units_xml_prop(l, "targetId", id, sizeof id) &&
                      (t = cs_units_docs_lookup(&r->docs, id)) && cs_units_xml_is(t, "profile"))
-                note_unsure(r, g, t, l, false, why);
+                note_unsure(r, g, t, l, shown, why);
             else if (cs_units_xml_is(l, "infoGroup"))
-                note_group(r, l, why);
+                note_group(r, l, shown, why);
         }
 }
 
@@ -185,8 +186,8 @@ static bool counted(reader *r, const xmlNode *n, const xmlNode *p, const xmlNode
     bool shown = s == CS_UNITS_SHOWN || s == CS_UNITS_UNSURE;
     if ((s == CS_UNITS_UNDECIDED || s == CS_UNITS_UNSURE) && p)
         note_unsure(r, n, p, via, shown, why);
-    else if (s == CS_UNITS_UNDECIDED)
-        note_group(r, n, why);
+    else if (s == CS_UNITS_UNDECIDED || s == CS_UNITS_UNSURE)
+        note_group(r, n, shown, why);
     return shown;
 }
 
@@ -276,6 +277,37 @@ static cs_status add_mount(reader *r, const xmlNode *link, const xmlNode *t, boo
     return CS_OK;
 }
 
+/* Is entry t, chosen by `link` (NULL: nested), offered to the row being
+ * read: neither the link nor the entry hidden for it (units_cond.h; the
+ * Dark Elves' shared Mount group hides each mount but from the characters
+ * its conditions name)? One that a condition not decided would show or
+ * hide keeps the state it is written with, and the list's note names it. */
+static bool entry_counted(reader *r, const xmlNode *link, const xmlNode *t)
+{
+    cs_units_chain saved = r->chain;
+    bool shown = true;
+    const xmlNode *h[2] = {link, t};
+    for (int i = 0; i < 2 && cs_units_chain_push(&r->chain, t, link); i++) {
+        char why[CS_UNITS_NOTE], name[CS_UNITS_NAME] = "";
+        cs_units_shown s = h[i] ? cs_units_shown_for(&r->docs, &r->chain, h[i], why, sizeof why)
+                                : CS_UNITS_SHOWN;
+        r->chain = saved;
+        shown = shown && (s == CS_UNITS_SHOWN || s == CS_UNITS_UNSURE);
+        if (s != CS_UNITS_UNDECIDED && s != CS_UNITS_UNSURE)
+            continue;
+        char *note = r->prof->unsure;
+        size_t len = strlen(note);
+        cs_units_xml_prop(t, "name", name, sizeof name);
+        snprintf(note + len, sizeof r->prof->unsure - len, "%s`%s` (%s:%d) %s: %s",
+                 len ? "; " : "", name, path_of(r, h[i]), cs_units_xml_line(h[i]),
+                 s == CS_UNITS_UNSURE ? "offered, though a condition not read may hide it"
+                                      : "not offered: hidden unless a condition not read holds",
+                 why);
+    }
+    r->chain = saved;
+    return shown;
+}
+
 /* ---- shared entries, resolved once per unit ----------------------------- */
 
 static cs_status model_children(reader *r, const xmlNode *e, int depth, bool in_choice,
@@ -339,9 +371,11 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, bool in_
                 bool group = in_group || mount_group(r, t);
                 st = model_children(r, t, depth + 1, choice, group, &sum, &has);
             } else if (cs_units_xml_is(t, "selectionEntry") && is_mount(r, link, t, in_group)) {
-                st = add_mount(r, link, t, in_choice);
+                if (entry_counted(r, link, t))
+                    st = add_mount(r, link, t, in_choice);
             } else if (cs_units_xml_is(t, "selectionEntry") &&
-                       (cs_units_xml_prop_is(t, "type", "model") || unit_upgrade(link, t))) {
+                       (cs_units_xml_prop_is(t, "type", "model") || unit_upgrade(link, t)) &&
+                       entry_counted(r, link, t)) {
                 cs_units_chain saved = r->chain;
                 if (!cs_units_chain_push(&r->chain, t, link))
                     st = cs_error_set(r->err, CS_ELIMIT, "%s:%d: models nested deeper than %d",
