@@ -113,14 +113,18 @@ static const xmlNode *cat_node(const cs_roster_reader *r, const xmlNode *sel, co
     return cs_units_docs_lookup(&r->cat, seg);
 }
 
-/* Is part x marked a mount: by its catalogue entry, or by New Recruit's
- * `group` attribute? */
+/* Is part x marked a mount: by its catalogue entry (its subType, group or
+ * category), or by New Recruit's `group` attribute? */
 static bool marked_mount(const cs_roster_reader *r, const xmlNode *x)
 {
     const cs_units_mapping *m = r->m;
     char group[CS_UNITS_NAME];
     const xmlNode *e = cat_node(r, x, "entryId", true), *g = cat_node(r, x, "entryGroupId", true);
     if (e && m->mount_type[0] && cs_units_xml_prop_is(e, "subType", m->mount_type))
+        return true;
+    if (e && cs_units_xml_prop_is(e, "type", "model") &&
+        (cs_units_mount_category(&r->cat, m, e) ||
+         cs_units_mount_category(&r->cat, m, cat_node(r, x, "entryId", false))))
         return true;
     if (g && cs_units_xml_prop(g, "name", group, sizeof group) &&
         cs_units_mount_group_name(m, group))

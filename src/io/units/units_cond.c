@@ -251,3 +251,25 @@ cs_units_shown cs_units_shown_for(const cs_units_docs *d, const cs_units_chain *
         return written ? CS_UNITS_UNDECIDED : CS_UNITS_UNSURE;
     return hidden == NO ? CS_UNITS_SHOWN : CS_UNITS_HIDDEN;
 }
+
+bool cs_units_mount_category(const cs_units_docs *d, const cs_units_mapping *m,
+                             const xmlNode *h)
+{
+    for (const xmlNode *c = h ? h->children : NULL; c; c = c->next) {
+        if (!cs_units_xml_is(c, "categoryLinks"))
+            continue;
+        for (const xmlNode *l = c->children; l; l = l->next) {
+            char name[CS_UNITS_NAME] = "", id[CS_UNITS_TEXT];
+            if (!cs_units_xml_is(l, "categoryLink") || cs_units_xml_prop_is(l, "hidden", "true"))
+                continue;
+            const xmlNode *t = cs_units_xml_prop(l, "targetId", id, sizeof id)
+                                   ? cs_units_docs_lookup(d, id)
+                                   : NULL;
+            if (!(t && cs_units_xml_prop(t, "name", name, sizeof name)))
+                cs_units_xml_prop(l, "name", name, sizeof name);
+            if (cs_units_mount_group_name(m, name))
+                return true;
+        }
+    }
+    return false;
+}

@@ -9,8 +9,8 @@
  * entries from the unit down to the one holding the element, the mount the
  * row chose among them), so only conditions on those are decided; any other
  * (scope force or roster, a count of options) is undecided: the element
- * stays hidden and the row says so. Also the one rule naming a mount group
- * (units_resolve.c and roster_unit.c share it). */
+ * stays hidden and the row says so. Also the rules naming a mount group and
+ * a mount category (units_resolve.c and roster_unit.c share them). */
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,5 +57,12 @@ bool cs_units_chain_push(cs_units_chain *c, const xmlNode *entry, const xmlNode 
  * aside, or its plural (an `s` added: The Old World's Wood Elves keep
  * their Great Eagle in a group named "Mounts")? */
 bool cs_units_mount_group_name(const cs_units_mapping *m, const char *name);
+
+/* Does holder h (an entry, or the link choosing it; NULL: no) file it
+ * under a category named as the mount group (its categoryLinks, names
+ * looked up in d)? Grand Cathay links the Sky Lantern into its Lord
+ * Magistrate under the category MOUNT, the game system's own marker. */
+bool cs_units_mount_category(const cs_units_docs *d, const cs_units_mapping *m,
+                             const xmlNode *h);
 
 #endif

@@ -80,38 +80,15 @@ static cs_status add_profile(reader *r, const xmlNode *p, const xmlNode *via)
     return CS_OK;
 }
 
-/* Does holder h (an entry or the link choosing it) file it under a
- * category named as the mount group (units_cond.h)? Grand Cathay's Sky
- * Lantern is a Lord Magistrate's mount so, by its link's category MOUNT. */
-static bool mount_category(const reader *r, const xmlNode *h)
-{
-    for (const xmlNode *c = h ? h->children : NULL; c; c = c->next) {
-        if (!cs_units_xml_is(c, "categoryLinks"))
-            continue;
-        for (const xmlNode *l = c->children; l; l = l->next) {
-            char name[CS_UNITS_NAME] = "", id[CS_UNITS_TEXT];
-            if (!cs_units_xml_is(l, "categoryLink") || cs_units_xml_prop_is(l, "hidden", "true"))
-                continue;
-            const xmlNode *t = cs_units_xml_prop(l, "targetId", id, sizeof id)
-                                   ? cs_units_docs_lookup(&r->docs, id)
-                                   : NULL;
-            if (!(t && cs_units_xml_prop(t, "name", name, sizeof name)))
-                cs_units_xml_prop(l, "name", name, sizeof name);
-            if (cs_units_mount_group_name(r->m, name))
-                return true;
-        }
-    }
-    return false;
-}
-
 /* Is entry t (chosen by `link`, or NULL) a mount: the mapping's mount_type
  * is its subType, or it is a model in a mount group (in_group) or filed
- * under a category of that name (mount_category)? */
+ * under a category of that name (cs_units_mount_category)? */
 static bool is_mount(const reader *r, const xmlNode *link, const xmlNode *t, bool in_group)
 {
     bool model = cs_units_xml_prop_is(t, "type", "model");
     return (r->m->mount_type[0] && cs_units_xml_prop_is(t, "subType", r->m->mount_type)) ||
-           (model && (in_group || mount_category(r, link) || mount_category(r, t)));
+           (model && (in_group || cs_units_mount_category(&r->docs, r->m, link) ||
+                      cs_units_mount_category(&r->docs, r->m, t)));
 }
 
 /* Is group g one of the mapping's mount groups (its name, case aside, or
