@@ -658,7 +658,7 @@ static cs_status read_unit(reader *r, const xmlNode *e, const xmlNode *link)
     r->chain.n = 0;
     const xmlNode *root = root_link(r, e);
     cs_units_chain_push(&r->chain, e, root ? root : link);
-    r->chain.unlinked = !root && e->parent && e->parent->parent &&
+    r->chain.unlinked = !root && !link && e->parent && e->parent->parent &&
                         !(cs_units_xml_is(e->parent, "selectionEntries") &&
                           e->parent->parent == xmlDocGetRootElement(e->doc));
     cs_units_memo_clear(&r->memo);
