@@ -550,6 +550,13 @@ Test(roster, a_roster_in_another_namespace_is_refused_in_one_line)
         free(out);
         free(err);
     }
+    /* New Recruit's JSON and the shipped catalogues it reads: no such mark. */
+    snprintf(cmd, sizeof cmd, "units '%s/tests/data/rosters/own/tow-bretonnia.json' --mapping "
+             "'%s' --distance 5 --format md", th_root(), map_dir());
+    char *out = NULL;
+    cr_assert_eq(th_cli(cmd, &out, NULL), 0);
+    cr_expect(!strstr(out, "without BattleScribe's XML namespace"), "%s", out);
+    free(out);
 }
 
 /* ---- the shipped catalogue (issue 50) -------------------------------------- */
