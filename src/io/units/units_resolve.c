@@ -613,6 +613,14 @@ static cs_status mount_rows(reader *r, const base_unit *b, const mounts *ms)
     return st;
 }
 
+/* Is e one of the catalogue's root <selectionEntries> (selected by the
+ * catalogue itself, as a root entry link would)? */
+static bool root_entry(const xmlNode *e)
+{
+    return e->parent && cs_units_xml_is(e->parent, "selectionEntries") && e->parent->parent &&
+           e->parent->parent == xmlDocGetRootElement(e->doc);
+}
+
 /* The link of the catalogue's root <entryLinks> that selects entry e (one
  * not hidden first), or NULL: where the catalogue gives a shared unit its
  * categories (The Old World's Black Orc Warboss is a Character so), which
@@ -658,9 +666,7 @@ static cs_status read_unit(reader *r, const xmlNode *e, const xmlNode *link)
     r->chain.n = 0;
     const xmlNode *root = root_link(r, e);
     cs_units_chain_push(&r->chain, e, root ? root : link);
-    r->chain.unlinked = !root && !link && e->parent && e->parent->parent &&
-                        !(cs_units_xml_is(e->parent, "selectionEntries") &&
-                          e->parent->parent == xmlDocGetRootElement(e->doc));
+    r->chain.unlinked = !root && !link && !root_entry(e);
     cs_units_memo_clear(&r->memo);
     double points = 0.0;
     bool has_points = cs_units_entry_cost(e, r->m->cost, &points);
@@ -767,7 +773,7 @@ static cs_status walk(reader *r, const xmlNode *n, int depth)
     for (const xmlNode *c = n->children; st == CS_OK && c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (unit_type(c) && is_mount(r, NULL, c, false)) {
+        if (unit_type(c) && is_mount(r, NULL, c, false) && !root_entry(c)) {
             /* A mount kept in the catalogue's shared entries is a unit
              * only where a root entry link selects it (below). */
             continue;
