@@ -56,6 +56,10 @@ MANDIR   ?= $(DATADIR)/man
 COMPDIR  ?= $(DATADIR)/bash-completion/completions
 MAPDIR   ?= $(DATADIR)/chargesim/mappings
 MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
+# The shipped catalogues (data/), where `chargesim units` looks up a roster's
+# catalogue when none is beside it; their names hold spaces, so the shell
+# lists them (find), never make.
+SHIPDIR  ?= $(DATADIR)/chargesim/data
 
 .PHONY: all deps deps-mpi deps-web web web-libs web-site-data test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers headers sizes archdoc examples coverage
 
@@ -81,7 +85,7 @@ help:
 	@echo "make web      rebuild the web edition in web/ (emscripten; make deps-web installs it)"
 	@echo "make test-web the web edition in headless Chromium against bin/chargesim"
 	@echo "make bench-web  the web edition's speed in headless Chromium (not a test)"
-	@echo "make install  the binary, chargesim(1), bash completion, mappings (PREFIX, DESTDIR)"
+	@echo "make install  the binary, chargesim(1), bash completion, mappings, data (PREFIX, DESTDIR)"
 	@echo "make uninstall  remove exactly what make install installed"
 
 deps:
@@ -140,20 +144,26 @@ check: $(BIN) $(TESTBIN) layers headers sizes archdoc fuzz-replay
 	$(TEST_ENV) RECIPE_CC="$(CC)" RECIPE_LDLIBS="$(LDLIBS)" $(TIMED) tests/recipes.sh tests/recipes.sh $(BUILD)
 	@if [ "$(SUMMARY)" = yes ]; then /usr/bin/python3 scripts/test-summary.py $(TEST_RUN); fi
 
-# Installs the binary, the man page, the bash completion and the mapping files
-# (which `chargesim units` reads through CS_MAPPINGS or --mapping).
+# Installs the binary, the man page, the bash completion, the mapping files
+# (which `chargesim units` reads through CS_MAPPINGS or --mapping) and the
+# shipped catalogues (data/: a roster's catalogue, found beside the mappings).
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(MAPDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/chargesim
 	install -m 644 docs/chargesim.1 $(DESTDIR)$(MANDIR)/man1/chargesim.1
 	install -m 644 scripts/chargesim-completion.bash $(DESTDIR)$(COMPDIR)/chargesim
 	install -m 644 $(MAPPINGS) $(DESTDIR)$(MAPDIR)
+	cd data && find . -type f | sort | while IFS= read -r f; do \
+	  install -D -m 644 "$$f" "$(DESTDIR)$(SHIPDIR)/$$f" || exit 1; done
 
-# Removes those files, and the two directories that are chargesim's own.
+# Removes those files, and the directories that are chargesim's own.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/chargesim $(DESTDIR)$(MANDIR)/man1/chargesim.1 \
 	  $(DESTDIR)$(COMPDIR)/chargesim $(addprefix $(DESTDIR)$(MAPDIR)/,$(notdir $(MAPPINGS)))
-	rmdir $(DESTDIR)$(MAPDIR) $(DESTDIR)$(DATADIR)/chargesim 2>/dev/null || true
+	cd data && find . -type f | while IFS= read -r f; do rm -f "$(DESTDIR)$(SHIPDIR)/$$f"; done
+	cd data && find . -depth -mindepth 1 -type d | while IFS= read -r d; do \
+	  rmdir "$(DESTDIR)$(SHIPDIR)/$$d" 2>/dev/null || true; done
+	rmdir $(DESTDIR)$(SHIPDIR) $(DESTDIR)$(MAPDIR) $(DESTDIR)$(DATADIR)/chargesim 2>/dev/null || true
 
 # Includes point down the layers core < rules < sim < io:read < web < io:write
 # < cli (docs/ARCHITECTURE.md), and no files of src/ call each other in a

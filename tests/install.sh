@@ -51,6 +51,7 @@ $make_cmd install DESTDIR="$dest" PREFIX=/usr >"$tmp/install.log" 2>&1 ||
     for m in "$root"/experiments/mappings/*.ini; do
         echo "./usr/share/chargesim/mappings/$(basename "$m")"
     done
+    (cd "$root/data" && find . -type f) | sed 's|^\./|./usr/share/chargesim/data/|'
 } | sort >"$tmp/expected"
 files_under "$dest" >"$tmp/after"
 cmp -s "$tmp/expected" "$tmp/after" ||
@@ -68,6 +69,15 @@ grep -q '^7,0\.16666' "$tmp/dice.csv" || fail "chargesim dice 2d6: no p(7) = 1/6
     "$bin" units "$root/tests/data/units/units.csv" --distance 4..6 --quiet \
     >"$tmp/units.csv" 2>/dev/null) || fail "chargesim units with the installed mappings exited $?"
 grep -q '^units.csv,Footmen,generic,' "$tmp/units.csv" || fail "chargesim units: no Footmen row"
+# A roster without New Recruit's group attributes, no catalogue beside it:
+# its catalogue is the installed data's, so the Duke's Royal Pegasus is his
+# mount, not a second model (issue 50).
+sed 's/ group="[^"]*"//g' "$root/tests/data/rosters/own/tow-bretonnia.ros" >"$tmp/list.ros"
+(cd "$tmp" && CS_MAPPINGS="$dest/usr/share/chargesim/mappings" \
+    "$bin" units "$tmp/list.ros" --distance 10 --quiet >"$tmp/list.csv" 2>/dev/null) ||
+    fail "chargesim units on a roster with the installed data exited $?"
+grep -q ',Duke (on Royal Pegasus),' "$tmp/list.csv" ||
+    fail "chargesim units: the installed data did not give the roster's catalogue"
 
 # The man page renders without a warning and names every command and option.
 page=$dest/usr/share/man/man1/chargesim.1

@@ -124,7 +124,8 @@ static cs_status read_roster(const char *rel, const char *maps, const char *cata
     if (catalogue)
         snprintf(cat, sizeof cat, "%s/%s", th_root(), catalogue);
     *u = (cs_units){0};
-    return cs_roster_read(data_path(rel), *m, n, NULL, catalogue ? cat : NULL, u, info, err);
+    return cs_roster_read(data_path(rel), *m, n, NULL, catalogue ? cat : NULL, NULL, u, info,
+                          err);
 }
 
 Test(roster, the_three_forms_give_the_same_units)
@@ -342,7 +343,7 @@ static cs_status read_at(const char *path, const char *maps, cs_units *u, cs_err
     free(read_maps);
     cr_assert_eq(cs_units_mapping_load_path(maps, &read_maps, &n, err), CS_OK, "%s", err->msg);
     *u = (cs_units){0};
-    return cs_roster_read(path, read_maps, n, NULL, NULL, u, &info, err);
+    return cs_roster_read(path, read_maps, n, NULL, NULL, NULL, u, &info, err);
 }
 
 /* Frees the units read and their mappings. */
@@ -502,4 +503,106 @@ Test(roster, json_scalars_in_arrays_and_objects_as_members_are_read_as_the_xml)
     cr_assert_eq(u.n, 1);
     cr_assert_str_eq(th_units_value(&u.unit[0], "move"), "6");
     done_at(&u);
+}
+
+/* ---- XML namespaces (issue 50) --------------------------------------------- */
+
+/* A roster written in the catalogue's schema is not BattleScribe's roster:
+ * exit 2 with one line naming the file and the namespace expected. One in
+ * BattleScribe's namespace reads; one in none (hand-written) reads too, and
+ * the table's heading says so. */
+Test(roster, a_roster_in_another_namespace_is_refused_in_one_line)
+{
+    static const char *const body =
+        "gameSystemId=\"sys-31d1-bf57-53ea-ad55\" gameSystemName=\"Warhammer The Old World\">"
+        "<forces><force catalogueName=\"C\"><selections>"
+        "<selection name=\"Pages\" type=\"unit\" number=\"1\"><selections>"
+        "<selection name=\"Page\" type=\"model\" number=\"5\">" M_PROFILE("5")
+        "</selection></selections></selection></selections></force></forces></roster>";
+    static const char *const ns[] = {"http://www.battlescribe.net/schema/catalogueSchema",
+                                     "http://www.battlescribe.net/schema/rosterSchema", NULL};
+    char text[4096], cmd[2600];
+    for (int i = 0; i < 3; i++) {
+        char xmlns[200] = "";
+        if (ns[i])
+            snprintf(xmlns, sizeof xmlns, "xmlns=\"%s\" ", ns[i]);
+        snprintf(text, sizeof text, "<roster %sname=\"t\" %s", xmlns, body);
+        const char *p = tmp_roster(i == 0 ? "other.ros" : i == 1 ? "bs.ros" : "plain.ros", text);
+        snprintf(cmd, sizeof cmd, "units '%s' --mapping '%s' --distance 5 --format md", p,
+                 map_dir());
+        char *out = NULL, *err = NULL;
+        int rc = th_cli(cmd, &out, &err);
+        if (i == 0) {
+            cr_expect_eq(rc, 2);
+            cr_expect(strstr(err, "other.ros:1: <roster> is in the XML namespace "
+                                  "http://www.battlescribe.net/schema/catalogueSchema, not "
+                                  "BattleScribe's http://www.battlescribe.net/schema/"
+                                  "rosterSchema\n"),
+                      "%s", err);
+            cr_expect_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+            cr_expect_str_eq(out, "");
+        } else {
+            cr_expect_eq(rc, 0, "%s", err);
+            cr_expect(strstr(out, "Pages"), "%s", out);
+            bool said = strstr(out, "without BattleScribe's XML namespace: plain.ros") != NULL;
+            cr_expect_eq(said, i == 2, "%s", out);
+        }
+        free(out);
+        free(err);
+    }
+    /* New Recruit's JSON and the shipped catalogues it reads: no such mark. */
+    snprintf(cmd, sizeof cmd, "units '%s/tests/data/rosters/own/tow-bretonnia.json' --mapping "
+             "'%s' --distance 5 --format md", th_root(), map_dir());
+    char *out = NULL;
+    cr_assert_eq(th_cli(cmd, &out, NULL), 0);
+    cr_expect(!strstr(out, "without BattleScribe's XML namespace"), "%s", out);
+    free(out);
+}
+
+/* ---- the shipped catalogue (issue 50) -------------------------------------- */
+
+/* Our Bretonnian list as BattleScribe writes it, without New Recruit's
+ * `group` attributes, alone in a folder: its catalogue (the roster's
+ * catalogueId) is the one data/ ships, found beside the mappings, and the
+ * rows are those the catalogue given by --catalogue makes: the Duke on his
+ * Royal Pegasus. With no catalogue anywhere (CS_DATA an empty folder) the
+ * Duke, a rider of M 4 with a mount of M 8 that nothing tells apart from a
+ * second model, is left out with a note saying why, and no row of his is
+ * tabled (no "Duke (flying)" of two models). */
+Test(roster, a_roster_without_group_attributes_finds_its_catalogue_in_the_shipped_data)
+{
+    char src[1200], dir[1300], list[1400], cmd[4000], empty[1300];
+    snprintf(src, sizeof src, "%s/tests/data/rosters/own/tow-bretonnia.ros", th_root());
+    snprintf(dir, sizeof dir, "%s/alone", th_tmpdir());
+    snprintf(empty, sizeof empty, "%s/empty", th_tmpdir());
+    cr_assert_eq(mkdir(dir, 0700), 0);
+    cr_assert_eq(mkdir(empty, 0700), 0);
+    snprintf(list, sizeof list, "%s/list.ros", dir);
+    snprintf(cmd, sizeof cmd, "sed 's/ group=\"[^\"]*\"//g' '%s' >'%s'", src, list);
+    cr_assert_eq(system(cmd), 0);
+    size_t n;
+    char *text = th_slurp(list, &n);
+    cr_assert(!strstr(text, " group="), "the list has no group attribute left");
+    free(text);
+    char *found = NULL, *given = NULL, *none = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "units '%s' --mapping '%s' --distance 6..12", list, map_dir());
+    cr_assert_eq(th_cli(cmd, &found, NULL), 0);
+    snprintf(cmd, sizeof cmd, "units '%s' --mapping '%s' --distance 6..12 --catalogue "
+             "'%s/data/tow/Bretonnians.cat'", list, map_dir(), th_root());
+    cr_assert_eq(th_cli(cmd, &given, NULL), 0);
+    cr_expect_str_eq(found, given);
+    cr_expect(strstr(found, ",Duke (on Royal Pegasus),"), "%s", found);
+    cr_expect(strstr(found, ",\"Duke (on Royal Pegasus, flying)\","), "%s", found);
+    snprintf(cmd, sizeof cmd, "units '%s' --mapping '%s' --distance 6..12", list, map_dir());
+    cr_assert_eq(setenv("CS_DATA", empty, 1), 0);
+    cr_assert_eq(th_cli(cmd, &none, &err), 0, "%s", err);
+    unsetenv("CS_DATA");
+    cr_expect(!strstr(none, "Duke"), "%s", none);
+    cr_expect(strstr(err, "unit `Duke` left out: M given twice") &&
+                  strstr(err, "no catalogue found for the roster"),
+              "%s", err);
+    free(found);
+    free(given);
+    free(none);
+    free(err);
 }

@@ -726,3 +726,109 @@ Test(units, encoding_errors_are_one_message)
         free(err);
     }
 }
+
+/* ---- hidden links and their conditions (issue 50) -------------------------- */
+
+/* Writes data/tow's game system id into a small world: a game system whose
+ * shared profiles hold the rule Swiftstride, and the catalogue `body`. */
+static const char *hidden_world(const char *body)
+{
+    static char dir[] = "/tmp/chargesim-hidden-XXXXXX";
+    static char path[300];
+    if (dir[strlen(dir) - 1] == 'X')
+        cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/w.gst", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("<?xml version=\"1.0\"?>\n<gameSystem id=\"sys-31d1-bf57-53ea-ad55\" name=\"W\" "
+          "xmlns=\"http://www.battlescribe.net/schema/gameSystemSchema\"><sharedProfiles>"
+          "<profile id=\"p-swift\" name=\"Swiftstride\" typeName=\"Special Rule\"/>"
+          "</sharedProfiles><categoryEntries><categoryEntry id=\"cat-char\" name=\"Characters\"/>"
+          "</categoryEntries></gameSystem>\n",
+          f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/w.cat", dir);
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "<?xml version=\"1.0\"?>\n<catalogue id=\"c-w\" name=\"W\" "
+            "gameSystemId=\"sys-31d1-bf57-53ea-ad55\" "
+            "xmlns=\"http://www.battlescribe.net/schema/catalogueSchema\">%s</catalogue>\n",
+            body);
+    fclose(f);
+    return path;
+}
+
+#define MODEL(id, m)                                                                        \
+    "<profiles><profile id=\"" id "\" name=\"" id "\" typeName=\"Model\"><characteristics>" \
+    "<characteristic name=\"M\">" m "</characteristic></characteristics></profile></profiles>"
+/* Swiftstride, hidden unless every condition given holds. */
+#define SWIFT(conds)                                                                      \
+    "<infoLinks><infoLink id=\"l-swift\" name=\"Swiftstride\" hidden=\"true\" "           \
+    "type=\"profile\" targetId=\"p-swift\"><modifiers><modifier type=\"set\" value=\"false\" " \
+    "field=\"hidden\"><conditions>" conds "</conditions></modifier></modifiers></infoLink>"  \
+    "</infoLinks>"
+#define IS(type, scope, id)                                                         \
+    "<condition type=\"" type "\" value=\"1\" field=\"selections\" scope=\"" scope \
+    "\" childId=\"" id "\"/>"
+
+/* A Boar in a group named "Mounts" (plural) is a mount; its Swiftstride is
+ * shown only when an ancestor is a Character and none is the Cart: the
+ * Chief (a Character by his root link) has it on the Boar, not on the Cart
+ * pulled by a Boar; the Herd (no Character) has none. A Wolf shown only
+ * with Renegades in the force (scope force) is not offered to the Chief,
+ * and his rows say so. */
+Test(units, a_hidden_link_counts_only_where_the_rows_selections_meet_its_conditions)
+{
+    const char *path = hidden_world(
+        "<entryLinks><entryLink id=\"root-chief\" name=\"Chief\" targetId=\"u-chief\" "
+        "type=\"selectionEntry\"><categoryLinks><categoryLink id=\"cl\" targetId=\"cat-char\" "
+        "primary=\"true\"/></categoryLinks></entryLink>"
+        "<entryLink id=\"root-herd\" name=\"Herd\" targetId=\"u-herd\" type=\"selectionEntry\"/>"
+        "</entryLinks><sharedSelectionEntries>"
+        "<selectionEntry id=\"u-chief\" name=\"Chief\" type=\"unit\">" MODEL("Chief", "4")
+        "<selectionEntryGroups><selectionEntryGroup id=\"g\" name=\"Mounts\"><entryLinks>"
+        "<entryLink id=\"to-boar\" name=\"Boar\" targetId=\"e-boar\" type=\"selectionEntry\"/>"
+        "<entryLink id=\"to-cart\" name=\"Cart\" targetId=\"e-cart\" type=\"selectionEntry\"/>"
+        "<entryLink id=\"to-wolf\" name=\"Wolf\" targetId=\"e-wolf\" type=\"selectionEntry\"/>"
+        "</entryLinks></selectionEntryGroup></selectionEntryGroups></selectionEntry>"
+        "<selectionEntry id=\"u-herd\" name=\"Herd\" type=\"unit\"><entryLinks>"
+        "<entryLink id=\"herd-boar\" name=\"Boar\" targetId=\"e-boar\" type=\"selectionEntry\">"
+        "<constraints><constraint type=\"min\" value=\"1\" field=\"selections\" "
+        "scope=\"parent\"/></constraints></entryLink></entryLinks></selectionEntry>"
+        "<selectionEntry id=\"e-boar\" name=\"Boar\" type=\"model\">" MODEL("Boar", "7")
+        SWIFT(IS("instanceOf", "ancestor", "cat-char") IS("notInstanceOf", "ancestor", "e-cart"))
+        "</selectionEntry>"
+        "<selectionEntry id=\"e-cart\" name=\"Cart\" type=\"model\" subType=\"mount\">"
+        MODEL("Cart", "-") "<entryLinks><entryLink id=\"cart-boar\" name=\"Boar\" "
+        "targetId=\"e-boar\" type=\"selectionEntry\"><constraints><constraint type=\"min\" "
+        "value=\"1\" field=\"selections\" scope=\"parent\"/></constraints></entryLink>"
+        "</entryLinks></selectionEntry>"
+        "<selectionEntry id=\"e-wolf\" name=\"Wolf\" type=\"model\" subType=\"mount\" "
+        "hidden=\"true\">" MODEL("Wolf", "9") "<modifiers><modifier type=\"set\" "
+        "value=\"false\" field=\"hidden\"><conditions>"
+        "<condition type=\"atLeast\" value=\"1\" field=\"selections\" scope=\"force\" "
+        "childId=\"renegades\"/></conditions></modifier></modifiers></selectionEntry>"
+        "</sharedSelectionEntries>");
+    cs_units_mapping m;
+    cs_error err = {0};
+    char map[1200];
+    snprintf(map, sizeof map, "%s/experiments/mappings/tow.ini", th_root());
+    cr_assert_eq(cs_units_mapping_load(map, &m, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_units_mapping_bind(&m, &err), CS_OK, "%s", err.msg);
+    cs_units u = {0};
+    cr_assert_eq(cs_units_read_bs(path, &m, &u, &err), CS_OK, "%s", err.msg);
+    const cs_unit *boar = th_units_find(&u, "Chief (on Boar)");
+    const cs_unit *cart = th_units_find(&u, "Chief (on Cart)");
+    const cs_unit *herd = th_units_find(&u, "Herd");
+    cr_assert(boar && cart && herd, "%d rows", u.n);
+    cr_expect_str_eq(th_units_value(boar, "swiftstride"), "true");
+    cr_expect_str_eq(th_units_value(boar, "move"), "7");
+    cr_expect_str_eq(th_units_value(cart, "swiftstride"), "false");
+    cr_expect_str_eq(th_units_value(cart, "move"), "7", "the Cart moves at its Boar's M");
+    cr_expect_str_eq(th_units_value(herd, "swiftstride"), "false");
+    cr_expect_null(th_units_find(&u, "Chief (on Wolf)"));
+    cr_expect_null(th_units_find(&u, "Boar"), "a shared mount is no unit of its own");
+    cr_expect(strstr(boar->note, "`Wolf`") && strstr(boar->note, "not offered"), "%s",
+              boar->note);
+    cs_units_free(&u);
+}

@@ -715,3 +715,269 @@ Test(units_tow, spells_for_other_units_are_option_notes)
     cr_expect(noted(&u, "Scroll of Urgency", CS_UNIT_OPTION, "not in any row"));
     cs_units_free(&u);
 }
+
+/* ---- hidden links and mounts (issue 50) ----------------------------------- */
+
+static bool noted_on(const cs_unit *u, const char *what)
+{
+    return u && strstr(u->note, what) != NULL;
+}
+
+/* The War Boar's Swiftstride is hidden="true", shown by a modifier whose
+ * conditions are that an ancestor is a Character and none a Light or Heavy
+ * Chariot (Orc and Goblin Tribes.cat). So the Orc Boar Chariots (a Heavy
+ * Chariot, no Character) have none: M 7 + the highest of 2D6, declared
+ * within M + 6: at 13" only a 6 reaches, 11/36; 14" is not declared. A
+ * character on a War Boar has it (M 7 + highest of 2D6 + D6), the same
+ * character on an Orc Boar Chariot (a Heavy Chariot) has not. */
+Test(units_tow, a_hidden_swiftstride_counts_only_where_its_conditions_hold)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Orc and Goblin Tribes.cat", &m, &u);
+    const cs_unit *chariots = row(&u, "Orc Boar Chariots");
+    const cs_unit *boar = row(&u, "Orc Warboss (on War Boar)");
+    const cs_unit *chariot = row(&u, "Orc Warboss (on Orc Boar Chariot)");
+    cr_assert(chariots && boar && chariot);
+    double mm = model_m("Orc and Goblin Tribes.cat", "War Boar");
+    cr_expect_eq(mm, 7.0);
+    cr_expect_str_eq(value(chariots, "swiftstride"), "false");
+    cr_expect_leq(fabs(th_units_p_at(chariots, 13.0) - 11.0 / 36.0), EXACT);
+    cr_expect_eq(th_units_p_at(chariots, 14.0), 0.0, "past M + 6: not declared");
+    cr_expect_str_eq(value(boar, "swiftstride"), "true");
+    cr_expect_leq(fabs(th_units_p_at(boar, 13.0) - p_tow(mm, true, 13.0)), EXACT);
+    cr_expect_str_eq(value(chariot, "swiftstride"), "false");
+    cr_expect_leq(fabs(th_units_p_at(chariot, 13.0) - 11.0 / 36.0), EXACT);
+    cs_units_free(&u);
+}
+
+/* Flesh Hounds of Khorne: their Swiftstride is shown only when the force
+ * holds Renegades (scope force), which a row cannot decide: not counted,
+ * and the row says so. */
+Test(units_tow, a_condition_the_row_cannot_decide_leaves_the_link_hidden_and_noted)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Daemons of Chaos.cat", &m, &u);
+    const cs_unit *hounds = row(&u, "Flesh Hounds Of Khorne");
+    cr_assert_not_null(hounds);
+    cr_expect_str_eq(value(hounds, "swiftstride"), "false");
+    cr_expect(noted_on(hounds, "`Swiftstride`") && noted_on(hounds, "not counted"), "%s",
+              hounds->note);
+    cs_units_free(&u);
+}
+
+/* The Wood Elves keep the Great Eagle in a group named "Mounts" (the
+ * mapping's Mount, plural), without subType mount: the Glade Lord has a
+ * row on it, and a flying row at its Fly (X); on foot, on an Elven Steed
+ * or a Great Stag he does not fly. */
+Test(units_tow, a_mount_in_a_group_named_mounts_is_a_mount)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Wood Elf Realms.cat", &m, &u);
+    const cs_unit *eagle = row(&u, "Glade Lord (on Great Eagle)");
+    const cs_unit *fly = row(&u, "Glade Lord (on Great Eagle, flying)");
+    cr_assert(eagle && fly);
+    cr_expect_eq(atof(value(eagle, "move")), model_m("Wood Elf Realms.cat", "Great Eagle"));
+    cr_expect_eq(atof(value(fly, "move")), fly_x("Wood Elf Realms.cat", "Great Eagle"));
+    cr_expect_not_null(row(&u, "Glade Lord (on foot)"));
+    cr_expect_null(row(&u, "Glade Lord (on foot, flying)"));
+    cr_expect_null(row(&u, "Glade Lord (on Elven Steed, flying)"));
+    cr_expect_null(row(&u, "Glade Lord (on Great Stag, flying)"));
+    /* Every flying Glade Lord row rides a mount whose entry has a Fly (X)
+     * link (fly_x fails the test if not), at that X. */
+    for (int i = 0; i < u.n; i++)
+        if (strncmp(u.unit[i].name, "Glade Lord", 10) == 0 && strstr(u.unit[i].name, "flying")) {
+            cr_assert(u.unit[i].mount[0], "%s: flying on foot", u.unit[i].name);
+            cr_expect_eq(atof(value(&u.unit[i], "move")),
+                         fly_x("Wood Elf Realms.cat", u.unit[i].mount), "%s", u.unit[i].name);
+        }
+    cs_units_free(&u);
+}
+
+/* Grand Cathay's Sky Lantern is linked into the Lord Magistrate filed under
+ * the category MOUNT: a mount, so the Lord Magistrate has a ground row at
+ * his own M, and his flying row is the Sky Lantern's. */
+Test(units_tow, a_link_filed_under_the_mount_category_is_a_mount)
+{
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Grand Cathay.cat", &m, &u);
+    const cs_unit *foot = row(&u, "Lord Magistrate (on foot)");
+    cr_assert_not_null(foot);
+    cr_expect_eq(atof(value(foot, "move")), model_m("Grand Cathay.cat", "Lord Magistrate"));
+    cr_expect_not_null(row(&u, "Lord Magistrate (on Sky Lantern, flying)"));
+    cr_expect_null(row(&u, "Lord Magistrate (flying)"));
+    cs_units_free(&u);
+}
+
+/* The names of the entries of FILE that are mounts: subType mount, or a
+ * model in a group named Mount or Mounts (read here with libxml2). */
+static void mount_names(xmlNodePtr n, bool in_group, char (*names)[128], int *k, int cap)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        bool group = in_group || (strcmp((const char *)n->name, "selectionEntryGroup") == 0 &&
+                                  (attr_is(n, "name", "Mount") || attr_is(n, "name", "Mounts")));
+        bool is_entry = strcmp((const char *)n->name, "selectionEntry") == 0;
+        if (is_entry && (attr_is(n, "subType", "mount") || (group && attr_is(n, "type", "model"))) &&
+            *k < cap) {
+            xmlChar *name = xmlGetProp(n, (const xmlChar *)"name");
+            snprintf(names[(*k)++], 128, "%s", name ? (const char *)name : "");
+            xmlFree(name);
+        }
+        mount_names(n->children, group, names, k, cap);
+    }
+}
+
+/* No row of the Dark Elves or the Vampire Counts is a mount alone (Cold
+ * One, Black Dragon, Dark Pegasus, Zombie Dragon): their catalogues keep
+ * them in shared mount groups that no root entry selects. */
+Test(units_tow, no_row_is_a_mount_alone)
+{
+    static const char *const files[] = {"Dark Elves.cat", "Vampire Counts.cat"};
+    cs_units_mapping m;
+    tow_mapping(&m);
+    char(*names)[128] = malloc(1024 * sizeof *names);
+    cr_assert_not_null(names);
+    for (int f = 0; f < 2; f++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/data/tow/%s", th_root(), files[f]);
+        xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR);
+        cr_assert_not_null(doc);
+        int k = 0;
+        mount_names(xmlDocGetRootElement(doc), false, names, &k, 1024);
+        xmlFreeDoc(doc);
+        cr_expect_gt(k, 5, "%s: mounts found", files[f]);
+        cs_units u;
+        read_tow(files[f], &m, &u);
+        for (int i = 0; i < u.n; i++)
+            for (int j = 0; j < k; j++) {
+                char flying[160];
+                snprintf(flying, sizeof flying, "%s (flying)", names[j]);
+                cr_expect(strcmp(u.unit[i].name, names[j]) != 0 &&
+                              strcmp(u.unit[i].name, flying) != 0,
+                          "%s: row `%s` is a mount alone", files[f], u.unit[i].name);
+            }
+        cs_units_free(&u);
+    }
+    free(names);
+}
+
+/* The element of doc with attribute id `id` (depth first), or NULL. */
+static xmlNodePtr by_id_in(xmlNodePtr n, const char *id)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (attr_is(n, "id", id))
+            return n;
+        xmlNodePtr f = by_id_in(n->children, id);
+        if (f)
+            return f;
+    }
+    return NULL;
+}
+
+/* The ids an element's hidden="false" modifier names in its instanceOf
+ * conditions (at any depth of its condition groups). */
+static void instance_ids(xmlNodePtr n, char (*ids)[64], int *k, int cap)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (strcmp((const char *)n->name, "condition") == 0 && attr_is(n, "type", "instanceOf") &&
+            *k < cap) {
+            xmlChar *id = xmlGetProp(n, (const xmlChar *)"childId");
+            snprintf(ids[(*k)++], 64, "%s", id ? (const char *)id : "");
+            xmlFree(id);
+        }
+        instance_ids(n->children, ids, k, cap);
+    }
+}
+
+/* The Dark Elves keep their mounts in one shared Mount group, each hidden
+ * and shown by a modifier to the selections its instanceOf conditions name
+ * (a character's entry, or the root link selecting it). A character has an
+ * "on Black Dragon" row exactly when one of those ids is its entry, an entry
+ * inside it or its root link (read here from the XML): the Death Hag, whom
+ * none names, has none. */
+Test(units_tow, a_hidden_mount_is_offered_only_where_its_conditions_hold)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/data/tow/Dark Elves.cat", th_root());
+    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR);
+    cr_assert_not_null(doc);
+    xmlNodePtr root = xmlDocGetRootElement(doc), dragon = NULL;
+    char(*ids)[64] = malloc(64 * sizeof *ids);
+    char riders[16][128];
+    int k = 0, n_riders = 0;
+    /* The Black Dragon of the shared Mount group: subType mount, hidden. */
+    xmlNodePtr stack[256];
+    int top = 0;
+    stack[top++] = root;
+    while (top > 0 && !dragon) {
+        xmlNodePtr n = stack[--top];
+        for (xmlNodePtr c = n->children; c; c = c->next) {
+            if (c->type != XML_ELEMENT_NODE)
+                continue;
+            if (strcmp((const char *)c->name, "selectionEntry") == 0 &&
+                attr_is(c, "name", "Black Dragon") && attr_is(c, "subType", "mount") &&
+                attr_is(c, "hidden", "true"))
+                dragon = c;
+            else if (top < 256)
+                stack[top++] = c;
+        }
+    }
+    cr_assert_not_null(dragon, "the hidden Black Dragon mount");
+    instance_ids(dragon->children, ids, &k, 64);
+    cr_assert_gt(k, 0);
+    for (int i = 0; i < k; i++) {
+        xmlNodePtr e = by_id_in(root, ids[i]);
+        if (e && strcmp((const char *)e->name, "entryLink") == 0) {
+            /* A root link selecting the unit: its id names that selection. */
+            xmlChar *t = xmlGetProp(e, (const xmlChar *)"targetId");
+            e = t ? by_id_in(root, (const char *)t) : NULL;
+            xmlFree(t);
+        }
+        while (e && e->type == XML_ELEMENT_NODE &&
+               !(strcmp((const char *)e->name, "selectionEntry") == 0 &&
+                 attr_is(e, "type", "unit")))
+            e = e->parent;
+        if (e && e->type == XML_ELEMENT_NODE && n_riders < 16) {
+            xmlChar *name = xmlGetProp(e, (const xmlChar *)"name");
+            snprintf(riders[n_riders++], 128, "%s", (const char *)name);
+            xmlFree(name);
+        }
+    }
+    xmlFreeDoc(doc);
+    cr_assert_gt(n_riders, 0);
+    cs_units_mapping m;
+    tow_mapping(&m);
+    cs_units u;
+    read_tow("Dark Elves.cat", &m, &u);
+    for (int i = 0; i < n_riders; i++) {
+        char want[200];
+        snprintf(want, sizeof want, "%s (on Black Dragon)", riders[i]);
+        cr_expect_not_null(row(&u, want), "%s", want);
+    }
+    for (int i = 0; i < u.n; i++) {
+        const char *on = strstr(u.unit[i].name, " (on Black Dragon");
+        if (!on)
+            continue;
+        bool named = false;
+        for (int j = 0; j < n_riders; j++)
+            named = named || (strlen(riders[j]) == (size_t)(on - u.unit[i].name) &&
+                              strncmp(riders[j], u.unit[i].name, strlen(riders[j])) == 0);
+        cr_expect(named, "%s: its conditions do not show the Black Dragon", u.unit[i].name);
+    }
+    cr_expect_null(row(&u, "Death Hag (on Black Dragon)"));
+    cs_units_free(&u);
+    free(ids);
+}

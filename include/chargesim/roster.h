@@ -68,11 +68,13 @@ cs_status cs_roster_unpack(const unsigned char *data, size_t n, const char *path
  * whose game_system_id is the roster's gameSystemId (`rules` chooses among
  * several; bound here), and appends one unit per unit selection to `out`,
  * with notes. `catalogue`: the catalogue to look entries up in, or NULL to
- * find it beside the roster (the .cat whose id is a force's catalogueId);
- * none found is no error. A roster of a system no mapping covers: CS_EINPUT
- * naming the system and the systems covered. *info is filled. */
+ * find it beside the roster (the .cat whose id is a force's catalogueId),
+ * else in `data_dir` or its subfolders (the shipped data/; NULL: not
+ * looked for); none found is no error. A roster of a system no mapping
+ * covers: CS_EINPUT naming the system and the systems covered. *info is
+ * filled. */
 cs_status cs_roster_read(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,
-                         const char *catalogue, cs_units *out, cs_roster_info *info,
-                         cs_error *err);
+                         const char *catalogue, const char *data_dir, cs_units *out,
+                         cs_roster_info *info, cs_error *err);
 
 #endif

@@ -242,6 +242,8 @@ typedef struct cs_unit_note {
 typedef struct cs_units_input {
     char path[CS_UNITS_PATH];
     char sha256[65];
+    bool no_namespace; /* XML without BattleScribe's namespace (hand-written): read, and the
+                        * table's heading says so */
 } cs_units_input;
 
 /* A growing list of units and notes. Zero-initialise, then cs_units_free. */
@@ -261,6 +263,8 @@ void cs_units_free(cs_units *u);
 
 /* Records a file read (a second record of a path is ignored). */
 cs_status cs_units_add_input(cs_units *u, const char *path, const char *sha256);
+/* Marks the recorded file `path` as XML without BattleScribe's namespace. */
+void cs_units_input_no_namespace(cs_units *u, const char *path);
 
 /* Do two texts give the same value? Numbers compare as numbers (2 = 2.0),
  * anything else as written, blanks around it aside. */

@@ -24,6 +24,10 @@
 /* The mapping folder the page reads: the repository's, at the root of the
  * in-memory file system (a dropped file runs in a folder of its own). */
 #define CS_WEB_MAPPINGS "/experiments/mappings"
+/* The shipped catalogues in the page's file system (data/tow, ...: those
+ * the page has fetched), where a dropped roster's catalogue is looked for
+ * when none was dropped beside it. */
+#define CS_WEB_DATA "/data"
 
 const char *cs_web_units(const char *source, const char *distance, const char *rules);
 

@@ -65,7 +65,9 @@ static const char usage[] =
     "  --catalogue PATH    a roster's catalogue (.cat, its .gst beside it), to tell\n"
     "                      its mounts and the list tool's modifiers (default: the\n"
     "                      .cat beside the roster whose id is the roster's\n"
-    "                      catalogueId, if any)\n"
+    "                      catalogueId, else the one the repository ships: in\n"
+    "                      $CS_DATA, else data/ beside the mappings, else\n"
+    "                      PREFIX/share/chargesim/data, or a folder in it)\n"
     "  --set K=V           a ruleset parameter for every unit whose ruleset has it\n"
     "                      (repeatable); one value, not one the units carry, not the\n"
     "                      distance\n"
@@ -134,6 +136,52 @@ static void default_mappings(char *out, size_t cap)
     snprintf(out, cap, "experiments/mappings");
     if (cs_infile_reader())
         find_mappings(out, cap);
+    cs_infile_share_text(out, cap);
+}
+
+/* The shipped catalogues (the repository's data/), where a roster's
+ * catalogue is looked for when none is beside it, found as the mappings
+ * are: $CS_DATA, else beside the mapping folder `maps` (installed:
+ * share/chargesim/data beside share/chargesim/mappings; in the repository:
+ * data/ two levels up from experiments/mappings), else the share folder
+ * beside the binary's (PREFIX/share/chargesim/data). "" when none is. */
+static void find_data(const char *maps, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const char *env = getenv("CS_DATA");
+    if (env && env[0]) {
+        snprintf(out, cap, "%s", env);
+        return;
+    }
+    char dir[PATH_MAX], exe[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", maps);
+    char *slash = strrchr(dir, '/');
+    if (!is_dir(dir) && slash) /* a mapping file: its folder */
+        *slash = '\0';
+    else if (!is_dir(dir))
+        snprintf(dir, sizeof dir, ".");
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    if ((slash = strrchr(exe, '/')))
+        *slash = '\0';
+    const char *const fmt[][2] = {{dir, "%s/../data"},
+                                  {dir, "%s/../../data"},
+                                  {exe, "%s/../share/chargesim/data"}};
+    for (size_t i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
+        if (!fmt[i][0][0])
+            continue;
+        if (snprintf(out, cap, fmt[i][1], fmt[i][0]) < (int)cap && is_dir(out))
+            return;
+    }
+    out[0] = '\0';
+}
+
+/* find_data as rank 0 sees it (default_mappings). */
+static void default_data(const char *maps, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (cs_infile_reader())
+        find_data(maps, out, cap);
     cs_infile_share_text(out, cap);
 }
 
@@ -257,9 +305,12 @@ static cs_status read_units(options *o, pipeline *pl, cs_error *err)
     if (st == CS_OK && o->catalogue && !roster)
         st = cs_error_set(err, CS_EINPUT, "--catalogue %s: only a roster (.ros, .rosz, .json) "
                           "looks its entries up in a catalogue", o->catalogue);
+    char data[PATH_MAX];
     if (st == CS_OK && roster)
-        st = cs_roster_read(o->source, pl->maps, pl->n_maps, o->rules, o->catalogue, &pl->units,
-                            &o->roster, err);
+        default_data(o->mapping, data, sizeof data);
+    if (st == CS_OK && roster)
+        st = cs_roster_read(o->source, pl->maps, pl->n_maps, o->rules, o->catalogue,
+                            data[0] ? data : NULL, &pl->units, &o->roster, err);
     else if (st == CS_OK)
         st = cs_units_read_source(o->source, pl->maps, pl->n_maps, o->rules, &pl->units, err);
     if (st == CS_OK) {
@@ -319,10 +370,20 @@ static cs_status tabulate(const options *o, pipeline *pl, const char *what, cs_e
         snprintf(pts, sizeof pts, ", %g %s", r->points, r->cost);
     if (r->system_id[0])
         snprintf(list, sizeof list, "list `%s`, %s%s", r->name, r->system, pts);
+    /* A hand-written file without BattleScribe's XML namespace is read,
+     * and the heading says which (issue 50). */
+    char plain[PATH_MAX] = "";
+    for (int i = 0; i < pl->units.n_inputs; i++) {
+        const char *path = pl->units.input[i].path, *slash = strrchr(path, '/');
+        size_t n = strlen(plain);
+        if (pl->units.input[i].no_namespace)
+            snprintf(plain + n, sizeof plain - n, "%s%s", n ? ", " : "; without BattleScribe's XML "
+                     "namespace: ", slash ? slash + 1 : path);
+    }
     snprintf(title, sizeof title,
-             "Charge odds per unit, %s (%s; method exact, head-on; distances %g to %g by %g in)",
+             "Charge odds per unit, %s (%s; method exact, head-on; distances %g to %g by %g in%s)",
              r->system_id[0] ? list : o->source, what, g->lo,
-             cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step);
+             cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step, plain);
     cs_status st = cs_units_table(&pl->units, pl->res, g, o->fmt, title, &pl->table);
     if (st != CS_OK)
         cs_error_set(err, st, "out of memory");

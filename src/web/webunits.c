@@ -47,11 +47,12 @@ static cs_status read_units(const char *source, const char *distance, const char
         st = cs_units_mapping_load_path(CS_WEB_MAPPINGS, &pl->maps, &pl->n_maps, err);
     pl->units.sets = &pl->sets;
     /* A roster (a dropped list: .ros, .rosz, New Recruit's .json) is read
-     * as the command line reads it, its catalogue found beside it. */
+     * as the command line reads it, its catalogue found beside it, else
+     * among the shipped catalogues the page has put in its file system. */
     cs_roster_info roster;
     if (st == CS_OK && cs_roster_is(source))
         st = cs_roster_read(source, pl->maps, pl->n_maps, given(rules) ? rules : NULL, NULL,
-                            &pl->units, &roster, err);
+                            CS_WEB_DATA, &pl->units, &roster, err);
     else if (st == CS_OK)
         st = cs_units_read_source(source, pl->maps, pl->n_maps, given(rules) ? rules : NULL,
                                   &pl->units, err);

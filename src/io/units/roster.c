@@ -161,8 +161,10 @@ static cs_status parse_xml(const unsigned char *text, size_t n, const char *path
 
 /* The roster's tree from the file's bytes: a zip's entry or the bytes
  * themselves, JSON when its first character is `{`, else XML. */
-static cs_status open_roster(const char *path, xmlDoc **doc, char sha[65], cs_error *err)
+static cs_status open_roster(const char *path, xmlDoc **doc, char sha[65], bool *no_ns,
+                             cs_error *err)
 {
+    *no_ns = false;
     unsigned char *raw = NULL, *text = NULL;
     size_t n = 0, tn = 0;
     cs_status st = slurp(path, &raw, &n, sha, err);
@@ -176,7 +178,8 @@ static cs_status open_roster(const char *path, xmlDoc **doc, char sha[65], cs_er
         i = 3; /* a UTF-8 byte order mark */
     while (i < tn && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
         i++;
-    if (i < tn && text[i] == '{')
+    bool json = i < tn && text[i] == '{';
+    if (json)
         st = cs_roster_json_doc((const char *)text, tn, path, doc, err);
     else
         st = parse_xml(text, tn, path, doc, err);
@@ -184,7 +187,11 @@ static cs_status open_roster(const char *path, xmlDoc **doc, char sha[65], cs_er
     if (st != CS_OK)
         return st;
     const xmlNode *root = xmlDocGetRootElement(*doc);
-    if (!cs_units_xml_is(root, "roster")) {
+    /* New Recruit's JSON has no namespace to check: its tree is ours. */
+    if (!json && root && (st = cs_units_xml_namespace(path, root, no_ns, err)) != CS_OK) {
+        xmlFreeDoc(*doc);
+        *doc = NULL;
+    } else if (!cs_units_xml_is(root, "roster")) {
         st = cs_error_set(err, CS_EINPUT, "%s:%d: root element <%s> is not a roster's <roster> "
                           "(a catalogue is read as .cat)", path,
                           root ? cs_units_xml_line(root) : 1,
@@ -279,9 +286,10 @@ static cs_status walk_forces(cs_roster_reader *r, const xmlNode *n, int depth)
 
 /* ---- the catalogue at hand ------------------------------------------------- */
 
-/* The first force's catalogue found beside the roster, by its id. */
+/* The first force's catalogue, by its id: beside the roster, or (shipped)
+ * in the shipped data's folder. */
 static cs_status find_catalogue(const cs_roster_reader *r, const xmlNode *n, char *out, size_t cap,
-                                bool *found, int depth)
+                                bool *found, int depth, bool shipped)
 {
     cs_status st = CS_OK;
     CS_ROSTER_EACH_CHILD(n, "forces", "force", f)
@@ -290,9 +298,10 @@ static cs_status find_catalogue(const cs_roster_reader *r, const xmlNode *n, cha
         if (*found || st != CS_OK || depth > CS_ROSTER_MAX_DEPTH)
             break;
         if (cs_units_xml_prop(f, "catalogueId", id, sizeof id))
-            st = cs_units_docs_find(r->path, id, out, cap, found, r->err);
+            st = shipped ? cs_units_docs_find_shipped(r->data_dir, id, out, cap, found, r->err)
+                         : cs_units_docs_find(r->path, id, out, cap, found, r->err);
         if (st == CS_OK && !*found)
-            st = find_catalogue(r, f, out, cap, found, depth + 1);
+            st = find_catalogue(r, f, out, cap, found, depth + 1, shipped);
     }
     return st;
 }
@@ -306,12 +315,18 @@ static cs_status open_catalogue(cs_roster_reader *r, const xmlNode *root, const 
     if (catalogue)
         snprintf(path, sizeof path, "%s", catalogue);
     else
-        st = find_catalogue(r, root, path, sizeof path, &found, 0);
+        st = find_catalogue(r, root, path, sizeof path, &found, 0, false);
+    /* None beside it: the catalogue the repository ships (issue 50). */
+    if (st == CS_OK && !found && r->data_dir)
+        st = find_catalogue(r, root, path, sizeof path, &found, 0, true);
     if (st != CS_OK || !found)
         return st;
     st = cs_units_docs_open(path, &r->cat, r->err);
-    for (int i = 0; st == CS_OK && i < r->cat.n; i++)
+    for (int i = 0; st == CS_OK && i < r->cat.n; i++) {
         st = cs_units_add_input(r->out, r->cat.doc[i].path, r->cat.doc[i].sha256);
+        if (r->cat.doc[i].no_namespace)
+            cs_units_input_no_namespace(r->out, r->cat.doc[i].path);
+    }
     if (st == CS_OK)
         snprintf(info->catalogue, sizeof info->catalogue, "%s", path);
     return st;
@@ -333,13 +348,14 @@ static void read_info(const xmlNode *root, const cs_units_mapping *m, cs_roster_
 }
 
 cs_status cs_roster_read(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,
-                         const char *catalogue, cs_units *out, cs_roster_info *info,
-                         cs_error *err)
+                         const char *catalogue, const char *data_dir, cs_units *out,
+                         cs_roster_info *info, cs_error *err)
 {
     *info = (cs_roster_info){0};
     xmlDoc *doc = NULL;
     char sha[65];
-    cs_status st = open_roster(path, &doc, sha, err);
+    bool no_ns;
+    cs_status st = open_roster(path, &doc, sha, &no_ns, err);
     if (st != CS_OK)
         return st;
     const xmlNode *root = xmlDocGetRootElement(doc);
@@ -350,13 +366,16 @@ cs_status cs_roster_read(const char *path, cs_units_mapping *maps, int n_maps, c
                           cs_units_xml_line(root));
     if (st == CS_OK)
         st = pick(path, info, maps, n_maps, rules, &m, err);
-    cs_roster_reader r = {.path = path, .m = m, .out = out, .err = err, .mount_char = -1};
+    cs_roster_reader r = {.path = path, .m = m, .out = out, .err = err, .mount_char = -1,
+                          .data_dir = data_dir};
     if (st == CS_OK) {
         read_info(root, m, info);
         for (int c = m->n_chars - 1; c >= 0; c--)
             if (m->chars[c].mount)
                 r.mount_char = c;
         st = cs_units_add_input(out, path, sha);
+        if (no_ns)
+            cs_units_input_no_namespace(out, path);
     }
     if (st == CS_OK)
         st = open_catalogue(&r, root, catalogue, info);

@@ -29,6 +29,7 @@ typedef struct cs_roster_reader {
     cs_error *err;
     cs_units_docs cat;             /* the catalogue at hand (cat.n == 0: none) */
     int mount_char;                /* the first `mount = yes` characteristic, -1: none */
+    const char *data_dir;          /* the shipped catalogues (data/), NULL: not looked in */
     char force_cat[CS_UNITS_NAME]; /* the catalogue name of the force being read */
     /* The catalogue reader's state as its rows (units_rows.c) use it, which
      * make a roster's rows too: the mapping, the output, the roster as

@@ -113,8 +113,8 @@ static const xmlNode *cat_node(const cs_roster_reader *r, const xmlNode *sel, co
     return cs_units_docs_lookup(&r->cat, seg);
 }
 
-/* Is part x marked a mount: by its catalogue entry, or by New Recruit's
- * `group` attribute? */
+/* Is part x marked a mount: by its catalogue entry (its subType, group or
+ * category), or by New Recruit's `group` attribute? */
 static bool marked_mount(const cs_roster_reader *r, const xmlNode *x)
 {
     const cs_units_mapping *m = r->m;
@@ -122,11 +122,15 @@ static bool marked_mount(const cs_roster_reader *r, const xmlNode *x)
     const xmlNode *e = cat_node(r, x, "entryId", true), *g = cat_node(r, x, "entryGroupId", true);
     if (e && m->mount_type[0] && cs_units_xml_prop_is(e, "subType", m->mount_type))
         return true;
-    if (g && m->mount_group[0] && cs_units_xml_prop(g, "name", group, sizeof group) &&
-        strcasecmp(group, m->mount_group) == 0)
+    if (e && cs_units_xml_prop_is(e, "type", "model") &&
+        (cs_units_mount_category(&r->cat, m, e) ||
+         cs_units_mount_category(&r->cat, m, cat_node(r, x, "entryId", false))))
         return true;
-    return m->mount_group[0] && cs_units_xml_prop(x, "group", group, sizeof group) &&
-           strcasecmp(group, m->mount_group) == 0;
+    if (g && cs_units_xml_prop(g, "name", group, sizeof group) &&
+        cs_units_mount_group_name(m, group))
+        return true;
+    return cs_units_xml_prop(x, "group", group, sizeof group) &&
+           cs_units_mount_group_name(m, group);
 }
 
 /* What selection x's own profiles give the mount characteristic: 0
@@ -381,6 +385,18 @@ static void fill_unit(const cs_roster_reader *r, const unit_tree *t, const profl
     u->rules = rules_in(r, own);
 }
 
+/* Is a unit without a catalogue at hand and without a mount told giving
+ * the mount characteristic two numbers (a rider of M 4 on a Griffon of M 6,
+ * New Recruit's `group` attribute absent)? Then a mount cannot be told
+ * from a second model. */
+static bool untold(const cs_roster_reader *r, const unit_tree *t, const cs_units_found *found)
+{
+    int digits = 0;
+    for (int i = 0; r->mount_char >= 0 && i < found[r->mount_char].n && i < CS_UNITS_FOUND; i++)
+        digits += strpbrk(found[r->mount_char].text[i], "0123456789") != NULL;
+    return r->cat.n == 0 && !t->mount && digits > 1;
+}
+
 /* The unit's rows: its own (with its mount), then its second rows (a
  * flier's), by the catalogue reader's rows (units_rows.c) on what this
  * unit's parts give. */
@@ -406,7 +422,7 @@ static cs_status rows(cs_roster_reader *r, const unit_tree *t, base_unit *b, pro
          * categories the roster files the choice under. */
         const xmlNode *entry = cat_node(r, t->mount, "entryId", true);
         const xmlNode *link = cat_node(r, t->mount, "entryId", false);
-        mount mt = {entry ? link : t->mount, entry, false, true};
+        mount mt = {.link = entry ? link : t->mount, .entry = entry, .in_choice = true};
         cs_units_mount_type(cr, &mt, &level[0], &u);
     }
     snprintf(u.mount, sizeof u.mount, "%s", label);
@@ -417,8 +433,17 @@ static cs_status rows(cs_roster_reader *r, const unit_tree *t, base_unit *b, pro
         st = option_rules(r, t, &u);
     cs_unit ground = u;
     bool kept;
+    int notes = r->out->n_notes;
     if (st == CS_OK)
         st = cs_units_settle(r->out, &u, found, false, &kept, r->err);
+    if (st == CS_OK && !kept && untold(r, t, found) && r->out->n_notes > notes) {
+        /* Mixed models are never tabled as one: no second row either. */
+        cs_unit_note *n = &r->out->note[r->out->n_notes - 1];
+        size_t len = strlen(n->what);
+        snprintf(n->what + len, sizeof n->what - len, "; no catalogue found for the roster (not "
+                 "beside it, not in the shipped data), so a mount cannot be told from a model");
+        return st;
+    }
     if (st == CS_OK)
         st = cs_units_flying_rows(cr, b, &ground, found, level, n_lv, label, n_sel);
     return st;

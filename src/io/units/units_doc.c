@@ -290,6 +290,10 @@ static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
         close_doc(d);
         return CS_EINPUT;
     }
+    if (cs_units_xml_namespace(path, root, &d->no_namespace, err) != CS_OK) {
+        close_doc(d);
+        return CS_EINPUT;
+    }
     size_t n = count_ids(root), cap = 16;
     while (cap < 2 * n + 1)
         cap *= 2;
@@ -301,6 +305,26 @@ static cs_status open_doc(const char *path, cs_units_doc *d, cs_error *err)
         return CS_ENOMEM;
     }
     return CS_OK;
+}
+
+cs_status cs_units_xml_namespace(const char *path, const xmlNode *root, bool *none,
+                                 cs_error *err)
+{
+    static const char *const schema[][2] = {
+        {"catalogue", "http://www.battlescribe.net/schema/catalogueSchema"},
+        {"gameSystem", "http://www.battlescribe.net/schema/gameSystemSchema"},
+        {"roster", "http://www.battlescribe.net/schema/rosterSchema"},
+    };
+    const char *want = NULL;
+    for (size_t i = 0; i < sizeof schema / sizeof schema[0]; i++)
+        if (cs_units_xml_is(root, schema[i][0]))
+            want = schema[i][1];
+    *none = !root->ns || !root->ns->href;
+    if (*none || !want || strcmp((const char *)root->ns->href, want) == 0)
+        return CS_OK;
+    return cs_error_set(err, CS_EINPUT, "%s:%d: <%s> is in the XML namespace %s, not "
+                        "BattleScribe's %s", path, cs_units_xml_line(root),
+                        (const char *)root->name, (const char *)root->ns->href, want);
 }
 
 /* ---- a catalogue and its game system ------------------------------------- */
@@ -360,16 +384,13 @@ static bool is_open(const cs_units_docs *d, const char *id)
     return false;
 }
 
-/* The catalogue beside `from` whose root id is `id`, into out (*found). */
-cs_status cs_units_docs_find(const char *from, const char *id, char *out, size_t cap,
-                             bool *found, cs_error *err)
+/* The catalogue in folder `dir` whose root id is `id`, into out (*found). */
+static cs_status find_in(const char *dir, const char *id, char *out, size_t cap, bool *found,
+                         cs_error *err)
 {
-    char dir[CS_UNITS_PATH];
-    dir_of(from, dir, sizeof dir);
     static const char *const cat_only[] = {".cat", NULL};
     char(*files)[CS_UNITS_PATH];
     int n;
-    *found = false;
     cs_status st = cs_units_list_files(dir, cat_only, &files, &n, err);
     for (int i = 0; st == CS_OK && !*found && i < n; i++) {
         char rid[CS_UNITS_TEXT];
@@ -381,9 +402,41 @@ cs_status cs_units_docs_find(const char *from, const char *id, char *out, size_t
         }
     }
     free(files);
+    return st;
+}
+
+/* The catalogue beside `from` whose root id is `id`, into out (*found). */
+cs_status cs_units_docs_find(const char *from, const char *id, char *out, size_t cap,
+                             bool *found, cs_error *err)
+{
+    char dir[CS_UNITS_PATH];
+    dir_of(from, dir, sizeof dir);
+    *found = false;
+    cs_status st = find_in(dir, id, out, cap, found, err);
     if (st == CS_ENOMEM)
         cs_error_set(err, CS_ENOMEM, "%s: out of memory", from);
     return st;
+}
+
+cs_status cs_units_docs_find_shipped(const char *dir, const char *id, char *out, size_t cap,
+                                     bool *found, cs_error *err)
+{
+    static const char *const any[] = {"", NULL};
+    char(*sub)[CS_UNITS_PATH];
+    int n;
+    cs_error ignored;
+    *found = false;
+    /* A folder that cannot be listed holds no catalogue: not an error. */
+    cs_status st = cs_units_list_files(dir, any, &sub, &n, &ignored);
+    if (st != CS_OK)
+        return st == CS_ENOMEM ? cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir) : CS_OK;
+    st = find_in(dir, id, out, cap, found, &ignored);
+    for (int i = 0; (st == CS_OK || st == CS_EINPUT) && !*found && i < n; i++)
+        st = find_in(sub[i], id, out, cap, found, &ignored);
+    free(sub);
+    if (st == CS_ENOMEM)
+        return cs_error_set(err, CS_ENOMEM, "%s: out of memory", dir);
+    return CS_OK;
 }
 
 /* Opens the catalogues document i links that are not open yet. */

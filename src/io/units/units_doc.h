@@ -31,6 +31,7 @@ typedef struct cs_units_doc {
     cs_units_doc_slot *ids; /* open addressing, cap a power of two */
     size_t cap;
     char sha256[65]; /* of the bytes parsed (hex) */
+    bool no_namespace; /* its root is in no XML namespace (cs_units_xml_namespace) */
 } cs_units_doc;
 
 /* The file read (doc[0]), the catalogues it links (its <catalogueLinks>,
@@ -54,6 +55,15 @@ typedef struct cs_units_docs {
 cs_status cs_units_docs_open(const char *path, cs_units_docs *d, cs_error *err);
 void cs_units_docs_close(cs_units_docs *d);
 
+/* BattleScribe writes each root element in a namespace of its own
+ * (http://www.battlescribe.net/schema/catalogueSchema, gameSystemSchema,
+ * rosterSchema). A root in another namespace is not BattleScribe's file:
+ * CS_EINPUT, one line naming the file, the namespace found and the one
+ * expected. A root in none (a hand-written file) is read: *none says so,
+ * for the table's heading. */
+cs_status cs_units_xml_namespace(const char *path, const xmlNode *root, bool *none,
+                                 cs_error *err);
+
 /* The element with this id in the set, or NULL. */
 const xmlNode *cs_units_docs_lookup(const cs_units_docs *d, const char *id);
 
@@ -61,6 +71,14 @@ const xmlNode *cs_units_docs_lookup(const cs_units_docs *d, const char *id);
  * out (*found; none is no error). A roster finds its catalogue so. */
 cs_status cs_units_docs_find(const char *from, const char *id, char *out, size_t cap,
                              bool *found, cs_error *err);
+
+/* The catalogue whose root id is `id` in the folder `dir` or one of its
+ * subfolders (the shipped data: data/tow, data/bsdata-t9a-2nd, ...), into
+ * out (*found). A folder missing or unreadable holds none: no error; out of
+ * memory: CS_ENOMEM. A roster whose catalogue is not beside it finds it
+ * so. */
+cs_status cs_units_docs_find_shipped(const char *dir, const char *id, char *out, size_t cap,
+                                     bool *found, cs_error *err);
 
 /* The path of the document holding n. */
 const char *cs_units_docs_path(const cs_units_docs *d, const xmlNode *n);

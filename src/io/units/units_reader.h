@@ -13,6 +13,7 @@
 
 #include "chargesim/unitsrc.h"
 
+#include "units_cond.h"
 #include "units_doc.h"
 #include "units_fly.h"
 
@@ -27,6 +28,9 @@
 typedef struct proflist {
     const xmlNode **p, **via;
     int n, cap, cap_via;
+    /* Mapped rules or characteristics whose hidden state a condition the
+     * row cannot decide would change (units_cond.h): the row's note. */
+    char unsure[CS_UNITS_NOTE];
 } proflist;
 
 /* A mount met among a unit's models (an entry whose subType is the
@@ -36,6 +40,7 @@ typedef struct proflist {
 typedef struct mount {
     const xmlNode *link, *entry;
     bool required, in_choice;
+    cs_units_chain above; /* the row's selections above it (hidden links) */
 } mount;
 
 typedef struct mounts {
@@ -54,6 +59,7 @@ typedef struct reader {
     cs_units_memo memo;      /* entries resolved for the unit being read */
     cs_units_nodes opts;     /* link targets looked through for the unit's options */
     proflist *prof; /* where the profiles met go: the unit's own, or a mount's */
+    cs_units_chain chain; /* the selections from the unit to the entry being read */
     mounts *mounts; /* where the mounts met go (mount_type) */
 } reader;
 

@@ -10,10 +10,11 @@
  * With the mapping's mount_type, mounts are rows of their own: a unit that
  * must take its mount moves at the mount's M, one that may choose gets a
  * row per choice (The Old World, issue 32). What is a unit, where its
- * profiles and points come from: see cs_units_read_bs in unitsrc.h. Not
- * read: modifiers and conditions (a cost, characteristic or rule changed
- * by an option: a Duke's hidden Warhorse rules shown only to characters
- * count as the warhorse's). */
+ * profiles and points come from: see cs_units_read_bs in unitsrc.h. Of
+ * the modifiers, only those that hide or show a profile, info link or
+ * info group are read, under the conditions a row decides (units_cond.h:
+ * the War Boar's Swiftstride, shown only to a character not on a chariot);
+ * a cost or characteristic changed by an option is not. */
 #include <libxml/tree.h>
 #include <math.h>
 #include <stdarg.h>
@@ -21,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "chargesim/grow.h"
 #include "chargesim/unitsrc.h"
@@ -80,20 +80,92 @@ static cs_status add_profile(reader *r, const xmlNode *p, const xmlNode *via)
     return CS_OK;
 }
 
-/* Is entry t a mount: the mapping's mount_type is its subType, or it is a
- * model in a mount group (in_group)? */
-static bool is_mount(const reader *r, const xmlNode *t, bool in_group)
+/* Is entry t (chosen by `link`, or NULL) a mount: the mapping's mount_type
+ * is its subType, or it is a model in a mount group (in_group) or filed
+ * under a category of that name (cs_units_mount_category)? */
+static bool is_mount(const reader *r, const xmlNode *link, const xmlNode *t, bool in_group)
 {
+    bool model = cs_units_xml_prop_is(t, "type", "model");
     return (r->m->mount_type[0] && cs_units_xml_prop_is(t, "subType", r->m->mount_type)) ||
-           (in_group && cs_units_xml_prop_is(t, "type", "model"));
+           (model && (in_group || cs_units_mount_category(&r->docs, r->m, link) ||
+                      cs_units_mount_category(&r->docs, r->m, t)));
 }
 
-/* Is group g one of the mapping's mount groups (its name, case aside)? */
+/* Is group g one of the mapping's mount groups (its name, case aside, or
+ * its plural: units_cond.h)? */
 static bool mount_group(const reader *r, const xmlNode *g)
 {
     char name[CS_UNITS_NAME];
-    return r->m->mount_group[0] && cs_units_xml_prop(g, "name", name, sizeof name) &&
-           strcasecmp(name, r->m->mount_group) == 0;
+    return cs_units_xml_prop(g, "name", name, sizeof name) &&
+           cs_units_mount_group_name(r->m, name);
+}
+
+/* Does profile p (reached through info link `via`, or NULL) name one of
+ * the mapping's rules or hold one of its characteristics? */
+static bool mapped(const reader *r, const xmlNode *p, const xmlNode *via)
+{
+    char name[CS_UNITS_NAME];
+    cs_units_profile_name(p, via, name, sizeof name);
+    for (int k = 0; k < r->m->n_rules; k++)
+        if (cs_units_names_rule(name, r->m->rules[k].name))
+            return true;
+    for (int c = 0; c < r->m->n_chars; c++)
+        if (cs_units_find_char(p, r->m->chars[c].name))
+            return true;
+    return false;
+}
+
+/* Names mapped profile p (through `via`), whose element n a condition
+ * not decided (why) would show or hide, in the list's note. */
+static void note_unsure(reader *r, const xmlNode *n, const xmlNode *p, const xmlNode *via,
+                        bool shown, const char *why)
+{
+    char name[CS_UNITS_NAME] = "";
+    if (!mapped(r, p, via))
+        return;
+    char *note = r->prof->unsure;
+    size_t len = strlen(note);
+    cs_units_xml_prop(p, "name", name, sizeof name);
+    snprintf(note + len, sizeof r->prof->unsure - len, "%s`%s` (%s:%d) %s: %s", len ? "; " : "",
+             name, path_of(r, n), cs_units_xml_line(n),
+             shown ? "counted, though a condition not read may hide it"
+                   : "not counted: hidden unless a condition not read holds",
+             why);
+}
+
+/* The mapped profiles of an info group a condition not decided would
+ * show or hide (shown: it is counted). */
+static void note_group(reader *r, const xmlNode *g, bool shown, const char *why)
+{
+    for (const xmlNode *c = g->children; c; c = c->next)
+        for (const xmlNode *l = c->children; l; l = l->next) {
+            char id[CS_UNITS_TEXT];
+            const xmlNode *t = NULL;
+            if (cs_units_xml_is(l, "profile"))
+                note_unsure(r, l, l, NULL, shown, why);
+            else if (cs_units_xml_is(l, "infoLink") &&
+                     cs_units_xml_prop(l, "targetId", id, sizeof id) &&
+                     (t = cs_units_docs_lookup(&r->docs, id)) && cs_units_xml_is(t, "profile"))
+                note_unsure(r, g, t, l, shown, why);
+            else if (cs_units_xml_is(l, "infoGroup"))
+                note_group(r, l, shown, why);
+        }
+}
+
+/* Is element n (a profile, an info link to p, an info group: p NULL)
+ * counted for the row being read (units_cond.h)? A mapped profile whose
+ * state a condition not decided would change is named in the list's
+ * note. */
+static bool counted(reader *r, const xmlNode *n, const xmlNode *p, const xmlNode *via)
+{
+    char why[CS_UNITS_NOTE];
+    cs_units_shown s = cs_units_shown_for(&r->docs, &r->chain, n, why, sizeof why);
+    bool shown = s == CS_UNITS_SHOWN || s == CS_UNITS_UNSURE;
+    if ((s == CS_UNITS_UNDECIDED || s == CS_UNITS_UNSURE) && p)
+        note_unsure(r, n, p, via, shown, why);
+    else if (s == CS_UNITS_UNDECIDED || s == CS_UNITS_UNSURE)
+        note_group(r, n, shown, why);
+    return shown;
 }
 
 /* An entry's own profiles: <profiles> and the targets of its profile
@@ -101,7 +173,8 @@ static bool mount_group(const reader *r, const xmlNode *g)
  * of its <infoGroups> too (The Old World lists special rules so). Its
  * rules join them, <rules> and the targets of rule <infoLinks> (T9A gives
  * a unit Swiftstride so), as a roster's do: they carry no characteristic,
- * only a name for the mapping's [rule NAME]. */
+ * only a name for the mapping's [rule NAME]. Each only where it is shown
+ * for the row (counted: hidden links). */
 static cs_status own_profiles(reader *r, const xmlNode *e)
 {
     cs_status st = CS_OK;
@@ -109,7 +182,7 @@ static cs_status own_profiles(reader *r, const xmlNode *e)
         if (cs_units_xml_is(c, "profiles") || cs_units_xml_is(c, "rules")) {
             const char *kind = cs_units_xml_is(c, "rules") ? "rule" : "profile";
             for (const xmlNode *p = c->children; st == CS_OK && p; p = p->next)
-                if (cs_units_xml_is(p, kind))
+                if (cs_units_xml_is(p, kind) && counted(r, p, p, NULL))
                     st = add_profile(r, p, NULL);
         } else if (cs_units_xml_is(c, "infoLinks")) {
             for (const xmlNode *l = c->children; st == CS_OK && l; l = l->next) {
@@ -124,12 +197,12 @@ static cs_status own_profiles(reader *r, const xmlNode *e)
                                  path_of(r, l), cs_units_xml_line(l), kind, (const char *)t->name);
                     st = CS_EINPUT;
                 }
-                if (st == CS_OK)
+                if (st == CS_OK && counted(r, l, t, l))
                     st = add_profile(r, t, l);
             }
         } else if (cs_units_xml_is(c, "infoGroups")) {
             for (const xmlNode *g = c->children; st == CS_OK && g; g = g->next)
-                if (cs_units_xml_is(g, "infoGroup"))
+                if (cs_units_xml_is(g, "infoGroup") && counted(r, g, NULL, NULL))
                     st = own_profiles(r, g);
         }
     }
@@ -182,8 +255,39 @@ static cs_status add_mount(reader *r, const xmlNode *link, const xmlNode *t, boo
     if (!q)
         return CS_ENOMEM;
     l->m = q;
-    l->m[l->n++] = (mount){link, t, min_count(link, t) >= 1.0, in_choice};
+    l->m[l->n++] = (mount){link, t, min_count(link, t) >= 1.0, in_choice, r->chain};
     return CS_OK;
+}
+
+/* Is entry t, chosen by `link` (NULL: nested), offered to the row being
+ * read: neither the link nor the entry hidden for it (units_cond.h; the
+ * Dark Elves' shared Mount group hides each mount but from the characters
+ * its conditions name)? One that a condition not decided would show or
+ * hide keeps the state it is written with, and the list's note names it. */
+static bool entry_counted(reader *r, const xmlNode *link, const xmlNode *t)
+{
+    cs_units_chain saved = r->chain;
+    bool shown = true;
+    const xmlNode *h[2] = {link, t};
+    for (int i = 0; i < 2 && cs_units_chain_push(&r->chain, t, link); i++) {
+        char why[CS_UNITS_NOTE], name[CS_UNITS_NAME] = "";
+        cs_units_shown s = h[i] ? cs_units_shown_for(&r->docs, &r->chain, h[i], why, sizeof why)
+                                : CS_UNITS_SHOWN;
+        r->chain = saved;
+        shown = shown && (s == CS_UNITS_SHOWN || s == CS_UNITS_UNSURE);
+        if (s != CS_UNITS_UNDECIDED && s != CS_UNITS_UNSURE)
+            continue;
+        char *note = r->prof->unsure;
+        size_t len = strlen(note);
+        cs_units_xml_prop(t, "name", name, sizeof name);
+        snprintf(note + len, sizeof r->prof->unsure - len, "%s`%s` (%s:%d) %s: %s",
+                 len ? "; " : "", name, path_of(r, h[i]), cs_units_xml_line(h[i]),
+                 s == CS_UNITS_UNSURE ? "offered, though a condition not read may hide it"
+                                      : "not offered: hidden unless a condition not read holds",
+                 why);
+    }
+    r->chain = saved;
+    return shown;
 }
 
 /* ---- shared entries, resolved once per unit ----------------------------- */
@@ -248,13 +352,21 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, bool in_
                 bool choice = in_choice || min_count(link, t) >= 1.0;
                 bool group = in_group || mount_group(r, t);
                 st = model_children(r, t, depth + 1, choice, group, &sum, &has);
-            } else if (cs_units_xml_is(t, "selectionEntry") && is_mount(r, t, in_group)) {
-                st = add_mount(r, link, t, in_choice);
+            } else if (cs_units_xml_is(t, "selectionEntry") && is_mount(r, link, t, in_group)) {
+                if (entry_counted(r, link, t))
+                    st = add_mount(r, link, t, in_choice);
             } else if (cs_units_xml_is(t, "selectionEntry") &&
-                       (cs_units_xml_prop_is(t, "type", "model") || unit_upgrade(link, t))) {
-                st = cs_units_memo_find(&r->memo, t) ? CS_OK : own_profiles(r, t);
+                       (cs_units_xml_prop_is(t, "type", "model") || unit_upgrade(link, t)) &&
+                       entry_counted(r, link, t)) {
+                cs_units_chain saved = r->chain;
+                if (!cs_units_chain_push(&r->chain, t, link))
+                    st = cs_error_set(r->err, CS_ELIMIT, "%s:%d: models nested deeper than %d",
+                                      path_of(r, t), cs_units_xml_line(t), CS_UNITS_CHAIN);
+                if (st == CS_OK)
+                    st = cs_units_memo_find(&r->memo, t) ? CS_OK : own_profiles(r, t);
                 if (st == CS_OK)
                     st = model_child(r, link, t, depth, &sum, &has);
+                r->chain = saved;
             }
         }
     }
@@ -325,7 +437,7 @@ static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_f
             if (cs_units_xml_prop(c, "targetId", id, sizeof id))
                 t = cs_units_docs_lookup(&r->docs, id);
             /* A mount is a row of its own (mount_type), not an option. */
-            if (t && (is_mount(r, t, false) || mount_group(r, t)))
+            if (t && (is_mount(r, c, t, false) || mount_group(r, t)))
                 continue;
             if (t && (st = cs_units_nodes_add(&r->opts, t, &added)) == CS_OK && added) {
                 if (cs_units_xml_is(t, "profile"))
@@ -333,7 +445,7 @@ static cs_status option_texts(reader *r, const xmlNode *n, int depth, cs_units_f
                 else
                     st = option_texts(r, t, depth + 1, opt);
             }
-        } else if (!is_mount(r, c, false) && !mount_group(r, c)) {
+        } else if (!is_mount(r, NULL, c, false) && !mount_group(r, c)) {
             /* Nesting in one file is bounded by the parser; links count. */
             st = option_texts(r, c, depth, opt);
         }
@@ -393,6 +505,11 @@ static cs_status gather_mount(reader *r, const mount *mt, int lv, proflist *leve
     mounts sub = {0};
     proflist *saved_p = r->prof;
     mounts *saved_m = r->mounts;
+    cs_units_chain saved_c = r->chain;
+    r->chain = mt->above;
+    if (!cs_units_chain_push(&r->chain, mt->entry, mt->link))
+        return cs_error_set(r->err, CS_ELIMIT, "%s:%d: mounts nested deeper than %d",
+                            path_of(r, mt->entry), cs_units_xml_line(mt->entry), CS_UNITS_CHAIN);
     r->prof = &level[lv];
     r->mounts = &sub;
     cs_units_memo_clear(&r->memo);
@@ -409,6 +526,7 @@ static cs_status gather_mount(reader *r, const mount *mt, int lv, proflist *leve
             st = gather_mount(r, &sub.m[i], lv + 1, level, points, has_points);
     r->prof = saved_p;
     r->mounts = saved_m;
+    r->chain = saved_c;
     free(sub.m);
     return st;
 }
@@ -450,6 +568,11 @@ static cs_status row(reader *r, const base_unit *b, const mount *const *sel, int
     }
     for (int lv = 0; lv < MOUNT_LEVELS; lv++)
         u.rules |= rules_of(r, &level[lv]);
+    for (int lv = -1; lv < MOUNT_LEVELS; lv++) {
+        const char *unsure = lv < 0 ? b->own.unsure : level[lv].unsure;
+        if (unsure[0])
+            cs_units_row_note(&u, "%s", unsure);
+    }
     if (n_sel > 0 && label[0]) {
         cs_units_mount_type(r, sel[0], &level[0], &u);
         snprintf(u.mount, sizeof u.mount, "%s", label);
@@ -498,7 +621,39 @@ static cs_status mount_rows(reader *r, const base_unit *b, const mounts *ms)
     return st;
 }
 
-static cs_status read_unit(reader *r, const xmlNode *e)
+/* Is e one of the catalogue's root <selectionEntries> (selected by the
+ * catalogue itself, as a root entry link would)? */
+static bool root_entry(const xmlNode *e)
+{
+    return e->parent && cs_units_xml_is(e->parent, "selectionEntries") && e->parent->parent &&
+           e->parent->parent == xmlDocGetRootElement(e->doc);
+}
+
+/* The link of the catalogue's root <entryLinks> that selects entry e (one
+ * not hidden first), or NULL: where the catalogue gives a shared unit its
+ * categories (The Old World's Black Orc Warboss is a Character so), which
+ * hidden links' conditions ask about. */
+static const xmlNode *root_link(const reader *r, const xmlNode *e)
+{
+    char id[CS_UNITS_TEXT];
+    const xmlNode *found = NULL;
+    if (!cs_units_xml_prop(e, "id", id, sizeof id))
+        return NULL;
+    const xmlNode *root = xmlDocGetRootElement(r->docs.doc[0].doc);
+    for (const xmlNode *c = root->children; c; c = c->next) {
+        if (!cs_units_xml_is(c, "entryLinks"))
+            continue;
+        for (const xmlNode *l = c->children; l; l = l->next)
+            if (cs_units_xml_is(l, "entryLink") && cs_units_xml_prop_is(l, "targetId", id)) {
+                if (!cs_units_xml_prop_is(l, "hidden", "true"))
+                    return l;
+                found = found ? found : l;
+            }
+    }
+    return found;
+}
+
+static cs_status read_unit(reader *r, const xmlNode *e, const xmlNode *link)
 {
     const cs_units_mapping *m = r->m;
     base_unit *b = calloc(1, sizeof *b);
@@ -516,6 +671,10 @@ static cs_status read_unit(reader *r, const xmlNode *e)
 
     r->prof = &b->own;
     r->mounts = &ms;
+    r->chain.n = 0;
+    const xmlNode *root = root_link(r, e);
+    cs_units_chain_push(&r->chain, e, root ? root : link);
+    r->chain.unlinked = !root && !link && !root_entry(e);
     cs_units_memo_clear(&r->memo);
     double points = 0.0;
     bool has_points = cs_units_entry_cost(e, r->m->cost, &points);
@@ -575,15 +734,16 @@ static cs_status mark_children(reader *r, const xmlNode *n, bool inside)
 
 static cs_status nested_units(reader *r, const xmlNode *e);
 
-/* Reads a unit met by the walk, once, then the units it holds. */
-static cs_status unit_met(reader *r, const xmlNode *e)
+/* Reads a unit met by the walk (through `link`, or NULL), once, then the
+ * units it holds. */
+static cs_status unit_met(reader *r, const xmlNode *e, const xmlNode *link)
 {
     bool added;
     if (cs_units_nodes_has(&r->children, e))
         return CS_OK;
     cs_status st = cs_units_nodes_add(&r->seen, e, &added);
     if (st == CS_OK && added)
-        st = read_unit(r, e);
+        st = read_unit(r, e, link);
     return st == CS_OK && added ? nested_units(r, e) : st;
 }
 
@@ -600,7 +760,7 @@ static cs_status nested_units(reader *r, const xmlNode *e)
         if (cs_units_xml_is(c, "entryLink") && (st = target(r, c, &t)) != CS_OK)
             break;
         if (cs_units_xml_is(t, "selectionEntry") && cs_units_xml_prop_is(t, "type", "unit"))
-            st = unit_met(r, t);
+            st = unit_met(r, t, t == c ? NULL : c);
         else if (!cs_units_xml_is(c, "entryLink"))
             st = nested_units(r, c);
     }
@@ -621,14 +781,20 @@ static cs_status walk(reader *r, const xmlNode *n, int depth)
     for (const xmlNode *c = n->children; st == CS_OK && c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        if (unit_type(c)) {
-            st = unit_met(r, c);
+        if (unit_type(c) && is_mount(r, NULL, c, false) && !root_entry(c)) {
+            /* A mount kept in the catalogue's shared entries is a unit
+             * only where a root entry link selects it (below). */
+            continue;
+        } else if (cs_units_xml_is(c, "selectionEntryGroup") && mount_group(r, c)) {
+            continue; /* so are a shared mount group's models */
+        } else if (unit_type(c)) {
+            st = unit_met(r, c, NULL);
         } else if (cs_units_xml_is(c, "entryLink")) {
             const xmlNode *t;
             bool added;
             st = target(r, c, &t);
             if (st == CS_OK && unit_type(t))
-                st = unit_met(r, t);
+                st = unit_met(r, t, c);
             else if (st == CS_OK && (st = cs_units_nodes_add(&r->seen, t, &added)) == CS_OK && added)
                 st = walk(r, t, depth + 1);
         } else {
@@ -647,8 +813,11 @@ cs_status cs_units_read_bs(const char *path, const cs_units_mapping *map, cs_uni
     if (st == CS_OK) {
         const xmlNode *root = xmlDocGetRootElement(r.docs.doc[0].doc);
         cs_units_xml_prop(root, "name", r.catalogue, sizeof r.catalogue);
-        for (int i = 0; st == CS_OK && i < r.docs.n; i++)
+        for (int i = 0; st == CS_OK && i < r.docs.n; i++) {
             st = cs_units_add_input(out, r.docs.doc[i].path, r.docs.doc[i].sha256);
+            if (r.docs.doc[i].no_namespace)
+                cs_units_input_no_namespace(out, r.docs.doc[i].path);
+        }
         if (st == CS_OK)
             st = mark_children(&r, root, false);
         if (st == CS_OK)

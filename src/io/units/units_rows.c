@@ -264,34 +264,60 @@ static bool type_holds(const char *type, const char *word)
 
 #define OPTION_DEPTH 8 /* groups within groups, linked or nested */
 
+/* Is x (an entry, a group, or the link choosing one), and t, the entry or
+ * group it is, offered where chain c (t pushed on it, as a group's own
+ * conditions read it: its holder is its parent) stands: neither
+ * hidden for the row (units_cond.h: The Empire of Man's Knightly Orders
+ * are shown in its own lists only)? One a condition not decided would
+ * show is not offered, and the catalogue's notes name it once. */
+static bool offered(reader *r, const cs_units_chain *c, const xmlNode *x, const xmlNode *t)
+{
+    const xmlNode *h[2] = {x, t};
+    for (int i = x == t ? 1 : 0; i < 2; i++) {
+        char why[CS_UNITS_NOTE], name[CS_UNITS_NAME] = "";
+        cs_units_shown s = cs_units_shown_for(&r->docs, c, h[i], why, sizeof why);
+        if (s == CS_UNITS_SHOWN || s == CS_UNITS_UNSURE)
+            continue;
+        if (s == CS_UNITS_UNDECIDED) {
+            char what[CS_UNITS_NOTE + 64];
+            cs_units_xml_prop(t, "name", name, sizeof name);
+            snprintf(what, sizeof what, "not offered: hidden unless a condition not read holds: %s",
+                     why);
+            cs_units_note_option(r->out, name, path_of(r, h[i]), cs_units_xml_line(h[i]), what);
+        }
+        return false;
+    }
+    return true;
+}
+
 /* The optional upgrades below entry or group e that give rule k, each
- * once: nested or linked (a shared Favour, a Virtue), visible (hidden ones
- * are shown only under conditions, not read), named after the rule or
- * holding it as a rule or rule link; with `option_note`, holding its
- * profile too (a lore and its spell). At most max. */
-static int givers_below(const reader *r, const xmlNode *e, int k, const xmlNode **out, int n,
-                        int max, int depth)
+ * once: nested or linked (a shared Favour, a Virtue), offered to the row
+ * (chain c: its selections down to e), named after the rule or holding it
+ * as a rule or rule link; with `option_note`, holding its profile too (a
+ * lore and its spell). At most max. */
+static int givers_below(reader *r, cs_units_chain *c, const xmlNode *e, int k,
+                        const xmlNode **out, int n, int max, int depth)
 {
     const cs_units_rule *rule = &r->m->rules[k];
     const bool noted = rule->option_note[0] != '\0';
-    for (const xmlNode *c = e->children; c && n < max && depth < OPTION_DEPTH; c = c->next) {
-        if (!cs_units_xml_is(c, "selectionEntries") && !cs_units_xml_is(c, "selectionEntryGroups") &&
-            !cs_units_xml_is(c, "entryLinks"))
+    for (const xmlNode *l = e->children; l && n < max && depth < OPTION_DEPTH; l = l->next) {
+        if (!cs_units_xml_is(l, "selectionEntries") && !cs_units_xml_is(l, "selectionEntryGroups") &&
+            !cs_units_xml_is(l, "entryLinks"))
             continue;
-        for (const xmlNode *x = c->children; x && n < max; x = x->next) {
+        for (const xmlNode *x = l->children; x && n < max; x = x->next) {
             const xmlNode *t = x;
             char id[CS_UNITS_TEXT], name[CS_UNITS_NAME];
             if (cs_units_xml_is(x, "entryLink"))
                 t = cs_units_xml_prop(x, "targetId", id, sizeof id)
                         ? cs_units_docs_lookup(&r->docs, id) : NULL;
-            if (!t || cs_units_xml_prop_is(x, "hidden", "true") ||
-                cs_units_xml_prop_is(t, "hidden", "true"))
+            bool seen = !t;
+            for (int i = 0; i < n && !seen; i++)
+                seen = out[i] == t;
+            cs_units_chain saved = *c;
+            if (seen || !cs_units_chain_push(c, t, x == t ? NULL : x) || !offered(r, c, x, t)) {
+                *c = saved;
                 continue;
-            bool seen = false;
-            for (int i = 0; i < n; i++)
-                seen = seen || out[i] == t;
-            if (seen)
-                continue;
+            }
             if (cs_units_xml_is(t, "selectionEntry") && cs_units_xml_prop_is(t, "type", "upgrade") &&
                 !cs_units_compulsory(x) && !cs_units_compulsory(t) &&
                 cs_units_xml_prop(t, "name", name, sizeof name) &&
@@ -300,8 +326,13 @@ static int givers_below(const reader *r, const xmlNode *e, int k, const xmlNode 
                 if (noted || !gives_characteristic(r, t))
                     out[n++] = t;
             } else if (cs_units_xml_is(t, "selectionEntryGroup") || cs_units_xml_is(t, "selectionEntry")) {
-                n = givers_below(r, t, k, out, n, max, depth + 1);
+                /* A group is no selection: what it holds has the group's
+                 * holder as its parent. */
+                if (cs_units_xml_is(t, "selectionEntryGroup"))
+                    *c = saved;
+                n = givers_below(r, c, t, k, out, n, max, depth + 1);
             }
+            *c = saved;
         }
     }
     return n;
@@ -341,8 +372,9 @@ static cs_status option_rows(reader *r, const base_unit *b, const cs_unit *u,
     for (int k = 0; st == CS_OK && complete && k < m->n_rules; k++) {
         const cs_units_rule *rule = &m->rules[k];
         const xmlNode *giver[4];
+        cs_units_chain chain = r->chain; /* the row's unit: its options' conditions */
         int n = (rule->option_row || rule->option_note[0]) && !(u->rules & (1u << k))
-                    ? givers_below(r, b->node, k, giver, 0, 4, 0) : 0;
+                    ? givers_below(r, &chain, b->node, k, giver, 0, 4, 0) : 0;
         for (int i = 0; st == CS_OK && i < n; i++) {
             char name[CS_UNITS_NAME], extra[CS_UNITS_NAME + 16];
             double cost;

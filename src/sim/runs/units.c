@@ -37,9 +37,17 @@ cs_status cs_units_add_input(cs_units *u, const char *path, const char *sha256)
         return CS_ENOMEM;
     u->input = q;
     cs_units_input *in = &u->input[u->n_inputs++];
+    *in = (cs_units_input){.no_namespace = false};
     snprintf(in->path, sizeof in->path, "%s", path);
     snprintf(in->sha256, sizeof in->sha256, "%s", sha256);
     return CS_OK;
+}
+
+void cs_units_input_no_namespace(cs_units *u, const char *path)
+{
+    for (int i = 0; i < u->n_inputs; i++)
+        if (strcmp(u->input[i].path, path) == 0)
+            u->input[i].no_namespace = true;
 }
 
 /* ---- distance grids ---------------------------------------------------- */
