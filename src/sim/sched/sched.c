@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "chargesim/backend.h"
+#include "chargesim/quantile.h"
 #include "chargesim/stream.h"
 #include "sched_internal.h"
 
@@ -310,7 +311,7 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
     s->n_points = opts->points ? opts->points->n : e->n_points;
     s->hist_stride = (uint64_t)run->bin_offset[e->rs->n_metrics];
     s->precision = e->precision;
-    s->z = cs_stats_z(e->confidence);
+    s->z = cs_quantile_normal(e->confidence);
     s->max_trials = opts->max_trials ? opts->max_trials : CS_SCHED_DEFAULT_MAX_TRIALS;
     s->ck = opts->checkpoint;
     /* Under MPI a checkpoint waits for a chunk's end: chunks start small
