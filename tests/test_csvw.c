@@ -259,3 +259,51 @@ Test(csvw, every_column_is_described_by_its_definition)
     cr_assert_eq(cli("dice 2d6 --trials 1000 -o %s%s%s", csv, "", ""), 0, "%s", err);
     check_described(csv);
 }
+
+/* Each refusal of a metadata file names the file as where it was found,
+ * once, and keeps the rest apart as err.detail (error.h: a front end showing
+ * the error beside its field reads msg + detail, never the message's words). */
+Test(csvw, rerun_errors_carry_the_file_as_data)
+{
+    static const struct {
+        const char *json, *detail;
+    } c[] = {
+        {"{}", "no chargesim:table"},
+        {"{\"chargesim:table\": \"summary\"}", "no chargesim:experiment object"},
+        {"{\"chargesim:table\": \"dice\"}", "no chargesim:dice expression and method"},
+        {"{\"chargesim:table\": \"dice\", \"chargesim:dice\": {\"expression\": \"2d6\", "
+         "\"method\": \"mc\"}}",
+         "chargesim:dice lacks trials, seed or confidence"},
+        {"{\"chargesim:table\": \"summary\", \"chargesim:experiment\": {}}",
+         "chargesim:experiment has no text 'ruleset'"},
+    };
+    const char *d = th_tmpdir();
+    char meta[512], want[1024];
+    snprintf(meta, sizeof meta, "%s/m.json", d);
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        FILE *f = fopen(meta, "w");
+        cr_assert(f);
+        fputs(c[i].json, f);
+        fclose(f);
+        char **argv = NULL;
+        int argc = 0;
+        cs_error e;
+        cr_assert_eq(cs_csvw_rerun_args(meta, &argv, &argc, NULL, &e), CS_EINPUT, "%s", c[i].json);
+        snprintf(want, sizeof want, "%s: %s", meta, c[i].detail);
+        cr_expect_str_eq(e.msg, want);
+        cr_expect_eq(e.detail, (int)strlen(meta) + 2, "%s", e.msg);
+        cr_expect_str_eq(e.msg + e.detail, c[i].detail);
+        cr_expect_null(argv);
+    }
+    FILE *f = fopen(meta, "w");
+    fputs("{\n  nope", f);
+    fclose(f);
+    char **argv = NULL;
+    int argc = 0;
+    cs_error e;
+    cr_assert_eq(cs_csvw_rerun_args(meta, &argv, &argc, NULL, &e), CS_EINPUT);
+    snprintf(want, sizeof want, "%s:2: ", meta);
+    cr_expect_eq(strncmp(e.msg, want, strlen(want)), 0, "%s", e.msg);
+    cr_expect_eq(e.detail, (int)strlen(want), "%s", e.msg);
+    cr_expect_eq(strncmp(e.msg + e.detail, "not JSON: ", 10), 0, "%s", e.msg);
+}

@@ -450,3 +450,53 @@ Test(sched, a_checkpoint_of_two_ranks_goes_on_in_one_process, .timeout = 120)
         cs_experiment_free(&e);
     }
 }
+
+/* A job beside an experiment (cs_sched_job_run): every block runs exactly
+ * once, on whichever thread; every thread's state is closed; the joined
+ * result does not depend on the thread count. */
+typedef struct job_count {
+    uint64_t seen[300]; /* times each block ran, joined */
+    int opened, closed;
+} job_count;
+
+static void *job_open(void *user)
+{
+    job_count *j = user;
+#pragma omp atomic
+    j->opened++;
+    return calloc(1, sizeof(job_count));
+}
+
+static bool job_block(void *user, void *state, uint64_t b)
+{
+    (void)user;
+    ((job_count *)state)->seen[b]++;
+    return true;
+}
+
+static bool job_close(void *user, void *state)
+{
+    job_count *j = user, *t = state;
+    for (int b = 0; b < 300; b++)
+        j->seen[b] += t->seen[b];
+    j->closed++;
+    free(t);
+    return true;
+}
+
+Test(sched, a_job_runs_every_block_once_on_any_thread_count)
+{
+    static const int threads[] = {1, 2, 7};
+    for (int i = 0; i < 3; i++) {
+        job_count j = {0};
+        cs_sched_job job = {.n_blocks = 300, .threads = threads[i], .what = "the count",
+                            .user = &j, .open = job_open, .block = job_block,
+                            .close = job_close};
+        cs_error err;
+        cr_assert_eq(cs_sched_job_run(&job, &err), CS_OK, "%s", err.msg);
+        for (int b = 0; b < 300; b++)
+            cr_assert_eq(j.seen[b], 1, "block %d on %d threads", b, threads[i]);
+        cr_expect_eq(j.closed, j.opened);
+        cr_expect_eq(j.opened, threads[i]);
+    }
+}

@@ -4,13 +4,6 @@
 
 #include "chargesim/stats.h"
 
-Test(stats, z_of_common_confidences)
-{
-    /* Standard normal table values. */
-    cr_expect_leq(fabs(cs_stats_z(0.95) - 1.959963984540054), 1e-12);
-    cr_expect_leq(fabs(cs_stats_z(0.99) - 2.5758293035489), 1e-12);
-}
-
 Test(stats, wilson_matches_hand_computation)
 {
     /* 8 of 10 at z = 1.96: centre (0.8 + 0.19208)/1.38416 = 0.7167380,

@@ -3,8 +3,9 @@
 #define CHARGESIM_BACKEND_H
 /* The backend (src/sim/sched/backend.c): how the items of a round (point, block)
  * are shared among processes. It is the sim layer's one mutable global, set
- * once at start and read by the scheduler (src/sim/sched/sched.c), the dice
- * sampler (src/sim/runs/dicesim.c), the input files (src/io/read/infile.c) and rerun.
+ * once at start and read by the scheduler (src/sim/sched/sched.c, for a run
+ * and for a job such as the dice sampler's), the input files
+ * (src/io/read/infile.c) and rerun.
  * The default build has none (one process computes every item); `make
  * MPI=1` sets the MPI one (src/sim/sched/sched_mpi.c, sched_mpi.h), which gives
  * each MPI rank a contiguous share of every round and gathers every tally
@@ -21,7 +22,7 @@
 typedef struct cs_backend {
     int rank, size; /* this process among `size`; rank 0 reads, writes, talks */
     /* Called by every rank as a computation starts (cs_sched_run,
-     * cs_dicesim_counts): false when another rank has ended instead (rank
+     * cs_sched_job_run): false when another rank has ended instead (rank
      * 0 refused an output, or a rank failed on its own); the caller then
      * returns CS_ERUNTIME. */
     bool (*begin)(void);

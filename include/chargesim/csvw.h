@@ -105,7 +105,9 @@ void cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap);
  * "dice"), then its arguments, without -o; for a --dist CSV the last
  * argument is "--dist", its file to follow. Free with cs_csvw_free_args.
  * remade (may be NULL) gets the original provenance of a run's table
- * (zeroed for a dice table); free it with cs_csvw_remade_free. */
+ * (zeroed for a dice table); free it with cs_csvw_remade_free. An error
+ * names meta_path (with the line for a JSON error) as where it was found:
+ * err->detail is where the rest starts. */
 cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc,
                              cs_csvw_remade *remade, cs_error *err);
 void cs_csvw_free_args(char **argv, int argc);

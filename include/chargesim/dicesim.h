@@ -2,8 +2,9 @@
 #ifndef CHARGESIM_DICESIM_H
 #define CHARGESIM_DICESIM_H
 /* Sampled dice totals for `chargesim dice --trials` (src/sim/runs/dicesim.c):
- * the dice of dice.h rolled in the scheduler's blocks (sched.h's block
- * size), over OpenMP threads and MPI ranks (backend.h). */
+ * the dice of dice.h rolled as a job of the scheduler (sched.h,
+ * cs_sched_job_run), which deals its blocks (stream.h's block size and
+ * streams) over OpenMP threads and MPI ranks (backend.h). */
 #include <stddef.h>
 #include <stdint.h>
 

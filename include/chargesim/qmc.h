@@ -43,8 +43,9 @@ typedef struct cs_qmc_scramble {
 /* The first n points (n >= 1) of the sequence in dim dimensions
  * (1 <= dim <= CS_QMC_MAX_DIM, n <= CS_QMC_MAX_POINTS). CS_ELIMIT past those
  * limits, CS_ENOMEM when memory runs out; err says which. Like
- * cs_qmc_t_quantile, it turns GSL's aborting error handler off for the whole
- * process (qmc.c), so call it before the run's threads start, not from one. */
+ * cs_quantile_t (quantile.h), it turns GSL's aborting error handler off for
+ * the whole process (qmc.c), so call it before the run's threads start, not
+ * from one. */
 cs_status cs_qmc_set_init(cs_qmc_set *s, int dim, uint64_t n, cs_error *err);
 /* Extends the set to n points (n >= s->n), keeping the ones it has. */
 cs_status cs_qmc_set_grow(cs_qmc_set *s, uint64_t n, cs_error *err);
@@ -57,11 +58,5 @@ void cs_qmc_scramble_init(cs_qmc_scramble *q, int dim, uint64_t seed, uint64_t r
  * vector y read as (y + 1/2) / 2^32, so it is never 0 or 1 and an inverse
  * CDF (normal) stays finite. */
 double cs_qmc_coord(const cs_qmc_scramble *q, const cs_qmc_set *s, uint64_t i, int j);
-
-/* The Student t quantile with df degrees of freedom at two-sided confidence
- * c: the half-width of an interval of R replicate means is
- * cs_qmc_t_quantile(R - 1, c) * sd / sqrt(R). */
-/* Call it before the run's threads start (see cs_qmc_set_init). */
-double cs_qmc_t_quantile(double df, double confidence);
 
 #endif

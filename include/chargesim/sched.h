@@ -76,6 +76,39 @@ cs_status cs_sched_run(const cs_experiment *e, const cs_run_opts *opts, cs_run_r
                        cs_error *err);
 void cs_sched_result_free(cs_run_result *r);
 
+/* Work in blocks that is not an experiment's (`chargesim dice`: dicesim.c):
+ * blocks [0, n_blocks) of one computation, which the scheduler deals as it
+ * deals a run's, over OpenMP threads (each taking the next block as it
+ * frees) and MPI ranks (backend.h: contiguous shares, then one gather).
+ * What a block computes and how results join is the caller's; as blocks
+ * reach threads in any order, the join must not depend on it (integer
+ * counts). The block's stream is the caller's too: stream.h's
+ * cs_stream_block(seed, 0, b), as a run's point 0. */
+typedef struct cs_sched_job {
+    uint64_t n_blocks;
+    int threads;      /* 0: OpenMP's default */
+    const char *what; /* what it computes, for its errors: "the rolls" */
+    void *user;       /* the caller's result and inputs, passed to every hook */
+    /* A thread's own state, or NULL when out of memory (the job fails). */
+    void *(*open)(void *user);
+    /* Computes block b into the thread's state; false: out of memory. */
+    bool (*block)(void *user, void *state, uint64_t b);
+    /* Joins a thread's state (NULL if open failed) into the result and
+     * frees it; called one thread at a time. False: out of memory. */
+    bool (*close)(void *user, void *state);
+    /* With several ranks, after every close: this rank's result as *bytes
+     * bytes (still the caller's), then every rank's concatenated in rank
+     * order (`all`, malloc'd, now the caller's), to become the result that
+     * one process gives. False: out of memory. */
+    const void *(*mine)(void *user, size_t *bytes);
+    bool (*gathered)(void *user, void *all, size_t bytes);
+} cs_sched_job;
+
+/* Runs the job. CS_ERUNTIME when another MPI rank ended before it,
+ * CS_ENOMEM when a hook or the gather ran out of memory (the backend is told,
+ * so the other ranks do not wait); err says which. */
+cs_status cs_sched_job_run(const cs_sched_job *job, cs_error *err);
+
 /* Processors available to this process (the cap the CLI puts on --threads). */
 int cs_sched_cores(void);
 /* Bytes one sweep point of e holds during a run with opts. */

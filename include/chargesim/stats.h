@@ -7,10 +7,6 @@
  * depends on how blocks were spread over threads. Pure, no allocation. */
 #include <stdint.h>
 
-/* The two-sided standard normal quantile z with P(|Z| <= z) = confidence,
- * 0 < confidence < 1 (0.95 -> 1.959964...). */
-double cs_stats_z(double confidence);
-
 /* Wilson score interval for `successes` out of `n` (n > 0) at z. */
 void cs_stats_wilson(uint64_t successes, uint64_t n, double z, double *lo, double *hi);
 /* The same for a share p of n observations with n real (n > 0), the bounds

@@ -4,21 +4,6 @@
 
 #include <math.h>
 
-double cs_stats_z(double confidence)
-{
-    /* Solve erfc(z / sqrt 2) = 1 - confidence by bisection: erfc is
-     * monotone, 200 halvings of [0, 40] reach the double's resolution. */
-    double target = 1.0 - confidence, lo = 0.0, hi = 40.0;
-    for (int i = 0; i < 200; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (erfc(mid / sqrt(2.0)) > target)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
-
 void cs_stats_wilson_real(double p, double n, double z, double *lo, double *hi)
 {
     double z2 = z * z;

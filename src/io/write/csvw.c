@@ -345,19 +345,22 @@ static void add_labels(args *a, const char *key, json_t *labs)
 
 /* The run again from the recorded experiment: no file ("-"), every value as a --set, [experiment] keys first, swept
  * parameters in their recorded order so the rows come in the same order. */
-static cs_status run_args(json_t *root, args *a, cs_csvw_remade *remade, cs_error *err)
+/* `at`, the metadata file, is where every error here was found. */
+static cs_status run_args(json_t *root, const char *at, args *a, cs_csvw_remade *remade,
+                          cs_error *err)
 {
     json_t *x = json_object_get(root, "chargesim:experiment");
     static const char *const keys[] = {"ruleset", "name", "description", "trials", "seed",
                                        "method"};
     if (!json_is_object(x))
-        return cs_error_set(err, CS_EINPUT, "no chargesim:experiment object");
+        return cs_error_set_at(err, CS_EINPUT, at, "no chargesim:experiment object");
     add(a, "%s", "run", NULL);
     add(a, "%s", "-", NULL);
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const char *v = str_of(x, keys[i]);
         if (!v)
-            return cs_error_set(err, CS_EINPUT, "chargesim:experiment has no text '%s'", keys[i]);
+            return cs_error_set_at(err, CS_EINPUT, at, "chargesim:experiment has no text '%s'",
+                                   keys[i]);
         if (strcmp(keys[i], "description") == 0 && !v[0])
             continue;
         add(a, "%s", "--set", NULL);
@@ -367,8 +370,8 @@ static cs_status run_args(json_t *root, args *a, cs_csvw_remade *remade, cs_erro
     for (int i = 0; i < 2; i++) {
         json_t *v = json_object_get(x, reals[i]);
         if (!json_is_number(v))
-            return cs_error_set(err, CS_EINPUT, "chargesim:experiment has no number '%s'",
-                                reals[i]);
+            return cs_error_set_at(err, CS_EINPUT, at, "chargesim:experiment has no number '%s'",
+                                   reals[i]);
         char num[64];
         snprintf(num, sizeof num, "%.15g", json_number_value(v));
         add(a, "%s", "--set", NULL);
@@ -384,12 +387,12 @@ static cs_status run_args(json_t *root, args *a, cs_csvw_remade *remade, cs_erro
     json_t *ps = json_object_get(x, "parameters"), *p;
     size_t i;
     if (!json_is_array(ps))
-        return cs_error_set(err, CS_EINPUT, "chargesim:experiment has no parameters");
+        return cs_error_set_at(err, CS_EINPUT, at, "chargesim:experiment has no parameters");
     json_array_foreach(ps, i, p)
     {
         const char *k = str_of(p, "key"), *v = str_of(p, "value"), *o = str_of(p, "origin");
         if (!k || !v)
-            return cs_error_set(err, CS_EINPUT, "parameter %zu has no key or value", i);
+            return cs_error_set_at(err, CS_EINPUT, at, "parameter %zu has no key or value", i);
         add(a, "%s", "--set", NULL);
         add(a, "%s=%s", k, v);
         add_labels(a, k, json_object_get(p, "labels"));
@@ -410,12 +413,12 @@ static cs_status run_args(json_t *root, args *a, cs_csvw_remade *remade, cs_erro
     return CS_OK;
 }
 
-static cs_status dice_args(json_t *root, args *a, cs_error *err)
+static cs_status dice_args(json_t *root, const char *at, args *a, cs_error *err)
 {
     json_t *d = json_object_get(root, "chargesim:dice");
     const char *expr = str_of(d, "expression"), *method = str_of(d, "method");
     if (!expr || !method)
-        return cs_error_set(err, CS_EINPUT, "no chargesim:dice expression and method");
+        return cs_error_set_at(err, CS_EINPUT, at, "no chargesim:dice expression and method");
     add(a, "%s", "dice", NULL);
     add(a, "%s", expr, NULL);
     if (strcmp(method, "exact") == 0) {
@@ -424,7 +427,8 @@ static cs_status dice_args(json_t *root, args *a, cs_error *err)
         const char *trials = str_of(d, "trials"), *seed = str_of(d, "seed");
         json_t *conf = json_object_get(d, "confidence");
         if (!trials || !seed || !json_is_number(conf))
-            return cs_error_set(err, CS_EINPUT, "chargesim:dice lacks trials, seed or confidence");
+            return cs_error_set_at(err, CS_EINPUT, at,
+                                   "chargesim:dice lacks trials, seed or confidence");
         char num[64];
         snprintf(num, sizeof num, "%.15g", json_number_value(conf));
         add(a, "--trials=%s", trials, NULL);
@@ -482,9 +486,11 @@ static cs_status remade_fill(json_t *root, const char *meta_path, const char *by
         snprintf(r->input_sha256, sizeof r->input_sha256, "%s",
                  str_of(in, "sha256") ? str_of(in, "sha256") : "");
         if (!r->input)
-            return cs_error_set(err, CS_ENOMEM, "out of memory");
+            return cs_error_set_at(err, CS_ENOMEM, meta_path, "out of memory");
     }
-    return r->meta_path && r->command_line ? CS_OK : cs_error_set(err, CS_ENOMEM, "out of memory");
+    if (!r->meta_path || !r->command_line)
+        return cs_error_set_at(err, CS_ENOMEM, meta_path, "out of memory");
+    return CS_OK;
 }
 
 cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc,
@@ -504,33 +510,36 @@ cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc,
     if (f)
         fclose(f);
     if (!bytes)
-        return cs_error_set(err, e == ENOMEM ? CS_ENOMEM : CS_EINPUT, "%s: cannot %s: %s",
-                            meta_path, f ? "read it" : "open it", strerror(e));
+        return cs_error_set_at(err, e == ENOMEM ? CS_ENOMEM : CS_EINPUT, meta_path,
+                               "cannot %s: %s", f ? "read it" : "open it", strerror(e));
     watch_json_allocations();
     json_t *root = json_loadb(bytes, len, 0, &je);
     if (json_alloc_failed) { /* NULL, "invalid token", or a value cut short */
         json_decref(root);
         free(bytes);
-        return cs_error_set(err, CS_ENOMEM, "%s: out of memory", meta_path);
+        return cs_error_set_at(err, CS_ENOMEM, meta_path, "out of memory");
     }
     if (!root) {
         free(bytes);
-        return cs_error_set(err, CS_EINPUT, "%s:%d: not JSON: %s", meta_path, je.line, je.text);
+        char at[sizeof err->msg];
+        snprintf(at, sizeof at, "%s:%d", meta_path, je.line);
+        return cs_error_set_at(err, CS_EINPUT, at, "not JSON: %s", je.text);
     }
     args a = {0};
     const char *table = str_of(root, "chargesim:table");
     cs_status st;
     if (!table)
-        st = cs_error_set(err, CS_EINPUT, "no chargesim:table");
+        st = cs_error_set_at(err, CS_EINPUT, meta_path, "no chargesim:table");
     else if (strcmp(table, "dice") == 0)
-        st = dice_args(root, &a, err);
+        st = dice_args(root, meta_path, &a, err);
     else if (strcmp(table, "summary") == 0 || strcmp(table, "pivot") == 0 ||
              strcmp(table, "dist") == 0)
-        st = run_args(root, &a, remade, err);
+        st = run_args(root, meta_path, &a, remade, err);
     else
-        st = cs_error_set(err, CS_EINPUT, "chargesim:table '%s': rerun makes summary, pivot, "
-                                          "dist and dice tables again; run the metadata's "
-                                          "chargesim:command_line for the others", table);
+        st = cs_error_set_at(err, CS_EINPUT, meta_path,
+                             "chargesim:table '%s': rerun makes summary, pivot, dist and dice "
+                             "tables again; run the metadata's chargesim:command_line for the "
+                             "others", table);
     if (st == CS_OK && remade && strcmp(table, "dice") != 0)
         st = remade_fill(root, meta_path, bytes, len, remade, err);
     free(bytes);
@@ -540,13 +549,8 @@ cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc,
     }
     json_decref(root);
     if (st == CS_OK && a.oom)
-        st = cs_error_set(err, CS_ENOMEM, "out of memory");
+        st = cs_error_set_at(err, CS_ENOMEM, meta_path, "out of memory");
     if (st != CS_OK) {
-        if (err->status == st && strncmp(err->msg, meta_path, strlen(meta_path)) != 0) {
-            char msg[sizeof err->msg];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            cs_error_set(err, st, "%s: %s", meta_path, msg);
-        }
         cs_csvw_free_args(a.v, a.n);
         cs_csvw_remade_free(remade);
         return st;

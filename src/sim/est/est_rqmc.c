@@ -22,6 +22,7 @@
 
 #include "chargesim/estimator.h"
 #include "chargesim/qmc.h"
+#include "chargesim/quantile.h"
 #include "chargesim/stream.h"
 
 /* Points per block at most: blocks stay a few thousand layouts long. */
@@ -73,7 +74,7 @@ cs_status cs_est_qmc_init(cs_est_qmc *q, cs_est_run *run, int dim, cs_error *err
 {
     q->replicates = run->e->replicates;
     q->dim = dim;
-    q->t = cs_qmc_t_quantile((double)(q->replicates - 1), run->e->confidence);
+    q->t = cs_quantile_t((double)(q->replicates - 1), run->e->confidence);
     uint64_t per = run->trials / q->replicates;
     run->block_size = per < RQMC_BLOCK ? per : RQMC_BLOCK;
     for (uint64_t r = 0; r < q->replicates; r++)

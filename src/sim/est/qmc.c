@@ -2,7 +2,6 @@
 /* Randomised Sobol point sets; see include/chargesim/qmc.h. */
 #include "chargesim/qmc.h"
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_qrng.h>
 #include <math.h>
@@ -104,10 +103,4 @@ double cs_qmc_coord(const cs_qmc_scramble *q, const cs_qmc_set *s, uint64_t i, i
         if (x & 0x80000000u)
             y ^= q->col[j][l];
     return ((double)y + 0.5) * 0x1p-32;
-}
-
-double cs_qmc_t_quantile(double df, double confidence)
-{
-    gsl_errors_returned();
-    return gsl_cdf_tdist_Pinv(0.5 + confidence / 2.0, df);
 }

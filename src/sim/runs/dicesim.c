@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Sampled dice totals for `chargesim dice --trials`; see include/chargesim/dicesim.h.
+ * The rolls are a job of the scheduler (sched.h, cs_sched_job_run), which
+ * deals their blocks over threads and ranks; this file says what a block
+ * rolls and how the counts join.
  *
  * Memory is bounded by what the answer needs, never by the expression's
  * range times the threads (issue 18: 64 threads once took 4.27 GB): each
  * block counts its totals in a window of SPAN counters (the rest sorted SUB
  * at a time) into its thread's sorted list of (value, count); the threads'
- * lists are merged at the end. Counts are integers, so they do not depend on the
- * thread count. */
+ * lists are merged as they close. Counts are integers, so they do not depend
+ * on the thread count, the rank count or the order blocks ran in. */
 #include "chargesim/dicesim.h"
 
-#include "../omp_shim.h"
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/backend.h"
+#include "chargesim/sched.h"
 #include "chargesim/stream.h"
 
 #define SUB 65536   /* totals outside the window held at once per thread */
@@ -119,77 +121,99 @@ static int cmp_count(const void *a, const void *b)
     return cmp_int(&((const cs_dicesim_count *)a)->value, &((const cs_dicesim_count *)b)->value);
 }
 
-/* With several ranks (backend.h): every rank's list into *acc, sorted by
- * value, the counts of one value summed (integers: the same list whichever
- * rank rolled which block); false when out of memory. */
-static bool gather_ranks(const cs_backend *be, vlist *acc)
+/* The job: the expression, its blocks, and the counts so far. */
+typedef struct rolls {
+    const cs_dice *d;
+    uint64_t trials, seed, block_size, n_blocks;
+    vlist acc;
+} rolls;
+
+/* A thread's state: its scratch and its own counts. */
+typedef struct thread_rolls {
+    scratch w;
+    vlist mine;
+} thread_rolls;
+
+static void *rolls_open(void *user)
 {
-    size_t total;
-    cs_dicesim_count *all = be->gatherv(acc->v, acc->n * sizeof *acc->v, &total);
-    if (!all)
-        return false;
-    size_t n = total / sizeof *all, k = 0;
+    (void)user;
+    thread_rolls *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->w = (scratch){calloc(SPAN, sizeof *t->w.dense), malloc(SUB * sizeof *t->w.buf),
+                     malloc(SPAN * sizeof *t->w.run)};
+    if (t->w.dense && t->w.buf && t->w.run)
+        return t;
+    free(t->w.dense);
+    free(t->w.buf);
+    free(t->w.run);
+    free(t);
+    return NULL;
+}
+
+static bool rolls_block(void *user, void *state, uint64_t b)
+{
+    const rolls *r = user;
+    thread_rolls *t = state;
+    uint64_t n = b + 1 == r->n_blocks ? r->trials - b * r->block_size : r->block_size;
+    return roll_block(r->d, r->seed, b, n, &t->w, &t->mine);
+}
+
+/* Integer counts: the order the threads' lists join in cannot matter, and
+ * the answer stays sorted by value. */
+static bool rolls_close(void *user, void *state)
+{
+    rolls *r = user;
+    thread_rolls *t = state;
+    if (!t)
+        return true;
+    bool merged = vlist_merge(&r->acc, t->mine.v, t->mine.n);
+    free(t->mine.v);
+    free(t->w.dense);
+    free(t->w.buf);
+    free(t->w.run);
+    free(t);
+    return merged;
+}
+
+static const void *rolls_mine(void *user, size_t *bytes)
+{
+    const rolls *r = user;
+    *bytes = r->acc.n * sizeof *r->acc.v;
+    return r->acc.v;
+}
+
+/* Every rank's list, concatenated: sorted by value, the counts of one value
+ * summed (integers: the same list whichever rank rolled which block). */
+static bool rolls_gathered(void *user, void *all_bytes, size_t bytes)
+{
+    rolls *r = user;
+    cs_dicesim_count *all = all_bytes;
+    size_t n = bytes / sizeof *all, k = 0;
     qsort(all, n, sizeof *all, cmp_count);
     for (size_t i = 0; i < n; i++)
         if (k && all[k - 1].value == all[i].value)
             all[k - 1].count += all[i].count;
         else
             all[k++] = all[i];
-    free(acc->v);
-    *acc = (vlist){all, k, n};
+    free(r->acc.v);
+    r->acc = (vlist){all, k, n};
     return true;
 }
 
 cs_status cs_dicesim_counts(const cs_dice *d, uint64_t trials, uint64_t seed, int threads,
                             cs_dicesim_count **out, size_t *n_out, cs_error *err)
 {
-    uint64_t bs = cs_stream_block_size(trials), nb = (trials + bs - 1) / bs;
-    int nt = threads > 0 ? threads : omp_get_max_threads();
-    (void)nt; /* unused where OpenMP is not (the web edition) */
-    vlist acc = {0};
-    int failed = 0;
-    const cs_backend *be = cs_backend_multi();
-    bool multi = be != NULL;
-    if (multi && !be->begin())
-        return cs_error_set(err, CS_ERUNTIME, "another MPI rank ended before the rolls");
-    uint64_t lo, hi;
-    cs_backend_share(nb, &lo, &hi);
-#pragma omp parallel num_threads(nt)
-    {
-        scratch w = {calloc(SPAN, sizeof *w.dense), malloc(SUB * sizeof *w.buf),
-                     malloc(SPAN * sizeof *w.run)};
-        vlist mine = {0};
-#pragma omp for schedule(dynamic, 1)
-        for (uint64_t b = lo; b < hi; b++) {
-            uint64_t n = b + 1 == nb ? trials - b * bs : bs;
-            if (!w.dense || !w.buf || !w.run || !roll_block(d, seed, b, n, &w, &mine)) {
-#pragma omp atomic write
-                failed = 1;
-            }
-        }
-        /* Integer counts: the order the threads' lists join in cannot
-         * matter, and the answer stays sorted by value. */
-        bool merged;
-#pragma omp critical(cs_dice_counts_merge)
-        merged = vlist_merge(&acc, mine.v, mine.n);
-        if (!merged) {
-#pragma omp atomic write
-            failed = 1;
-        }
-        free(mine.v);
-        free(w.dense);
-        free(w.buf);
-        free(w.run);
+    uint64_t bs = cs_stream_block_size(trials);
+    rolls r = {d, trials, seed, bs, (trials + bs - 1) / bs, {0}};
+    const cs_sched_job job = {r.n_blocks, threads, "the rolls", &r,
+                              rolls_open, rolls_block, rolls_close, rolls_mine, rolls_gathered};
+    cs_status st = cs_sched_job_run(&job, err);
+    if (st != CS_OK) {
+        free(r.acc.v);
+        return st;
     }
-    if (multi && (failed || !gather_ranks(be, &acc))) {
-        failed = 1;
-        be->fail("out of memory"); /* the other ranks wait in the gather */
-    }
-    if (failed) {
-        free(acc.v);
-        return cs_error_set(err, CS_ENOMEM, "out of memory");
-    }
-    *out = acc.v;
-    *n_out = acc.n;
+    *out = r.acc.v;
+    *n_out = r.acc.n;
     return CS_OK;
 }

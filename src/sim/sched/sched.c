@@ -4,8 +4,9 @@
  * a block computes belongs to its estimator (include/chargesim/estimator.h),
  * what --checkpoint saves and gives back to sched_ckpt.c (its hooks: the
  * chunk's cut, the items dealt to ranks, the tick after each chunk and
- * round, the resume of a pass). The only file that uses OpenMP besides the
- * dice sampler. */
+ * round, the resume of a pass); and the blocks of a job that is not an
+ * experiment (cs_sched_job_run: the dice sampler's). The only file that uses
+ * OpenMP. */
 #include "chargesim/sched.h"
 
 #include <float.h>
@@ -17,6 +18,7 @@
 #include <time.h>
 
 #include "chargesim/backend.h"
+#include "chargesim/quantile.h"
 #include "chargesim/stream.h"
 #include "sched_internal.h"
 
@@ -310,7 +312,7 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
     s->n_points = opts->points ? opts->points->n : e->n_points;
     s->hist_stride = (uint64_t)run->bin_offset[e->rs->n_metrics];
     s->precision = e->precision;
-    s->z = cs_stats_z(e->confidence);
+    s->z = cs_quantile_normal(e->confidence);
     s->max_trials = opts->max_trials ? opts->max_trials : CS_SCHED_DEFAULT_MAX_TRIALS;
     s->ck = opts->checkpoint;
     /* Under MPI a checkpoint waits for a chunk's end: chunks start small
@@ -613,6 +615,48 @@ cs_status cs_sched_run(const cs_experiment *e, const cs_run_opts *opts_in, cs_ru
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     return CS_OK;
+}
+
+/* With several ranks: every rank's result gathered and joined (the job's
+ * hooks); false when out of memory. */
+static bool gather_job(const cs_sched_job *job, const cs_backend *backend)
+{
+    size_t bytes, total;
+    const void *mine = job->mine(job->user, &bytes);
+    void *all = backend->gatherv(mine, bytes, &total);
+    return all && job->gathered(job->user, all, total);
+}
+
+cs_status cs_sched_job_run(const cs_sched_job *job, cs_error *err)
+{
+    const cs_backend *backend = cs_backend_multi();
+    if (backend && !backend->begin())
+        return cs_error_set(err, CS_ERUNTIME, "another MPI rank ended before %s", job->what);
+    uint64_t lo, hi;
+    cs_backend_share(job->n_blocks, &lo, &hi);
+    int failed = 0;
+#pragma omp parallel num_threads(job->threads > 0 ? job->threads : omp_get_max_threads())
+    {
+        void *state = job->open(job->user);
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t b = lo; b < hi; b++)
+            if (!state || !job->block(job->user, state, b)) {
+#pragma omp atomic write
+                failed = 1;
+            }
+        bool closed;
+#pragma omp critical(cs_sched_job_close)
+        closed = job->close(job->user, state);
+        if (!state || !closed) {
+#pragma omp atomic write
+            failed = 1;
+        }
+    }
+    if (backend && (failed || !gather_job(job, backend))) {
+        failed = 1;
+        backend->fail("out of memory"); /* the other ranks wait in the gather */
+    }
+    return failed ? cs_error_set(err, CS_ENOMEM, "out of memory") : CS_OK;
 }
 
 void cs_sched_result_free(cs_run_result *r)

@@ -7,6 +7,7 @@
 
 #include "chargesim/columns.h"
 #include "chargesim/dicesim.h"
+#include "chargesim/quantile.h"
 #include "chargesim/stats.h"
 
 cs_status cs_dicereport_parse(const char *expr, cs_dice *d, cs_error *err)
@@ -114,7 +115,7 @@ cs_status cs_dicereport_sampled(const char *expr, const cs_dice *d, uint64_t tri
     if (st != CS_OK)
         return st;
     bool pct = fmt != CS_FORMAT_CSV;
-    double z = cs_stats_z(confidence), s = pct ? 100.0 : 1.0;
+    double z = cs_quantile_normal(confidence), s = pct ? 100.0 : 1.0;
     const char *f = pct ? "%.4f" : "%.6f";
     uint64_t below = 0, n = trials;
     /* Every sampled share with its Wilson interval: p's (ci_low, ci_high, as
