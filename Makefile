@@ -61,7 +61,7 @@ MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
 # lists them (find), never make.
 SHIPDIR  ?= $(DATADIR)/chargesim/data
 
-.PHONY: all deps deps-mpi deps-web web web-libs web-site-data test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers headers sizes archdoc examples coverage
+.PHONY: all deps deps-mpi deps-web web web-libs web-site-data test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers headers sizes archdoc testmap examples coverage golden
 
 all: $(BIN)
 
@@ -73,6 +73,8 @@ help:
 	@echo "make layers   check that includes point down (core < rules < sim < io < cli) and no files call in a loop"
 	@echo "make headers  check that each header's code is in its own .c or in files it names"
 	@echo "make archdoc  check that docs/ARCHITECTURE.md names every file under src/ and include/"
+	@echo "make testmap  check that tests/README.md maps every module under src/ to its tests"
+	@echo "make golden   write tests/expected/ anew from bin/chargesim (review git diff after)"
 	@echo "make asan     the test suite under AddressSanitizer"
 	@echo "make ubsan    the test suite under UndefinedBehaviorSanitizer"
 	@echo "make tsan     the threaded paths under ThreadSanitizer (clang, Archer)"
@@ -135,7 +137,7 @@ TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 TEST_RUN := $(BUILD)/tests/last-run
 TIMED    := scripts/timed.sh $(TEST_RUN)/times.tsv
 SUMMARY  ?= yes
-check: $(BIN) $(TESTBIN) layers headers sizes archdoc fuzz-replay
+check: $(BIN) $(TESTBIN) layers headers sizes archdoc testmap fuzz-replay
 	@rm -rf $(TEST_RUN) && mkdir -p $(TEST_RUN)
 	$(TEST_ENV) $(TESTBIN) --jobs 2 --json=$(TEST_RUN)/criterion.json --xml=$(TEST_RUN)/criterion.xml
 	$(TEST_ENV) $(TIMED) tests/roster.py /usr/bin/python3 tests/roster.py
@@ -180,6 +182,18 @@ headers:
 # No file under src/ or include/ over 900 lines, no function over 100.
 sizes:
 	@scripts/sizes.sh $(CURDIR)
+
+# tests/README.md maps every module under src/ to its test files and
+# suites, and names none that does not exist (issue 51).
+testmap:
+	@scripts/testmap.sh $(CURDIR)
+
+# The golden outputs (tests/test_golden.c) written anew from bin/chargesim:
+# only for a change that means to alter an output, and the diff it shows is
+# the change to review (tests/README.md).
+golden: $(BIN) $(TESTBIN)
+	CS_GOLDEN_UPDATE=1 $(TEST_ENV) $(TESTBIN) --jobs 1 --filter 'golden/*'
+	@git diff --stat -- tests/expected 2>/dev/null || true
 
 # docs/ARCHITECTURE.md names every file under src/ and include/, and no file
 # that does not exist; the failure lists which (issue 29).

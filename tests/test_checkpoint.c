@@ -492,13 +492,6 @@ Test(checkpoint, another_version_machine_format_or_damage_is_refused)
 
 /* On the command line. */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static bool exists(const char *path)
 {
     struct stat sb;
@@ -555,9 +548,9 @@ static void killed_and_resumed(const char *what, const char *args, int kills)
      * the kills' delays. Then the uninterrupted run of the very command the
      * kills interrupt (the metadata records the command line). */
     snprintf(cmd, sizeof cmd, "%s --quiet -o %s", args, out);
-    double t0 = now();
+    double t0 = th_now();
     cr_assert_eq(th_cli(cmd, NULL, NULL), 0, "%s: the timed run", what);
-    double whole = now() - t0, every = fmax(0.005, whole / 20.0);
+    double whole = th_now() - t0, every = fmax(0.005, whole / 20.0);
     snprintf(cmd, sizeof cmd, "%s --quiet -o %s --checkpoint %s --checkpoint-every %.3f", args,
              out, ck, every);
     cr_assert_eq(th_cli(cmd, NULL, NULL), 0, "%s: the uninterrupted run", what);
@@ -629,10 +622,10 @@ static void stopped_by(int sig, const char *name)
              "run %s/experiments/t9a-random-approach.ini --method mc --trials 30000 --quiet "
              "-o %s --checkpoint %s",
              th_root(), out, ck);
-    double t0 = now();
+    double t0 = th_now();
     cr_assert_eq(th_cli(cmd, NULL, NULL), 0);
     /* The signal comes half-way through a run as long as this one. */
-    double half = (now() - t0) / 2.0;
+    double half = (th_now() - t0) / 2.0;
     cr_assert(rename(out, ref) == 0);
     char meta[600];
     snprintf(meta, sizeof meta, "%s-metadata.json", out);

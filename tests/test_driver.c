@@ -99,22 +99,6 @@ Test(driver, published_rounding)
     }
 }
 
-static void expect_same_bytes(const char *ini, const char *const *sets, int n)
-{
-    cs_experiment e;
-    cs_error err;
-    cr_assert_eq(th_load(ini, sets, n, &e, &err), CS_OK, "%s", err.msg);
-    char *d1, *d2, *d7;
-    char *s1 = th_run_csv(&e, 1, &d1), *s2 = th_run_csv(&e, 2, &d2), *s7 = th_run_csv(&e, 7, &d7);
-    cr_assert(s1 && s2 && s7);
-    cr_expect_str_eq(s1, s2);
-    cr_expect_str_eq(s1, s7);
-    cr_expect_str_eq(d1, d2);
-    cr_expect_str_eq(d1, d7);
-    free(s1), free(s2), free(s7), free(d1), free(d2), free(d7);
-    cs_experiment_free(&e);
-}
-
 Test(driver, same_bytes_for_1_2_and_7_threads)
 {
     /* Several blocks per point (trials > block size), a drawn layout
@@ -124,8 +108,8 @@ Test(driver, same_bytes_for_1_2_and_7_threads)
         "[params]\nmove = 3..6\ndistance = uniform(4,16)\nreroll = none,one_die\n";
     const char *mc[] = {"experiment.method=mc"};
     const char *cond[] = {"experiment.method=conditional"};
-    expect_same_bytes(ini, mc, 1);
-    expect_same_bytes(ini, cond, 1);
+    th_expect_same_bytes(ini, mc, 1, NULL);
+    th_expect_same_bytes(ini, cond, 1, NULL);
 }
 
 Test(driver, conditional_on_a_fixed_layout_equals_exact)
@@ -448,13 +432,6 @@ Test(driver, every_outcome_has_its_interval)
                   "a two-outcome layout: the same per-layout variance");
 }
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* A sweep whose points would not fit the run's memory bound is refused at
  * once, with the bytes per point (issue 18: 10^6 points took 7.2 GB). */
 Test(driver, a_sweep_beyond_the_memory_bound_is_refused_at_once)
@@ -468,9 +445,9 @@ Test(driver, a_sweep_beyond_the_memory_bound_is_refused_at_once)
     cs_run_opts o = {.threads = 2};
     cr_assert_gt(e.n_points * cs_sched_point_bytes(&e, &o), CS_SCHED_MAX_RUN_BYTES);
     cs_run_result r;
-    double t0 = seconds_now();
+    double t0 = th_now();
     cr_expect_eq(cs_sched_run(&e, &o, &r, &err), CS_EINPUT);
-    cr_expect_lt(seconds_now() - t0, 1.0);
+    cr_expect_lt(th_now() - t0, 1.0);
     cr_expect(strstr(err.msg, "800000 sweep points need about"), "%s", err.msg);
     cr_expect(strstr(err.msg, "bytes per point"), "%s", err.msg);
     cs_experiment_free(&e);
@@ -488,9 +465,9 @@ Test(driver, precision_cap_and_max_trials)
                  CS_OK, "%s", err.msg);
     cs_run_result r;
     cs_run_opts small = {.threads = 2, .max_trials = 50000};
-    double t0 = seconds_now();
+    double t0 = th_now();
     cr_expect_eq(cs_sched_run(&e, &small, &r, &err), CS_EINPUT);
-    cr_expect_lt(seconds_now() - t0, 1.0);
+    cr_expect_lt(th_now() - t0, 1.0);
     cr_expect(strstr(err.msg, "up to 6.03e+04 trials"), "%s", err.msg);
     cs_run_opts enough = {.threads = 2, .max_trials = 300000};
     cr_assert_eq(cs_sched_run(&e, &enough, &r, &err), CS_OK, "%s", err.msg);
@@ -570,10 +547,10 @@ Test(driver, dice_counts_are_bounded_and_thread_free, .timeout = 30)
     cs_error err;
     cs_dicesim_count *c1, *c64;
     size_t n1, n64;
-    double t0 = seconds_now();
+    double t0 = th_now();
     cr_assert_eq(cs_dicesim_counts(&d, 9000, 4, 1, &c1, &n1, &err), CS_OK);
     cr_assert_eq(cs_dicesim_counts(&d, 9000, 4, 64, &c64, &n64, &err), CS_OK);
-    cr_expect_lt(seconds_now() - t0, th_time_limit(1.0));
+    cr_expect_lt(th_now() - t0, th_time_limit(1.0));
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     /* 64 arrays as wide as the range would be 4.5 GB. */

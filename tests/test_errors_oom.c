@@ -283,29 +283,21 @@ static void each_allocation_fails(command_fn cmd, const char *args)
     each_allocation_fails_with(cmd, args, NULL);
 }
 
-static void write_file(const char *name, const char *text)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", tmp(), name);
-    FILE *f = fopen(path, "w");
-    cr_assert(f, "%s", path);
-    fputs(text, f);
-    cr_assert_eq(fclose(f), 0);
-}
-
 TestSuite(oom, .init = count_jansson_allocations);
 
 Test(oom, run_with_dist_and_metadata)
 {
-    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\n[params]\nmove = 4..5\n"
-                        "distance = 6,8\n");
+    th_write_file(tmp(), "e.ini",
+                  "[experiment]\nruleset = generic\ntrials = 64\n[params]\nmove = 4..5\n"
+                  "distance = 6,8\n");
     each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet -o @/o.csv --dist @/d.csv");
 }
 
 Test(oom, run_pivot_and_precision)
 {
-    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\nmethod = conditional\n"
-                        "[params]\nmove = 4..5\ndistance = 6,8\n");
+    th_write_file(tmp(), "e.ini",
+                  "[experiment]\nruleset = generic\ntrials = 64\nmethod = conditional\n"
+                  "[params]\nmove = 4..5\ndistance = 6,8\n");
     each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet --format md --pivot "
                                       "move:distance --precision 0.05 -o @/o.md");
 }
@@ -314,8 +306,9 @@ Test(oom, run_pivot_and_precision)
  * are resampled (a second pass with its own allocations). */
 Test(oom, run_labels_and_resampled_metrics)
 {
-    write_file("e.ini", "[experiment]\nruleset = asoiaf\ntrials = 64\n[params]\nspeed = 5\n"
-                        "distance = 6,8\n[labels]\ndistance = near, far\n");
+    th_write_file(tmp(), "e.ini",
+                  "[experiment]\nruleset = asoiaf\ntrials = 64\n[params]\nspeed = 5\n"
+                  "distance = 6,8\n[labels]\ndistance = near, far\n");
     each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --quiet -o @/o.csv --dist @/d.csv");
 }
 
@@ -323,8 +316,9 @@ Test(oom, run_labels_and_resampled_metrics)
  * allocates. */
 Test(oom, run_drawn_layout_mc_and_rqmc)
 {
-    write_file("e.ini", "[experiment]\nruleset = t9a\ntrials = 32\n[params]\n"
-                        "distance = uniform(6,10)\n");
+    th_write_file(tmp(), "e.ini",
+                  "[experiment]\nruleset = t9a\ntrials = 32\n[params]\n"
+                  "distance = uniform(6,10)\n");
     each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --method mc --quiet -o @/o.csv");
     each_allocation_fails(cs_cli_run, "@/e.ini --threads 1 --method rqmc --quiet -o @/q.csv");
 }
@@ -338,7 +332,7 @@ Test(oom, dice_sampled_and_exact)
 Test(oom, units_csv_and_catalogue)
 {
     char args[2048];
-    write_file("u.csv", "name,ruleset,move\nFootmen,generic,4\nKnights,generic,7\n");
+    th_write_file(tmp(), "u.csv", "name,ruleset,move\nFootmen,generic,4\nKnights,generic,7\n");
     snprintf(args, sizeof args, "@/u.csv --mapping %s/experiments/mappings/generic.ini "
              "--distance 1..12 --quiet -o @/u.out.csv", th_root());
     each_allocation_fails(cs_cli_units, args);
@@ -351,17 +345,19 @@ Test(oom, units_csv_and_catalogue)
     char path[1024], *gst;
     snprintf(path, sizeof path, "%s/tests/data/units/new.gst", th_root());
     cr_assert(gst = th_slurp(path, NULL));
-    write_file("new.gst", gst);
+    th_write_file(tmp(), "new.gst", gst);
     free(gst);
-    write_file("b.cat", "<?xml version=\"1.0\"?>\n<catalogue id=\"b\" name=\"B\" "
-                        "gameSystemId=\"gs-new\"/>\n");
-    write_file("a.cat", "<?xml version=\"1.0\"?>\n<catalogue id=\"a\" name=\"A\" "
-                        "gameSystemId=\"gs-new\"><catalogueLinks><catalogueLink targetId=\"b\"/>"
-                        "</catalogueLinks><selectionEntries><selectionEntry id=\"u\" name=\"U\" "
-                        "type=\"unit\"><profiles><profile id=\"p\" name=\"U\" typeId=\"pt\" "
-                        "typeName=\"Global\"><characteristics><characteristic name=\"Adv\" "
-                        "typeId=\"ch\">5&quot;</characteristic></characteristics></profile>"
-                        "</profiles></selectionEntry></selectionEntries></catalogue>\n");
+    th_write_file(tmp(), "b.cat",
+                  "<?xml version=\"1.0\"?>\n<catalogue id=\"b\" name=\"B\" "
+                  "gameSystemId=\"gs-new\"/>\n");
+    th_write_file(tmp(), "a.cat",
+                  "<?xml version=\"1.0\"?>\n<catalogue id=\"a\" name=\"A\" "
+                  "gameSystemId=\"gs-new\"><catalogueLinks><catalogueLink targetId=\"b\"/>"
+                  "</catalogueLinks><selectionEntries><selectionEntry id=\"u\" name=\"U\" "
+                  "type=\"unit\"><profiles><profile id=\"p\" name=\"U\" typeId=\"pt\" "
+                  "typeName=\"Global\"><characteristics><characteristic name=\"Adv\" "
+                  "typeId=\"ch\">5&quot;</characteristic></characteristics></profile>"
+                  "</profiles></selectionEntry></selectionEntries></catalogue>\n");
     snprintf(args, sizeof args, "@/a.cat --mapping %s/tests/data/units/mappings/new.ini --quiet "
              "-o @/l.csv", th_root());
     each_allocation_fails(cs_cli_units, args);
@@ -372,7 +368,7 @@ Test(oom, units_csv_and_catalogue)
 Test(oom, units_csv_with_memory_gone_for_good)
 {
     char args[2048];
-    write_file("u.csv", "name,ruleset,move\nFootmen,generic,4\nKnights,generic,7\n");
+    th_write_file(tmp(), "u.csv", "name,ruleset,move\nFootmen,generic,4\nKnights,generic,7\n");
     snprintf(args, sizeof args, "@/u.csv --mapping %s/experiments/mappings/generic.ini "
              "--distance 1..12 --quiet -o @/u.out.csv", th_root());
     fail_rest = true;
@@ -385,7 +381,8 @@ Test(oom, draw_and_rerun)
     snprintf(args, sizeof args, "%s/experiments/t9a-head-on-ed2.ini --trial 3 -o @/p.svg",
              th_root());
     each_allocation_fails(cs_cli_draw, args);
-    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\n[params]\nmove = 4..5\n");
+    th_write_file(tmp(), "e.ini",
+                  "[experiment]\nruleset = generic\ntrials = 64\n[params]\nmove = 4..5\n");
     char a1[1024], a2[] = "--quiet", a3[] = "-o", a4[1024];
     snprintf(a1, sizeof a1, "%s/e.ini", tmp());
     snprintf(a4, sizeof a4, "%s/o.csv", tmp());
@@ -396,8 +393,9 @@ Test(oom, draw_and_rerun)
 
 Test(oom, compare_table_and_pivot)
 {
-    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\n[params]\n"
-                        "move = 4..5\ndistance = 6,8\n");
+    th_write_file(tmp(), "e.ini",
+                  "[experiment]\nruleset = generic\ntrials = 64\n[params]\n"
+                  "move = 4..5\ndistance = 6,8\n");
     each_allocation_fails(cs_cli_compare, "@/e.ini --b reroll=failed --threads 1 --quiet "
                                           "-o @/c.csv");
     each_allocation_fails(cs_cli_compare, "@/e.ini --b reroll=failed --threads 1 --quiet "
@@ -407,8 +405,9 @@ Test(oom, compare_table_and_pivot)
 /* The default pairs on rqmc here (its point set, B's points), then conditional. */
 Test(oom, compare_drawn_layouts)
 {
-    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\n[params]\n"
-                        "distance = uniform(4,10)\n");
+    th_write_file(tmp(), "e.ini",
+                  "[experiment]\nruleset = generic\ntrials = 64\n[params]\n"
+                  "distance = uniform(4,10)\n");
     each_allocation_fails(cs_cli_compare, "@/e.ini --b move=1 --threads 1 --quiet -o @/c.csv");
     each_allocation_fails(cs_cli_compare, "@/e.ini --b move=1 --method conditional --threads 1 "
                                           "--quiet -o @/c.csv");
@@ -459,8 +458,9 @@ static void keep_stopped_checkpoint(command_fn cmd, const char *args)
  * at each) with the histograms of --dist, the file written and removed. */
 Test(oom, run_with_a_checkpoint_afresh)
 {
-    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\nmethod = mc\n"
-                        "[params]\nmove = 4\ndistance = 8\n");
+    th_write_file(tmp(), "e.ini",
+                  "[experiment]\nruleset = generic\ntrials = 64\nmethod = mc\n"
+                  "[params]\nmove = 4\ndistance = 8\n");
     snprintf(ck_path, sizeof ck_path, "%s/ck", tmp());
     char removal[1300];
     snprintf(removal, sizeof removal,
@@ -483,8 +483,9 @@ Test(oom, run_with_a_checkpoint_afresh)
  * ends with the tables of a run never stopped. */
 Test(oom, run_going_on_from_a_checkpoint)
 {
-    write_file("e.ini", "[experiment]\nruleset = generic\ntrials = 64\nmethod = mc\n"
-                        "[params]\nmove = 4\ndistance = 8\n");
+    th_write_file(tmp(), "e.ini",
+                  "[experiment]\nruleset = generic\ntrials = 64\nmethod = mc\n"
+                  "[params]\nmove = 4\ndistance = 8\n");
     const char *args = "@/e.ini --threads 1 --quiet --precision 0.05 -o @/o.csv --dist @/d.csv "
                        "--checkpoint @/ck";
     keep_stopped_checkpoint(cs_cli_run, args);

@@ -50,16 +50,6 @@ static void copy_tree(void)
     cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
-static void write_file(const char *rel, const char *text)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    FILE *f = fopen(path, "w");
-    cr_assert(f, "%s", path);
-    fputs(text, f);
-    cr_assert_eq(fclose(f), 0);
-}
-
 /* `make TARGET` in the copy (outside the calling make's jobserver); its
  * exit status, stdout and stderr in `out`. The copy has no objects: its
  * `make layers` checks the includes only (LAYERS_OBJ empty), and the loop
@@ -95,9 +85,10 @@ Test(layers, upward_include_fails_with_file_line_and_layers)
 {
     copy_tree();
     /* A core file reaching into sim, and a rules header reaching into io. */
-    write_file("src/core/upward.c", "/* planted */\n#include \"chargesim/sched.h\"\n");
-    write_file("src/rules/upward2.c", "#include \"chargesim/upward2.h\"\n");
-    write_file("include/chargesim/upward2.h", "/* planted */\n\n#include \"chargesim/csvw.h\"\n");
+    th_write_file(dir, "src/core/upward.c", "/* planted */\n#include \"chargesim/sched.h\"\n");
+    th_write_file(dir, "src/rules/upward2.c", "#include \"chargesim/upward2.h\"\n");
+    th_write_file(dir, "include/chargesim/upward2.h",
+                  "/* planted */\n\n#include \"chargesim/csvw.h\"\n");
     cr_expect_neq(make_layers(), 0, "%s", out);
     cr_expect(strstr(out, "src/core/upward.c:2: upward.c (core) includes sched.h (sim:sched)\n"), "%s",
               out);
@@ -111,8 +102,9 @@ Test(layers, upward_include_fails_with_file_line_and_layers)
 Test(layers, sideways_and_down_pass)
 {
     copy_tree();
-    write_file("src/io/write/down.c", "#include \"chargesim/dice.h\"\n#include \"chargesim/table.h\"\n");
-    write_file("src/sim/model/down2.c", "#include \"chargesim/ruleset.h\"\n");
+    th_write_file(dir, "src/io/write/down.c",
+                  "#include \"chargesim/dice.h\"\n#include \"chargesim/table.h\"\n");
+    th_write_file(dir, "src/sim/model/down2.c", "#include \"chargesim/ruleset.h\"\n");
     make_layers();
     cr_expect(!strstr(out, "down.c"), "%s", out);
     cr_expect(!strstr(out, "down2.c"), "%s", out);
@@ -121,7 +113,7 @@ Test(layers, sideways_and_down_pass)
 Test(layers, header_without_a_layer_fails)
 {
     copy_tree();
-    write_file("include/chargesim/orphan.h", "/* no .c, not listed */\n");
+    th_write_file(dir, "include/chargesim/orphan.h", "/* no .c, not listed */\n");
     cr_expect_neq(make_layers(), 0, "%s", out);
     cr_expect(strstr(out, "include/chargesim/orphan.h: no layer"), "%s", out);
 }
@@ -138,8 +130,8 @@ Test(layers, archdoc_clean_tree_passes)
 Test(layers, archdoc_lists_missing_and_extra_files)
 {
     copy_tree();
-    write_file("src/sim/newmod.c", "/* planted */\n");
-    write_file("include/chargesim/newmod.h", "/* planted */\n");
+    th_write_file(dir, "src/sim/newmod.c", "/* planted */\n");
+    th_write_file(dir, "include/chargesim/newmod.h", "/* planted */\n");
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "cd '%s' && rm src/core/parse.c && "
@@ -178,12 +170,15 @@ Test(layers, headers_clean_tree_passes)
 Test(layers, headers_name_where_their_code_lives)
 {
     copy_tree();
-    write_file("include/chargesim/stray.h", "/* planted */\nint cs_stray_here(void);\n"
-                                            "int cs_stray_away(void);\nint cs_stray_nowhere(void);\n");
-    write_file("src/sim/stray.c", "#include \"chargesim/stray.h\"\nint cs_stray_here(void)\n"
-                                  "{\n    return 1;\n}\n");
-    write_file("src/sim/elsewhere.c", "#include \"chargesim/stray.h\"\nint cs_stray_away(void)\n"
-                                      "{\n    return 2;\n}\n");
+    th_write_file(dir, "include/chargesim/stray.h",
+                  "/* planted */\nint cs_stray_here(void);\n"
+                  "int cs_stray_away(void);\nint cs_stray_nowhere(void);\n");
+    th_write_file(dir, "src/sim/stray.c",
+                  "#include \"chargesim/stray.h\"\nint cs_stray_here(void)\n"
+                  "{\n    return 1;\n}\n");
+    th_write_file(dir, "src/sim/elsewhere.c",
+                  "#include \"chargesim/stray.h\"\nint cs_stray_away(void)\n"
+                  "{\n    return 2;\n}\n");
     cr_expect_neq(make_target("headers"), 0, "%s", out);
     cr_expect(strstr(out, "include/chargesim/stray.h: cs_stray_away is defined in "
                           "src/sim/elsewhere.c, which it does not name\n"),
@@ -194,8 +189,9 @@ Test(layers, headers_name_where_their_code_lives)
     cr_expect(!strstr(out, "cs_stray_here"), "%s", out);
     free(out);
     out = NULL;
-    write_file("include/chargesim/stray.h", "/* cs_stray_away: src/sim/elsewhere.c */\n"
-                                            "int cs_stray_here(void);\nint cs_stray_away(void);\n");
+    th_write_file(dir, "include/chargesim/stray.h",
+                  "/* cs_stray_away: src/sim/elsewhere.c */\n"
+                  "int cs_stray_here(void);\nint cs_stray_away(void);\n");
     cr_expect_eq(make_target("headers"), 0, "%s", out);
 }
 
@@ -206,14 +202,16 @@ Test(layers, headers_name_where_their_code_lives)
 Test(layers, web_stands_on_sim_and_io_readers_never_writers)
 {
     copy_tree();
-    write_file("src/web/fine.c", "#include \"chargesim/sched.h\"\n#include \"chargesim/web.h\"\n"
-                                 "#include \"chargesim/expfile.h\"\n#include \"chargesim/unitsrc.h\"\n");
-    write_file("src/web/bad.c", "/* planted */\n#include \"chargesim/output.h\"\n"
-                                "#include \"chargesim/cli.h\"\n#include \"chargesim/heatmap.h\"\n");
-    write_file("src/cli/usesweb.c", "#include \"chargesim/web.h\"\n");
-    write_file("src/io/read/usesweb2.c", "#include \"chargesim/webjson.h\"\n");
-    write_file("src/io/units/writes.c", "#include \"chargesim/csvw.h\"\n");
-    write_file("src/io/stray.c", "/* in no folder of io */\n");
+    th_write_file(dir, "src/web/fine.c",
+                  "#include \"chargesim/sched.h\"\n#include \"chargesim/web.h\"\n"
+                  "#include \"chargesim/expfile.h\"\n#include \"chargesim/unitsrc.h\"\n");
+    th_write_file(dir, "src/web/bad.c",
+                  "/* planted */\n#include \"chargesim/output.h\"\n"
+                  "#include \"chargesim/cli.h\"\n#include \"chargesim/heatmap.h\"\n");
+    th_write_file(dir, "src/cli/usesweb.c", "#include \"chargesim/web.h\"\n");
+    th_write_file(dir, "src/io/read/usesweb2.c", "#include \"chargesim/webjson.h\"\n");
+    th_write_file(dir, "src/io/units/writes.c", "#include \"chargesim/csvw.h\"\n");
+    th_write_file(dir, "src/io/stray.c", "/* in no folder of io */\n");
     cr_expect_neq(make_layers(), 0, "%s", out);
     cr_expect(strstr(out, "src/web/bad.c:2: bad.c (web) includes output.h (io:write)\n"), "%s",
               out);
@@ -238,7 +236,7 @@ static void compile_planted(const char *name, const char *text)
 {
     char rel[256], cmd[2048];
     snprintf(rel, sizeof rel, "plant/%s.c", name);
-    write_file(rel, text);
+    th_write_file(dir, rel, text);
     snprintf(cmd, sizeof cmd, "cd '%s' && cc -c plant/%s.c -o build/src/core/%s.o", dir, name,
              name);
     cr_assert_eq(system(cmd), 0, "%s", cmd);

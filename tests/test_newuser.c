@@ -38,46 +38,14 @@ static void release(void)
 
 TestSuite(newuser, .fini = release);
 
-/* Runs `script` with sh in dir, $B the binary and $R the repository; its
- * standard output and error into out and err. The exit status. */
-static int sh(const char *dir, const char *script)
-{
-    const char *bin = getenv("CS_BIN");
-    cr_assert(setenv("B", bin ? bin : "bin/chargesim", 1) == 0);
-    cr_assert(setenv("R", th_root(), 1) == 0);
-    size_t n = strlen(script) + strlen(dir) + 128;
-    char *cmd = malloc(n);
-    snprintf(cmd, n, "cd '%s' && { %s; } >.out 2>.err </dev/null", dir, script);
-    int st = system(cmd);
-    free(cmd);
-    char path[1024];
-    release();
-    snprintf(path, sizeof path, "%s/.out", dir);
-    out = th_slurp(path, NULL);
-    snprintf(path, sizeof path, "%s/.err", dir);
-    err = th_slurp(path, NULL);
-    cr_assert(out && err);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-/* Writes text to dir/name. */
-static void put(const char *dir, const char *name, const char *text)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    cr_assert(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* ---- 1. Misreads ------------------------------------------------------ */
 
 Test(newuser, a_sweep_past_the_limit_names_its_key_file_and_line)
 {
     const char *d = th_tmpdir();
-    put(d, "e.ini", "[experiment]\nruleset = generic\n[params]\ndistance = 0..1000:0.01\n");
-    cr_expect_eq(sh(d, "$B run e.ini"), 2);
+    th_write_file(d, "e.ini",
+                  "[experiment]\nruleset = generic\n[params]\ndistance = 0..1000:0.01\n");
+    cr_expect_eq(th_sh(d, "$B run e.ini", &out, &err), 2);
     cr_expect(strstr(err, "chargesim run: e.ini:4: distance = '0..1000:0.01': 100001 values; a "
                           "sweep may have at most 100000"),
               "%s", err);
@@ -123,21 +91,27 @@ static int distinct_first_column(const char *text, int *rows)
 Test(newuser, values_a_step_apart_print_apart)
 {
     const char *d = th_tmpdir();
-    cr_assert_eq(sh(d, "$B run \"$R/experiments/default.ini\" --set move=4 "
-                       "--set distance=8..8.000000001:0.0000000001 --quiet"),
+    cr_assert_eq(th_sh(d,
+                       "$B run \"$R/experiments/default.ini\" --set move=4 "
+                       "--set distance=8..8.000000001:0.0000000001 --quiet",
+                       &out, &err),
                  0, "%s", err);
     int rows, n = distinct_first_column(out, &rows);
     cr_expect_eq(rows, 11);
     cr_expect_eq(n, 11, "11 rows, %d distinct distances:\n%s", n, out);
     cr_expect(strstr(out, "\n8.0000000001,") && strstr(out, "\n8.000000001,"), "%s", out);
     /* Few decimals print as they always did (results/ keeps its bytes). */
-    cr_assert_eq(sh(d, "$B run \"$R/experiments/default.ini\" --set move=4 "
-                       "--set distance=0..1:0.1 --quiet"),
+    cr_assert_eq(th_sh(d,
+                       "$B run \"$R/experiments/default.ini\" --set move=4 "
+                       "--set distance=0..1:0.1 --quiet",
+                       &out, &err),
                  0);
     cr_expect(strstr(out, "\n0.3,") && strstr(out, "\n0.7,") && strstr(out, "\n1,"), "%s", out);
     /* The threat map's axes alike. */
-    cr_assert_eq(sh(d, "$B map \"$R/experiments/map-t9a.ini\" --x 8..8.000000001:0.0000000001 "
-                       "--y 3..3 --quiet"),
+    cr_assert_eq(th_sh(d,
+                       "$B map \"$R/experiments/map-t9a.ini\" --x 8..8.000000001:0.0000000001 "
+                       "--y 3..3 --quiet",
+                       &out, &err),
                  0, "%s", err);
     n = distinct_first_column(out, &rows);
     cr_expect(rows == 11 && n == 11, "%d rows, %d distinct x:\n%s", rows, n, out);
@@ -175,13 +149,14 @@ Test(newuser, the_text_of_a_swept_value)
 Test(newuser, method_exact_refused_with_file_line_and_key)
 {
     const char *d = th_tmpdir();
-    put(d, "e.ini",
+    th_write_file(
+        d, "e.ini",
         "[experiment]\nruleset = t9a\nmethod = exact\n[params]\noffset = uniform(-1,1)\n");
-    cr_expect_eq(sh(d, "$B run e.ini"), 2);
+    cr_expect_eq(th_sh(d, "$B run e.ini", &out, &err), 2);
     cr_expect(strstr(err, "chargesim run: e.ini:3: method = exact: the layout is drawn at random "
                           "each trial (offset = uniform(-1,1), e.ini:5)"),
               "%s", err);
-    cr_expect_eq(sh(d, "$B run e.ini --method exact"), 2);
+    cr_expect_eq(th_sh(d, "$B run e.ini --method exact", &out, &err), 2);
     cr_expect(strstr(err, "chargesim run: command line: method = exact:"), "%s", err);
 }
 
@@ -216,7 +191,7 @@ Test(newuser, every_option_is_checked_before_the_first_trial)
         char script[2048];
         snprintf(script, sizeof script,
                  "timeout -s KILL 60 $B %s --trials 1000000000000 --method mc --quiet", cases[i].cmd);
-        int rc = sh(d, script);
+        int rc = th_sh(d, script, &out, &err);
         cr_expect(rc == 2 || rc == 1, "%s: exit %d (137: still running after a minute)",
                   cases[i].cmd, rc);
         cr_expect(strstr(err, cases[i].msg), "%s: %s", cases[i].cmd, err);
@@ -254,8 +229,8 @@ static void sticky_setup(const char *d, uid_t y_owner)
     snprintf(path, sizeof path, "%s/w", d);
     cr_assert_eq(mkdir(path, 0755), 0);
     cr_assert_eq(chown(path, 65534, 65534), 0);
-    put(d, "h/y.csv", "old-y\n");
-    put(d, "w/x.csv", "old-x\n");
+    th_write_file(d, "h/y.csv", "old-y\n");
+    th_write_file(d, "w/x.csv", "old-x\n");
     snprintf(path, sizeof path, "%s/h/y.csv", d);
     cr_assert_eq(chown(path, y_owner, y_owner), 0);
     cr_assert_eq(chmod(path, 0666), 0);
@@ -292,10 +267,13 @@ Test(newuser, a_file_another_user_owns_in_a_sticky_folder_is_refused_leaving_not
     /* Run as nobody: it may write w/ and h/, but not replace daemon's y.csv.
      * The binary and the experiment are copied into d, which nobody can
      * read, as it may not read the clone (under /root, say). */
-    cr_assert_eq(sh(d, "cp \"$B\" chargesim && cp \"$R/experiments/default.ini\" e.ini"), 0,
-                 "%s", err);
-    int rc = sh(d, "setpriv --reuid=65534 --regid=65534 --clear-groups "
-                   "./chargesim run e.ini -o w/x.csv --dist h/y.csv --quiet");
+    cr_assert_eq(
+        th_sh(d, "cp \"$B\" chargesim && cp \"$R/experiments/default.ini\" e.ini", &out, &err), 0,
+        "%s", err);
+    int rc = th_sh(d,
+                   "setpriv --reuid=65534 --regid=65534 --clear-groups "
+                   "./chargesim run e.ini -o w/x.csv --dist h/y.csv --quiet",
+                   &out, &err);
     cr_expect_eq(rc, 1, "%s", err);
     cr_expect(strstr(err, "chargesim run: h/y.csv: cannot replace it: Operation not permitted "
                           "(it belongs to another user"),
@@ -361,18 +339,20 @@ Test(newuser, a_file_that_changes_hands_before_the_commit_leaves_nothing)
 Test(newuser, a_sweep_that_misses_its_end_is_refused)
 {
     const char *d = th_tmpdir();
-    put(d, "e.ini", "[experiment]\nruleset = generic\n[params]\nmove = 4\ndistance = 7..9:1.5\n");
-    cr_expect_eq(sh(d, "$B run e.ini"), 2);
+    th_write_file(d, "e.ini",
+                  "[experiment]\nruleset = generic\n[params]\nmove = 4\ndistance = 7..9:1.5\n");
+    cr_expect_eq(th_sh(d, "$B run e.ini", &out, &err), 2);
     cr_expect(strstr(err, "e.ini:5: distance = '7..9:1.5': the step does not land on 9 (the "
                           "last value would be 8.5); end the sweep at 8.5"),
               "%s", err);
     cr_expect_str_eq(out, "");
     /* One that lands, though binary fractions do not add up exactly. */
-    put(d, "f.ini", "[experiment]\nruleset = generic\n[params]\nmove = 4\ndistance = 7..9:0.1\n");
-    cr_expect_eq(sh(d, "$B run f.ini --quiet"), 0, "%s", err);
+    th_write_file(d, "f.ini",
+                  "[experiment]\nruleset = generic\n[params]\nmove = 4\ndistance = 7..9:0.1\n");
+    cr_expect_eq(th_sh(d, "$B run f.ini --quiet", &out, &err), 0, "%s", err);
     cr_expect(strstr(out, "\n9,,"), "%s", out);
     /* A map's axes too. */
-    cr_expect_eq(sh(d, "$B map \"$R/experiments/map-t9a.ini\" --y 0..10:3"), 2);
+    cr_expect_eq(th_sh(d, "$B map \"$R/experiments/map-t9a.ini\" --y 0..10:3", &out, &err), 2);
     cr_expect(strstr(err, "--y '0..10:3': the step does not land on 10 (the last value would "
                           "be 9)"),
               "%s", err);
@@ -391,7 +371,7 @@ Test(newuser, a_map_gives_odds_over_the_placements_that_can_stand)
                          "--method mc --trials 20000 --quiet";
     char script[1024];
     snprintf(script, sizeof script, "$B map %s --x 0..0 --y 1..1 -o m.csv --plot m.png", common);
-    cr_assert_eq(sh(d, script), 0, "%s", err);
+    cr_assert_eq(th_sh(d, script, &out, &err), 0, "%s", err);
     char path[1024];
     snprintf(path, sizeof path, "%s/m.csv", d);
     char *csv = th_slurp(path, NULL);
@@ -418,7 +398,7 @@ Test(newuser, a_map_gives_odds_over_the_placements_that_can_stand)
     snprintf(script, sizeof script,
              "$B run \"$R/experiments/map-t9a.ini\" --set 'angle=uniform(-45,45)' --set distance=1 "
              "--method mc --trials 20000 --quiet");
-    cr_assert_eq(sh(d, script), 0, "%s", err);
+    cr_assert_eq(th_sh(d, script, &out, &err), 0, "%s", err);
     unsigned long long rt, rs;
     double rp;
     cr_assert_eq(sscanf(strchr(out, '\n') + 1, "%llu,%llu,%lf", &rt, &rs, &rp), 3, "%s", out);
@@ -428,9 +408,10 @@ Test(newuser, a_map_gives_odds_over_the_placements_that_can_stand)
     /* The picture shows the share: the cell is hatched over its colour. */
     snprintf(script, sizeof script, "$B map %s --x 0..0 --y 1..1 --plot n.png", common);
     snprintf(path, sizeof path, "%s/n.png", d);
-    cr_assert_eq(sh(d, "$B map \"$R/experiments/map-t9a.ini\" --x 0..0 --y 1..1 --plot n.png"),
+    cr_assert_eq(th_sh(d, "$B map \"$R/experiments/map-t9a.ini\" --x 0..0 --y 1..1 --plot n.png",
+                       &out, &err),
                  0, "%s", err);
-    cr_assert_eq(sh(d, "cmp -s m.png n.png"), 1, "the hatching is missing");
+    cr_assert_eq(th_sh(d, "cmp -s m.png n.png", &out, &err), 1, "the hatching is missing");
 }
 
 Test(newuser, a_map_with_drawn_values_gives_the_same_bytes_on_any_thread_count)
@@ -445,7 +426,7 @@ Test(newuser, a_map_with_drawn_values_gives_the_same_bytes_on_any_thread_count)
                      "$B map \"$R/experiments/map-t9a.ini\" --set 'angle=uniform(-45,45)' "
                      "--method %s --trials 600 --x -3..3:1.5 --y 0..4:1 --threads %d --quiet",
                      methods[m], t);
-            cr_assert_eq(sh(d, script), 0, "%s", err);
+            cr_assert_eq(th_sh(d, script, &out, &err), 0, "%s", err);
             cr_assert(strstr(out, ",0.4") || strstr(out, ",0.3"), "some share: %s", out);
             if (!first)
                 first = strdup(out);
@@ -512,9 +493,11 @@ Test(newuser, the_latex_note_shows_the_command_as_typed)
 {
     const char *d = th_tmpdir();
     /* The name as one shell word: single quotes, the ' inside as '\'' */
-    cr_assert_eq(sh(d, "$B run \"$R/experiments/default.ini\" --set move=4 --set distance=7,8 "
+    cr_assert_eq(th_sh(d,
+                       "$B run \"$R/experiments/default.ini\" --set move=4 --set distance=7,8 "
                        "--set 'experiment.name=a&b_c%d$e#f{g}h~i^j\\k|l<m>n\"o`p'\\''q--r' "
-                       "--format tex -o t.tex"),
+                       "--format tex -o t.tex",
+                       &out, &err),
                  0, "%s", err);
     char path[1024];
     snprintf(path, sizeof path, "%s/t.tex", d);
@@ -540,20 +523,22 @@ Test(newuser, the_latex_note_shows_the_command_as_typed)
     free(tex);
     /* Compiled where a LaTeX is installed (Debian's texlive-latex-base),
      * and read back from the PDF where Ghostscript is. */
-    if (sh(d, "command -v pdflatex") != 0) {
+    if (th_sh(d, "command -v pdflatex", &out, &err) != 0) {
         /* A note, not cr_log_warn: Criterion exits 1 after any warning. */
         fprintf(stderr, "note: pdflatex not installed: the LaTeX table is checked by its escapes "
                         "only\n");
         return;
     }
-    put(d, "doc.tex", "\\documentclass{article}\n\\begin{document}\n\\input{t.tex}\n"
-                      "\\end{document}\n");
-    cr_assert_eq(sh(d, "pdflatex -interaction=nonstopmode -halt-on-error doc.tex"), 0,
-                 "the table does not compile: %s", out);
+    th_write_file(d, "doc.tex",
+                  "\\documentclass{article}\n\\begin{document}\n\\input{t.tex}\n"
+                  "\\end{document}\n");
+    cr_assert_eq(th_sh(d, "pdflatex -interaction=nonstopmode -halt-on-error doc.tex", &out, &err),
+                 0, "the table does not compile: %s", out);
     cr_expect(!strstr(out, "Font shape") && !strstr(out, "undefined"), "%s", out);
-    if (sh(d, "command -v gs") != 0)
+    if (th_sh(d, "command -v gs", &out, &err) != 0)
         return;
-    cr_assert_eq(sh(d, "gs -q -sDEVICE=txtwrite -o - doc.pdf | tr -s ' \\r\\n' '   '"), 0);
+    cr_assert_eq(
+        th_sh(d, "gs -q -sDEVICE=txtwrite -o - doc.pdf | tr -s ' \\r\\n' '   '", &out, &err), 0);
     cr_expect(strstr(out, "--set 'experiment.name=a&b_c%d$e#f{g}h~i^j\\k|l<m>n\"o`p'\\''q--r' "
                           "--format tex -o t.tex"),
               "the PDF does not show the command as typed: %s", out);
@@ -578,13 +563,17 @@ static const char *text_at(json_t *o, const char *a, const char *b)
 Test(newuser, rerun_keeps_the_original_provenance)
 {
     const char *d = th_tmpdir();
-    put(d, "e.ini", "[experiment]\nruleset = t9a\ntrials = 4000\nseed = 5\n[params]\n"
-                    "distance = 4..6\noffset = uniform(-2, 2)\n[labels]\ndistance = near, mid, far\n");
-    cr_assert_eq(sh(d, "$B run e.ini --replicates 4 --set edition=2 -o a.csv --quiet"), 0, "%s",
-                 err);
-    cr_assert_eq(sh(d, "$B rerun a.csv-metadata.json -o b.csv && cmp a.csv b.csv"), 0,
-                 "labels and replicates lost: %s%s", out, err);
-    cr_assert_eq(sh(d, "$B rerun b.csv-metadata.json -o c.csv && cmp a.csv c.csv"), 0, "%s", err);
+    th_write_file(
+        d, "e.ini",
+        "[experiment]\nruleset = t9a\ntrials = 4000\nseed = 5\n[params]\n"
+        "distance = 4..6\noffset = uniform(-2, 2)\n[labels]\ndistance = near, mid, far\n");
+    cr_assert_eq(
+        th_sh(d, "$B run e.ini --replicates 4 --set edition=2 -o a.csv --quiet", &out, &err), 0,
+        "%s", err);
+    cr_assert_eq(th_sh(d, "$B rerun a.csv-metadata.json -o b.csv && cmp a.csv b.csv", &out, &err),
+                 0, "labels and replicates lost: %s%s", out, err);
+    cr_assert_eq(th_sh(d, "$B rerun b.csv-metadata.json -o c.csv && cmp a.csv c.csv", &out, &err),
+                 0, "%s", err);
     json_t *a = meta_of(d, "a.csv-metadata.json"), *b = meta_of(d, "b.csv-metadata.json"),
            *c = meta_of(d, "c.csv-metadata.json");
     /* The input and its digest, and prov:used, as the first run recorded them. */
@@ -625,14 +614,16 @@ Test(newuser, rerun_keeps_the_original_provenance)
 Test(newuser, run_without_a_file_is_named_after_its_ruleset)
 {
     const char *d = th_tmpdir();
-    cr_assert_eq(sh(d, "$B run - --set experiment.ruleset=generic --set move=4,5 "
-                       "--set distance=7,8 --format md --pivot move:distance"),
+    cr_assert_eq(th_sh(d,
+                       "$B run - --set experiment.ruleset=generic --set move=4,5 "
+                       "--set distance=7,8 --format md --pivot move:distance",
+                       &out, &err),
                  0, "%s", err);
     cr_expect(strncmp(out, "### generic: p_success (%)", 26) == 0, "%s", out);
     cr_expect(!strstr(out, "### -"), "%s", out);
-    cr_expect_eq(sh(d, "$B run - --set move=4"), 2);
+    cr_expect_eq(th_sh(d, "$B run - --set move=4", &out, &err), 2);
     cr_expect(strstr(err, "command line: [params] move: no ruleset chosen"), "%s", err);
-    cr_expect_eq(sh(d, "$B run -"), 2);
+    cr_expect_eq(th_sh(d, "$B run -", &out, &err), 2);
     cr_expect(strstr(err, "chargesim run: command line: no ruleset: give --set "
                           "experiment.ruleset=NAME"),
               "%s", err);
@@ -676,20 +667,24 @@ Test(newuser, draw_names_the_values_its_trial_drew)
 Test(newuser, messages_give_the_right_cause_once)
 {
     const char *d = th_tmpdir();
-    cr_expect_eq(sh(d, "$B rerun nope.json"), 2);
+    cr_expect_eq(th_sh(d, "$B rerun nope.json", &out, &err), 2);
     cr_expect_str_eq(err, "chargesim rerun: nope.json: cannot open it: No such file or "
                           "directory\n");
-    cr_expect_eq(sh(d, "$B map --help"), 0);
+    cr_expect_eq(th_sh(d, "$B map --help", &out, &err), 0);
     cr_expect(strstr(out, "50/75/90% contours") && !strstr(out, "%%"), "%s", out);
     /* Whatever compare makes of rqmc, it names itself once. */
-    sh(d, "$B compare \"$R/experiments/compare-t9a-speed.ini\" --b charge_speed=1 "
-          "--method rqmc --trials 64 --quiet");
+    th_sh(d,
+          "$B compare \"$R/experiments/compare-t9a-speed.ini\" --b charge_speed=1 "
+          "--method rqmc --trials 64 --quiet",
+          &out, &err);
     cr_expect(!strstr(err, "compare: compare:"), "%s", err);
     /* The cause: a message below the command line never names the command,
      * which cs_cli_fail puts in front of it. */
-    cr_assert_eq(sh(d, "cd \"$R/src\" && grep -rnE "
+    cr_assert_eq(th_sh(d,
+                       "cd \"$R/src\" && grep -rnE "
                        "'cs_error_set\\([^\"]*\"(run|compare|map|draw|units|rerun|dice|rules): ' "
-                       "core rules sim io"),
+                       "core rules sim io",
+                       &out, &err),
                  1, "%s", out);
 }
 
@@ -720,14 +715,14 @@ Test(newuser, a_typo_gets_a_suggestion)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char script[1024];
         snprintf(script, sizeof script, "$B %s", cases[i].cmd);
-        cr_expect_eq(sh(d, script), 2, "%s", cases[i].cmd);
+        cr_expect_eq(th_sh(d, script, &out, &err), 2, "%s", cases[i].cmd);
         cr_expect(strstr(err, cases[i].msg), "%s: %s", cases[i].cmd, err);
     }
     /* Nothing near: no guess, the whole list. */
-    cr_expect_eq(sh(d, "$B run \"$R/experiments/default.ini\" --set zzzzzz=1"), 2);
+    cr_expect_eq(th_sh(d, "$B run \"$R/experiments/default.ini\" --set zzzzzz=1", &out, &err), 2);
     cr_expect(strstr(err, "unknown key 'zzzzzz' for ruleset generic; expected one of: preset,"),
               "%s", err);
-    cr_expect_eq(sh(d, "$B run \"$R/experiments/default.ini\" --zzzzzz"), 2);
+    cr_expect_eq(th_sh(d, "$B run \"$R/experiments/default.ini\" --zzzzzz", &out, &err), 2);
     cr_expect(strstr(err, "unknown option '--zzzzzz' (see chargesim run --help)"), "%s", err);
     /* Short words are not "corrected" into others. */
     cs_parse_suggest s = {"ab", NULL, 0};

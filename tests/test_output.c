@@ -25,29 +25,6 @@ static void release(void)
 
 TestSuite(output, .fini = release);
 
-/* Runs a shell script with $B the binary, $R the repository root and $D
- * a fresh directory; returns its standard output (malloc'd). */
-static char *sh(const char *dir, const char *script)
-{
-    const char *bin = getenv("CS_BIN");
-    size_t n = strlen(script) + 2048;
-    char *cmd = malloc(n);
-    snprintf(cmd, n, "B='%s'; R='%s'; D='%s'; export B R D; %s", bin ? bin : "bin/chargesim",
-             th_root(), dir, script);
-    FILE *p = popen(cmd, "r");
-    free(cmd);
-    cr_assert(p);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    int c;
-    while ((c = fgetc(p)) != EOF)
-        fputc(c, m);
-    fclose(m);
-    pclose(p);
-    return buf;
-}
-
 /* A copy of the default experiment as the run's input, and its bytes. */
 #define INPUT "cp \"$R/experiments/default.ini\" \"$D/e.ini\"; "
 #define INPUT_UNTOUCHED "cmp -s \"$R/experiments/default.ini\" \"$D/e.ini\" && echo input-ok; "
@@ -56,10 +33,10 @@ static char *sh(const char *dir, const char *script)
 Test(output, regular_file_replaced_with_its_mode_and_no_temporary)
 {
     const char *d = th_tmpdir();
-    text = sh(d, INPUT "printf old >\"$D/out.csv\"; chmod 640 \"$D/out.csv\"; "
-                       "$B run \"$D/e.ini\" --set move=5 --set distance=8,9 -o \"$D/out.csv\" "
-                       "--quiet; echo rc=$?; stat -c %a \"$D/out.csv\"; head -c 9 \"$D/out.csv\"; "
-                       "echo; " INPUT_UNTOUCHED LIST);
+    th_sh(d, INPUT "printf old >\"$D/out.csv\"; chmod 640 \"$D/out.csv\"; "
+                   "$B run \"$D/e.ini\" --set move=5 --set distance=8,9 -o \"$D/out.csv\" "
+                   "--quiet; echo rc=$?; stat -c %a \"$D/out.csv\"; head -c 9 \"$D/out.csv\"; "
+                   "echo; " INPUT_UNTOUCHED LIST, &text, NULL);
     cr_expect(strstr(text, "rc=0\n640\ndistance,\ninput-ok\n"), "%s", text);
     cr_expect(strstr(text, "files: e.ini out.csv out.csv-metadata.json\n"), "%s", text);
 }
@@ -67,19 +44,19 @@ Test(output, regular_file_replaced_with_its_mode_and_no_temporary)
 Test(output, new_file_gets_the_umask_default)
 {
     const char *d = th_tmpdir();
-    text = sh(d, "umask 027; $B dice 2d6 -o \"$D/new.csv\"; echo rc=$?; "
-                 "stat -c %a \"$D/new.csv\"; " LIST);
+    th_sh(d, "umask 027; $B dice 2d6 -o \"$D/new.csv\"; echo rc=$?; "
+             "stat -c %a \"$D/new.csv\"; " LIST, &text, NULL);
     cr_expect(strstr(text, "rc=0\n640\nfiles: new.csv new.csv-metadata.json\n"), "%s", text);
 }
 
 Test(output, symlink_is_followed_and_stays_a_link)
 {
     const char *d = th_tmpdir();
-    text = sh(d, INPUT "mkdir \"$D/t\"; printf old >\"$D/t/real.csv\"; "
-                       "ln -s t/real.csv \"$D/link.csv\"; $B run \"$D/e.ini\" --set move=5 "
-                       "--set distance=8,9 -o \"$D/link.csv\"; echo rc=$?; "
-                       "test -L \"$D/link.csv\" && echo link; head -c 9 \"$D/t/real.csv\"; echo; "
-                       INPUT_UNTOUCHED LIST "echo in-t: $(ls -A \"$D/t\")");
+    th_sh(d, INPUT "mkdir \"$D/t\"; printf old >\"$D/t/real.csv\"; "
+                   "ln -s t/real.csv \"$D/link.csv\"; $B run \"$D/e.ini\" --set move=5 "
+                   "--set distance=8,9 -o \"$D/link.csv\"; echo rc=$?; "
+                   "test -L \"$D/link.csv\" && echo link; head -c 9 \"$D/t/real.csv\"; echo; "
+                   INPUT_UNTOUCHED LIST "echo in-t: $(ls -A \"$D/t\")", &text, NULL);
     cr_expect(strstr(text, "rc=0\nlink\ndistance,\ninput-ok\n"), "%s", text);
     /* The metadata sits beside the name the user gave. */
     cr_expect(strstr(text, "files: e.ini link.csv link.csv-metadata.json t\nin-t: real.csv\n"),
@@ -89,10 +66,10 @@ Test(output, symlink_is_followed_and_stays_a_link)
 Test(output, fifo_with_a_reader_is_written_through)
 {
     const char *d = th_tmpdir();
-    text = sh(d, INPUT "mkfifo \"$D/fifo\"; cat \"$D/fifo\" >\"$D/got\" & "
-                       "$B run \"$D/e.ini\" --set move=5 --set distance=8,9 -o \"$D/fifo\"; "
-                       "echo rc=$?; wait; test -p \"$D/fifo\" && echo fifo; head -c 9 \"$D/got\"; "
-                       "echo; " INPUT_UNTOUCHED LIST);
+    th_sh(d, INPUT "mkfifo \"$D/fifo\"; cat \"$D/fifo\" >\"$D/got\" & "
+                   "$B run \"$D/e.ini\" --set move=5 --set distance=8,9 -o \"$D/fifo\"; "
+                   "echo rc=$?; wait; test -p \"$D/fifo\" && echo fifo; head -c 9 \"$D/got\"; "
+                   "echo; " INPUT_UNTOUCHED LIST, &text, NULL);
     /* No metadata beside a FIFO: it is not a file one keeps. */
     cr_expect(strstr(text, "rc=0\nfifo\ndistance,\ninput-ok\nfiles: e.ini fifo got\n"), "%s",
               text);
@@ -106,14 +83,14 @@ Test(output, devices_are_written_through_in_a_private_namespace)
     const char *d = th_tmpdir();
     /* A tmpfs over /dev in a namespace of our own: its null device and
      * stdout link are ours to write to, whatever the user. */
-    text = sh(d, INPUT "unshare -m sh -c 'mount -t tmpfs tmpfs /dev && "
-                       "mknod -m 666 /dev/null c 1 3 && ln -s /proc/self/fd/1 /dev/stdout && "
-                       "$B run \"$D/e.ini\" --set move=5 -o /dev/null; echo rc=$?; "
-                       "test -c /dev/null && echo null-device; echo first >\"$D/cap\"; "
-                       "$B run \"$D/e.ini\" --set move=5 --set distance=8,9 -o /dev/stdout "
-                       ">>\"$D/cap\"; echo rc=$?; test -L /dev/stdout && echo stdout-link; "
-                       "echo dev: $(ls -A /dev)'; head -c 15 \"$D/cap\"; echo; "
-                       INPUT_UNTOUCHED LIST);
+    th_sh(d, INPUT "unshare -m sh -c 'mount -t tmpfs tmpfs /dev && "
+                   "mknod -m 666 /dev/null c 1 3 && ln -s /proc/self/fd/1 /dev/stdout && "
+                   "$B run \"$D/e.ini\" --set move=5 -o /dev/null; echo rc=$?; "
+                   "test -c /dev/null && echo null-device; echo first >\"$D/cap\"; "
+                   "$B run \"$D/e.ini\" --set move=5 --set distance=8,9 -o /dev/stdout "
+                   ">>\"$D/cap\"; echo rc=$?; test -L /dev/stdout && echo stdout-link; "
+                   "echo dev: $(ls -A /dev)'; head -c 15 \"$D/cap\"; echo; "
+                   INPUT_UNTOUCHED LIST, &text, NULL);
     cr_expect(strstr(text, "rc=0\nnull-device\nrc=0\nstdout-link\ndev: null stdout\n"), "%s",
               text);
     /* Appended at the descriptor's offset: the old line stays. */
@@ -138,7 +115,7 @@ Test(output, read_only_directory_fails_with_status_1_and_leaves_the_old_file)
     char script[2048];
     snprintf(script, sizeof script, "%s%s%s%s", INPUT, setup, INPUT_UNTOUCHED,
              "echo err: $(wc -l <\"$D/err\") $(cat \"$D/err\")");
-    text = sh(d, script);
+    th_sh(d, script, &text, NULL);
     cr_expect(strstr(text, "rc=1\nold\nro: out.csv\ninput-ok\n"), "%s", text);
     cr_expect(strstr(text, "err: 1 chargesim run: ") && strstr(text, "out.csv: cannot write"),
               "one clear message: %s", text);
@@ -151,11 +128,11 @@ Test(output, a_full_disk_exits_1_and_leaves_the_old_file)
      * so the write returns the error instead of killing the process. The
      * full WHFB table is some 30 KiB. */
     const char *d = th_tmpdir();
-    text = sh(d, INPUT "printf old >\"$D/out.csv\"; "
-                       "(trap '' XFSZ; ulimit -f 8; exec $B run \"$D/e.ini\" -o \"$D/out.csv\" "
-                       "--quiet 2>\"$D/err\"); echo rc=$?; cat \"$D/out.csv\"; echo; "
-                       "echo err: $(wc -l <\"$D/err\") $(cat \"$D/err\"); rm \"$D/err\"; "
-                       INPUT_UNTOUCHED LIST);
+    th_sh(d, INPUT "printf old >\"$D/out.csv\"; "
+                   "(trap '' XFSZ; ulimit -f 8; exec $B run \"$D/e.ini\" -o \"$D/out.csv\" "
+                   "--quiet 2>\"$D/err\"); echo rc=$?; cat \"$D/out.csv\"; echo; "
+                   "echo err: $(wc -l <\"$D/err\") $(cat \"$D/err\"); rm \"$D/err\"; "
+                   INPUT_UNTOUCHED LIST, &text, NULL);
     cr_expect(strstr(text, "rc=1\nold\nerr: 1 chargesim run: "), "%s", text);
     cr_expect(strstr(text, "File too large; the old file, if any, is untouched"), "%s", text);
     cr_expect(strstr(text, "input-ok\nfiles: e.ini out.csv\n"), "%s", text);
@@ -164,11 +141,12 @@ Test(output, a_full_disk_exits_1_and_leaves_the_old_file)
 Test(output, an_input_as_output_is_refused_before_the_run)
 {
     const char *d = th_tmpdir();
-    text = sh(d, INPUT "ln -s e.ini \"$D/elink\"; "
-                       "$B run \"$D/e.ini\" -o \"$D/e.ini\" 2>&1; echo rc=$?; "
-                       "$B run \"$D/e.ini\" --dist \"$D/elink\" 2>&1 >/dev/null; echo rc=$?; "
-                       "$B draw \"$D/e.ini\" -o \"$D/e.ini\" 2>&1; echo rc=$?; "
-                       "$B run \"$D/e.ini\" -o '' 2>&1; echo rc=$?; " INPUT_UNTOUCHED LIST);
+    th_sh(d, INPUT "ln -s e.ini \"$D/elink\"; "
+                   "$B run \"$D/e.ini\" -o \"$D/e.ini\" 2>&1; echo rc=$?; "
+                   "$B run \"$D/e.ini\" --dist \"$D/elink\" 2>&1 >/dev/null; echo rc=$?; "
+                   "$B draw \"$D/e.ini\" -o \"$D/e.ini\" 2>&1; echo rc=$?; "
+                   "$B run \"$D/e.ini\" -o '' 2>&1; echo rc=$?; " INPUT_UNTOUCHED LIST,
+         &text, NULL);
     cr_expect(strstr(text, "e.ini: that is an input of this run (") &&
                   strstr(text, "refusing to overwrite it\nrc=2\n"),
               "%s", text);
@@ -180,17 +158,17 @@ Test(output, an_input_as_output_is_refused_before_the_run)
 Test(output, a_name_too_long_for_its_temporary_is_a_clear_error)
 {
     const char *d = th_tmpdir();
-    text = sh(d, "n=$(printf '%0250d' 0); $B dice 2d6 -o \"$D/$n\" 2>&1 | "
-                 "grep -c 'the name is too long to write it safely'; " LIST);
+    th_sh(d, "n=$(printf '%0250d' 0); $B dice 2d6 -o \"$D/$n\" 2>&1 | "
+             "grep -c 'the name is too long to write it safely'; " LIST, &text, NULL);
     cr_expect_str_eq(text, "1\nfiles:\n");
 }
 
 Test(output, interrupted_run_with_two_outputs_leaves_nothing)
 {
     const char *d = th_tmpdir();
-    text = sh(d, "{ $B run \"$R/experiments/t9a-random-approach.ini\" --trials 50000000 "
-                 "-o \"$D/a.csv\" --dist \"$D/d.csv\" & pid=$!; sleep 1; "
-                 "kill -TERM $pid; wait $pid; echo rc=$?; } 2>/dev/null; " LIST);
+    th_sh(d, "{ $B run \"$R/experiments/t9a-random-approach.ini\" --trials 50000000 "
+             "-o \"$D/a.csv\" --dist \"$D/d.csv\" & pid=$!; sleep 1; "
+             "kill -TERM $pid; wait $pid; echo rc=$?; } 2>/dev/null; " LIST, &text, NULL);
     cr_expect_str_eq(text, "rc=143\nfiles:\n");
 }
 
@@ -199,8 +177,8 @@ Test(output, both_outputs_or_neither)
     /* --dist in a missing directory: refused before the run, and -o is not
      * written either. */
     const char *d = th_tmpdir();
-    text = sh(d, "$B run \"$R/experiments/default.ini\" -o \"$D/a.csv\" --dist \"$D/no/d.csv\" "
-                 "2>/dev/null; echo rc=$?; " LIST);
+    th_sh(d, "$B run \"$R/experiments/default.ini\" -o \"$D/a.csv\" --dist \"$D/no/d.csv\" "
+             "2>/dev/null; echo rc=$?; " LIST, &text, NULL);
     cr_expect_str_eq(text, "rc=2\nfiles:\n");
 }
 
@@ -239,7 +217,7 @@ Test(output, a_failed_rename_in_a_group_restores_the_files_renamed_before)
     text = th_slurp(a, NULL);
     cr_expect_str_eq(text, "old a");
     free(text);
-    text = sh(d, LIST);
+    th_sh(d, LIST, &text, NULL);
     cr_expect_str_eq(text, "files: a.csv b.csv\n", "no temporary or backup left");
 }
 
@@ -265,16 +243,16 @@ Test(output, a_group_commit_replaces_every_file)
     text = th_slurp(b, NULL);
     cr_expect_str_eq(text, "new b");
     free(text);
-    text = sh(d, LIST);
+    th_sh(d, LIST, &text, NULL);
     cr_expect_str_eq(text, "files: a.csv b.csv\n");
 }
 
 Test(output, a_table_without_rows_exits_2_and_writes_nothing)
 {
     const char *d = th_tmpdir();
-    text = sh(d, "printf 'name,ruleset,move\\n' >\"$D/u.csv\"; printf old >\"$D/o.csv\"; "
-                 "$B units \"$D/u.csv\" -o \"$D/o.csv\" 2>&1 | tail -1; echo rc=$?; "
-                 "cat \"$D/o.csv\"; echo; " LIST);
+    th_sh(d, "printf 'name,ruleset,move\\n' >\"$D/u.csv\"; printf old >\"$D/o.csv\"; "
+             "$B units \"$D/u.csv\" -o \"$D/o.csv\" 2>&1 | tail -1; echo rc=$?; "
+             "cat \"$D/o.csv\"; echo; " LIST, &text, NULL);
     cr_expect(strstr(text, "no rows to write; nothing written\n"), "%s", text);
     cr_expect(strstr(text, "old\nfiles: o.csv u.csv\n"), "%s", text);
 }

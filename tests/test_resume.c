@@ -130,13 +130,6 @@ Test(resume, a_checkpoint_that_cannot_be_removed_stays_with_a_warning)
     free(ck);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Whether the file at path holds `text`. */
 static bool holds(const char *path, const char *text)
 {
@@ -179,9 +172,9 @@ Test(resume, stopped_when_no_checkpoint_could_be_written_says_so, .timeout = 300
              "place: Device or resource busy; the run goes on (%s/ck holds the last one "
              "written, if any)\n",
              dir, dir);
-    double limit = th_time_limit(60.0), t0 = now();
+    double limit = th_time_limit(60.0), t0 = th_now();
     int status;
-    while (!holds(errpath, refused) && now() - t0 < limit && waitpid(pid, &status, WNOHANG) == 0)
+    while (!holds(errpath, refused) && th_now() - t0 < limit && waitpid(pid, &status, WNOHANG) == 0)
         nanosleep(&(struct timespec){0, 20000000}, NULL);
     bool seen = holds(errpath, refused);
     char *err = th_slurp(errpath, NULL);

@@ -56,23 +56,6 @@ Test(rqmc, replicates_key_is_checked)
     cs_experiment_free(&e);
 }
 
-static void expect_same_bytes(const char *ini, const char *const *sets, int n)
-{
-    cs_experiment e;
-    cs_error err;
-    cr_assert_eq(th_load(ini, sets, n, &e, &err), CS_OK, "%s", err.msg);
-    char *d1, *d2, *d7;
-    char *s1 = th_run_csv(&e, 1, &d1), *s2 = th_run_csv(&e, 2, &d2), *s7 = th_run_csv(&e, 7, &d7);
-    cr_assert(s1 && s2 && s7);
-    cr_expect(strstr(s1, ",rqmc") != NULL, "the method column names rqmc");
-    cr_expect_str_eq(s1, s2);
-    cr_expect_str_eq(s1, s7);
-    cr_expect_str_eq(d1, d2);
-    cr_expect_str_eq(d1, d7);
-    free(s1), free(s2), free(s7), free(d1), free(d2), free(d7);
-    cs_experiment_free(&e);
-}
-
 Test(rqmc, same_bytes_for_1_2_and_7_threads)
 {
     /* Several blocks per replicate (4 of 4096 points), a sweep; then
@@ -81,18 +64,18 @@ Test(rqmc, same_bytes_for_1_2_and_7_threads)
     static const char *const ini =
         "[experiment]\nruleset = generic\ntrials = 200000\nseed = 11\nmethod = rqmc\n"
         "[params]\nmove = 0,3\ndistance = normal(9,2)\nreroll = none,one_die\n";
-    expect_same_bytes(ini, NULL, 0);
+    th_expect_same_bytes(ini, NULL, 0, ",rqmc");
     const char *prec[] = {"experiment.trials=1000", "experiment.precision=0.0005"};
-    expect_same_bytes(ini, prec, 2);
+    th_expect_same_bytes(ini, prec, 2, ",rqmc");
     static const char *const t9a =
         "[experiment]\nruleset = t9a\ntrials = 5000\nseed = 2\nmethod = rqmc\n"
         "[params]\ndistance = 6,8\noffset = uniform(-6,6)\nangle = normal(0,20)\n";
-    expect_same_bytes(t9a, NULL, 0);
+    th_expect_same_bytes(t9a, NULL, 0, ",rqmc");
     static const char *const coreheim =
         "[experiment]\nruleset = coreheim\ntrials = 20000\nseed = 3\nmethod = rqmc\n"
         "[params]\ninterceptors = 1,3\nintercept_lateral_min = -4\n"
         "intercept_lateral_max = 4\nvisible = false\ninitiative = 7\n";
-    expect_same_bytes(coreheim, NULL, 0);
+    th_expect_same_bytes(coreheim, NULL, 0, ",rqmc");
 }
 
 Test(rqmc, precision_doubles_the_points_of_every_replicate)

@@ -522,13 +522,6 @@ Test(units, every_catalogue_in_data_against_an_independent_walk, .timeout = 60)
 
 /* ---- entry links form a graph ------------------------------------------ */
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Writes `depth` + 1 shared groups named prefix0..prefixN, each linking the
  * next twice; the last one holds `last` (XML text). */
 static void write_chain(FILE *f, const char *prefix, int depth, const char *last)
@@ -615,9 +608,9 @@ Test(units, deep_repeated_entry_links_load_in_linear_time, .timeout = 30)
     th_units_load_bound("mappings/new.ini", &m);
     cs_units u = {0};
     cs_error err = {0};
-    double t0 = now_seconds();
+    double t0 = th_now();
     cs_status st = cs_units_read_bs(path, &m, &u, &err);
-    double took = now_seconds() - t0;
+    double took = th_now() - t0;
     cr_expect_eq(st, CS_OK, "%s", err.msg);
     cr_expect_lt(took, th_time_limit(1.0), "32 levels of doubled links took %.3f s", took);
     /* Deep Unit, Far Unit, and Deep Model: a model defined at the top of

@@ -24,18 +24,6 @@ static int units(const char *args, char **out, char **err)
     return th_cli(cmd, out, err);
 }
 
-/* Writes text to dir/name; returns the path (static, one at a time). */
-static const char *write_file(const char *name, const char *text)
-{
-    static char path[1024];
-    snprintf(path, sizeof path, "%s/%s", th_tmpdir(), name);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "%s", path);
-    fputs(text, f);
-    cr_assert_eq(fclose(f), 0);
-    return path;
-}
-
 /* A t9a units CSV in edition 3 (the ruleset's default) gives Charge Speed,
  * in edition 2 Advance Rate; the other edition's column is refused, not
  * ignored, and a row with neither is left out. Exact values: D6 + 4 + 2
@@ -44,16 +32,18 @@ Test(units_table, t9a_csv_in_either_edition)
 {
     char *out, *err;
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "'%s' --distance 8 --format md",
-             write_file("e3.csv", "name,ruleset,charge_speed,points\nA,t9a,2,100\n"));
+    snprintf(
+        cmd, sizeof cmd, "'%s' --distance 8 --format md",
+        th_write_file(th_tmpdir(), "e3.csv", "name,ruleset,charge_speed,points\nA,t9a,2,100\n"));
     cr_assert_eq(units(cmd, &out, &err), 0, "%s", err);
     cr_expect(strstr(out, "(t9a edition 3, mapping t9a.ini;"), "%s", out);
     cr_expect(strstr(out, "| A | t9a | 100 | - | 2 |") && strstr(out, "| 83.33 |"), "%s", out);
     free(out);
     free(err);
 
-    snprintf(cmd, sizeof cmd, "'%s' --distance 8 --format md",
-             write_file("e2.csv", "name,ruleset,advance_rate,edition\nB,t9a,5,2\n"));
+    snprintf(
+        cmd, sizeof cmd, "'%s' --distance 8 --format md",
+        th_write_file(th_tmpdir(), "e2.csv", "name,ruleset,advance_rate,edition\nB,t9a,5,2\n"));
     cr_assert_eq(units(cmd, &out, &err), 0, "%s", err);
     cr_expect(strstr(out, "(t9a edition 2, mapping t9a.ini;"), "%s", out);
     cr_expect(strstr(out, "| 97.22 |"), "%s", out);
@@ -62,7 +52,7 @@ Test(units_table, t9a_csv_in_either_edition)
 
     /* Advance Rate under edition 3 would be ignored: refused. With --set
      * edition=2 the same file is read in edition 2. */
-    const char *adv = write_file("adv.csv", "name,ruleset,advance_rate\nC,t9a,5\n");
+    const char *adv = th_write_file(th_tmpdir(), "adv.csv", "name,ruleset,advance_rate\nC,t9a,5\n");
     snprintf(cmd, sizeof cmd, "'%s' --distance 8", adv);
     cr_expect_eq(units(cmd, &out, &err), 2);
     cr_expect(strstr(err, "adv.csv:2: column `advance_rate` applies only when edition = 2; here "
@@ -78,8 +68,9 @@ Test(units_table, t9a_csv_in_either_edition)
     free(out);
     free(err);
 
-    snprintf(cmd, sizeof cmd, "'%s' --distance 8",
-             write_file("cha2.csv", "name,ruleset,charge_speed,edition\nD,t9a,1,2\n"));
+    snprintf(
+        cmd, sizeof cmd, "'%s' --distance 8",
+        th_write_file(th_tmpdir(), "cha2.csv", "name,ruleset,charge_speed,edition\nD,t9a,1,2\n"));
     cr_expect_eq(units(cmd, &out, &err), 2);
     cr_expect(strstr(err, "column `charge_speed` applies only when edition = 3; here edition = 2 "
                           "(the unit's own)"),
@@ -88,7 +79,7 @@ Test(units_table, t9a_csv_in_either_edition)
     free(err);
 
     snprintf(cmd, sizeof cmd, "'%s' --distance 8",
-             write_file("none.csv", "name,ruleset,points\nE,t9a,10\n"));
+             th_write_file(th_tmpdir(), "none.csv", "name,ruleset,points\nE,t9a,10\n"));
     cr_expect_eq(units(cmd, &out, &err), 2);
     cr_expect(strstr(err, "unit `E` left out: lacks charge_speed"), "%s", err);
     free(out);
@@ -115,7 +106,8 @@ Test(units_table, tables_name_the_edition_or_preset_and_the_mapping)
     }
     char cmd[1400], *out, *err;
     snprintf(cmd, sizeof cmd, "'%s' --distance 8 --format md",
-             write_file("g.csv", "name,ruleset,move,preset\nF,generic,5,tow\nG,generic,4,\n"));
+             th_write_file(th_tmpdir(), "g.csv",
+                           "name,ruleset,move,preset\nF,generic,5,tow\nG,generic,4,\n"));
     cr_assert_eq(units(cmd, &out, &err), 0, "%s", err);
     cr_expect(strstr(out, "(generic preset tow, mapping generic.ini; generic preset none, "
                           "mapping generic.ini;"),

@@ -2,7 +2,9 @@
 #ifndef CHARGESIM_TEST_HELPERS_H
 #define CHARGESIM_TEST_HELPERS_H
 /* Shared by the tests: experiments from inline INI text, runs to strings,
- * and the command-line binary run with its output captured. */
+ * the command-line binary and shell scripts run with their output
+ * captured, files written, the clock. A helper that a second test file
+ * needs lives here, with the th_ prefix, never copied (tests/README.md). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -78,6 +80,23 @@ _Noreturn void th_child_exit(int code);
  * before the test's process has run OpenMP: a child forked after that may
  * wait for threads it does not have. */
 void th_stopped_checkpoint(int (*cmd)(int, char **), int argc, char **argv);
+/* Loads ini with the overrides and runs it on 1, 2 and 7 threads: the
+ * summary CSVs and the --dist CSVs must be the same bytes (a test failure
+ * otherwise), and the summary must hold `must_hold` when it is not NULL. */
+void th_expect_same_bytes(const char *ini, const char *const *sets, int n_sets,
+                          const char *must_hold);
+/* Writes text to dir/name (a test failure if it cannot) and returns that
+ * path, in a static buffer of eight that the calls take in turn. */
+const char *th_write_file(const char *dir, const char *name, const char *text);
+/* Runs the shell text `script` with sh in dir, with $B the binary, $R the
+ * repository and $D dir exported and stdin from /dev/null. Its standard
+ * output and error go into malloc'd strings in *out and *err, which are
+ * freed first (NULL or a string of an earlier call); either pointer may be
+ * NULL, and that stream is dropped. Nothing is written into dir but what
+ * the script writes. Returns the exit status (128 if the shell did not exit). */
+int th_sh(const char *dir, const char *script, char **out, char **err);
+/* Seconds on the monotonic clock, for a test that bounds a wall-clock time. */
+double th_now(void);
 /* 5 binomial standard errors around an exact p. */
 double th_5sigma(double p, uint64_t n);
 
