@@ -20,6 +20,7 @@
 
 #include "chargesim/expfile.h"
 #include "chargesim/heatmap.h"
+#include "chargesim/mapdraw.h"
 #include "chargesim/map.h"
 #include "chargesim/output.h"
 #include "chargesim/parse.h"
@@ -443,13 +444,17 @@ Test(newuser, a_map_with_drawn_values_gives_the_same_bytes_on_any_thread_count)
 static int dark_pixels(const double *share, int cell_i)
 {
     static double p[3] = {1.0, 1.0, 1.0};
-    cs_heatmap h = {3, 1, 0, 1, 5, 1, p, share, 1, 1, "t", "c"};
+    cs_mapgrid g = {3, 1, 0, 1, 5, 1, p, share, 1, 1};
+    cs_mapdraw d;
+    cr_assert_eq(cs_mapdraw_build(&g, &d), CS_OK);
+    cs_heatmap h = {&d, "t", "c"};
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     cs_error e;
     cr_assert_eq(cs_heatmap_draw(&h, CS_CANVAS_PNG, f, &e), CS_OK, "%s", e.msg);
     fclose(f);
+    cs_mapdraw_free(&d);
     char path[1024];
     snprintf(path, sizeof path, "%s/h.png", th_tmpdir());
     FILE *w = fopen(path, "wb");

@@ -160,6 +160,83 @@ Test(web, a_map_a_comparison_and_dice_give_their_tables)
     command_gives_the_table();
 }
 
+/* The titles of the result's swept keys, joined by ',' into buf. */
+static const char *swept(char *buf, size_t cap)
+{
+    json_t *keys = json_object_get(result, "swept"), *k;
+    size_t i, used = 0;
+    buf[0] = '\0';
+    cr_assert(json_is_array(keys));
+    json_array_foreach(keys, i, k)
+    used += (size_t)snprintf(buf + used, cap - used, "%s%s", i ? "," : "", json_string_value(k));
+    return buf;
+}
+
+/* The chart's axes are the core's: the swept keys in column order, no
+ * [labels] column, none for dice. */
+Test(web, the_swept_keys_come_with_the_table)
+{
+    char buf[256];
+    exec("run", (const char *const[]){"experiment.ruleset=generic", "preset=whfb8", "move=4,5",
+                                      "distance=6..9", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    cr_expect_str_eq(swept(buf, sizeof buf), "move,distance");
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", "distance=8", NULL});
+    cr_expect_str_eq(swept(buf, sizeof buf), "");
+    exec("compare", (const char *const[]){"experiment.ruleset=generic", "preset=tow", "move=4",
+                                          "distance=6..12", "b.move=5", NULL});
+    cr_expect_str_eq(swept(buf, sizeof buf), "distance");
+    exec("dice", (const char *const[]){"expr=2d6", NULL});
+    cr_expect_str_eq(swept(buf, sizeof buf), "");
+}
+
+/* A map's picture comes from the core: one colour per cell, y outer, the
+ * colour of p = 1 viridis' yellow (#fde725) and of p = 0 its purple
+ * (#440154), null where the target cannot be placed (an empty p_success);
+ * the 50%, 75% and 90% levels with segments of four numbers; a fixed
+ * layout hatches no cell over its colour. */
+Test(web, a_map_hands_the_page_its_picture)
+{
+    exec("map", (const char *const[]){"experiment.ruleset=t9a", "maximised=1", "x=-12..12:1",
+                                      "y=-1..12:1", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    json_t *pic = json_object_get(result, "picture");
+    json_t *cells = json_object_get(pic, "cells"), *rows = json_object_get(result, "rows");
+    cr_assert_eq(json_array_size(cells), json_array_size(rows));
+    int seen[3] = {0, 0, 0};
+    for (size_t k = 0; k < json_array_size(rows); k++) {
+        const char *p = json_string_value(json_array_get(json_array_get(rows, k), 3));
+        json_t *c = json_array_get(cells, k);
+        if (p[0] == '\0') {
+            cr_expect(json_is_null(c), "cell %zu", k);
+            seen[0]++;
+        } else if (strcmp(p, "1.000000") == 0) {
+            cr_expect_str_eq(json_string_value(c), "#fde725", "cell %zu", k);
+            seen[1]++;
+        } else if (strcmp(p, "0.000000") == 0) {
+            cr_expect_str_eq(json_string_value(c), "#440154", "cell %zu", k);
+            seen[2]++;
+        }
+    }
+    cr_expect(seen[0] && seen[1] && seen[2], "%d %d %d", seen[0], seen[1], seen[2]);
+    json_t *levels = json_object_get(pic, "levels");
+    cr_assert_eq(json_array_size(levels), 3);
+    static const double value[3] = {0.5, 0.75, 0.9};
+    for (size_t l = 0; l < 3; l++) {
+        json_t *lv = json_array_get(levels, l);
+        cr_expect_eq(json_number_value(json_object_get(lv, "value")), value[l]);
+        size_t n = json_array_size(json_object_get(lv, "segments"));
+        cr_expect(n > 0 && n % 4 == 0, "level %zu: %zu numbers", l, n);
+    }
+    cr_expect_eq(json_array_size(json_object_get(pic, "some")), 0);
+    cr_expect_str_eq(json_string_value(json_array_get(
+                         json_array_get(json_object_get(pic, "stops"), 0), 1)),
+                     "#440154");
+    json_t *grid = json_object_get(result, "grid");
+    cr_expect_eq(json_number_value(json_object_get(grid, "nx")), 25);
+    cr_expect_eq(json_number_value(json_object_get(grid, "y0")), -1);
+}
+
 Test(web, where_auto_picks_rqmc_the_page_runs_rqmc_as_the_command_line)
 {
     exec("run", (const char *const[]){"experiment.ruleset=t9a", "offset=uniform(-3,3)",

@@ -32,7 +32,9 @@ cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *hea
  * kinds), "lo..hi" (real, int), "true|false"; "" for the others. */
 void cs_columns_accepted(const cs_param_def *d, char *buf, size_t cap);
 
-/* Column c is parameter i of rs: header its key, datatype its type. */
+/* Column c is parameter i of rs: header its key, datatype its type, and a
+ * swept key (t->swept): every table gives a parameter a column only where
+ * the experiment sweeps it. */
 cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i);
 
 /* Column c is KEY_label, the [labels] label of swept parameter i's value. */

@@ -10,7 +10,8 @@
  *
  * Each column has a name (the header), an alignment, and, where its
  * producer defines it (chargesim/columns.h), a datatype and a one-line
- * description, which the CSVW metadata (csvw.h) reads off the table.
+ * description, which the CSVW metadata (csvw.h) reads off the table, and
+ * whether it is a swept key, which the page's charts read off it.
  *
  * Errors: every call that allocates returns its status, and the table also
  * keeps the first one (cs_table_status): after a failure the other calls
@@ -39,6 +40,8 @@ typedef struct cs_table {
     bool *right;         /* per column: align right (numbers) in md/tex */
     cs_datatype *type;   /* per column: its datatype (string unless described) */
     char **desc;         /* per column: one-line description, or NULL: none given */
+    bool *swept;         /* per column: a swept key, an axis of the rows' points (a chart's
+                            x or its curves); set by cs_columns_param */
     char *title;         /* optional: a heading (md) or caption (tex) */
     char *note;          /* optional: a line under the table (md, tex) */
     int cap_rows;

@@ -9,6 +9,7 @@
 
 #include "chargesim/entries.h"
 #include "chargesim/error.h"
+#include "chargesim/mapdraw.h"
 #include "chargesim/table.h"
 
 #define CS_WEBJOB_MAX_ARGS (4 * CS_ENTRIES_MAX_SETS + 16)
@@ -41,8 +42,8 @@ typedef struct cs_webjob {
     cs_table table;                /* the CSV the command writes */
     char method[16];
     char note[2048], notice[512], warning[512];
-    bool has_grid;
-    double grid[8];                /* a map's nx, ny, x0, dx, y0, dy, charger_w, charger_d */
+    bool has_map;
+    cs_mapdraw map;                /* a map's picture (owned) */
 } cs_webjob;
 
 void cs_webjob_init(cs_webjob *j, const char *cmd);

@@ -31,8 +31,9 @@ void cs_webjson_kbool(cs_webjson *j, const char *key, bool b);
 void cs_webjson_clear(cs_webjson *j);
 
 struct cs_table;
-/* A table's "header" (its column titles) and "rows" (every cell as text),
- * two keys of the object being written: what the page shows cell for cell. */
+/* A table's "header" (its column titles), "rows" (every cell as text) and
+ * "swept" (the titles of its swept keys, in order: a chart's axes), keys of
+ * the object being written: what the page shows cell for cell. */
 void cs_webjson_table(cs_webjson *j, const struct cs_table *t);
 
 #endif

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* `chargesim map`: a threat map of an experiment, CSV and picture (issue 20). */
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,14 +181,9 @@ static int parse_args(map_args *a, int argc, char **argv)
 
 static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err)
 {
-    size_t n = (size_t)m->x.n * (size_t)m->y.n;
-    double *p = malloc(2 * n * sizeof *p), *cannot = p + n;
-    if (!p)
+    cs_mapdraw d;
+    if (cs_mapdraw_of_map(m, &d) != CS_OK)
         return cs_error_set(err, CS_ENOMEM, "out of memory");
-    for (size_t k = 0; k < n; k++) {
-        p[k] = m->cell[k].placed && m->cell[k].trials ? m->cell[k].p_success : (double)NAN;
-        cannot[k] = m->cell[k].p_cannot_stand;
-    }
     char title[512], cap[1024];
     if (m->exp->description && m->exp->description[0])
         snprintf(title, sizeof title, "%s", m->exp->description);
@@ -197,13 +191,11 @@ static cs_status write_plot(cs_outfile *o, const cs_map_result *m, cs_error *err
         snprintf(title, sizeof title, "%s: threat map (p_success by the target's position)",
                  m->exp->name);
     cs_report_map_caption(m, cap, sizeof cap);
-    cs_heatmap h = {m->x.n, m->y.n, cs_map_axis_value(&m->x, 0), m->x.step,
-                    cs_map_axis_value(&m->y, 0), m->y.step, p, cannot, m->charger_w,
-                    m->charger_d, title, cap};
+    cs_heatmap h = {&d, title, cap};
     cs_canvas_format f = CS_CANVAS_SVG;
     cs_canvas_format_of(o->path, &f);
     cs_status st = cs_heatmap_draw(&h, f, o->f, err);
-    free(p);
+    cs_mapdraw_free(&d);
     return st;
 }
 

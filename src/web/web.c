@@ -14,6 +14,7 @@
 #include "chargesim/webinfo.h"
 #include "chargesim/webjson.h"
 #include "chargesim/webjob.h"
+#include "chargesim/webmap.h"
 
 #define MAX_PAIRS (2 * CS_ENTRIES_MAX_SETS)
 
@@ -177,16 +178,8 @@ static void write_result(cs_webjson *o, const cs_webjob *j, const char *command)
     cs_webjson_kstring(o, "notice", j->notice[0] ? j->notice : NULL);
     cs_webjson_kstring(o, "warning", j->warning[0] ? j->warning : NULL);
     cs_webjson_table(o, t);
-    if (j->has_grid) {
-        static const char *const names[] = {"nx", "ny", "x0", "dx", "y0", "dy", "charger_w",
-                                            "charger_d"};
-        cs_webjson_key(o, "grid");
-        cs_webjson_open(o, '{');
-        for (int k = 0; k < 8; k++) {
-            cs_webjson_knumber(o, names[k], j->grid[k]);
-        }
-        cs_webjson_close(o, '}');
-    }
+    if (j->has_map)
+        cs_webmap_write(o, &j->map);
     cs_webjson_close(o, '}');
 }
 

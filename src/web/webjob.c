@@ -54,6 +54,7 @@ void cs_webjob_free(cs_webjob *j)
     for (int i = 0; i < j->argc; i++)
         free(j->argv[i]);
     cs_table_free(&j->table);
+    cs_mapdraw_free(&j->map);
     j->argc = 0;
 }
 
@@ -181,10 +182,9 @@ static cs_status run_map(cs_webjob *j, cs_run_opts *opts)
             cs_error_set(&j->err, st, "out of memory");
         cs_report_map_caption(&m, j->note, sizeof j->note);
         snprintf(j->method, sizeof j->method, "%s", cs_method_name(m.method));
-        double g[8] = {m.x.n, m.y.n, cs_map_axis_value(&m.x, 0), m.x.step,
-                       cs_map_axis_value(&m.y, 0), m.y.step, m.charger_w, m.charger_d};
-        memcpy(j->grid, g, sizeof g);
-        j->has_grid = true;
+        if (st == CS_OK && (st = cs_mapdraw_of_map(&m, &j->map)) != CS_OK)
+            cs_error_set(&j->err, st, "out of memory");
+        j->has_map = st == CS_OK;
         if (e.precision > 0.0 && !m.precision_met)
             cs_report_precision_warning("cells", m.max_trials, j->warning, sizeof j->warning);
         cs_map_result_free(&m);

@@ -127,4 +127,10 @@ void cs_webjson_table(cs_webjson *j, const struct cs_table *t)
         cs_webjson_close(j, ']');
     }
     cs_webjson_close(j, ']');
+    cs_webjson_key(j, "swept");
+    cs_webjson_open(j, '[');
+    for (int c = 0; c < t->ncols; c++)
+        if (t->swept[c])
+            cs_webjson_string(j, t->header[c]);
+    cs_webjson_close(j, ']');
 }

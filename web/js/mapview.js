@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A threat map drawn to scale: each cell's p_success as a colour (from the
-// table's cells), cells where the target cannot stand hatched grey, the
-// 50/75/90% contours, the charger's footprint at the origin facing +y, and
-// the value under the pointer read from the table.
+// A threat map drawn to scale from the core's picture of it (result.picture,
+// src/sim/tables/mapdraw.c by way of src/web/webmap.c: the display list the
+// command line's picture renders too). Each cell's colour, which cells are
+// hatched and why, the 50/75/90% contours as segments with their dashes,
+// the colour stops, the charger, the ticks and the legend's words all come
+// from it; this file only lays them out on the canvas, and reads the value
+// under the pointer from the table.
 
-const LEVELS = [[0.5, [6, 4]], [0.75, [2, 3]], [0.9, []]];
-const STOPS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
-const WIDE = {left: 56, right: 130, top: 12, bottom: 40, legend: 'right'};
-const NARROW = {left: 48, right: 10, top: 12, bottom: 150, legend: 'below'};
+const WIDE = {left: 56, right: 170, top: 12, bottom: 40, legend: 'right'};
+const NARROW = {left: 48, right: 10, top: 12, bottom: 250, legend: 'below'};
 let PAD = WIDE;
 
 // The table's digits as a percentage: the point moved two places, no
@@ -21,89 +22,116 @@ export function percentText(s) {
   return `${m[1]}${whole}${rest ? `.${rest}` : ''}%`;
 }
 
-function colour(p) {
-  const t = Math.min(Math.max(p, 0), 1) * (STOPS.length - 1);
-  const i = Math.min(Math.floor(t), STOPS.length - 2);
-  const f = t - i;
-  const c = STOPS[i].map((v, k) => Math.round(v + f * (STOPS[i + 1][k] - v)));
-  return `rgb(${c[0]},${c[1]},${c[2]})`;
-}
-
-// Where a level crosses between two cell centres, by linear interpolation.
-function cross(a, b, va, vb, level) {
-  const t = (level - va) / (vb - va);
-  return [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])];
-}
-
-// Marching squares over the cell centres: segments [[x, y], [x, y]] in inches.
-function contour(g, p, level) {
-  const segs = [];
-  const at = (i, j) => p[j * g.nx + i];
-  const pos = (i, j) => [g.x0 + i * g.dx, g.y0 + j * g.dy];
-  for (let j = 0; j + 1 < g.ny; j++) {
-    for (let i = 0; i + 1 < g.nx; i++) {
-      const corner = [[i, j], [i + 1, j], [i + 1, j + 1], [i, j + 1]];
-      const v = corner.map(([a, b]) => at(a, b));
-      if (v.some((x) => !Number.isFinite(x))) continue;
-      const pts = [];
-      for (let k = 0; k < 4; k++) {
-        const a = corner[k], b = corner[(k + 1) % 4];
-        const va = v[k], vb = v[(k + 1) % 4];
-        if ((va >= level) !== (vb >= level)) pts.push(cross(pos(...a), pos(...b), va, vb, level));
-      }
-      if (pts.length === 2) segs.push(pts);
-      if (pts.length === 4) segs.push([pts[0], pts[1]], [pts[2], pts[3]]);
-    }
-  }
-  return segs;
-}
-
-function layout(canvas, g) {
+function layout(canvas, pic) {
   const w = canvas.clientWidth || 800;
   PAD = w < 560 ? NARROW : WIDE;
   const h = canvas.clientHeight || 480;
-  const xmin = g.x0 - g.dx / 2, xmax = g.x0 + (g.nx - 0.5) * g.dx;
-  const ymin = Math.min(g.y0 - g.dy / 2, -g.charger_d), ymax = g.y0 + (g.ny - 0.5) * g.dy;
+  const [xmin, xmax, ymin, ymax] = pic.extent;
   const s = Math.min((w - PAD.left - PAD.right) / (xmax - xmin), (h - PAD.top - PAD.bottom) / (ymax - ymin));
   return {w, h, s, X: (x) => PAD.left + (x - xmin) * s, Y: (y) => h - PAD.bottom - (y - ymin) * s,
           xmin, xmax, ymin, ymax};
 }
 
-function cells(ctx, g, p, L) {
-  for (let j = 0; j < g.ny; j++) {
-    for (let i = 0; i < g.nx; i++) {
-      const v = p[j * g.nx + i];
-      const x = L.X(g.x0 + (i - 0.5) * g.dx), y = L.Y(g.y0 + (j + 0.5) * g.dy);
-      const cw = g.dx * L.s + 0.5, ch = g.dy * L.s + 0.5;
-      ctx.fillStyle = Number.isFinite(v) ? colour(v) : '#c8c8c8';
-      ctx.fillRect(x, y, cw, ch);
-      if (!Number.isFinite(v)) {
-        ctx.strokeStyle = '#888';
-        ctx.beginPath();
-        ctx.moveTo(x, y + ch);
-        ctx.lineTo(x + cw, y);
-        ctx.stroke();
-      }
+// Hatching lines rising to the right, `spacing` apart, over the box
+// [x, y, w, h] (lines u + v = k * spacing, so they run on from box to box),
+// inside clip; on the hatching's background where it has one.
+function hatch(ctx, st, clip, box, alpha = 1) {
+  const [x, y, w, h] = box;
+  const sp = st.spacing;
+  ctx.save();
+  if (st.fill) {
+    ctx.fillStyle = st.fill;
+    ctx.fill(clip);
+  }
+  ctx.clip(clip);
+  ctx.globalAlpha = alpha;
+  ctx.strokeStyle = st.line;
+  ctx.lineWidth = st.width;
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  for (let d = Math.floor((x + y) / sp) * sp; d < x + y + w + h; d += sp) {
+    ctx.moveTo(d - y - h, y + h);
+    ctx.lineTo(d - y, y);
+  }
+  ctx.stroke();
+  ctx.restore();
+}
+
+function rect(x, y, w, h) {
+  const r = new Path2D();
+  r.rect(x, y, w, h);
+  return r;
+}
+
+function cells(ctx, g, pic, L) {
+  const where = (k) => {
+    const i = k % g.nx, j = Math.floor(k / g.nx);
+    return [L.X(g.x0 + (i - 0.5) * g.dx), L.Y(g.y0 + (j + 0.5) * g.dy), g.dx * L.s, g.dy * L.s];
+  };
+  const none = new Path2D();
+  pic.cells.forEach((c, k) => {
+    const [x, y, w, h] = where(k);
+    if (c === null) {
+      none.rect(x, y, w, h);
+    } else {
+      ctx.fillStyle = c;
+      ctx.fillRect(x, y, w + 0.5, h + 0.5);
     }
+  });
+  hatch(ctx, pic.none, none, [L.X(L.xmin), L.Y(L.ymax), (L.xmax - L.xmin) * L.s, (L.ymax - L.ymin) * L.s]);
+  for (const [k, alpha] of pic.some) {
+    const box = where(k);
+    hatch(ctx, pic.over, rect(...box), box, alpha);
   }
 }
 
-function furniture(ctx, g, L) {
+function contours(ctx, pic, L) {
+  ctx.save();
   ctx.strokeStyle = '#000';
-  ctx.fillStyle = 'rgba(255,255,255,0.85)';
-  ctx.lineWidth = 1.5;
-  const cx = L.X(-g.charger_w / 2), cy = L.Y(0);
-  ctx.fillRect(cx, cy, g.charger_w * L.s, g.charger_d * L.s);
-  ctx.strokeRect(cx, cy, g.charger_w * L.s, g.charger_d * L.s);
+  ctx.lineCap = 'round';
+  for (const lv of pic.levels) {
+    ctx.setLineDash(lv.dash);
+    ctx.lineWidth = lv.width;
+    ctx.beginPath();
+    const s = lv.segments;
+    for (let k = 0; k + 3 < s.length; k += 4) {
+      ctx.moveTo(L.X(s[k]), L.Y(s[k + 1]));
+      ctx.lineTo(L.X(s[k + 2]), L.Y(s[k + 3]));
+    }
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+function charger(ctx, c, L) {
+  const x = L.X(-c.width / 2), y = L.Y(0), w = c.width * L.s, h = c.depth * L.s;
+  ctx.save();
+  ctx.setLineDash([]);
+  ctx.fillStyle = c.fill;
+  ctx.fillRect(x, y, w, h);
+  ctx.strokeStyle = c.outline;
+  ctx.lineWidth = c.outline_width;
+  ctx.strokeRect(x, y, w, h);
+  ctx.strokeStyle = c.front;
+  ctx.lineWidth = c.front_width;
+  ctx.beginPath();
+  ctx.moveTo(x, y);
+  ctx.lineTo(x + w, y);
+  ctx.stroke();
+  ctx.restore();
+}
+
+function axes(ctx, pic, L) {
+  const [sx, sy] = pic.ticks;
   ctx.fillStyle = '#333';
   ctx.font = '12px system-ui, sans-serif';
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  for (let x = Math.ceil(L.xmin / 6) * 6; x <= L.xmax; x += 6) ctx.fillText(`${x}`, L.X(x), L.h - PAD.bottom + 4);
+  for (let x = Math.ceil(L.xmin / sx) * sx; x <= L.xmax; x += sx) ctx.fillText(`${x}`, L.X(x), L.h - PAD.bottom + 4);
   ctx.fillText('x (inches across)', L.X((L.xmin + L.xmax) / 2), L.h - PAD.bottom + 20);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  for (let y = Math.ceil(L.ymin / 6) * 6; y <= L.ymax; y += 6) ctx.fillText(`${y}`, PAD.left - 4, L.Y(y));
+  for (let y = Math.ceil(L.ymin / sy) * sy; y <= L.ymax; y += sy) ctx.fillText(`${y}`, PAD.left - 4, L.Y(y));
   ctx.save();
   ctx.translate(14, L.Y((L.ymin + L.ymax) / 2));
   ctx.rotate(-Math.PI / 2);
@@ -112,78 +140,84 @@ function furniture(ctx, g, L) {
   ctx.restore();
 }
 
-function legend(ctx, L) {
-  const x = PAD.legend === 'right' ? L.w - PAD.right + 14 : PAD.left;
-  const top = PAD.legend === 'right' ? PAD.top + 16 : L.h - PAD.bottom + 44;
+// The colour bar: the core's stops as a gradient, 0% to 100%.
+function colourBar(ctx, pic, x, top) {
+  const right = PAD.legend === 'right';
+  const grad = right ? ctx.createLinearGradient(0, top + 150, 0, top) : ctx.createLinearGradient(x + 24, 0, x + 204, 0);
+  for (const [at, c] of pic.stops) grad.addColorStop(at, c);
+  ctx.fillStyle = grad;
+  if (right) ctx.fillRect(x, top, 14, 150);
+  else ctx.fillRect(x + 24, top - 4, 180, 12);
   ctx.fillStyle = '#333';
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'middle';
   ctx.fillText('p_success', x, top - 10);
-  if (PAD.legend === 'right') {
-    for (let k = 0; k <= 100; k++) {
-      ctx.fillStyle = colour(k / 100);
-      ctx.fillRect(x, top + 150 - k * 1.5, 14, 2);
-    }
-    ctx.fillStyle = '#333';
-    ctx.fillText('100%', x + 18, top + 2);
-    ctx.fillText('0%', x + 18, top + 150);
-  } else {
-    for (let k = 0; k <= 100; k++) {
-      ctx.fillStyle = colour(k / 100);
-      ctx.fillRect(x + 24 + k * 1.8, top - 4, 2, 12);
-    }
-    ctx.fillStyle = '#333';
-    ctx.fillText('0%', x, top + 2);
-    ctx.fillText('100%', x + 210, top + 2);
-  }
-  const lx = x, ly = PAD.legend === 'right' ? top + 180 : top + 26;
-  LEVELS.forEach(([level, dash], k) => {
-    const y = ly + k * 18;
-    ctx.setLineDash(dash);
-    ctx.strokeStyle = '#000';
-    ctx.beginPath();
-    ctx.moveTo(lx, y);
-    ctx.lineTo(lx + 26, y);
-    ctx.stroke();
-    ctx.fillText(`${level * 100}% contour`, lx + 32, y);
-  });
-  ctx.setLineDash([]);
-  ctx.fillStyle = '#c8c8c8';
-  ctx.fillRect(lx, ly + 54, 14, 10);
-  ctx.fillStyle = '#333';
-  ctx.fillText('cannot stand', lx + 18, ly + 59);
+  ctx.fillText('100%', right ? x + 18 : x + 210, top + 2);
+  ctx.fillText('0%', right ? x + 18 : x, right ? top + 150 : top + 2);
 }
 
-// Draws result (a map's table and grid) on canvas; readout(text) is called
-// with the value under the pointer.
+// One legend entry: its sample drawn by sample(x, y) and its words, a line each.
+function entry(ctx, x, y, lines, sample) {
+  sample(x, y);
+  ctx.fillStyle = '#333';
+  lines.forEach((line, k) => ctx.fillText(line, x + 32, y + 14 * k));
+  return 18 + 14 * (lines.length - 1);
+}
+
+function legend(ctx, pic, L) {
+  const x = PAD.legend === 'right' ? L.w - PAD.right + 14 : PAD.left;
+  const top = PAD.legend === 'right' ? PAD.top + 16 : L.h - PAD.bottom + 44;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  colourBar(ctx, pic, x, top);
+  let y = PAD.legend === 'right' ? top + 180 : top + 26;
+  for (const lv of pic.levels) {
+    y += entry(ctx, x, y, [lv.legend], () => {
+      ctx.setLineDash(lv.dash);
+      ctx.lineWidth = lv.width;
+      ctx.strokeStyle = '#000';
+      ctx.beginPath();
+      ctx.moveTo(x, y);
+      ctx.lineTo(x + 26, y);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    });
+  }
+  const swatch = (st, alpha) => () => {
+    const box = [x, y - 5, 26, 10];
+    hatch(ctx, st, rect(...box), box, alpha);
+  };
+  y += entry(ctx, x, y, pic.none.legend, swatch(pic.none, pic.none.alpha));
+  if (pic.some.length) {
+    y += entry(ctx, x, y, pic.over.legend, swatch(pic.over, pic.over.alpha));
+  }
+  entry(ctx, x, y, [pic.charger.legend], () => {
+    ctx.strokeStyle = pic.charger.front;
+    ctx.lineWidth = pic.charger.front_width;
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    ctx.lineTo(x + 26, y);
+    ctx.stroke();
+  });
+}
+
+// Draws result (a map's table, grid and picture) on canvas; readout(text)
+// is called with the value under the pointer.
 export function draw(canvas, result, readout) {
-  const g = result.grid;
+  const g = result.grid, pic = result.picture;
   const col = result.header.indexOf('p_success');
   const lo = result.header.indexOf('ci_low'), hi = result.header.indexOf('ci_high');
   const stand = result.header.indexOf('p_cannot_stand');
-  const p = result.rows.map((r) => (r[col] === '' ? NaN : Number(r[col])));
   const dpr = window.devicePixelRatio || 1;
-  const L = layout(canvas, g);
+  const L = layout(canvas, pic);
   canvas.width = Math.round(L.w * dpr);
   canvas.height = Math.round(L.h * dpr);
   const ctx = canvas.getContext('2d');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, L.w, L.h);
-  cells(ctx, g, p, L);
-  ctx.lineWidth = 1.5;
-  ctx.strokeStyle = '#000';
-  for (const [level, dash] of LEVELS) {
-    ctx.setLineDash(dash);
-    ctx.beginPath();
-    for (const [a, b] of contour(g, p, level)) {
-      ctx.moveTo(L.X(a[0]), L.Y(a[1]));
-      ctx.lineTo(L.X(b[0]), L.Y(b[1]));
-    }
-    ctx.stroke();
-  }
-  ctx.setLineDash([]);
-  furniture(ctx, g, L);
-  legend(ctx, L);
+  cells(ctx, g, pic, L);
+  contours(ctx, pic, L);
+  charger(ctx, pic.charger, L);
+  axes(ctx, pic, L);
+  legend(ctx, pic, L);
   canvas.onmousemove = (event) => {
     const r = canvas.getBoundingClientRect();
     const x = (event.clientX - r.left - PAD.left) / L.s + L.xmin;

@@ -17,10 +17,10 @@ import {column} from './results.js';
 
 const pct = (xs) => xs.map((v) => 100 * v);
 
-// The swept keys: the columns before `trials` that are not [labels].
+// The swept keys, in column order, as the core marks them (the table's
+// "swept": cs_table.swept, set where a parameter gets a column).
 export function sweptKeys(result) {
-  const end = result.header.indexOf('trials');
-  return result.header.slice(0, Math.max(end, 0)).filter((h) => !h.endsWith('_label'));
+  return result.swept ?? [];
 }
 
 // The rows as curves over key x, one per value of the other swept keys:

@@ -82,6 +82,7 @@ cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i)
     cs_status st = cs_table_set_header(t, c, d->key, true);
     if (st != CS_OK)
         return st;
+    t->swept[c] = true;
     return cs_table_describe(t, c, type, "parameter %s%s%s%s: %s", d->key, d->unit[0] ? " (" : "",
                              d->unit, d->unit[0] ? ")" : "", d->help);
 }

@@ -42,7 +42,8 @@ cs_status cs_table_init(cs_table *t, int ncols)
     t->right = calloc((size_t)ncols, sizeof *t->right);
     t->type = calloc((size_t)ncols, sizeof *t->type);
     t->desc = calloc((size_t)ncols, sizeof *t->desc);
-    if (!t->header || !t->right || !t->type || !t->desc)
+    t->swept = calloc((size_t)ncols, sizeof *t->swept);
+    if (!t->header || !t->right || !t->type || !t->desc || !t->swept)
         return fail(t, CS_ENOMEM);
     return CS_OK;
 }
@@ -62,6 +63,7 @@ void cs_table_free(cs_table *t)
         free(t->cell[i]);
     free(t->header);
     free(t->desc);
+    free(t->swept);
     free(t->type);
     free(t->cell);
     free(t->right);

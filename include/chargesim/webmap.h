@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef CHARGESIM_WEBMAP_H
+#define CHARGESIM_WEBMAP_H
+/* A threat map's display list (mapdraw.h) as JSON for the page: what
+ * web/js/mapview.js draws, so that the page renders the map the command
+ * line's picture renders and decides none of it. */
+#include "chargesim/mapdraw.h"
+#include "chargesim/webjson.h"
+
+/* Writes two keys of the object being written: "grid" (nx, ny, x0, dx, y0,
+ * dy, charger_w, charger_d: where each row of the table is drawn) and
+ * "picture": the region ("extent": xmin, xmax, ymin, ymax; "ticks": x, y),
+ * the colour "stops" ([at, "#rrggbb"]), "cells" (each cell's colour, y
+ * outer, or null where the target cannot be placed), "some" ([cell, the
+ * hatching's opacity] where only some placements stand), the "levels"
+ * (value, dash, width, legend and "segments": x0, y0, x1, y1 flat, in
+ * inches), the hatchings "none" and "over" (fill, line, width, spacing,
+ * alpha, legend lines) and the "charger". Colours are "#rrggbb". */
+void cs_webmap_write(cs_webjson *o, const cs_mapdraw *d);
+
+#endif
