@@ -148,7 +148,9 @@ static bool square(const cs_mapgrid *g, int i, int j, cs_maplevel *l)
             n++;
         }
     }
-    bool saddle_join = n == 4 && ((v[0] + v[1] + v[2] + v[3]) / 4 >= lv) == ((code & 1) != 0);
+    /* Corner 0 on the centre's side: the segments cut off corners 1 and 3,
+     * as found (0-1 with 1-2, 2-3 with 3-0); otherwise corners 0 and 2. */
+    bool saddle_join = n == 4 && ((v[0] + v[1] + v[2] + v[3]) / 4 >= lv) != ((code & 1) != 0);
     /* Edges are found in order 0-1, 1-2, 2-3, 3-0; with four crossings pair
      * them so the segments go round the corners that differ from the centre. */
     int pair[4] = {0, 1, 2, 3};
