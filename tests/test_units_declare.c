@@ -191,6 +191,28 @@ Test(units_declare, a_t9a_war_machine_cannot_declare_a_charge)
     cs_units_free(&u);
 }
 
+/* A Song of Ice and Fire's War Machine (the Builder Scorpion Crew's own
+ * rule, Nights_Watch.cat): "cannot Charge or Retreat". Its row stays, at p 0
+ * with no reach; its Speed + D6 would otherwise reach 6" at 5/6. */
+Test(units_declare, an_asoiaf_war_machine_cannot_charge)
+{
+    cr_assert(data_holds("bsdata-asoiaf/Nights_Watch.cat",
+                         "This model never makes Morale Tests, cannot Charge or Retreat, and "
+                         "cannot gain Condition Tokens."));
+    cs_units_mapping m;
+    th_units_repo_mapping("asoiaf.ini", &m);
+    cs_units u;
+    th_units_repo_read("bsdata-asoiaf/Nights_Watch.cat", &m, &u);
+    const cs_units_grid g = {1.0, 14.0, 1.0};
+    never_charges(&u, "Builder Scorpion Crew", &g);
+    const cs_unit_note *n = note_of(&u, "Builder Scorpion Crew");
+    cr_assert_not_null(n);
+    cr_expect(strstr(n->what, "cannot charge (War Machine: \"This model never makes Morale Tests, "
+                              "cannot Charge or Retreat"),
+              "%s", n->what);
+    cs_units_free(&u);
+}
+
 /* The Ninth Age's Random Movement: "cannot declare Charges in the Charge
  * Phase". The Steam Tank (Empire of Sonnstahl, Adv 2D6") keeps its row. */
 Test(units_declare, random_movement_cannot_declare_in_the_ninth_age)
