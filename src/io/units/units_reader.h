@@ -41,6 +41,10 @@ typedef struct mount {
     const xmlNode *link, *entry;
     bool required, in_choice;
     cs_units_chain above; /* the row's selections above it (hidden links) */
+    /* Hidden unless a condition the row cannot decide holds (an option the
+     * rider takes, the army's composition): offered all the same, a choice
+     * a list may make, and this names the condition on its rows. */
+    char unsure[CS_UNITS_NOTE];
 } mount;
 
 typedef struct mounts {

@@ -245,7 +245,8 @@ static bool unit_upgrade(const xmlNode *link, const xmlNode *t)
 }
 
 /* Records a mount met among the unit's models, once. */
-static cs_status add_mount(reader *r, const xmlNode *link, const xmlNode *t, bool in_choice)
+static cs_status add_mount(reader *r, const xmlNode *link, const xmlNode *t, bool in_choice,
+                           const char *unsure)
 {
     mounts *l = r->mounts;
     for (int i = 0; i < l->n; i++)
@@ -255,16 +256,21 @@ static cs_status add_mount(reader *r, const xmlNode *link, const xmlNode *t, boo
     if (!q)
         return CS_ENOMEM;
     l->m = q;
-    l->m[l->n++] = (mount){link, t, min_count(link, t) >= 1.0, in_choice, r->chain};
+    l->m[l->n] = (mount){link, t, min_count(link, t) >= 1.0, in_choice, r->chain, ""};
+    snprintf(l->m[l->n++].unsure, sizeof q->unsure, "%s", unsure);
     return CS_OK;
 }
 
 /* Is entry t, chosen by `link` (NULL: nested), offered to the row being
  * read: neither the link nor the entry hidden for it (units_cond.h; the
  * Dark Elves' shared Mount group hides each mount but from the characters
- * its conditions name)? One that a condition not decided would show or
- * hide keeps the state it is written with, and the list's note names it. */
-static bool entry_counted(reader *r, const xmlNode *link, const xmlNode *t)
+ * its conditions name)? A model that a condition not decided would show or
+ * hide keeps the state it is written with, and the list's note names it. A
+ * mount (mount_why not NULL) that only a condition not decided would show
+ * is offered, a choice the list may make (a Noble's Sun Dragon needs Blood
+ * of Caledor, an option he takes), and mount_why names the condition for
+ * the rows on it. */
+static bool entry_counted(reader *r, const xmlNode *link, const xmlNode *t, char *mount_why)
 {
     cs_units_chain saved = r->chain;
     bool shown = true;
@@ -274,6 +280,10 @@ static bool entry_counted(reader *r, const xmlNode *link, const xmlNode *t)
         cs_units_shown s = h[i] ? cs_units_shown_for(&r->docs, &r->chain, h[i], why, sizeof why)
                                 : CS_UNITS_SHOWN;
         r->chain = saved;
+        if (mount_why && s == CS_UNITS_UNDECIDED) {
+            snprintf(mount_why, CS_UNITS_NOTE, "%.*s", CS_UNITS_NOTE - 1, why);
+            continue;
+        }
         shown = shown && (s == CS_UNITS_SHOWN || s == CS_UNITS_UNSURE);
         if (s != CS_UNITS_UNDECIDED && s != CS_UNITS_UNSURE)
             continue;
@@ -353,11 +363,12 @@ static cs_status model_children(reader *r, const xmlNode *e, int depth, bool in_
                 bool group = in_group || mount_group(r, t);
                 st = model_children(r, t, depth + 1, choice, group, &sum, &has);
             } else if (cs_units_xml_is(t, "selectionEntry") && is_mount(r, link, t, in_group)) {
-                if (entry_counted(r, link, t))
-                    st = add_mount(r, link, t, in_choice);
+                char unsure[CS_UNITS_NOTE] = "";
+                if (entry_counted(r, link, t, unsure))
+                    st = add_mount(r, link, t, in_choice, unsure);
             } else if (cs_units_xml_is(t, "selectionEntry") &&
                        (cs_units_xml_prop_is(t, "type", "model") || unit_upgrade(link, t)) &&
-                       entry_counted(r, link, t)) {
+                       entry_counted(r, link, t, NULL)) {
                 cs_units_chain saved = r->chain;
                 if (!cs_units_chain_push(&r->chain, t, link))
                     st = cs_error_set(r->err, CS_ELIMIT, "%s:%d: models nested deeper than %d",
@@ -572,6 +583,13 @@ static cs_status row(reader *r, const base_unit *b, const mount *const *sel, int
         const char *unsure = lv < 0 ? b->own.unsure : level[lv].unsure;
         if (unsure[0])
             cs_units_row_note(&u, "%s", unsure);
+    }
+    for (int i = 0; i < n_sel; i++) {
+        char name[CS_UNITS_NAME] = "";
+        cs_units_xml_prop(sel[i]->entry, "name", name, sizeof name);
+        if (sel[i]->unsure[0])
+            cs_units_row_note(&u, "`%s` is offered only where a condition not read holds (%s)",
+                              name, sel[i]->unsure);
     }
     if (n_sel > 0 && label[0]) {
         cs_units_mount_type(r, sel[0], &level[0], &u);
