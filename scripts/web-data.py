@@ -12,7 +12,9 @@ OUTDIR/<folder>/README.md   the data's source and terms, as data/ has them
 OUTDIR/mappings/<name>.ini.gz  experiments/mappings/*.ini
 OUTDIR/index.json           {"games": [{"folder": "tow", "name": the game
                             system's name, "armies": [{"key": "Bretonnians",
-                            "name": the catalogue's name, "files": [repository
+                            "name": the catalogue's name, "id": its id
+                            (a dropped roster's catalogueId names it),
+                            "files": [repository
                             paths the army needs: itself, the catalogues it
                             links, their links in turn, and its game
                             system]}]}], "mappings": [repository paths]}
@@ -76,7 +78,8 @@ def game(outdir, folder):
                     need.append(t)
                     todo.append(t)
         need += [s for s in systems if info[s][0] == system]
-        armies.append({"key": os.path.basename(f)[:-4], "name": name, "files": need})
+        armies.append({"key": os.path.basename(f)[:-4], "name": name, "id": fid,
+                       "files": need})
     for f in files:
         gz(f, os.path.join(outdir, os.path.basename(folder), os.path.basename(f) + ".gz"))
     # The data's own terms and source stay beside it.

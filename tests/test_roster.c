@@ -606,3 +606,67 @@ Test(roster, a_roster_without_group_attributes_finds_its_catalogue_in_the_shippe
     free(none);
     free(err);
 }
+
+/* The id the roster's first <force> names, read from its text. */
+static void first_force_catalogue_id(const char *path, char *id, size_t cap)
+{
+    size_t n;
+    char *text = th_slurp(path, &n);
+    cr_assert(text);
+    const char *force = strstr(text, "<force ");
+    cr_assert(force, "%s has a force", path);
+    const char *at = strstr(force, "catalogueId=\"");
+    cr_assert(at);
+    at += strlen("catalogueId=\"");
+    size_t len = strcspn(at, "\"");
+    cr_assert(len > 0 && len < cap);
+    memcpy(id, at, len);
+    id[len] = '\0';
+    free(text);
+}
+
+/* The field the page acts on (issue 50): with no catalogue beside the
+ * stripped list nor in the data folder, cs_roster_info names the first
+ * force's catalogueId as wanted (src/web/webunits.c hands it to the page as
+ * "catalogue_wanted"); with the shipped data/ as data folder the catalogue
+ * is found (data/tow/Bretonnians.cat) and nothing is wanted; a catalogue
+ * given wants nothing either. */
+Test(roster, a_roster_whose_catalogue_is_nowhere_names_the_catalogue_it_wants)
+{
+    char src[1200], dir[1300], list[1400], cmd[4000], empty[1300], data[1300], id[CS_UNITS_TEXT];
+    snprintf(src, sizeof src, "%s/tests/data/rosters/own/tow-bretonnia.ros", th_root());
+    snprintf(dir, sizeof dir, "%s/alone", th_tmpdir());
+    snprintf(empty, sizeof empty, "%s/empty", th_tmpdir());
+    snprintf(data, sizeof data, "%s/data", th_root());
+    cr_assert_eq(mkdir(dir, 0700), 0);
+    cr_assert_eq(mkdir(empty, 0700), 0);
+    snprintf(list, sizeof list, "%s/list.ros", dir);
+    snprintf(cmd, sizeof cmd, "sed 's/ group=\"[^\"]*\"//g' '%s' >'%s'", src, list);
+    cr_assert_eq(system(cmd), 0);
+    first_force_catalogue_id(list, id, sizeof id);
+    const char *const dirs[] = {empty, data, empty};
+    const bool given[] = {false, false, true};
+    for (int k = 0; k < 3; k++) {
+        cs_units_mapping *maps;
+        int n;
+        cs_error err = {0};
+        cs_roster_info info;
+        cs_units u = {0};
+        char cat[1400];
+        snprintf(cat, sizeof cat, "%s/tow/Bretonnians.cat", data);
+        cr_assert_eq(cs_units_mapping_load_path(map_dir(), &maps, &n, &err), CS_OK, "%s", err.msg);
+        cr_assert_eq(cs_roster_read(list, maps, n, NULL, given[k] ? cat : NULL, dirs[k], &u, &info,
+                                    &err),
+                     CS_OK, "%s", err.msg);
+        if (k == 0) {
+            cr_expect_str_eq(info.catalogue_wanted, id);
+            cr_expect_str_eq(info.catalogue, "");
+        } else {
+            cr_expect_str_eq(info.catalogue_wanted, "", "case %d", k);
+            cr_expect(strstr(info.catalogue, "tow/Bretonnians.cat"), "case %d: %s", k,
+                      info.catalogue);
+        }
+        cs_units_free(&u);
+        free(maps);
+    }
+}

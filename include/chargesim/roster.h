@@ -47,6 +47,9 @@ typedef struct cs_roster_info {
     double points;                   /* the roster's total of the mapping's cost */
     char cost[CS_UNITS_TEXT];        /* that cost's name as the roster gives it */
     char catalogue[CS_UNITS_PATH];   /* the catalogue looked up, "" when none was at hand */
+    char catalogue_wanted[CS_UNITS_TEXT]; /* none at hand and none given: the first force's
+                                           * catalogueId, which the page fetches among
+                                           * the catalogues it ships; else "" */
 } cs_roster_info;
 
 /* Does `path` name a roster by its suffix (.ros, .rosz, .json)? */
@@ -70,7 +73,8 @@ cs_status cs_roster_unpack(const unsigned char *data, size_t n, const char *path
  * with notes. `catalogue`: the catalogue to look entries up in, or NULL to
  * find it beside the roster (the .cat whose id is a force's catalogueId),
  * else in `data_dir` or its subfolders (the shipped data/; NULL: not
- * looked for); none found is no error. A roster of a system no mapping
+ * looked for); none found is no error, and info->catalogue_wanted names the
+ * id that was looked for. A roster of a system no mapping
  * covers: CS_EINPUT naming the system and the systems covered. *info is
  * filled. */
 cs_status cs_roster_read(const char *path, cs_units_mapping *maps, int n_maps, const char *rules,

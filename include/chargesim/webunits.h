@@ -19,7 +19,10 @@
  *   {"ok": false, "cmd": "units", "command", "message", "cli": the line the
  *    command line prints ("chargesim units: message"), "exit", and "notes"
  *    and "summary" when the source was read (a table with no row is refused,
- *    as the command line refuses to write one)}. */
+ *    as the command line refuses to write one)}.
+ * Either form has "catalogue_wanted": a catalogueId when the source is a
+ * roster whose catalogue was neither beside it nor in CS_WEB_DATA (the
+ * page then fetches the army it ships under that id and runs once more). */
 
 /* The mapping folder the page reads: the repository's, at the root of the
  * in-memory file system (a dropped file runs in a folder of its own). */

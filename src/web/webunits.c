@@ -26,6 +26,7 @@ typedef struct pipeline {
     double *p;
     cs_table table;
     bool read; /* the source was read: its notes are printed */
+    cs_roster_info roster; /* a roster's heading; catalogue_wanted for the page */
 } pipeline;
 
 static bool given(const char *s)
@@ -49,10 +50,9 @@ static cs_status read_units(const char *source, const char *distance, const char
     /* A roster (a dropped list: .ros, .rosz, New Recruit's .json) is read
      * as the command line reads it, its catalogue found beside it, else
      * among the shipped catalogues the page has put in its file system. */
-    cs_roster_info roster;
     if (st == CS_OK && cs_roster_is(source))
         st = cs_roster_read(source, pl->maps, pl->n_maps, given(rules) ? rules : NULL, NULL,
-                            CS_WEB_DATA, &pl->units, &roster, err);
+                            CS_WEB_DATA, &pl->units, &pl->roster, err);
     else if (st == CS_OK)
         st = cs_units_read_source(source, pl->maps, pl->n_maps, given(rules) ? rules : NULL,
                                   &pl->units, err);
@@ -142,6 +142,10 @@ const char *cs_web_units(const char *source, const char *distance, const char *r
     cs_webjson_kstring(&out, "command", command);
     if (pl.read)
         write_notes(&out, &pl.units);
+    /* The roster's catalogue was not in /data: the page fetches the one it
+     * ships under that id and runs once more (web/js/units.js). */
+    if (pl.roster.catalogue_wanted[0])
+        cs_webjson_kstring(&out, "catalogue_wanted", pl.roster.catalogue_wanted);
     if (st == CS_OK) {
         cs_webjson_table(&out, &pl.table);
     } else {

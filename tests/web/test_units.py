@@ -3,6 +3,8 @@
 the page's units table against `bin/chargesim units` run from the
 repository's root, cell for cell (the CSV parsed as CSV: names hold commas):
   - one shipped army per game, opened by its link;
+  - a dropped roster without New Recruit's group attributes, its army
+    never loaded: its catalogue fetched among the shipped ones (issue 50);
   - a dropped catalogue set (an army, the catalogues it links, its game
     system) and a dropped units CSV, set on the file input over the DevTools
     protocol (DOM.setFileInputFiles);
@@ -20,6 +22,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import shutil
 import tempfile
@@ -42,9 +45,10 @@ class Units:
     def __init__(self, b, site, binary, webdir, check):
         self.b, self.site, self.bin, self.webdir, self.check = b, site, binary, webdir, check
 
-    def cli(self, args, cwd=ROOT):
+    def cli(self, args, cwd=ROOT, env=None):
         p = subprocess.run([self.bin, "units"] + args, capture_output=True, text=True,
-                           timeout=scaled(600), cwd=cwd)
+                           timeout=scaled(600), cwd=cwd,
+                           env=dict(os.environ, **env) if env else None)
         return p.stdout, p.stderr, p.returncode
 
     def link(self, source, distance):
@@ -137,6 +141,36 @@ class Units:
                 out, err, rc = self.cli([os.path.basename(path)], cwd=tmp)
             self.same("units: a dropped roster (.%s) equals chargesim units" % form, out, rc, err,
                       state)
+
+    def roster_catalogue(self):
+        """Issue 50: our Bretonnian list as BattleScribe writes it, without
+        New Recruit's group attributes, dropped alone in a fresh page that
+        never loaded the Bretonnians: the page fetches the catalogue it
+        ships under the roster's catalogueId and gives the table the command
+        line gives with the shipped data/ (CS_DATA): the Duke on his Royal
+        Pegasus, flying, with no note of a missing catalogue."""
+        with open(os.path.join(ROOT, "tests/data/rosters/own/tow-bretonnia.ros")) as f:
+            text = re.sub(r' group="[^"]*"', "", f.read())
+        self.b.open(self.site.url + "#cmd=units")
+        self.b.wait(("idle",))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "list.ros")
+            with open(path, "w") as f:
+                f.write(text)
+            state = self.drop([path])
+            out, err, rc = self.cli(["list.ros"], cwd=tmp,
+                                    env={"CS_DATA": os.path.join(ROOT, "data")})
+        name = "units: a dropped roster without group attributes finds its catalogue among " \
+               "the shipped ones and equals chargesim units"
+        self.same(name, out, rc, err, state)
+        notes = self.b.eval("[...document.querySelectorAll('#units-notes li')]"
+                            ".map(li => li.textContent)") or []
+        table = self.b.table() or [["name"]]
+        names = [r[table[0].index("name")] for r in table[1:]] if "name" in table[0] else []
+        self.check("units: that roster's Duke flies on his Royal Pegasus, no catalogue missing",
+                   " group=" not in text and "Duke (on Royal Pegasus, flying)" in names
+                   and not any("no catalogue found" in n for n in notes),
+                   "names %r, notes %r" % (names, notes))
 
     def malformed(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -258,7 +292,7 @@ class Units:
 
 def run(b, site, binary, webdir, check):
     u = Units(b, site, binary, webdir, check)
-    for case in (u.shipped, u.dropped, u.roster, u.malformed, u.empty, u.markup, u.twice, u.sorting, u.licences):
+    for case in (u.shipped, u.dropped, u.roster, u.roster_catalogue, u.malformed, u.empty, u.markup, u.twice, u.sorting, u.licences):
         try:
             case()
         except Exception as e:  # a case that could not run is a failure

@@ -62,13 +62,34 @@ export async function runShipped(source, distance, rules, onProgress) {
   }, onProgress);
 }
 
+// The shipped army whose catalogue's id is id, or null.
+export function armyById(idx, id) {
+  for (const game of idx.games) {
+    const found = game.armies.find((a) => a.id === id);
+    if (found) return found;
+  }
+  return null;
+}
+
 // Runs the table of dropped files ([{name, bytes}]) with source one of
-// their names: {result, ms}.
+// their names: {result, ms}. A roster whose catalogue was neither dropped
+// beside it nor fetched before names the catalogueId it wanted (issue 50:
+// "catalogue_wanted", src/web/webunits.c); when the page ships that army,
+// its files (the catalogue, those it links, its game system) are fetched
+// into data/ and the roster runs once more, as the command line finds the
+// catalogue in the repository's data/. Once only: the second answer is the
+// table, whatever it wants.
 export async function runDropped(files, source, distance, rules, onProgress) {
   const idx = await catalogues();
-  return engine.units({
-    fetch: mappings(idx), clear: '/dropped',
+  const request = (extra) => engine.units({
+    fetch: extra.concat(mappings(idx)), clear: '/dropped',
     files: files.map((f) => ({path: '/dropped/' + f.name, bytes: f.bytes})),
     cwd: '/dropped', source, distance, rules,
   }, onProgress);
+  const first = await request([]);
+  const wanted = first.result.catalogue_wanted;
+  const found = typeof wanted === 'string' ? armyById(idx, wanted) : null;
+  if (!found) return first;
+  const again = await request(found.files.map((path) => ({path, url: url(path)})));
+  return {result: again.result, ms: first.ms + again.ms};
 }

@@ -306,6 +306,20 @@ static cs_status find_catalogue(const cs_roster_reader *r, const xmlNode *n, cha
     return st;
 }
 
+/* The first force's catalogueId (depth first, as find_catalogue looks). */
+static bool first_catalogue_id(const xmlNode *n, char *out, size_t cap, int depth)
+{
+    if (depth > CS_ROSTER_MAX_DEPTH)
+        return false;
+    CS_ROSTER_EACH_CHILD(n, "forces", "force", f)
+    {
+        if (cs_units_xml_prop(f, "catalogueId", out, cap) ||
+            first_catalogue_id(f, out, cap, depth + 1))
+            return true;
+    }
+    return false;
+}
+
 static cs_status open_catalogue(cs_roster_reader *r, const xmlNode *root, const char *catalogue,
                                 cs_roster_info *info)
 {
@@ -319,6 +333,10 @@ static cs_status open_catalogue(cs_roster_reader *r, const xmlNode *root, const 
     /* None beside it: the catalogue the repository ships (issue 50). */
     if (st == CS_OK && !found && r->data_dir)
         st = find_catalogue(r, root, path, sizeof path, &found, 0, true);
+    /* None anywhere: the id is said, so that the page can fetch the
+     * catalogue it ships under that id and read the roster again. */
+    if (st == CS_OK && !found)
+        first_catalogue_id(root, info->catalogue_wanted, sizeof info->catalogue_wanted, 0);
     if (st != CS_OK || !found)
         return st;
     st = cs_units_docs_open(path, &r->cat, r->err);
