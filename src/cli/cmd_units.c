@@ -361,7 +361,7 @@ static void about(const pipeline *pl, char *buf, size_t cap)
 static cs_status tabulate(const options *o, pipeline *pl, const char *what, cs_error *err)
 {
     const cs_units_grid *g = &pl->g;
-    char title[3 * PATH_MAX], list[2 * CS_UNITS_NAME + CS_UNITS_TEXT + 64];
+    char title[4 * PATH_MAX + 4 * CS_UNITS_NAME], list[2 * CS_UNITS_NAME + CS_UNITS_TEXT + 64];
     const cs_roster_info *r = &o->roster;
     /* A roster's table names the list, not the file: its three forms give
      * the same bytes. */
