@@ -107,6 +107,14 @@ cs_status cs_dice_parse(const char *text, cs_dice *out, cs_diag *diag);
  * canonical text gives `d` back. */
 void cs_dice_format(const cs_dice *d, char *buf, int cap);
 
+/* The total term t keeps of the n faces v (sorted ascending here), as
+ * its keep/drop says: what an enumeration of a term's faces adds up. */
+int cs_dice_term_kept(const cs_dice_term *t, int *v, int n);
+/* The next of the S^N faces of n dice of `sides` sides, counting from all
+ * 1s as an odometer does: false after the last (all `sides`), when face is
+ * all 1s again. */
+bool cs_dice_faces_next(int *face, int n, int sides);
+
 /* Smallest and largest possible totals. */
 int cs_dice_min(const cs_dice *d);
 int cs_dice_max(const cs_dice *d);

@@ -664,7 +664,7 @@ static void keep_high(const cs_dist *die, int n, int k, cs_dist *out)
 }
 
 /* The kept total of the n faces in v (sorted here, ascending). */
-static int kept_total(const cs_dice_term *t, int *v, int n)
+int cs_dice_term_kept(const cs_dice_term *t, int *v, int n)
 {
     for (int i = 1; i < n; i++) /* insertion sort */
         for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
@@ -676,6 +676,17 @@ static int kept_total(const cs_dice_term *t, int *v, int n)
     for (int i = from; i < from + k; i++)
         total += v[i];
     return total;
+}
+
+bool cs_dice_faces_next(int *face, int n, int sides)
+{
+    int i = 0;
+    while (i < n && face[i] == sides)
+        face[i++] = 1;
+    if (i == n)
+        return false;
+    face[i]++;
+    return true;
 }
 
 /* The die of `face` that 'rs' re-rolls: the lowest matching one; -1: none. */
@@ -711,14 +722,10 @@ static cs_status single_dist(const cs_dice_term *t, cs_dist *out, cs_diag *diag)
                 v[i] = face[i];
             if (pick >= 0)
                 v[pick] = g;
-            out->p[kept_total(t, v, n) - out->lo] += pick < 0 ? w : w / (double)s;
+            out->p[cs_dice_term_kept(t, v, n) - out->lo] += pick < 0 ? w : w / (double)s;
         }
-        int i = 0;
-        while (i < n && face[i] == s)
-            face[i++] = 1;
-        if (i == n)
+        if (!cs_dice_faces_next(face, n, s))
             break;
-        face[i]++;
     }
     if (t->sign < 0)
         dist_mirror(out);
@@ -826,7 +833,7 @@ static int roll_single(const cs_dice_term *t, cs_rng *rng)
     int pick = single_pick(t, face);
     if (pick >= 0)
         face[pick] = cs_rng_die(rng, t->sides);
-    return kept_total(t, face, t->count);
+    return cs_dice_term_kept(t, face, t->count);
 }
 
 static int roll_term(const cs_dice_term *t, cs_rng *rng)

@@ -230,26 +230,6 @@ static bool charge_dice(const cs_dice *d)
            !t->explode;
 }
 
-/* The kept total of term t's faces v (sorted here), as the dice module keeps. */
-static int kept_total(const cs_dice_term *t, int *v)
-{
-    int n = t->count;
-    for (int i = 1; i < n; i++) /* insertion sort, ascending */
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            int x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    int k = t->keep == CS_KEEP_ALL                              ? n
-            : t->keep == CS_KEEP_HIGH || t->keep == CS_KEEP_LOW ? t->keep_n
-                                                                : n - t->keep_n;
-    bool low = t->keep == CS_KEEP_LOW || t->keep == CS_DROP_HIGH;
-    int total = 0;
-    for (int i = low ? 0 : n - k; i < (low ? k : n); i++)
-        total += v[i];
-    return total;
-}
-
 /* halt_ones: c->go, P(the roll is v and fewer than halt_ones of term 0's
  * dice show a natural 1), by enumerating term 0's dice (S^N rolls, each of
  * weight S^-N) and convolving the rest's exact distribution. */
@@ -277,13 +257,9 @@ static cs_status halt_exact(generic_ctx *c, cs_diag *diag)
             ones += face[i] == 1;
         }
         if (ones < c->halt_ones)
-            c->go.p[kept_total(t, v) - lo] += w;
-        int i = 0;
-        while (i < n && face[i] == s)
-            face[i++] = 1;
-        if (i == n)
+            c->go.p[cs_dice_term_kept(t, v, t->count) - lo] += w;
+        if (!cs_dice_faces_next(face, n, s))
             break;
-        face[i]++;
     }
     if (c->rest.n_terms == 0)
         return CS_OK;
@@ -465,7 +441,7 @@ static int roll_halt(const generic_ctx *c, cs_rng *rng, bool *halted)
         ones += v[i] == 1;
     }
     *halted = ones >= c->halt_ones;
-    int roll = kept_total(t, v);
+    int roll = cs_dice_term_kept(t, v, t->count);
     return c->rest.n_terms > 0 ? roll + cs_dice_roll(&c->rest, rng) : roll;
 }
 
@@ -580,12 +556,8 @@ static double one_die_exact(const generic_ctx *c, double need, cs_probs *pr, boo
                     cs_probs_add(pr, M_ROLL, (double)r, q);
             }
         }
-        int i = 0;
-        while (i < c->n_dice && face[i] == c->sides)
-            face[i++] = 1;
-        if (i == c->n_dice)
+        if (!cs_dice_faces_next(face, c->n_dice, c->sides))
             break;
-        face[i]++;
     }
     return success;
 }
