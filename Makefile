@@ -72,7 +72,7 @@ help:
 	@echo "make examples run the README's and the man page's examples in a fresh clone"
 	@echo "make layers   check that includes point down (core < rules < sim < io < cli) and no files call in a loop"
 	@echo "make headers  check that each header's code is in its own .c or in files it names"
-	@echo "make archdoc  check that docs/ARCHITECTURE.md names every file under src/ and include/"
+	@echo "make archdoc  check that docs/ARCHITECTURE.md names every file under src/ and include/, and comments only paths that exist"
 	@echo "make testmap  check that tests/README.md maps every module under src/ to its tests"
 	@echo "make golden   write tests/expected/ anew from bin/chargesim (review git diff after)"
 	@echo "make asan     the test suite under AddressSanitizer"

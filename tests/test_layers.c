@@ -34,7 +34,8 @@ static void cleanup(void)
 TestSuite(layers, .fini = cleanup);
 
 /* A copy of what `make layers` and `make archdoc` read: the Makefile, the
- * scripts, src/, include/, tests/ (archdoc's bare names) and the doc. */
+ * scripts, src/, include/, tests/ (archdoc's bare names) and the doc; the
+ * repository's other folders and files, which comments name, linked. */
 static void copy_tree(void)
 {
     const char *tmp = th_tmpdir();
@@ -43,10 +44,13 @@ static void copy_tree(void)
     const char *root = th_root();
     char cmd[8192];
     snprintf(cmd, sizeof cmd,
-             "cp -R '%s/Makefile' '%s/src' '%s/include' '%s/' && mkdir '%s/scripts' "
-             "'%s/docs' '%s/tests' && cp '%s/scripts/layers.sh' '%s/scripts/archdoc.sh' "
-             "'%s/scripts/headers.sh' '%s/scripts/' && cp '%s/docs/ARCHITECTURE.md' '%s/docs/'",
-             root, root, root, dir, dir, dir, dir, root, root, root, dir, root, dir);
+             "cp -R '%s/Makefile' '%s/src' '%s/include' '%s/tests' '%s/' && mkdir '%s/scripts' "
+             "'%s/docs' && cp '%s/scripts/layers.sh' '%s/scripts/archdoc.sh' "
+             "'%s/scripts/headers.sh' '%s/scripts/' && cp '%s/docs/ARCHITECTURE.md' '%s/docs/' && "
+             "cd '%s' && for f in data web experiments scripts/* docs/*; do "
+             "[ -e '%s'/\"$f\" ] || ln -s '%s'/\"$f\" '%s'/\"$f\"; done",
+             root, root, root, root, dir, dir, dir, root, root, root, dir, root, dir, root, dir,
+             root, dir);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
@@ -123,6 +127,27 @@ Test(layers, archdoc_clean_tree_passes)
     copy_tree();
     cr_expect_eq(make_target("archdoc"), 0, "%s", out);
     cr_expect(strstr(out, "names every file under src/ and include/"), "%s", out);
+}
+
+/* A comment naming a path that does not exist (left from before a move) is
+ * listed with its file and line; a pattern or a placeholder in capitals is
+ * not a path. */
+Test(layers, archdoc_lists_a_comment_naming_a_gone_path)
+{
+    copy_tree();
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && printf '%%s\\n' '/* see src/io/units_gone.c, tests/nope.py */' "
+             "'/* experiments/mappings/NAME.ini and src/core/geom*.c name no file */' "
+             ">>src/core/rng.c",
+             dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    cr_expect_neq(make_target("archdoc"), 0, "%s", out);
+    cr_expect(strstr(out, "comments name paths that do not exist"), "%s", out);
+    cr_expect(strstr(out, "src/io/units_gone.c (src/core/rng.c:"), "%s", out);
+    cr_expect(strstr(out, "tests/nope.py (src/core/rng.c:"), "%s", out);
+    cr_expect_null(strstr(out, "NAME.ini"), "%s", out);
+    cr_expect_null(strstr(out, "geom*.c (src"), "%s", out);
 }
 
 /* A new file the doc does not name, a file the doc names that is gone, a

@@ -2,7 +2,7 @@
 #ifndef CHARGESIM_RULESET_H
 #define CHARGESIM_RULESET_H
 /* The ruleset interface: one constant struct of metadata and pure functions
- * per game. The driver, the statistics and the writers only ever see this
+ * per game. The scheduler, the estimators, the statistics and the writers only ever see this
  * struct, so adding a game is one file under src/rules/ plus one line in the
  * registry (CS_RULESETS, registry.h); nothing else changes. The helpers
  * declared at the end are src/rules/ruleset.c's.
@@ -94,8 +94,8 @@ typedef struct cs_trial {
 } cs_trial;
 
 /* The exact answer given one layout. outcome_probabilities sets p of its
- * outcomes (the driver clears them to 0 first; they must sum to 1). For each metric it may give nothing (n[i] = 0 and
- * mean[i] = NAN, as the driver clears them), the exact mean only (mean[i] =
+ * outcomes (the estimator clears them to 0 first; they must sum to 1). For each metric it may give nothing (n[i] = 0 and
+ * mean[i] = NAN, as the estimator clears them), the exact mean only (mean[i] =
  * E[metric; defined], pdef[i] = P(defined)), or the whole distribution
  * (n[i] values in value[i][], prob[i][] unconditional, and pdef[i]). */
 typedef struct cs_probs {
@@ -182,9 +182,9 @@ typedef struct cs_ruleset {
 
     /* Optional fast path for a fixed layout: n trials tallied into t. Each
      * trial draws from the stream cs_rng_trials_next(trials) gives it (one
-     * per trial, in order, as the driver's loop takes them), exactly as
+     * per trial, in order, as the estimator's loop takes them), exactly as
      * resolve would, and adds its metric values in trial order, so no
-     * number depends on which path ran. NULL: the driver calls resolve per
+     * number depends on which path ran. NULL: the estimator calls resolve per
      * trial. */
     void (*resolve_batch)(const void *ctx, const void *layout, cs_rng_trials *trials,
                           uint64_t n, cs_tally *t);
@@ -213,7 +213,7 @@ typedef struct cs_ruleset {
  * merging equal values, and q v to mean[m], q to pdef[m] (start those at 0
  * to use them). A NAN value (not measured) is skipped. Past
  * CS_PROBS_MAX_VALUES distinct values the distribution is given up (n[m] =
- * -1) and only the mean goes on: the driver then uses mean and pdef. */
+ * -1) and only the mean goes on: the estimator then uses mean and pdef. */
 void cs_probs_add(cs_probs *pr, int m, double v, double q);
 
 /* A parameter type's name as `chargesim rules` and the web edition show

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_SCHED_H
 #define CHARGESIM_SCHED_H
-/* The scheduler (src/sim/sched/sched.c), the block driver: runs an experiment's
+/* The scheduler (src/sim/sched/sched.c): runs an experiment's
  * sweep points in fixed blocks of trials spread over OpenMP threads. Block
  * b of point k draws from the stream (seed, k, b); the block size depends
  * on the trial count only; tallies merge in block order, so 1, 2 or 7

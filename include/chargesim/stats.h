@@ -3,7 +3,7 @@
 #define CHARGESIM_STATS_H
 /* Statistics of a run: intervals, moments and histograms. Every
  * accumulator here merges exactly: integer counts in any order, the double
- * sums in the fixed block order the driver uses, so a merged result never
+ * sums in the fixed block order the scheduler uses, so a merged result never
  * depends on how blocks were spread over threads. Pure, no allocation. */
 #include <stdint.h>
 

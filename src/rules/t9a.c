@@ -576,7 +576,7 @@ static void outcome_probabilities(const void *vctx, const void *vl, cs_probs *pr
     const t9a_layout *l = vl;
 
     /* Every metric is given exactly: an empty distribution is "never
-     * defined" (mean and P(defined) 0), so the driver samples none. */
+     * defined" (mean and P(defined) 0), so the estimators sample none. */
     for (int m = 0; m < M_COUNT; m++) {
         pr->n[m] = 0;
         pr->mean[m] = 0.0;

@@ -5,7 +5,7 @@
  * what the list tool changed; what each is: src/io/units/roster.c's banner.
  * src/io/units/roster.c walks the tree and calls this file, never the reverse.
  *
- * The rows themselves are the catalogue reader's (src/io/units_rows.c,
+ * The rows themselves are the catalogue reader's (src/io/units/units_rows.c,
  * units_reader.h): a row is named `NAME (on MOUNT)`, a flier gets its
  * second row at the number of its Fly (X) (`Duke (on Royal Pegasus,
  * flying)`), a chosen mount's troop type is its own or that of a category

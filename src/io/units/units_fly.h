@@ -2,8 +2,8 @@
 #ifndef CHARGESIM_UNITS_FLY_H
 #define CHARGESIM_UNITS_FLY_H
 /* Second rows and troop types, private to the io layer's unit stages:
- * src/io/units_fly.c reads, in the BattleScribe documents, what
- * src/io/units_resolve.c (stage 2, resolve entries) needs to give a unit a
+ * src/io/units/units_fly.c reads, in the BattleScribe documents, what
+ * src/io/units/units_resolve.c (stage 2, resolve entries) needs to give a unit a
  * row of its own for a rule it has (The Old World's Fly (X): a flier
  * charges at its Fly Movement, issue 42) and to name a mount's troop type.
  * It calls nothing of units_resolve.c: the walk stays there. */

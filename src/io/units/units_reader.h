@@ -2,8 +2,8 @@
 #ifndef CHARGESIM_UNITS_READER_H
 #define CHARGESIM_UNITS_READER_H
 /* The state of stage 2's BattleScribe reader, private to the io layer's
- * unit stages: src/io/units_resolve.c walks the documents and gathers a
- * unit's profiles and mounts into it; src/io/units_rows.c turns what was
+ * unit stages: src/io/units/units_resolve.c walks the documents and gathers a
+ * unit's profiles and mounts into it; src/io/units/units_rows.c turns what was
  * gathered into rows (a mount's troop type, a flier's second row) and
  * hands them to stage 3. units_rows.c calls nothing of units_resolve.c.
  * The roster reader (src/io/units/roster_unit.c) makes its rows here too, from
@@ -82,7 +82,7 @@ typedef struct base_unit {
     cs_units_found opt[CS_UNITS_MAX_CHARS];
 } base_unit;
 
-/* ---- rows (src/io/units_rows.c) ---------------------------------------- */
+/* ---- rows (src/io/units/units_rows.c) ---------------------------------------- */
 
 /* A row's name: the unit's, then in brackets its mount choice (`on Royal
  * Pegasus`, or a label such as `on foot`; "" none) and a second row's label

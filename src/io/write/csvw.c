@@ -26,8 +26,11 @@
  * reader drops a character it could not save and parses on, so a value
  * read back one letter short. A document touched by a failed allocation is
  * therefore refused whole: jansson allocates through json_alloc, which
- * remembers the failure. jansson's allocator is one for the process; only
- * this module uses jansson, from a command's main thread. */
+ * remembers the failure. jansson's allocator is one for the process: each
+ * public function here sets it as it starts (watch_json_allocations) and
+ * reads the flag only for its own document; the roster reader
+ * (src/io/units/roster_json.c) parses its JSON with whatever allocator is
+ * set, and checks jansson's own result. Both run on a command's main thread. */
 static bool json_alloc_failed;
 
 static void *json_alloc(size_t n)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Checkpoints: the identity of a run, the file's bytes and their checks;
- * see include/chargesim/checkpoint.h. Pure: the caller's sink writes the
- * file (the output module) and the caller reads it (the input module). */
+ * see include/chargesim/checkpoint.h. This file opens no file: the caller's
+ * sink writes the bytes (the output module) and the caller reads them (the
+ * input module); the state it keeps is the opaque checkpoint's own. */
 #include "chargesim/checkpoint.h"
 
 #include <stdarg.h>
