@@ -9,8 +9,9 @@
  * The cases are small (exact, or a few thousand trials on 2 threads) and
  * chosen to show each command's formats: CSV, Markdown, LaTeX, a CSV's
  * CSVW metadata, an estimate's intervals, notes and refusals on standard
- * error. Each runs in a fresh directory that links data/ and tests/ of
- * the repository, with relative paths, so that the paths the outputs name
+ * error. Each runs in a fresh directory that links data/, tests/ and
+ * experiments/mappings/ of the repository (an instrumented build's binary,
+ * build-cov/bin/chargesim, finds no mappings beside it), with relative paths, so that the paths the outputs name
  * (a table's title, the metadata's provenance) are the same on every
  * machine. The experiments are this suite's own (tests/data/golden/), so
  * that an edit to experiments/ changes no golden file.
@@ -88,7 +89,10 @@ static void check(const golden_case *c)
 {
     const char *d = th_tmpdir();
     cr_assert(d);
-    cr_assert_eq(th_sh(d, "ln -s \"$R/data\" data && ln -s \"$R/tests\" tests", NULL, NULL), 0);
+    cr_assert_eq(th_sh(d, "ln -s \"$R/data\" data && ln -s \"$R/tests\" tests && mkdir experiments && "
+                          "ln -s \"$R/experiments/mappings\" experiments/mappings",
+                       NULL, NULL),
+                 0);
     char *out = NULL, *err = NULL;
     int rc = th_sh(d, c->cmd, &out, &err);
     cr_expect_eq(rc, c->status, "%s: exit status %d, %d expected: %s", c->name, rc, c->status, err);

@@ -229,6 +229,12 @@ int th_sh(const char *dir, const char *script, char **out, char **err)
     cr_assert(setenv("B", bin ? bin : "bin/chargesim", 1) == 0);
     cr_assert(setenv("R", th_root(), 1) == 0);
     cr_assert(setenv("D", dir, 1) == 0);
+    /* The script runs in dir: the repository's mappings, which bin/chargesim
+     * finds beside itself but an instrumented build's binary
+     * (build-cov/bin/chargesim) does not. */
+    char maps[1200];
+    snprintf(maps, sizeof maps, "%s/experiments/mappings", th_root());
+    cr_assert(setenv("CS_MAPPINGS", maps, 0) == 0);
     /* The captures live outside dir: a script may list what dir holds. */
     char o[] = "/tmp/chargesim-out-XXXXXX", e[] = "/tmp/chargesim-err-XXXXXX";
     int fo = mkstemp(o), fe = mkstemp(e);
