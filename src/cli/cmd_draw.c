@@ -10,33 +10,10 @@
 #include "chargesim/cli.h"
 #include "chargesim/drawing.h"
 #include "chargesim/expfile.h"
+#include "chargesim/options.h"
 #include "chargesim/output.h"
 #include "chargesim/registry.h"
 #include "chargesim/replay.h"
-
-static const char usage[] =
-    "usage: chargesim draw EXPERIMENT.ini [--set K=V]... [--point P] [--trial K] -o FILE\n"
-    "\n"
-    "Draws one trial as its ruleset plays it: the units and terrain to scale on a\n"
-    "1-inch grid, the charge path the ruleset uses (t9a: the snaking move and the\n"
-    "align move; asoiaf: the straight charge move and the alignment; coreheim: the\n"
-    "route with its climb, jump and interceptors; sovl: every declared charge of\n"
-    "the phase), a scale bar in inches, a legend, and a caption with the trial's\n"
-    "outcome, the range it rolled, the distance it needed and the rules applied.\n"
-    "The title names the experiment (or, for `run -`, the ruleset), the swept\n"
-    "values, the trial and seed, and the values drawn for this trial (offset,\n"
-    "angle...), which decide it.\n"
-    "\n"
-    "  --set K=V    override a key, as for chargesim run\n"
-    "  --point P    the sweep point, 0-based, in the order of `run`'s rows (default 0)\n"
-    "  --trial K    the trial, 0-based (default 0), exactly as --method mc runs it:\n"
-    "               its drawn values, layout and dice (any trial of the run, found\n"
-    "               at once: each trial has a generator of its own)\n"
-    "  -o FILE      the picture: FILE.svg, FILE.png or FILE.pdf by its extension\n"
-    "               (default: SVG on standard output)\n"
-    "  -h, --help   this text\n"
-    "\n"
-    "Rulesets without table geometry (generic, sovl_dice) cannot be drawn (exit 2).\n";
 
 /* The rulesets with a draw hook, for the refusal's message. */
 static void drawable(char *buf, size_t cap)
@@ -94,44 +71,42 @@ static int draw_trial(const cs_experiment *e, const char *path, uint64_t point, 
     return write_picture(&d, &t, fmt, out);
 }
 
+/* What the command line asked for. */
+typedef struct draw_args {
+    const char *path, *out;
+    cs_cli_sets sets;
+    uint64_t point, trial;
+} draw_args;
+
+/* One option or operand (cs_cli_args): 0, or the exit status. */
+static int on_arg(void *user, const cs_opt *o, const char *v)
+{
+    draw_args *a = user;
+    if (!o) {
+        if (a->path)
+            return cs_cli_fail("draw", CS_EINPUT, "one experiment file at a time");
+        a->path = v;
+        return 0;
+    }
+    if (!o->key) {
+        a->out = v;
+        return 0;
+    }
+    if (strcmp(o->key, "set") == 0)
+        return cs_cli_sets_add("draw", &a->sets, v);
+    return cs_cli_uint("draw", o->name, v, 0, UINT64_MAX,
+                       strcmp(o->key, "point") == 0 ? &a->point : &a->trial);
+}
+
 int cs_cli_draw(int argc, char **argv)
 {
-    const char *path = NULL, *out = NULL, *v;
-    cs_cli_sets sets = {.n = 0};
-    uint64_t point = 0, trial = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        }
-        bool matched = false;
-        int rc = cs_cli_sets_option("draw", &sets, "--set", CS_CLI_SETS_ONLY, argc, argv, &i,
-                                    &matched);
-        if (rc)
-            return rc;
-        if (matched)
-            continue;
-        if (cs_cli_opt(argc, argv, &i, "--point", &v)) {
-            if ((rc = cs_cli_uint("draw", "--point", v, 0, UINT64_MAX, &point)) != 0)
-                return rc;
-        } else if (cs_cli_opt(argc, argv, &i, "--trial", &v)) {
-            if ((rc = cs_cli_uint("draw", "--trial", v, 0, UINT64_MAX, &trial)) != 0)
-                return rc;
-        } else if (cs_cli_opt(argc, argv, &i, "-o", &v)) {
-            if (!v)
-                return cs_cli_fail("draw", CS_EINPUT, "-o needs a file name");
-            out = v;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cs_cli_unknown_option("draw", a, usage);
-        } else if (path) {
-            return cs_cli_fail("draw", CS_EINPUT, "one experiment file at a time");
-        } else {
-            path = a;
-        }
-    }
+    draw_args a = {0};
+    int rc = cs_cli_args("draw", argc, argv, NULL, on_arg, &a);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    const char *path = a.path, *out = a.out;
     if (!path) {
-        fputs(usage, stderr);
+        cs_cli_usage("draw", stderr);
         return 2;
     }
     cs_canvas_format fmt = CS_CANVAS_SVG;
@@ -142,9 +117,9 @@ int cs_cli_draw(int argc, char **argv)
     cs_experiment e;
     cs_error err;
     if (cs_output_check_inputs(out, "-o", &path, 1, &err) != CS_OK ||
-        cs_expfile_load(path, sets.set, sets.n, &e, &err) != CS_OK)
+        cs_expfile_load(path, a.sets.set, a.sets.n, &e, &err) != CS_OK)
         return cs_cli_fail_err("draw", &err);
-    int rc = draw_trial(&e, path, point, trial, fmt, out);
+    rc = draw_trial(&e, path, a.point, a.trial, fmt, out);
     cs_experiment_free(&e);
     return rc;
 }

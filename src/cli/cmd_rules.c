@@ -7,19 +7,6 @@
 #include "chargesim/columns.h"
 #include "chargesim/registry.h"
 
-static const char usage[] =
-    "usage: chargesim rules [NAME]\n"
-    "\n"
-    "Without NAME, lists the rulesets. With NAME, prints its readings of the rules,\n"
-    "every parameter (type, default, unit, accepted values, help; [layout] ones may\n"
-    "be drawn per trial, [assumption] ones are readings chosen where the sources are\n"
-    "silent), its outcomes (* = counts as success), each with a line saying what\n"
-    "it means at the table, the success set on a line of its own (\"Success:\n"
-    "charged\"; chargesim run --success OUTCOME[,OUTCOME...] counts others\n"
-    "instead) and its measured quantities.\n"
-    "\n"
-    "  -h, --help   this text\n";
-
 static void print_ruleset(const cs_ruleset *rs)
 {
     printf("%s — %s\n\n%s\n\nparameters:\n", rs->name, rs->summary, rs->doc);
@@ -53,7 +40,7 @@ static void print_ruleset(const cs_ruleset *rs)
 int cs_cli_rules(int argc, char **argv)
 {
     if (argc > 0 && (strcmp(argv[0], "-h") == 0 || strcmp(argv[0], "--help") == 0)) {
-        fputs(usage, stdout);
+        cs_cli_usage("rules", stdout);
         return 0;
     }
     if (argc > 1)

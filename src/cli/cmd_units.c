@@ -14,90 +14,10 @@
 #include "chargesim/cli.h"
 #include "chargesim/csvw.h"
 #include "chargesim/infile.h"
+#include "chargesim/options.h"
 #include "chargesim/output.h"
 #include "chargesim/roster.h"
 #include "chargesim/unitsrc.h"
-
-static const char usage[] =
-    "usage: chargesim units SOURCE [options]\n"
-    "\n"
-    "One row per unit: its profile values, points, p_success at each distance of the\n"
-    "table (head-on charge, computed exactly: method exact), the farthest distance\n"
-    "at which success is still at least 50%, 75% and 90% (reach_50/75/90, inches),\n"
-    "the inches of 75% reach one more inch of speed buys (plus1_speed = reach_75\n"
-    "with speed + 1 less reach_75; 1 where the speed is added to the roll), points\n"
-    "per inch of 75% reach, and the mapping's metrics (asoiaf: mean_wounds, the\n"
-    "charge attack's mean wounds when it connects, disordered charges included;\n"
-    "mean_wounds_ordered, those of an ordered charge, misses re-rolled). reach,\n"
-    "plus1_speed and the metrics are the unit's: reach and plus1_speed by exact\n"
-    "inversion of its range distribution, the metrics where every roll reaches,\n"
-    "just beyond base contact; the same whatever --distance is. A unit that may\n"
-    "choose a mount has a row per choice, `Duke (on Hippogryph)`, and one on foot\n"
-    "unless a mount is compulsory (The Old World). A unit that flies has a second\n"
-    "row at its flying characteristic, `Duke (on Royal Pegasus, flying)` at the\n"
-    "X of Fly (X) (a T9A flier's at the fly rate of `5\" (8\")`). Points the\n"
-    "data does not give (a catalogue unit whose costs are all 0) are empty,\n"
-    "never 0. A unit whose rules forbid it to declare a charge (a war machine,\n"
-    "Random Movement: the mapping's declare = no) keeps its row at p 0 at every\n"
-    "distance, its reach empty, with a note quoting the rule. The heading\n"
-    "names each ruleset with its edition or preset and the mapping used; the\n"
-    "CSV's metadata lists every file read with its SHA-256.\n"
-    "\n"
-    "SOURCE   a BattleScribe catalogue (.cat; its .gst and the catalogues it links\n"
-    "         must sit beside it), a game system (.gst), a directory of them (every\n"
-    "         .cat in it; the .gst files when there is no .cat), or a units CSV\n"
-    "         (.csv; columns: name, ruleset, points, base (WxD mm), then any\n"
-    "         parameter of the row's ruleset, e.g. a t9a CSV's charge_speed, or\n"
-    "         advance_rate with edition 2; an empty cell or - is no value; strict\n"
-    "         CSV, so quote an inch mark: \"4\"\"\"), or a roster: your own list as\n"
-    "         BattleScribe or New Recruit export it (.ros XML, .rosz a zip of one\n"
-    "         .ros, .json New Recruit's JSON): one row per unit of the list, named by\n"
-    "         its custom name, with its models, mount and points as the roster\n"
-    "         gives them (and a flier's second row, as for a catalogue); the\n"
-    "         heading names the list, its game system and points\n"
-    "\n"
-    "options:\n"
-    "  --rules NAME        the ruleset: picks the mapping among those for the\n"
-    "                      catalogue's game system; fills a CSV's missing ruleset\n"
-    "  --mapping PATH      a mapping file, or a directory of them (default:\n"
-    "                      $CS_MAPPINGS, else experiments/mappings beside the\n"
-    "                      directory holding this binary, else ./experiments/mappings)\n"
-    "  --catalogue PATH    a roster's catalogue (.cat, its .gst beside it), to tell\n"
-    "                      its mounts and the list tool's modifiers (default: the\n"
-    "                      .cat beside the roster whose id is the roster's\n"
-    "                      catalogueId, if any)\n"
-    "  --set K=V           a ruleset parameter for every unit whose ruleset has it\n"
-    "                      (repeatable); one value, not one the units carry, not the\n"
-    "                      distance\n"
-    "  --distance a..b[:step]  the table's distances in inches (default: the\n"
-    "                      first unit's mapping's range; step 1)\n"
-    "  -o FILE             write the table to FILE, whole or not at all (default:\n"
-    "                      standard output)\n"
-    "  --format csv|md|tex csv (default; probabilities in [0, 1]) or a Markdown or\n"
-    "                      LaTeX table (percentages)\n"
-    "  --quiet             no per-unit notes on standard error, only the counts\n"
-    "  -h, --help          this text\n"
-    "\n"
-    "A unit whose profile lacks a value the mapping requires, or gives one that does\n"
-    "not read or two that differ, is left out and named on standard error; it is\n"
-    "never guessed; words beside one number (`Standard` and `5\"`) keep the number,\n"
-    "with a warning naming both lines. A unit lacking an optional value (asoiaf:\n"
-    "its melee attack) is kept without the metrics. A value the mapping locks (T9A\n"
-    "2nd edition: edition = 2, its catalogue has no Charge Speed) cannot be changed.\n"
-    "A CSV column its row's edition does not use (advance_rate in edition 3) is\n"
-    "refused, not ignored. Malformed input (XML, CSV, JSON, mapping, option): exit\n"
-    "status 2, with the file, line and element or column, and no output file.\n"
-    "\n"
-    "A roster carries the profiles the list tool computed, its modifiers applied,\n"
-    "so it is read as it stands. A roster marks no mounts: a part of a unit is its\n"
-    "mount when the catalogue gives that entry the mapping's mount subtype or\n"
-    "group, when New Recruit says it was chosen from that group, or when it gives\n"
-    "the unit's mount characteristic (M) a number where the rider's is -. With the\n"
-    "catalogue at hand, a profile whose value differs from the catalogue's keeps\n"
-    "the roster's, and a note says what changed. A .rosz must hold one entry, not\n"
-    "encrypted, of at most 16 MiB; it is inflated in memory, never on disk. A\n"
-    "roster of a game system no mapping covers is refused (exit status 2), naming\n"
-    "the system and the systems the mappings cover.\n";
 
 static bool is_dir(const char *path)
 {
@@ -157,71 +77,53 @@ typedef struct options {
     cs_roster_info roster; /* what a roster's heading names (SOURCE a roster) */
 } options;
 
+/* One option or operand (cs_cli_args): 0, or the exit status. */
+static int on_arg(void *user, const cs_opt *o, const char *v)
+{
+    options *opt = user;
+    if (!o) {
+        if (opt->source)
+            return cs_cli_fail("units", CS_EINPUT, "one SOURCE at a time ('%s' and '%s')",
+                               opt->source, v);
+        opt->source = v;
+        return 0;
+    }
+    const char *k = o->key ? o->key : o->name;
+    if (strcmp(k, "format") == 0) {
+        if (!cs_format_parse(v, &opt->fmt))
+            return cs_cli_fail("units", CS_EINPUT, "--format '%s': expected csv, md or tex", v);
+    } else if (strcmp(k, "set") == 0) {
+        const char *eq = strchr(v, '=');
+        if (!eq || eq == v)
+            return cs_cli_fail("units", CS_EINPUT, "--set '%s': expected KEY=VALUE", v);
+        if (opt->sets.n == CS_UNITS_MAX_SETS)
+            return cs_cli_fail("units", CS_EINPUT, "more than %d --set options",
+                               CS_UNITS_MAX_SETS);
+        /* The key is cut in place; both halves live in argv for the run. */
+        ((char *)v)[eq - v] = '\0';
+        opt->sets.key[opt->sets.n] = v;
+        opt->sets.val[opt->sets.n++] = eq + 1;
+    } else if (strcmp(k, "--quiet") == 0) {
+        opt->quiet = true;
+    } else {
+        const char **slot = strcmp(k, "rules") == 0 ? &opt->rules
+                            : strcmp(k, "mapping") == 0 ? &opt->mapping
+                            : strcmp(k, "distance") == 0 ? &opt->distance
+                            : strcmp(k, "catalogue") == 0 ? &opt->catalogue
+                            : &opt->out;
+        *slot = v;
+    }
+    return 0;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, options *o)
 {
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        }
-        const char **slot = NULL;
-        const char *name = NULL;
-        if (cs_cli_opt(argc, argv, &i, "--rules", &v)) {
-            name = "--rules";
-            slot = &o->rules;
-        } else if (cs_cli_opt(argc, argv, &i, "--mapping", &v)) {
-            name = "--mapping";
-            slot = &o->mapping;
-        } else if (cs_cli_opt(argc, argv, &i, "--distance", &v)) {
-            name = "--distance";
-            slot = &o->distance;
-        } else if (cs_cli_opt(argc, argv, &i, "--catalogue", &v)) {
-            name = "--catalogue";
-            slot = &o->catalogue;
-        } else if (cs_cli_opt(argc, argv, &i, "-o", &v)) {
-            name = "-o";
-            slot = &o->out;
-        } else if (cs_cli_opt(argc, argv, &i, "--format", &v)) {
-            if (!v || !cs_format_parse(v, &o->fmt))
-                return cs_cli_fail("units", CS_EINPUT, "--format '%s': expected csv, md or tex",
-                                   v ? v : "");
-            continue;
-        } else if (cs_cli_opt(argc, argv, &i, "--set", &v)) {
-            const char *eq = v ? strchr(v, '=') : NULL;
-            if (!eq || eq == v)
-                return cs_cli_fail("units", CS_EINPUT, "--set '%s': expected KEY=VALUE",
-                                   v ? v : "");
-            if (o->sets.n == CS_UNITS_MAX_SETS)
-                return cs_cli_fail("units", CS_EINPUT, "more than %d --set options",
-                                   CS_UNITS_MAX_SETS);
-            /* The key is cut in place; both halves live in argv for the run. */
-            argv[i][eq - v] = '\0';
-            o->sets.key[o->sets.n] = v;
-            o->sets.val[o->sets.n++] = eq + 1;
-            continue;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o->quiet = true;
-            continue;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cs_cli_fail("units", CS_EINPUT,
-                               "unknown option '%s' (see chargesim units "
-                               "--help)",
-                               a);
-        } else if (o->source) {
-            return cs_cli_fail("units", CS_EINPUT, "one SOURCE at a time ('%s' and '%s')",
-                               o->source, a);
-        } else {
-            o->source = a;
-            continue;
-        }
-        if (!v)
-            return cs_cli_fail("units", CS_EINPUT, "%s needs a value", name);
-        *slot = v;
-    }
+    int rc = cs_cli_args("units", argc, argv, NULL, on_arg, o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
     if (!o->source) {
-        fputs(usage, stderr);
+        cs_cli_usage("units", stderr);
         return 2;
     }
     return -1;
