@@ -3,7 +3,11 @@
 #define CHARGESIM_CLI_H
 /* The commands of bin/chargesim, one file each under src/cli/. Each takes
  * the arguments after its name and returns the process exit status: 0 done,
- * 2 bad input or usage, 1 runtime failure. Only this layer prints. */
+ * 2 bad input or usage, 1 runtime failure. Only this layer prints. Each is
+ * a mapping around a request (request.h) or, for units, rules, draw and
+ * rerun, its own steps: argv through the command's option table
+ * (src/cli/args.c), the output files and checkpoints (src/cli/ckptfile.c),
+ * the helpers they share (src/cli/common.c). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

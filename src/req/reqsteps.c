@@ -15,6 +15,14 @@
 #include "chargesim/report.h"
 #include "chargesim/success.h"
 
+const char *cs_req_slot(const cs_request *r, cs_req_slot_id s)
+{
+    int i = r->slot[s];
+    if (i < 0)
+        return s == CS_REQ_INPUT ? r->input : NULL;
+    return r->value[i] ? r->value[i] : "";
+}
+
 static bool is(const cs_request *r, const char *cmd)
 {
     return strcmp(r->cmd, cmd) == 0;

@@ -195,14 +195,6 @@ void cs_request_on_progress(cs_request *r, void (*fn)(void *user, uint64_t done,
     r->opts.progress_user = user;
 }
 
-const char *cs_req_slot(const cs_request *r, cs_req_slot_id s)
-{
-    int i = r->slot[s];
-    if (i < 0)
-        return s == CS_REQ_INPUT ? r->input : NULL;
-    return r->value[i] ? r->value[i] : "";
-}
-
 cs_status cs_request_check(cs_request *r)
 {
     if (r->refused)

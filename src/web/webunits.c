@@ -6,14 +6,15 @@
  * analysed exactly, the table. */
 #include "chargesim/webunits.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chargesim/cmdline.h"
 #include "chargesim/roster.h"
-#include "chargesim/unitsrc.h"
 #include "chargesim/webjson.h"
+#include "chargesim/unitsrc.h"
 
 /* What the stages make, freed together. */
 typedef struct pipeline {
@@ -71,21 +72,20 @@ static cs_status read_units(const char *source, const char *distance, const char
 
 /* The notes, each as the command line prints it on standard error, then
  * its count line (cmd_units.c: print_notes). */
-static void write_notes(cs_webjson *o, const cs_units *u)
+static void put_notes(json_t *o, const cs_units *u, bool *oom)
 {
     char text[CS_UNITS_PATH + CS_UNITS_NAME + CS_UNITS_NOTE + 96];
     char line[sizeof text + 32];
-    cs_webjson_key(o, "notes");
-    cs_webjson_open(o, '[');
+    json_t *notes = json_array();
     for (int i = 0; i < u->n_notes; i++) {
         cs_units_note_text(&u->note[i], text, sizeof text);
         snprintf(line, sizeof line, "chargesim units: %s", text);
-        cs_webjson_string(o, line);
+        cs_webjson_add(notes, json_string_nocheck(line), oom);
     }
-    cs_webjson_close(o, ']');
+    cs_webjson_set(o, "notes", notes, oom);
     cs_units_notes_count(u, text, sizeof text);
     snprintf(line, sizeof line, "chargesim units: %s", text);
-    cs_webjson_kstring(o, "summary", line);
+    cs_webjson_set(o, "summary", json_string_nocheck(line), oom);
 }
 
 /* The equivalent command line. */
@@ -118,7 +118,7 @@ static void pipeline_free(pipeline *pl)
 
 const char *cs_web_units(const char *source, const char *distance, const char *rules)
 {
-    static cs_webjson out;
+    static char *out; /* the last answer, owned until the next call */
     static char command[8192];
     pipeline pl = {0};
     cs_error err = {0};
@@ -134,26 +134,28 @@ const char *cs_web_units(const char *source, const char *distance, const char *r
      * one (src/cli/common.c), after the notes saying why. */
     if (st == CS_OK && pl.table.nrows == 0)
         st = cs_error_set(&err, CS_EINPUT, "no rows to write; nothing written");
-    cs_webjson_clear(&out);
-    cs_webjson_open(&out, '{');
-    cs_webjson_kbool(&out, "ok", st == CS_OK);
-    cs_webjson_kstring(&out, "cmd", "units");
-    cs_webjson_kstring(&out, "command", command);
+    bool oom = false;
+    json_t *o = json_object();
+    cs_webjson_set(o, "ok", json_boolean(st == CS_OK), &oom);
+    cs_webjson_set(o, "cmd", json_string("units"), &oom);
+    cs_webjson_set(o, "command", json_string_nocheck(command), &oom);
     if (pl.read)
-        write_notes(&out, &pl.units);
+        put_notes(o, &pl.units, &oom);
     if (st == CS_OK) {
-        cs_webjson_table(&out, &pl.table);
+        cs_webjson_table(o, &pl.table, &oom);
     } else {
         char cli[sizeof err.msg + 32];
         snprintf(cli, sizeof cli, "chargesim units: %s", err.msg);
-        cs_webjson_kstring(&out, "message", err.msg);
-        cs_webjson_kstring(&out, "cli", cli);
-        cs_webjson_knumber(&out, "exit", cs_status_exit_code(st));
+        cs_webjson_set(o, "message", json_string_nocheck(err.msg), &oom);
+        cs_webjson_set(o, "cli", json_string_nocheck(cli), &oom);
+        cs_webjson_set(o, "exit", json_integer(cs_status_exit_code(st)), &oom);
     }
-    cs_webjson_close(&out, '}');
     pipeline_free(&pl);
-    if (out.text.oom)
+    free(out);
+    out = cs_webjson_dump(o, &oom);
+    json_decref(o);
+    if (!out)
         return "{\"ok\":false,\"cmd\":\"units\",\"command\":\"\",\"message\":\"out of memory\","
                "\"cli\":\"chargesim units: out of memory\",\"exit\":1,\"notes\":[]}";
-    return out.text.s;
+    return out;
 }
