@@ -46,6 +46,12 @@ struct cs_request;
  * value is refused here. 0, -1, or the exit status (each's, if not 0). */
 int cs_cli_args(const char *cmd, int argc, char **argv, bool (*operand)(const char *w),
                 int (*each)(void *user, const struct cs_opt *o, const char *value), void *user);
+/* As cs_cli_args, through table t (options.h) instead of its command's. */
+struct cs_opt_table;
+int cs_cli_args_table(const struct cs_opt_table *t, int argc, char **argv,
+                      bool (*operand)(const char *w),
+                      int (*each)(void *user, const struct cs_opt *o, const char *value),
+                      void *user);
 /* Command cmd's --help text (options.h) on `to`. */
 void cs_cli_usage(const char *cmd, FILE *to);
 /* Sets the request key option o stands for to v (--threads capped at the

@@ -61,9 +61,9 @@ const cs_opt *cs_opt_by_key(const cs_opt_table *t, const char *key);
 const char *cs_opt_suggest(const cs_opt_table *t, const char *word);
 /* The command's --help text appended to out. */
 void cs_opt_help(const cs_opt_table *t, cs_text *out);
-/* One line per option appended to out, for the completion: the spellings,
- * then the type's word (flag, text, set, count, number, choice, file,
- * ruleset), then the allowed values, blank-separated. */
+/* One line per spelling of each option appended to out, for the
+ * completion: the spelling, the type's word (flag, text, set, count,
+ * number, choice, file, ruleset), then the allowed values, blank-separated. */
 void cs_opt_list(const cs_opt_table *t, cs_text *out);
 /* The type's word. */
 const char *cs_opt_type_name(cs_opt_type type);

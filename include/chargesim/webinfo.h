@@ -14,5 +14,9 @@
 /* The description as one JSON object (malloc'ed text; NULL when out of
  * memory). */
 char *cs_webinfo_json(void);
+/* The form fields of the command whose option table is t, as the JSON
+ * array cs_webinfo_json gives for it under "settings" (malloc'ed text). */
+struct cs_opt_table;
+char *cs_webinfo_fields(const struct cs_opt_table *t);
 
 #endif

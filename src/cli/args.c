@@ -11,23 +11,34 @@
 
 #include "chargesim/options.h"
 
-/* Returns the --help text of cmd on standard output (to: stdout) or error. */
-void cs_cli_usage(const char *cmd, FILE *to)
+/* Table t's --help text on `to`. */
+static void usage(const cs_opt_table *table, FILE *to)
 {
     cs_text t = {0};
-    cs_opt_help(cs_opt_table_of(cmd), &t);
+    cs_opt_help(table, &t);
     if (t.s)
         fputs(t.s, to);
     free(t.s);
 }
 
-int cs_cli_unknown_option(const char *cmd, const char *arg)
+void cs_cli_usage(const char *cmd, FILE *to)
 {
-    const char *best = cs_opt_suggest(cs_opt_table_of(cmd), arg);
+    usage(cs_opt_table_of(cmd), to);
+}
+
+/* An unknown option of table t's command: its message and exit status. */
+static int unknown_option(const cs_opt_table *t, const char *arg)
+{
+    const char *cmd = t->cmd, *best = cs_opt_suggest(t, arg);
     if (best)
         return cs_cli_fail(cmd, CS_EINPUT, "unknown option '%s'; did you mean %s? (see chargesim %s --help)",
                            arg, best, cmd);
     return cs_cli_fail(cmd, CS_EINPUT, "unknown option '%s' (see chargesim %s --help)", arg, cmd);
+}
+
+int cs_cli_unknown_option(const char *cmd, const char *arg)
+{
+    return unknown_option(cs_opt_table_of(cmd), arg);
 }
 
 /* Whether word w spells option o in full: getopt_long takes a prefix of a
@@ -76,7 +87,13 @@ static const cs_opt *short_opt(const cs_opt_table *t, int c)
 int cs_cli_args(const char *cmd, int argc, char **argv, bool (*operand)(const char *w),
                 int (*each)(void *user, const cs_opt *o, const char *value), void *user)
 {
-    const cs_opt_table *t = cs_opt_table_of(cmd);
+    return cs_cli_args_table(cs_opt_table_of(cmd), argc, argv, operand, each, user);
+}
+
+int cs_cli_args_table(const cs_opt_table *t, int argc, char **argv, bool (*operand)(const char *w),
+                      int (*each)(void *user, const cs_opt *o, const char *value), void *user)
+{
+    const char *cmd = t->cmd;
     struct option lo[64];
     char shorts[64];
     tables_of(t, lo, shorts);
@@ -104,15 +121,15 @@ int cs_cli_args(const char *cmd, int argc, char **argv, bool (*operand)(const ch
         if (c == 1) {
             rc = each(user, NULL, argv[optind - 2]);
         } else if (c == '?' || (o && !spelled(o, w))) {
-            rc = cs_cli_unknown_option(cmd, w);
+            rc = unknown_option(t, w);
         } else if (c == ':') {
             o = optopt >= 256 ? &t->opt[optopt - 256] : short_opt(t, optopt);
             if (o && o->needs)
                 rc = cs_cli_fail(cmd, CS_EINPUT, "%s needs %s", o->name, o->needs);
             else
-                rc = o ? each(user, o, "") : cs_cli_unknown_option(cmd, w);
+                rc = o ? each(user, o, "") : unknown_option(t, w);
         } else if (strcmp(o->name, "--help") == 0) {
-            cs_cli_usage(cmd, stdout);
+            usage(t, stdout);
             rc = -1;
         } else {
             /* -o=FILE: the text after '=' (as MPI's workers are given it). */

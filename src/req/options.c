@@ -562,16 +562,20 @@ void cs_opt_list(const cs_opt_table *t, cs_text *out)
 {
     for (int i = 0; i < t->n; i++) {
         const cs_opt *o = &t->opt[i];
-        char line[256];
-        snprintf(line, sizeof line, "%s%s%s %s", o->name, o->alias ? " " : "",
-                 o->alias ? o->alias : "", cs_opt_type_name(o->type));
-        puts_text(out, line);
-        for (const char *a = o->allowed; a && *a;) {
-            size_t n = strcspn(a, "|");
+        for (int k = 0; k < 2; k++) {
+            const char *spelling = k ? o->alias : o->name;
+            if (!spelling)
+                continue;
+            puts_text(out, spelling);
             puts_text(out, " ");
-            cs_text_put(out, a, n);
-            a += n + (a[n] == '|');
+            puts_text(out, cs_opt_type_name(o->type));
+            for (const char *a = o->allowed; a && *a;) {
+                size_t n = strcspn(a, "|");
+                puts_text(out, " ");
+                cs_text_put(out, a, n);
+                a += n + (a[n] == '|');
+            }
+            puts_text(out, "\n");
         }
-        puts_text(out, "\n");
     }
 }

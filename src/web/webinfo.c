@@ -36,11 +36,10 @@ static void experiment_default(const char *key, char *buf, size_t cap)
     cs_experiment_free(&e);
 }
 
-/* Command cmd's form: its operand when the page asks for it, then each
- * option of its table that is a field of the page, in the table's order. */
-static json_t *fields(const char *cmd, bool *oom)
+/* A command's form from its table t: its operand when the page asks for
+ * it, then each option that is a field of the page, in the table's order. */
+static json_t *fields(const cs_opt_table *t, bool *oom)
 {
-    const cs_opt_table *t = cs_opt_table_of(cmd);
     json_t *a = json_array();
     if (t->operand_field)
         cs_webjson_add(a, field(t->operand, "", t->operand_field), oom);
@@ -121,12 +120,21 @@ char *cs_webinfo_json(void)
         cs_webjson_add(methods, json_string(cs_method_name((cs_method)m)), oom);
     static const char *const cmds[] = {"run", "compare", "map", "dice"};
     for (int c = 0; c < 4; c++)
-        cs_webjson_set(settings, cmds[c], fields(cmds[c], oom), oom);
+        cs_webjson_set(settings, cmds[c], fields(cs_opt_table_of(cmds[c]), oom), oom);
     for (int i = 0; i < cs_registry_count(); i++)
         cs_webjson_add(rulesets, ruleset(cs_registry_at(i), oom), oom);
     json_t *o = json_pack("{s:s, s:o, s:o, s:o}", "version", CS_VERSION, "methods", methods,
                           "settings", settings, "rulesets", rulesets);
     char *s = cs_webjson_dump(o, oom);
     json_decref(o);
+    return s;
+}
+
+char *cs_webinfo_fields(const cs_opt_table *t)
+{
+    bool oom = false;
+    json_t *a = fields(t, &oom);
+    char *s = cs_webjson_dump(a, &oom);
+    json_decref(a);
     return s;
 }
