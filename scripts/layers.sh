@@ -19,9 +19,10 @@
 #    A reader includes no writer, so a front end can read an experiment or a
 #    catalogue and build its table without being able to write a file.
 #    The request layer, req (src/req/, issue 51: request.h, the options of
-#    each command), is the floor below both front ends: it runs every
-#    command's steps on sim and io's readers, and the command line and the
-#    page are mappings to and from it.
+#    each command, the table formatter), is the floor below both front
+#    ends: it runs every command's steps on sim and io's readers and turns
+#    a table into CSV, Markdown or LaTeX text in memory; the command line
+#    and the page are mappings to and from it. io's writers keep only files.
 #    Prints each violation as
 #        file:line: X (layer) includes Y (layer)
 # 2. Loops, when object files are given (make layers gives every object of

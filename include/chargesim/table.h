@@ -3,8 +3,9 @@
 #define CHARGESIM_TABLE_H
 /* A table of text cells: every tabular output of the tool (summaries,
  * pivots, distributions, comparisons, threat maps, dice and unit tables) is
- * built as one of these, and both front ends show it as it is: the command
- * line writes it as CSV, Markdown or LaTeX (chargesim/tablewrite.h, in io),
+ * built as one of these, and both front ends show it as it is: as CSV,
+ * Markdown or LaTeX text (chargesim/tablefmt.h, below the front ends),
+ * which the command line writes to its files (tablewrite.h, in io), and
  * the web edition as an HTML table. Cells hold the numbers as the CSV
  * writes them, so the formats cannot drift apart.
  *

@@ -114,8 +114,7 @@ static cs_status write_outputs(const map_args *a, cs_outfile *csv,
     cs_status st = CS_OK;
     if (csv->f) {
         const cs_table *t = cs_request_table(a->req, 0);
-        if (cs_tablewrite(t, CS_FORMAT_CSV, csv->f) != CS_OK)
-            st = cs_outfile_write_error(csv, err);
+        st = cs_tablewrite_out(t, CS_FORMAT_CSV, csv, err);
         /* The CSV's provenance (CSVW) beside a CSV file, committed with it. */
         cs_csvw_source src = {.kind = CS_CSVW_MAP, .command = "map", .argc = a->argc,
                               .argv = a->argv, .csv_path = a->out, .input = a->path,

@@ -124,8 +124,7 @@ static cs_status write_dist(const run_args *a, const cs_csvw_source *meta, run_f
 {
     const cs_table *dt = cs_request_named_table(a->req, "dist");
     cs_status st = CS_OK;
-    if (cs_tablewrite(dt, CS_FORMAT_CSV, f->df.f) != CS_OK)
-        st = cs_outfile_write_error(&f->df, err);
+    st = cs_tablewrite_out(dt, CS_FORMAT_CSV, &f->df, err);
     cs_csvw_source dmeta = *meta;
     dmeta.kind = CS_CSVW_DIST;
     dmeta.csv_path = a->dist;
@@ -151,8 +150,7 @@ static cs_status write_outputs(const run_args *a, run_files *f, cs_error *err)
     for (int t = 0; st == CS_OK && t < n_tables; t++) {
         if (t && a->fmt != CS_FORMAT_CSV)
             fputc('\n', f->of.f);
-        if (cs_tablewrite(&tables[t], a->fmt, f->of.f) != CS_OK)
-            st = cs_outfile_write_error(&f->of, err);
+        st = cs_tablewrite_out(&tables[t], a->fmt, &f->of, err);
     }
     if (st == CS_OK && a->dist)
         st = write_dist(a, &meta, f, err);

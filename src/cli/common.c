@@ -143,8 +143,7 @@ int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int
     for (int i = 0; st == CS_OK && i < n; i++) {
         if (i && fmt != CS_FORMAT_CSV)
             fputc('\n', o.f);
-        if (cs_tablewrite(&t[i], fmt, o.f) != CS_OK)
-            st = cs_outfile_write_error(&o, &err);
+        st = cs_tablewrite_out(&t[i], fmt, &o, &err);
     }
     free(mpath);
     cs_outfile *const both[] = {&o, &m};
