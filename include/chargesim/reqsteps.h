@@ -2,9 +2,10 @@
 #ifndef CHARGESIM_REQSTEPS_H
 #define CHARGESIM_REQSTEPS_H
 /* Inside a request (request.h): the handle's fields, which request.c
- * (the keys, the results) and reqsteps.c (each command's steps) share, and
- * nothing outside src/req reads. The steps are the command line's, in its
- * order: what cmd_*.c ran before issue 51, written once. */
+ * (the keys, the results) and the steps share, and nothing outside src/req
+ * reads. The steps are the command line's, in its order: what cmd_*.c ran
+ * before issue 51, written once: src/req/reqsteps.c (run, map, compare,
+ * dice) and src/req/requnits.c (units: the stages of unitsrc.h). */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -13,7 +14,9 @@
 #include "chargesim/map.h"
 #include "chargesim/options.h"
 #include "chargesim/request.h"
+#include "chargesim/roster.h"
 #include "chargesim/sched.h"
+#include "chargesim/unitsrc.h"
 
 #define CS_REQ_MAX_SETS CS_ENTRIES_MAX_SETS
 #define CS_REQ_MAX_PARAMS (2 * CS_ENTRIES_MAX_SETS + 16)
@@ -31,8 +34,25 @@ typedef struct cs_req_sets {
 /* Keys kept as text, by the parameter that set them last. */
 typedef enum cs_req_slot_id {
     CS_REQ_INPUT, CS_REQ_SUCCESS, CS_REQ_PIVOT, CS_REQ_X, CS_REQ_Y, CS_REQ_EXPR, CS_REQ_DIST,
+    CS_REQ_SOURCE, CS_REQ_RULES, CS_REQ_MAPPING, CS_REQ_CATALOGUE, CS_REQ_DISTANCE,
     CS_REQ_SLOTS
 } cs_req_slot_id;
+
+/* What units' stages make, freed together. */
+typedef struct cs_req_units {
+    cs_units_mapping *maps;
+    int n_maps;
+    cs_units_sets sets;  /* --set K=V, cut into the request's copies */
+    cs_units units;      /* stages 1 to 3 */
+    cs_units_grid g;     /* the table's distances */
+    cs_unit_result *res; /* stage 4, one per unit */
+    double *p;           /* their p_success columns */
+    cs_roster_info roster; /* what a roster's heading names */
+    bool read;           /* the source was read: its notes are said */
+    char about[8192];    /* each ruleset with its edition or preset and mapping */
+    char **line;         /* the notes, then the count line */
+    int n_lines;
+} cs_req_units;
 
 struct cs_request {
     char cmd[16];
@@ -42,6 +62,7 @@ struct cs_request {
     int n;
     cs_req_sets a, b;            /* the overrides (--set, --trials...) and compare's B's */
     int slot[CS_REQ_SLOTS];      /* the parameter of each slot, or -1 */
+    char *slot_default[CS_REQ_SLOTS]; /* cs_request_default's, or NULL */
     const char *input;           /* "-" */
     cs_format fmt;
     int threads;
@@ -79,16 +100,27 @@ struct cs_request {
     uint64_t cap;                /* the trial cap --precision ran under */
     bool has_grid;
     double grid[8];
+    cs_req_units u;              /* units */
 };
 
 /* A slot's text ("" for a key given without a value), or NULL when unset;
  * CS_REQ_INPUT defaults to "-". */
-const char *cs_req_slot(const cs_request *r, cs_req_slot_id s);
+static inline const char *cs_req_slot(const cs_request *r, cs_req_slot_id s)
+{
+    int i = r->slot[s];
+    if (i < 0)
+        return r->slot_default[s] ? r->slot_default[s] : s == CS_REQ_INPUT ? r->input : NULL;
+    return r->value[i] ? r->value[i] : "";
+}
 /* The command's checks (the experiment(s) built, the options read against
  * them, the run planned) and its run (the engine, the tables, the note). */
 cs_status cs_req_steps_check(cs_request *r);
 cs_status cs_req_steps_run(cs_request *r);
 /* Frees what the steps built and made. */
 void cs_req_steps_free(cs_request *r);
+/* units' steps (requnits.c): the stages read, checked, analysed and
+ * tabulated in one go; what they made freed. */
+cs_status cs_req_units_run(cs_request *r);
+void cs_req_units_free(cs_request *r);
 
 #endif

@@ -20,7 +20,8 @@
  *
  * Keys. Each command's keys are its options' (options.h: the table of each
  * command names the key each option sets): "input" (run, map, compare: the
- * experiment file, "-" for none, the default), "set" (a --set text K=V),
+ * experiment file, "-" for none, the default), "source", "rules",
+ * "mapping", "catalogue", "distance" (units), "set" (a --set text K=V),
  * "b" (compare's --b text), "success", "pivot", "format" (csv, md, tex),
  * "threads", "max_trials", "dist" (run: the distributions too), "x", "y"
  * (map), "expr", "trials", "seed", "confidence", "exact" (dice). Any other
@@ -32,7 +33,9 @@
  *
  * Errors name the parameter at fault: cs_request_fault gives the index of
  * the cs_request_set call (0 for the first), or -1 with cs_request_fault_key
- * naming a missing one ("expr") or none. */
+ * naming a missing one ("expr") or none.
+ *
+ * In src/req/request.c; units' results in src/req/requnits.c. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,7 +46,7 @@
 /* An owned request. */
 typedef struct cs_request cs_request;
 
-/* A new request of command cmd (run, map, compare, dice); NULL when out of
+/* A new request of command cmd (run, map, compare, dice, units); NULL when out of
  * memory or cmd is no command a request runs (cs_request_known). */
 cs_request *cs_request_new(const char *cmd);
 /* Whether a request runs command cmd. */
@@ -54,6 +57,11 @@ void cs_request_free(cs_request *r);
 /* Sets parameter key to value (copied). CS_OK, or the refusal (read it
  * with cs_request_error; the request then refuses to run). */
 cs_status cs_request_set(cs_request *r, const char *key, const char *value);
+
+/* The value key takes when no cs_request_set gives it, which the command
+ * line it shows leaves out (units' "mapping": the folder a front end
+ * finds). CS_OK, or CS_EINPUT for a key that takes none. */
+cs_status cs_request_default(cs_request *r, const char *key, const char *value);
 
 /* Progress: fn(user, done, total) now and then from the running thread. */
 void cs_request_on_progress(cs_request *r, void (*fn)(void *user, uint64_t done, uint64_t total),
@@ -86,6 +94,11 @@ const char *cs_request_fault_key(const cs_request *r);
 /* The equivalent command line, `chargesim CMD ARGS` with the shell's
  * quoting, into buf (cap bytes). */
 void cs_request_command_line(const cs_request *r, char *buf, size_t cap);
+/* What the run said along the way, a line each (units: each note on a unit
+ * left out or read with a warning, then the count line); 0 before its
+ * source was read. */
+int cs_request_said(const cs_request *r);
+const char *cs_request_said_line(const cs_request *r, int i);
 /* A map's grid: nx, ny, x0, dx, y0, dy, charger_w, charger_d into g[8];
  * false when the request made no map. */
 bool cs_request_grid(const cs_request *r, double g[8]);
@@ -109,6 +122,14 @@ const struct cs_map_result *cs_request_map(const cs_request *r);
  * map's own identity lines for it (NULL for other commands; owned by r). */
 struct cs_run_opts *cs_request_run_opts(cs_request *r);
 const char *cs_request_identity_extra(cs_request *r);
+/* units: file i of those the table was made from (every source file read,
+ * then each mapping used) with its SHA-256; false past the last. And each
+ * ruleset with its edition or preset and its mapping, in one line; and the
+ * units, for their columns' descriptions (cs_units_describe, unitsrc.h). */
+bool cs_request_input(const cs_request *r, int i, const char **path, const char **sha256);
+const char *cs_request_about(const cs_request *r);
+struct cs_units;
+const struct cs_units *cs_request_units(const cs_request *r);
 /* Whether every point met --precision (true without it), and the cap it
  * ran under. */
 bool cs_request_precision_met(const cs_request *r, uint64_t *max_trials);

@@ -15,14 +15,6 @@
 #include "chargesim/report.h"
 #include "chargesim/success.h"
 
-const char *cs_req_slot(const cs_request *r, cs_req_slot_id s)
-{
-    int i = r->slot[s];
-    if (i < 0)
-        return s == CS_REQ_INPUT ? r->input : NULL;
-    return r->value[i] ? r->value[i] : "";
-}
-
 static bool is(const cs_request *r, const char *cmd)
 {
     return strcmp(r->cmd, cmd) == 0;
@@ -203,6 +195,8 @@ cs_status cs_req_steps_check(cs_request *r)
     r->opts.progress_user = r->progress_user;
     if (is(r, "dice"))
         return check_dice(r);
+    if (is(r, "units"))
+        return CS_OK; /* its stages check as they go: run does it all */
     st = is(r, "run") ? check_run(r) : is(r, "map") ? check_map(r) : check_compare(r);
     /* The run is built here, once: its estimator (auto resolved) is what
      * a checkpoint's identity and the run read (cs_sched_plan). */
@@ -343,6 +337,8 @@ cs_status cs_req_steps_run(cs_request *r)
         return run_map(r);
     if (is(r, "compare"))
         return run_compare(r);
+    if (is(r, "units"))
+        return cs_req_units_run(r);
     return run_dice(r);
 }
 
@@ -364,4 +360,5 @@ void cs_req_steps_free(cs_request *r)
     if (r->has_a)
         cs_experiment_free(&r->ea);
     free(r->extra);
+    cs_req_units_free(r);
 }

@@ -17,7 +17,8 @@
 bool cs_request_known(const char *cmd)
 {
     return cmd && (strcmp(cmd, "run") == 0 || strcmp(cmd, "map") == 0 ||
-                   strcmp(cmd, "compare") == 0 || strcmp(cmd, "dice") == 0);
+                   strcmp(cmd, "compare") == 0 || strcmp(cmd, "dice") == 0 ||
+                   strcmp(cmd, "units") == 0);
 }
 
 cs_request *cs_request_new(const char *cmd)
@@ -49,6 +50,8 @@ void cs_request_free(cs_request *r)
         free(r->value[i]);
         free(r->text[i]);
     }
+    for (int s = 0; s < CS_REQ_SLOTS; s++)
+        free(r->slot_default[s]);
     free(r);
 }
 
@@ -121,8 +124,9 @@ static cs_status check_now(cs_request *r, int i, const cs_opt *o, const char *v)
 /* The slot an option's key fills, or -1. */
 static int slot_of(const char *key)
 {
-    static const char *const names[CS_REQ_SLOTS] = {"input", "success", "pivot", "x", "y", "expr",
-                                                    "dist"};
+    static const char *const names[CS_REQ_SLOTS] = {
+        "input", "success", "pivot", "x", "y", "expr", "dist",
+        "source", "rules", "mapping", "catalogue", "distance"};
     for (int s = 0; s < CS_REQ_SLOTS; s++)
         if (strcmp(key, names[s]) == 0)
             return s;
@@ -147,10 +151,24 @@ cs_status cs_request_set(cs_request *r, const char *key, const char *value)
     key = r->key[i];
     const cs_opt *o = cs_opt_by_key(r->opts_table, key);
     bool operand = r->opts_table->operand && strcmp(key, r->opts_table->operand) == 0;
-    bool dice = strcmp(r->cmd, "dice") == 0;
+    bool dice = strcmp(r->cmd, "dice") == 0, units = strcmp(r->cmd, "units") == 0;
     if (!o && !operand && dice)
         return refuse(r, i, CS_EINPUT,
                       "'%s' is not a key of a dice link; expected expr, trials or seed", key);
+    if (!o && !operand && units)
+        return refuse(r, i, CS_EINPUT, "'%s' is not a key of units (see chargesim units --help)",
+                      key);
+    if (units && o && o->type == CS_OPT_SET) {
+        const char *eq = value ? strchr(value, '=') : NULL;
+        if (!eq || eq == value)
+            return refuse(r, i, CS_EINPUT, "--set '%s': expected KEY=VALUE", value ? value : "");
+        if (r->a.n == CS_UNITS_MAX_SETS) {
+            cs_error_set(&r->err, CS_EINPUT, "more than %d --set options", CS_UNITS_MAX_SETS);
+            r->fault = i;
+            r->refused = true;
+            return CS_EINPUT;
+        }
+    }
     const char *v = value ? r->value[i] : "";
     /* set and b carry a --set text; any other key of run, map and compare
      * that is no option is an override itself (b.K: of B). */
@@ -184,6 +202,19 @@ cs_status cs_request_set(cs_request *r, const char *key, const char *value)
     if (st == CS_OK && s >= 0)
         r->slot[s] = i;
     return st;
+}
+
+cs_status cs_request_default(cs_request *r, const char *key, const char *value)
+{
+    int s = slot_of(key);
+    if (s < 0)
+        return refuse(r, -1, CS_EINPUT, "'%s' takes no default", key);
+    char *copy = strdup(value ? value : "");
+    if (!copy)
+        return refuse(r, -1, CS_ENOMEM, "out of memory%s", "");
+    free(r->slot_default[s]);
+    r->slot_default[s] = copy;
+    return CS_OK;
 }
 
 void cs_request_on_progress(cs_request *r, void (*fn)(void *user, uint64_t done, uint64_t total),
@@ -290,9 +321,11 @@ void cs_request_command_line(const cs_request *r, char *buf, size_t cap)
 {
     const cs_opt_table *t = r->opts_table;
     bool dice = strcmp(r->cmd, "dice") == 0;
+    int operand_slot = t->operand ? slot_of(t->operand) : -1;
+    const char *operand_text = operand_slot >= 0 ? cs_req_slot(r, (cs_req_slot_id)operand_slot) : NULL;
     snprintf(buf, cap, "chargesim %s", r->cmd);
-    if (!dice)
-        word(buf, cap, cs_req_slot(r, CS_REQ_INPUT));
+    if (!dice && operand_text)
+        word(buf, cap, operand_text);
     for (int i = 0; i < r->n; i++) {
         const cs_opt *o = cs_opt_by_key(t, r->key[i]);
         bool operand = t->operand && strcmp(r->key[i], t->operand) == 0;
