@@ -74,6 +74,9 @@ struct cs_request {
     int sampling_pair;
     void (*progress)(void *user, uint64_t done, uint64_t total);
     void *progress_user;
+    int (*cancel)(void *user);
+    void *cancel_user;
+    struct cs_ckpt *cancel_ck;   /* the run's stop, when cancel is given and no checkpoint */
     /* State. */
     bool refused, checked, ran;
     cs_error err;

@@ -67,6 +67,12 @@ cs_status cs_request_default(cs_request *r, const char *key, const char *value);
 void cs_request_on_progress(cs_request *r, void (*fn)(void *user, uint64_t done, uint64_t total),
                             void *user);
 
+/* Cancel (run, map, compare): fn(user) non-zero stops the run at its next
+ * safe point, and cs_request_run then returns CS_ESTOPPED. fn is called
+ * from the worker threads: it must only read a flag. Not with a checkpoint
+ * of the caller's attached (cs_request_run_opts): its sink decides then. */
+void cs_request_on_cancel(cs_request *r, int (*fn)(void *user), void *user);
+
 /* Checks the request without running it: reads the inputs, builds the
  * experiment(s) and plans the run. CS_OK or the refusal. Run calls it when
  * it was not called. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chargesim/checkpoint.h"
 #include "chargesim/cmpreport.h"
 #include "chargesim/dicereport.h"
 #include "chargesim/estimator.h"
@@ -329,17 +330,48 @@ static cs_status run_dice(cs_request *r)
     return st;
 }
 
+/* A checkpoint that writes nothing and stops when the caller's cancel
+ * says so: how a run is stopped at a safe point (checkpoint.h). */
+static cs_status no_write(void *user, const cs_ckpt_piece *pieces, int n, cs_error *err)
+{
+    (void)user;
+    (void)pieces;
+    (void)n;
+    (void)err;
+    return CS_OK;
+}
+
+static int cancelled(void *user)
+{
+    const cs_request *r = user;
+    return r->cancel(r->cancel_user) ? 1 : 0;
+}
+
+static cs_status arm_cancel(cs_request *r)
+{
+    if (!r->cancel || r->opts.checkpoint || is(r, "dice") || is(r, "units"))
+        return CS_OK;
+    cs_ckpt_sink sink = {no_write, cancelled, r};
+    if (!(r->cancel_ck = cs_ckpt_new(1e300, &sink)))
+        return cs_error_set(&r->err, CS_ENOMEM, "out of memory");
+    cs_status st = cs_ckpt_identify(r->cancel_ck, r->cmd, &r->ea, &r->opts, r->extra, "", &r->err);
+    if (st == CS_OK)
+        r->opts.checkpoint = r->cancel_ck;
+    return st;
+}
+
 cs_status cs_req_steps_run(cs_request *r)
 {
-    if (is(r, "run"))
-        return run_run(r);
-    if (is(r, "map"))
-        return run_map(r);
-    if (is(r, "compare"))
-        return run_compare(r);
-    if (is(r, "units"))
-        return cs_req_units_run(r);
-    return run_dice(r);
+    cs_status st = arm_cancel(r);
+    if (st == CS_OK)
+        st = is(r, "run")       ? run_run(r)
+             : is(r, "map")     ? run_map(r)
+             : is(r, "compare") ? run_compare(r)
+             : is(r, "units")   ? cs_req_units_run(r)
+                                : run_dice(r);
+    if (st == CS_ESTOPPED && r->cancel_ck)
+        cs_error_set(&r->err, st, "cancelled");
+    return st;
 }
 
 void cs_req_steps_free(cs_request *r)
@@ -360,5 +392,6 @@ void cs_req_steps_free(cs_request *r)
     if (r->has_a)
         cs_experiment_free(&r->ea);
     free(r->extra);
+    cs_ckpt_free(r->cancel_ck);
     cs_req_units_free(r);
 }

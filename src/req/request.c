@@ -217,6 +217,12 @@ cs_status cs_request_default(cs_request *r, const char *key, const char *value)
     return CS_OK;
 }
 
+void cs_request_on_cancel(cs_request *r, int (*fn)(void *user), void *user)
+{
+    r->cancel = fn;
+    r->cancel_user = user;
+}
+
 void cs_request_on_progress(cs_request *r, void (*fn)(void *user, uint64_t done, uint64_t total),
                             void *user)
 {
