@@ -69,15 +69,6 @@ int cs_cli_unknown_option(const char *cmd, const char *arg);
  * --precision run's points or cells stopped at the trial cap before
  * reaching the precision), on stderr; the run stands. */
 void cs_cli_precision_warning(const char *cmd, const struct cs_request *r);
-/* A command's overrides for the experiment file, in the order given (draw's
- * --set K=V). */
-#define CS_CLI_MAX_SETS CS_ENTRIES_MAX_SETS
-typedef struct cs_cli_sets {
-    const char *set[CS_CLI_MAX_SETS];
-    int n;
-} cs_cli_sets;
-/* Appends v: 0, or the exit status after the message (too many). */
-int cs_cli_sets_add(const char *cmd, cs_cli_sets *s, const char *v);
 /* Parses option `opt`'s value v (chargesim/parse.h) into *out within
  * [lo, hi]: 0, or the exit status after printing why it was refused. */
 int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,

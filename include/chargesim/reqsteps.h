@@ -5,7 +5,8 @@
  * (the keys, the results) and the steps share, and nothing outside src/req
  * reads. The steps are the command line's, in its order: what cmd_*.c ran
  * before issue 51, written once: src/req/reqsteps.c (run, map, compare,
- * dice) and src/req/requnits.c (units: the stages of unitsrc.h). */
+ * dice), src/req/requnits.c (units: the stages of unitsrc.h) and
+ * src/req/reqshow.c (rules' text, draw's display list). */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -13,6 +14,7 @@
 #include "chargesim/entries.h"
 #include "chargesim/map.h"
 #include "chargesim/options.h"
+#include "chargesim/replay.h"
 #include "chargesim/request.h"
 #include "chargesim/roster.h"
 #include "chargesim/sched.h"
@@ -35,7 +37,7 @@ typedef struct cs_req_sets {
 typedef enum cs_req_slot_id {
     CS_REQ_INPUT, CS_REQ_SUCCESS, CS_REQ_PIVOT, CS_REQ_X, CS_REQ_Y, CS_REQ_EXPR, CS_REQ_DIST,
     CS_REQ_SOURCE, CS_REQ_RULES, CS_REQ_MAPPING, CS_REQ_CATALOGUE, CS_REQ_DISTANCE,
-    CS_REQ_SLOTS
+    CS_REQ_NAME, CS_REQ_SLOTS
 } cs_req_slot_id;
 
 /* What units' stages make, freed together. */
@@ -104,6 +106,12 @@ struct cs_request {
     bool has_grid;
     double grid[8];
     cs_req_units u;              /* units */
+    cs_text text_out;            /* rules: what it prints */
+    uint64_t point, trial;       /* draw: the trial drawn */
+    struct cs_drawing *drawing;  /* draw: its display list */
+    char title[3][CS_REPLAY_TITLE_LINE];
+    const char *title_line[3];
+    int n_title;
 };
 
 /* A slot's text ("" for a key given without a value), or NULL when unset;
@@ -125,5 +133,8 @@ void cs_req_steps_free(cs_request *r);
  * tabulated in one go; what they made freed. */
 cs_status cs_req_units_run(cs_request *r);
 void cs_req_units_free(cs_request *r);
+/* rules' text and draw's display list (reqshow.c). */
+cs_status cs_req_rules_run(cs_request *r);
+cs_status cs_req_draw_run(cs_request *r);
 
 #endif

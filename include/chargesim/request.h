@@ -21,7 +21,8 @@
  * Keys. Each command's keys are its options' (options.h: the table of each
  * command names the key each option sets): "input" (run, map, compare: the
  * experiment file, "-" for none, the default), "source", "rules",
- * "mapping", "catalogue", "distance" (units), "set" (a --set text K=V),
+ * "mapping", "catalogue", "distance" (units), "name" (rules), "point",
+ * "trial" (draw), "set" (a --set text K=V),
  * "b" (compare's --b text), "success", "pivot", "format" (csv, md, tex),
  * "threads", "max_trials", "dist" (run: the distributions too), "x", "y"
  * (map), "expr", "trials", "seed", "confidence", "exact" (dice). Any other
@@ -35,7 +36,8 @@
  * the cs_request_set call (0 for the first), or -1 with cs_request_fault_key
  * naming a missing one ("expr") or none.
  *
- * In src/req/request.c; units' results in src/req/requnits.c. */
+ * In src/req/request.c; units' results in src/req/requnits.c, rules' and
+ * draw's in src/req/reqshow.c. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,7 +48,8 @@
 /* An owned request. */
 typedef struct cs_request cs_request;
 
-/* A new request of command cmd (run, map, compare, dice, units); NULL when out of
+/* A new request of command cmd (run, map, compare, dice, units, rules,
+ * draw); NULL when out of
  * memory or cmd is no command a request runs (cs_request_known). */
 cs_request *cs_request_new(const char *cmd);
 /* Whether a request runs command cmd. */
@@ -105,6 +108,15 @@ void cs_request_command_line(const cs_request *r, char *buf, size_t cap);
  * source was read. */
 int cs_request_said(const cs_request *r);
 const char *cs_request_said_line(const cs_request *r, int i);
+/* rules: the text it prints (the rulesets, or one ruleset's readings,
+ * parameters, outcomes and measured quantities); "" for other commands. */
+const char *cs_request_text(const cs_request *r);
+/* draw: the trial's display list (drawing.h), which a renderer draws
+ * (battlefield.h), and its title lines (*n_title of them); NULL for other
+ * commands or before a run. */
+struct cs_drawing;
+const struct cs_drawing *cs_request_drawing(const cs_request *r, const char *const **title,
+                                            int *n_title);
 /* A map's grid: nx, ny, x0, dx, y0, dy, charger_w, charger_d into g[8];
  * false when the request made no map. */
 bool cs_request_grid(const cs_request *r, double g[8]);

@@ -197,11 +197,3 @@ void cs_progress_finish(cs_progress *p)
     if (p->shown)
         fprintf(stderr, "\r%60s\r", "");
 }
-
-int cs_cli_sets_add(const char *cmd, cs_cli_sets *s, const char *v)
-{
-    if (s->n >= CS_CLI_MAX_SETS)
-        return cs_cli_fail(cmd, CS_EINPUT, "too many overrides");
-    s->set[s->n++] = v;
-    return 0;
-}

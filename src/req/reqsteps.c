@@ -196,8 +196,8 @@ cs_status cs_req_steps_check(cs_request *r)
     r->opts.progress_user = r->progress_user;
     if (is(r, "dice"))
         return check_dice(r);
-    if (is(r, "units"))
-        return CS_OK; /* its stages check as they go: run does it all */
+    if (is(r, "units") || is(r, "rules") || is(r, "draw"))
+        return CS_OK; /* their steps check as they go: run does it all */
     st = is(r, "run") ? check_run(r) : is(r, "map") ? check_map(r) : check_compare(r);
     /* The run is built here, once: its estimator (auto resolved) is what
      * a checkpoint's identity and the run read (cs_sched_plan). */
@@ -349,7 +349,7 @@ static int cancelled(void *user)
 
 static cs_status arm_cancel(cs_request *r)
 {
-    if (!r->cancel || r->opts.checkpoint || is(r, "dice") || is(r, "units"))
+    if (!r->cancel || r->opts.checkpoint || !(is(r, "run") || is(r, "map") || is(r, "compare")))
         return CS_OK;
     cs_ckpt_sink sink = {no_write, cancelled, r};
     if (!(r->cancel_ck = cs_ckpt_new(1e300, &sink)))
@@ -368,6 +368,8 @@ cs_status cs_req_steps_run(cs_request *r)
              : is(r, "map")     ? run_map(r)
              : is(r, "compare") ? run_compare(r)
              : is(r, "units")   ? cs_req_units_run(r)
+             : is(r, "rules")   ? cs_req_rules_run(r)
+             : is(r, "draw")    ? cs_req_draw_run(r)
                                 : run_dice(r);
     if (st == CS_ESTOPPED && r->cancel_ck)
         cs_error_set(&r->err, st, "cancelled");
@@ -393,5 +395,7 @@ void cs_req_steps_free(cs_request *r)
         cs_experiment_free(&r->ea);
     free(r->extra);
     cs_ckpt_free(r->cancel_ck);
+    free(r->text_out.s);
+    free(r->drawing);
     cs_req_units_free(r);
 }

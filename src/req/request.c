@@ -18,7 +18,8 @@ bool cs_request_known(const char *cmd)
 {
     return cmd && (strcmp(cmd, "run") == 0 || strcmp(cmd, "map") == 0 ||
                    strcmp(cmd, "compare") == 0 || strcmp(cmd, "dice") == 0 ||
-                   strcmp(cmd, "units") == 0);
+                   strcmp(cmd, "units") == 0 || strcmp(cmd, "rules") == 0 ||
+                   strcmp(cmd, "draw") == 0);
 }
 
 cs_request *cs_request_new(const char *cmd)
@@ -108,6 +109,9 @@ static cs_status check_now(cs_request *r, int i, const cs_opt *o, const char *v)
                               v);
     } else if (strcmp(k, "exact") == 0) {
         r->exact = true;
+    } else if (strcmp(k, "point") == 0 || strcmp(k, "trial") == 0) {
+        st = cs_parse_u64_option(o->name, v, 0, UINT64_MAX, k[0] == 'p' ? &r->point : &r->trial,
+                                 err);
     }
     if (st == CS_OK && (strcmp(k, "seed") == 0 || strcmp(k, "threads") == 0 ||
                         strcmp(k, "confidence") == 0) && strcmp(r->cmd, "dice") == 0) {
@@ -126,7 +130,7 @@ static int slot_of(const char *key)
 {
     static const char *const names[CS_REQ_SLOTS] = {
         "input", "success", "pivot", "x", "y", "expr", "dist",
-        "source", "rules", "mapping", "catalogue", "distance"};
+        "source", "rules", "mapping", "catalogue", "distance", "name"};
     for (int s = 0; s < CS_REQ_SLOTS; s++)
         if (strcmp(key, names[s]) == 0)
             return s;
@@ -155,9 +159,8 @@ cs_status cs_request_set(cs_request *r, const char *key, const char *value)
     if (!o && !operand && dice)
         return refuse(r, i, CS_EINPUT,
                       "'%s' is not a key of a dice link; expected expr, trials or seed", key);
-    if (!o && !operand && units)
-        return refuse(r, i, CS_EINPUT, "'%s' is not a key of units (see chargesim units --help)",
-                      key);
+    if (!o && !operand && (units || strcmp(r->cmd, "rules") == 0))
+        return refuse(r, i, CS_EINPUT, "'%s' is not a key of this command", key);
     if (units && o && o->type == CS_OPT_SET) {
         const char *eq = value ? strchr(value, '=') : NULL;
         if (!eq || eq == value)
