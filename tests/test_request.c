@@ -138,3 +138,40 @@ Test(request, dice_and_units_give_their_tables)
     free(out);
     cs_request_free(r);
 }
+
+/* The kind of column `name` of r's first table, and its unit. */
+static const char *kind_of(cs_request *r, const char *name, const char **unit)
+{
+    cs_request_column c;
+    for (int k = 0; cs_request_column_at(r, 0, k, &c); k++)
+        if (strcmp(c.name, name) == 0) {
+            *unit = c.unit;
+            cr_expect(c.description[0], "%s has a description", name);
+            return c.kind;
+        }
+    cr_assert(false, "no column %s", name);
+    return NULL;
+}
+
+Test(request, each_column_says_what_it_holds)
+{
+    static const char *const methods[] = {"exact", "mc"};
+    for (int m = 0; m < 2; m++) {
+        cs_request *r = cs_request_new("run");
+        cs_request_set(r, "experiment.ruleset", "t9a");
+        cs_request_set(r, "distance", "5..7");
+        cs_request_set(r, "experiment.method", methods[m]);
+        cs_request_set(r, "experiment.trials", "1000");
+        cr_assert_eq(cs_request_run(r), CS_OK, "%s", cs_request_error(r)->msg);
+        const char *unit;
+        cr_expect_str_eq(kind_of(r, "distance", &unit), "key");
+        cr_expect_str_eq(unit, "in");
+        cr_expect_str_eq(kind_of(r, "p_success", &unit), m ? "estimate" : "exact");
+        cr_expect_str_eq(kind_of(r, "ci_low", &unit), "interval");
+        cr_expect_str_eq(kind_of(r, "trials", &unit), "count");
+        cr_expect_str_eq(kind_of(r, "method", &unit), "text");
+        cs_request_column c;
+        cr_expect(!cs_request_column_at(r, 0, 999, &c));
+        cs_request_free(r);
+    }
+}

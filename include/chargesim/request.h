@@ -90,6 +90,15 @@ int cs_request_tables(const cs_request *r);
 cs_table *cs_request_table(cs_request *r, int i);
 /* The table that `name` names: "dist" (run's distributions), else NULL. */
 cs_table *cs_request_named_table(cs_request *r, const char *name);
+/* Column col of table i (cs_request_table): its name, one-line
+ * description ("" when none), unit ("" when none) and kind: "key" (what a
+ * row is about), "exact" or "estimate" (a number the run computed, as its
+ * method was: exact, or sampled), "interval" (an end of a confidence
+ * interval), "count", "text", or "" (not said). false past the last. */
+typedef struct cs_request_column {
+    const char *name, *description, *unit, *kind;
+} cs_request_column;
+bool cs_request_column_at(cs_request *r, int i, int col, cs_request_column *out);
 /* The method that ran ("exact", "mc", ...); "" before a run. */
 const char *cs_request_method(const cs_request *r);
 /* How the numbers were obtained, one paragraph; "" when none. */

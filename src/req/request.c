@@ -278,6 +278,20 @@ cs_table *cs_request_named_table(cs_request *r, const char *name)
     return r->ran && r->has_dist && strcmp(name, "dist") == 0 ? &r->dist : NULL;
 }
 
+bool cs_request_column_at(cs_request *r, int i, int col, cs_request_column *out)
+{
+    const cs_table *t = cs_request_table(r, i);
+    if (!t || col < 0 || col >= t->ncols)
+        return false;
+    const cs_colmeta *m = &t->meta[col];
+    bool exact = strcmp(r->method, "exact") == 0;
+    *out = (cs_request_column){t->header[col], t->desc[col] ? t->desc[col] : "",
+                               m->unit ? m->unit : "",
+                               m->kind == CS_COL_VALUE ? (exact ? "exact" : "estimate")
+                                                       : cs_colkind_name(m->kind)};
+    return true;
+}
+
 const char *cs_request_method(const cs_request *r)
 {
     return r->method;

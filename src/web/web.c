@@ -93,6 +93,13 @@ static json_t *text(const char *s)
 
 /* A table's "header" (its column titles) and "rows" (every cell as text):
  * what the page shows cell for cell. */
+/* The commands a link may name (the Units tab has its own entry point). */
+static bool page_command(const char *cmd)
+{
+    return strcmp(cmd, "run") == 0 || strcmp(cmd, "map") == 0 || strcmp(cmd, "compare") == 0 ||
+           strcmp(cmd, "dice") == 0;
+}
+
 static json_t *result(cs_request *r, bool *oom)
 {
     static const char *const names[] = {"nx", "ny", "x0", "dx", "y0", "dy", "charger_w",
@@ -104,6 +111,15 @@ static json_t *result(cs_request *r, bool *oom)
     cs_webjson_set(o, "notice", json_null(), oom);
     cs_webjson_set(o, "warning", text(cs_request_warning(r)), oom);
     cs_webjson_table(o, cs_request_table(r, 0), oom);
+    /* What each column holds, for the page's charts: never guessed from
+     * its position. */
+    json_t *cols = json_array();
+    cs_request_column c;
+    for (int k = 0; cs_request_column_at(r, 0, k, &c); k++)
+        cs_webjson_add(cols, json_pack("{s:s, s:s, s:s, s:s}", "name", c.name, "description",
+                                       c.description, "unit", c.unit, "kind", c.kind),
+                       oom);
+    cs_webjson_set(o, "columns", cols, oom);
     double g[8];
     if (cs_request_grid(r, g)) {
         json_t *grid = json_object();
@@ -119,7 +135,7 @@ static json_t *result(cs_request *r, bool *oom)
 static json_t *refusal(const web_link *l, const cs_error *err, const char *field, bool *oom)
 {
     char cli[1200];
-    if (cs_request_known(l->cmd))
+    if (page_command(l->cmd))
         snprintf(cli, sizeof cli, "chargesim %s: %s", l->cmd, err->msg);
     else
         snprintf(cli, sizeof cli, "chargesim: %s", err->msg);
@@ -168,9 +184,9 @@ const char *cs_web_exec(void)
     web_link *l = the_link();
     cs_error err = {0};
     char command[16384] = "";
-    cs_request *r = cs_request_new(l->cmd);
+    cs_request *r = page_command(l->cmd) ? cs_request_new(l->cmd) : NULL;
     cs_status st = CS_OK;
-    if (!cs_request_known(l->cmd))
+    if (!page_command(l->cmd))
         st = cs_error_set(&err, CS_EINPUT,
                           "unknown command '%s': expected run, map, compare or dice", l->cmd);
     else if (!r || l->oom)
