@@ -61,18 +61,10 @@ int cs_cli_set(const char *cmd, struct cs_request *r, const struct cs_opt *o, co
 int cs_cli_fail(const char *cmd, cs_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int cs_cli_fail_err(const char *cmd, const cs_error *err);
-/* An unknown option `arg` of command cmd: the message, with the nearest of
- * its options (its table, options.h) as a suggestion ("did you mean
- * --trials?"); returns exit status 2. */
-int cs_cli_unknown_option(const char *cmd, const char *arg);
 /* After the outputs: the request's precision warning, if any (some of a
  * --precision run's points or cells stopped at the trial cap before
  * reaching the precision), on stderr; the run stands. */
 void cs_cli_precision_warning(const char *cmd, const struct cs_request *r);
-/* Parses option `opt`'s value v (chargesim/parse.h) into *out within
- * [lo, hi]: 0, or the exit status after printing why it was refused. */
-int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,
-                uint64_t *out);
 /* --threads T: 1 to 1024, capped at the processors available with a note
  * on stderr. 0, or the exit status after printing the error. */
 int cs_cli_threads(const char *cmd, const char *v, int *threads);

@@ -19,13 +19,13 @@
  *     cs_request_free(r);
  *
  * Keys. Each command's keys are its options' (options.h: the table of each
- * command names the key each option sets): "input" (run, map, compare: the
- * experiment file, "-" for none, the default), "source", "rules",
- * "mapping", "catalogue", "distance" (units), "name" (rules), "point",
- * "trial" (draw), "set" (a --set text K=V),
- * "b" (compare's --b text), "success", "pivot", "format" (csv, md, tex),
- * "threads", "max_trials", "dist" (run: the distributions too), "x", "y"
- * (map), "expr", "trials", "seed", "confidence", "exact" (dice). Any other
+ * command names the key each option sets) and its operand's: "input" (run,
+ * map, compare, draw: the experiment file; "-", the default, for none),
+ * "set" (a --set text K=V), "b" (compare's --b text), "success", "pivot",
+ * "format" (csv, md, tex), "threads", "max_trials", "dist" (run: the
+ * distributions too), "x", "y" (map), "expr", "trials", "seed",
+ * "confidence", "exact" (dice), "source", "rules", "mapping", "catalogue",
+ * "distance" (units), "name" (rules), "point", "trial" (draw). Any other
  * key K of run, map and compare is the override K=V, as --set K=V (a NULL
  * value: the text K alone, refused as --set refuses it); "b.K" is
  * compare's --b K=V. A value is checked when it is set where the command
@@ -49,8 +49,8 @@
 typedef struct cs_request cs_request;
 
 /* A new request of command cmd (run, map, compare, dice, units, rules,
- * draw); NULL when out of
- * memory or cmd is no command a request runs (cs_request_known). */
+ * draw); NULL when out of memory or cmd is no command a request runs
+ * (cs_request_known). */
 cs_request *cs_request_new(const char *cmd);
 /* Whether a request runs command cmd. */
 bool cs_request_known(const char *cmd);
@@ -105,9 +105,11 @@ const char *cs_request_method(const cs_request *r);
 const char *cs_request_note(const cs_request *r);
 /* The precision warning (--precision stopped at its cap), or NULL. */
 const char *cs_request_warning(const cs_request *r);
-/* The error of the last call that failed. */
+/* The error of the last call that failed (its key, detail: error.h). */
 const cs_error *cs_request_error(const cs_request *r);
+/* The parameter at fault: the index of its cs_request_set call, or -1. */
 int cs_request_fault(const cs_request *r);
+/* The key of a parameter at fault that was never set ("expr"), or NULL. */
 const char *cs_request_fault_key(const cs_request *r);
 /* The equivalent command line, `chargesim CMD ARGS` with the shell's
  * quoting, into buf (cap bytes). */
@@ -157,8 +159,5 @@ bool cs_request_input(const cs_request *r, int i, const char **path, const char 
 const char *cs_request_about(const cs_request *r);
 struct cs_units;
 const struct cs_units *cs_request_units(const cs_request *r);
-/* Whether every point met --precision (true without it), and the cap it
- * ran under. */
-bool cs_request_precision_met(const cs_request *r, uint64_t *max_trials);
 
 #endif

@@ -36,11 +36,6 @@ static int unknown_option(const cs_opt_table *t, const char *arg)
     return cs_cli_fail(cmd, CS_EINPUT, "unknown option '%s' (see chargesim %s --help)", arg, cmd);
 }
 
-int cs_cli_unknown_option(const char *cmd, const char *arg)
-{
-    return unknown_option(cs_opt_table_of(cmd), arg);
-}
-
 /* Whether word w spells option o in full: getopt_long takes a prefix of a
  * long name too, which the command line never has. */
 static bool spelled(const cs_opt *o, const char *w)

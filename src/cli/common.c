@@ -87,8 +87,10 @@ int cs_cli_set(const char *cmd, cs_request *r, const cs_opt *o, const char *v)
     return cs_request_set(r, o->key, v) != CS_OK ? cs_cli_fail_err(cmd, cs_request_error(r)) : 0;
 }
 
-int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,
-                uint64_t *out)
+/* Parses option `opt`'s value v (chargesim/parse.h) into *out within
+ * [lo, hi]: 0, or the exit status after printing why it was refused. */
+static int cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,
+                    uint64_t *out)
 {
     cs_error err;
     if (cs_parse_u64_option(opt, v, lo, hi, out, &err) != CS_OK)
@@ -99,7 +101,7 @@ int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, ui
 int cs_cli_threads(const char *cmd, const char *v, int *threads)
 {
     uint64_t t;
-    int rc = cs_cli_uint(cmd, "--threads", v, 1, 1024, &t);
+    int rc = cli_uint(cmd, "--threads", v, 1, 1024, &t);
     if (rc)
         return rc;
     /* More threads than processors only add switching: capped, said once. */

@@ -396,9 +396,3 @@ const char *cs_request_identity_extra(cs_request *r)
 {
     return r->extra;
 }
-
-bool cs_request_precision_met(const cs_request *r, uint64_t *max_trials)
-{
-    *max_trials = r->cap;
-    return !r->warning[0];
-}
