@@ -54,6 +54,8 @@ int cs_cli_args_table(const struct cs_opt_table *t, int argc, char **argv,
                       void *user);
 /* Command cmd's --help text (options.h) on `to`. */
 void cs_cli_usage(const char *cmd, FILE *to);
+/* Sets request key `key` to v: 0, or the exit status after the message. */
+int cs_cli_request_set(const char *cmd, struct cs_request *r, const char *key, const char *v);
 /* Sets the request key option o stands for to v (--threads capped at the
  * processors, with a note): 0, or the exit status after the message. */
 int cs_cli_set(const char *cmd, struct cs_request *r, const struct cs_opt *o, const char *v);

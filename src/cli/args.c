@@ -31,8 +31,9 @@ static int unknown_option(const cs_opt_table *t, const char *arg)
 {
     const char *cmd = t->cmd, *best = cs_opt_suggest(t, arg);
     if (best)
-        return cs_cli_fail(cmd, CS_EINPUT, "unknown option '%s'; did you mean %s? (see chargesim %s --help)",
-                           arg, best, cmd);
+        return cs_cli_fail(cmd, CS_EINPUT,
+                           "unknown option '%s'; did you mean %s? (see chargesim %s --help)", arg,
+                           best, cmd);
     return cs_cli_fail(cmd, CS_EINPUT, "unknown option '%s' (see chargesim %s --help)", arg, cmd);
 }
 
@@ -111,8 +112,9 @@ int cs_cli_args_table(const cs_opt_table *t, int argc, char **argv, bool (*opera
         if (c == -1)
             break;
         const char *w = args[at < argc + 1 ? at : argc];
-        const cs_opt *o = c >= 256 ? &t->opt[c - 256] : c == 1 || c == '?' || c == ':' ? NULL
-                                                                                       : short_opt(t, c);
+        const cs_opt *o = c >= 256                           ? &t->opt[c - 256]
+                          : c == 1 || c == '?' || c == ':' ? NULL
+                                                           : short_opt(t, c);
         if (c == 1) {
             rc = each(user, NULL, argv[optind - 2]);
         } else if (c == '?' || (o && !spelled(o, w))) {

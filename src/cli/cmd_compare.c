@@ -34,7 +34,7 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
         if (a->path)
             return cs_cli_fail(CMD, CS_EINPUT, "one experiment file at a time ('%s')", v);
         a->path = v;
-        return cs_request_set(a->req, "input", v) != CS_OK ? cs_cli_fail_err(CMD, cs_request_error(a->req)) : 0;
+        return cs_cli_request_set(CMD, a->req, "input", v);
     }
     if (o->key) {
         if (strcmp(o->key, "format") == 0)

@@ -34,7 +34,7 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
                                "spaces or quote it",
                                a->expr, v);
         a->expr = v;
-        return cs_request_set(a->req, "expr", v) != CS_OK ? cs_cli_fail_err("dice", cs_request_error(a->req)) : 0;
+        return cs_cli_request_set("dice", a->req, "expr", v);
     }
     if (!o->key) {
         a->out = v;

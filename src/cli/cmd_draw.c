@@ -45,9 +45,7 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
         if (a->path)
             return cs_cli_fail("draw", CS_EINPUT, "one experiment file at a time");
         a->path = v;
-        return cs_request_set(a->req, "input", v) != CS_OK
-                   ? cs_cli_fail_err("draw", cs_request_error(a->req))
-                   : 0;
+        return cs_cli_request_set("draw", a->req, "input", v);
     }
     if (!o->key) {
         a->out = v;

@@ -40,7 +40,7 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
             return cs_cli_fail(CMD, CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
                                a->path, v);
         a->path = v;
-        return cs_request_set(a->req, "input", v) != CS_OK ? cs_cli_fail_err(CMD, cs_request_error(a->req)) : 0;
+        return cs_cli_request_set(CMD, a->req, "input", v);
     }
     if (o->key)
         return cs_cli_set(CMD, a->req, o, v);

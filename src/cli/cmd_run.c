@@ -34,7 +34,7 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
             return cs_cli_fail("run", CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
                                a->path, v);
         a->path = v;
-        return cs_request_set(a->req, "input", v) != CS_OK ? cs_cli_fail_err("run", cs_request_error(a->req)) : 0;
+        return cs_cli_request_set("run", a->req, "input", v);
     }
     if (o->key) {
         if (strcmp(o->key, "format") == 0)

@@ -74,9 +74,7 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
             return cs_cli_fail("units", CS_EINPUT, "one SOURCE at a time ('%s' and '%s')",
                                a->source, v);
         a->source = v;
-        return cs_request_set(a->req, "source", v) != CS_OK
-                   ? cs_cli_fail_err("units", cs_request_error(a->req))
-                   : 0;
+        return cs_cli_request_set("units", a->req, "source", v);
     }
     if (!o->key) {
         if (strcmp(o->name, "--quiet") == 0)

@@ -73,6 +73,11 @@ void cs_cli_precision_warning(const char *cmd, const cs_request *r)
         fprintf(stderr, "chargesim %s: %s\n", cmd, w);
 }
 
+int cs_cli_request_set(const char *cmd, cs_request *r, const char *key, const char *v)
+{
+    return cs_request_set(r, key, v) != CS_OK ? cs_cli_fail_err(cmd, cs_request_error(r)) : 0;
+}
+
 int cs_cli_set(const char *cmd, cs_request *r, const cs_opt *o, const char *v)
 {
     char capped[32];
@@ -84,7 +89,7 @@ int cs_cli_set(const char *cmd, cs_request *r, const cs_opt *o, const char *v)
         snprintf(capped, sizeof capped, "%d", t);
         v = capped;
     }
-    return cs_request_set(r, o->key, v) != CS_OK ? cs_cli_fail_err(cmd, cs_request_error(r)) : 0;
+    return cs_cli_request_set(cmd, r, o->key, v);
 }
 
 /* Parses option `opt`'s value v (chargesim/parse.h) into *out within

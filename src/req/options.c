@@ -10,43 +10,64 @@
 #include "chargesim/map.h"
 #include "chargesim/parse.h"
 
-/* The page's word on --method (its choices are the experiment's methods). */
-#define CS_OPT_METHOD_FIELD \
+/* The page's words on the experiment's settings, one line each: the same
+ * fields in run, compare and map. */
+#define FIELD_TRIALS                                                                     \
+    "trials per sweep point (mc), or sampled layouts (conditional); exact rolls none, so " \
+    "it ignores this"
+#define FIELD_SEED "the seed: the same seed gives the same numbers"
+#define FIELD_METHOD \
     "how to compute: auto, mc, conditional, exact, rqmc (auto: the best this scenario allows)"
+#define FIELD_CONFIDENCE "the intervals' confidence"
+#define FIELD_PRECISION \
+    "add trials until every interval half-width is at most this (0.001 or 0.1%); 0: off"
+#define FIELD_SUCCESS \
+    "the outcomes p_success counts, e.g. charged,caught (default: the ruleset's success set)"
+#define FIELD_X "the target's positions across the table, LO..HI:STEP inches"
+#define FIELD_Y "the target's positions ahead of the charger, LO..HI:STEP inches"
 
 static const cs_opt run_opts[] = {
     {.name = "--set", .arg = "K=V", .type = CS_OPT_SET, .needs = "K=V", .key = "set",
      .help = "override a key: section.key=value, or key=value for [params]\n"
      "(repeatable; values take the file's syntax, e.g. distance=1..12;\n"
      "a..b:step must land on b)"},
-    {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value", .key = "experiment.trials", .field = "trials per sweep point (mc), or sampled layouts (conditional); exact rolls none, so it ignores this",
+    {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "experiment.trials", .field = FIELD_TRIALS,
      .help = "trials (or sampled layouts) per sweep point"},
-    {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value", .key = "experiment.seed", .field = "the seed: the same seed gives the same numbers",
+    {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "experiment.seed", .field = FIELD_SEED,
      .help = "the seed; the same seed gives the same bytes on any thread count"},
     {.name = "--threads", .arg = "T", .type = CS_OPT_COUNT, .needs = "a value", .key = "threads",
      .help = "worker threads (default: all cores; more are capped at them)"},
-    {.name = "--method", .arg = "M", .type = CS_OPT_CHOICE, .needs = "a value", .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = CS_OPT_METHOD_FIELD,
+    {.name = "--method", .arg = "M", .type = CS_OPT_CHOICE, .needs = "a value",
+     .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = FIELD_METHOD,
      .help = "auto (default: the best the scenario allows), mc, conditional\n"
      "(exact dice averaged over sampled layouts), exact (fixed layout)\n"
      "or rqmc (exact dice over randomised quasi-Monte Carlo layouts;\n"
      "auto picks it when parameters are drawn per trial)"},
-    {.name = "--replicates", .arg = "R", .type = CS_OPT_COUNT, .needs = "a value", .key = "experiment.replicates",
+    {.name = "--replicates", .arg = "R", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "experiment.replicates",
      .help = "rqmc: independent scrambles, 2 to 64 (default 16); the interval\n"
      "is a Student t on their R means"},
-    {.name = "--confidence", .arg = "C", .type = CS_OPT_NUMBER, .needs = "a value", .key = "experiment.confidence", .field = "the intervals' confidence",
+    {.name = "--confidence", .arg = "C", .type = CS_OPT_NUMBER, .needs = "a value",
+     .key = "experiment.confidence", .field = FIELD_CONFIDENCE,
      .help = "interval confidence, default 0.95"},
-    {.name = "--precision", .arg = "H", .type = CS_OPT_NUMBER, .needs = "a value", .key = "experiment.precision", .field = "add trials until every interval half-width is at most this (0.001 or 0.1%); 0: off", .def = "0",
+    {.name = "--precision", .arg = "H", .type = CS_OPT_NUMBER, .needs = "a value",
+     .key = "experiment.precision", .field = FIELD_PRECISION, .def = "0",
      .help = "add blocks until the interval half-width of every probability\n"
      "column (p_success and each p_<outcome>) is at most H (a\n"
      "proportion, e.g. 0.001, or a percentage, e.g. 0.1%); mc then\n"
      "reports Wilson intervals with continuity correction. Refused\n"
      "if it could need more than 10^9 trials per point"},
-    {.name = "--max-trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value", .key = "max_trials",
+    {.name = "--max-trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "max_trials",
      .help = "allow --precision up to N trials per point (at most 4e12)"},
-    {.name = "--success", .arg = "LIST", .type = CS_OPT_TEXT, .needs = "a list of outcomes", .key = "success", .field = "the outcomes p_success counts, e.g. charged,caught (default: the ruleset's success set)", .def = "",
+    {.name = "--success", .arg = "LIST", .type = CS_OPT_TEXT, .needs = "a list of outcomes",
+     .key = "success", .field = FIELD_SUCCESS, .def = "",
      .help = "outcomes p_success counts, e.g. charged,intercepted (default:\n"
      "the ruleset's; see chargesim rules NAME); the output names it"},
-    {.name = "--format", .arg = "F", .type = CS_OPT_CHOICE, .key = "format", .allowed = "csv|md|tex",
+    {.name = "--format", .arg = "F", .type = CS_OPT_CHOICE, .key = "format",
+     .allowed = "csv|md|tex",
      .help = "csv (default), md or tex"},
     {.name = "--pivot", .arg = "ROW:COL[:COLUMN]", .type = CS_OPT_TEXT, .key = "pivot",
      .help = "\n"
@@ -60,7 +81,8 @@ static const cs_opt run_opts[] = {
      "metric, value, count, p, ci_low, ci_high, method"},
     {.name = "--quiet", .arg = NULL, .type = CS_OPT_FLAG, .key = NULL,
      .help = "no progress bar (it shows only on a terminal, after 1 s)"},
-    {.name = "--checkpoint", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a file name", .key = NULL,
+    {.name = "--checkpoint", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a file name",
+     .key = NULL,
      .help = "keep the run's state in FILE: at least every 60 s, after each\n"
      "round of --precision, and on SIGINT or SIGTERM, which then\n"
      "stop it; the same command run again goes on from it and writes\n"
@@ -97,31 +119,40 @@ static const cs_opt compare_opts[] = {
      "least one; it must change something and keep the sweep)"},
     {.name = "--set", .arg = "K=V", .type = CS_OPT_SET, .needs = "K=V", .key = "set",
      .help = "override a key in both variants"},
-    {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value", .key = "experiment.trials", .field = "trials per sweep point (mc), or sampled layouts (conditional); exact rolls none, so it ignores this",
+    {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "experiment.trials", .field = FIELD_TRIALS,
      .help = "trials (or sampled layouts) per sweep point"},
-    {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value", .key = "experiment.seed", .field = "the seed: the same seed gives the same numbers",
+    {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "experiment.seed", .field = FIELD_SEED,
      .help = "the seed; the same seed gives the same bytes on any thread count"},
     {.name = "--threads", .arg = "T", .type = CS_OPT_COUNT, .needs = "a value", .key = "threads",
      .help = "worker threads (default: all cores)"},
-    {.name = "--method", .arg = "M", .type = CS_OPT_CHOICE, .needs = "a value", .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = CS_OPT_METHOD_FIELD,
+    {.name = "--method", .arg = "M", .type = CS_OPT_CHOICE, .needs = "a value",
+     .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = FIELD_METHOD,
      .help = "auto (default), mc, conditional, rqmc or exact: paired Wald\n"
      "interval on per-trial differences (mc), CLT on per-layout\n"
      "differences of the exact probabilities (conditional), Student t\n"
      "over the replicates' mean differences, A and B on the same\n"
      "scrambled points (rqmc; auto picks it where run does), exact on\n"
      "both sides"},
-    {.name = "--replicates", .arg = "R", .type = CS_OPT_COUNT, .needs = "a value", .key = "experiment.replicates",
+    {.name = "--replicates", .arg = "R", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "experiment.replicates",
      .help = "rqmc: independent scrambles, 2 to 64 (default 16)"},
-    {.name = "--confidence", .arg = "C", .type = CS_OPT_NUMBER, .needs = "a value", .key = "experiment.confidence", .field = "the intervals' confidence",
+    {.name = "--confidence", .arg = "C", .type = CS_OPT_NUMBER, .needs = "a value",
+     .key = "experiment.confidence", .field = FIELD_CONFIDENCE,
      .help = "interval confidence, default 0.95"},
-    {.name = "--precision", .arg = "H", .type = CS_OPT_NUMBER, .needs = "a value", .key = "experiment.precision", .field = "add trials until every interval half-width is at most this (0.001 or 0.1%); 0: off", .def = "0",
+    {.name = "--precision", .arg = "H", .type = CS_OPT_NUMBER, .needs = "a value",
+     .key = "experiment.precision", .field = FIELD_PRECISION, .def = "0",
      .help = "add blocks until every delta's half-width is at most H (rqmc:\n"
      "double every replicate's points; it may stop short, and warns)"},
-    {.name = "--max-trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value", .key = "max_trials",
+    {.name = "--max-trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "max_trials",
      .help = "allow --precision up to N trials per point"},
-    {.name = "--success", .arg = "LIST", .type = CS_OPT_TEXT, .needs = "a list of outcomes", .key = "success", .field = "the outcomes p_success counts, e.g. charged,caught (default: the ruleset's success set)", .def = "",
+    {.name = "--success", .arg = "LIST", .type = CS_OPT_TEXT, .needs = "a list of outcomes",
+     .key = "success", .field = FIELD_SUCCESS, .def = "",
      .help = "outcomes p_success counts, in both variants"},
-    {.name = "--format", .arg = "F", .type = CS_OPT_CHOICE, .key = "format", .allowed = "csv|md|tex",
+    {.name = "--format", .arg = "F", .type = CS_OPT_CHOICE, .key = "format",
+     .allowed = "csv|md|tex",
      .help = "csv (default), md or tex (delta in percentage points)"},
     {.name = "--pivot", .arg = "ROW:COL", .type = CS_OPT_TEXT, .key = "pivot",
      .help = "a table of delta (p_success; md/tex in percentage points): rows\n"
@@ -131,7 +162,8 @@ static const cs_opt compare_opts[] = {
      "FILE-metadata.json beside it (CSVW: columns, provenance)"},
     {.name = "--quiet", .arg = NULL, .type = CS_OPT_FLAG, .key = NULL,
      .help = "no progress bar"},
-    {.name = "--checkpoint", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a file name", .key = NULL,
+    {.name = "--checkpoint", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a file name",
+     .key = NULL,
      .help = "keep the comparison's state in FILE, as run does: the same\n"
      "command run again goes on from it; removed when done"},
     {.name = "--checkpoint-every", .arg = "S", .type = CS_OPT_NUMBER, .key = NULL,
@@ -163,17 +195,20 @@ static const cs_opt dice_opts[] = {
     {.name = "--exact", .arg = NULL, .type = CS_OPT_FLAG, .key = "exact",
      .help = "exact probabilities (the default): columns value, p,\n"
      "p_at_least, p_at_most"},
-    {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value", .key = "trials", .def = "", .field = "sample this many rolls instead of the exact distribution",
+    {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value", .key = "trials",
+     .def = "", .field = "sample this many rolls instead of the exact distribution",
      .help = "sample N rolls instead; adds count, ci_low, ci_high (Wilson\n"
      "interval of p) and the intervals of p_at_least and p_at_most"},
-    {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value", .key = "seed", .def = "1", .field = "the seed of the sampling",
+    {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value", .key = "seed",
+     .def = "1", .field = "the seed of the sampling",
      .help = "seed of the sampling (default 1)"},
     {.name = "--threads", .arg = "T", .type = CS_OPT_COUNT, .needs = "a value", .key = "threads",
      .help = "threads for the sampling (the counts do not depend on it;\n"
      "more than the processors are capped at them)"},
     {.name = "--confidence", .arg = "C", .type = CS_OPT_NUMBER, .key = "confidence", .def = "0.95",
      .help = "interval confidence (default 0.95)"},
-    {.name = "--format", .arg = "F", .type = CS_OPT_CHOICE, .key = "format", .allowed = "csv|md|tex",
+    {.name = "--format", .arg = "F", .type = CS_OPT_CHOICE, .key = "format",
+     .allowed = "csv|md|tex",
      .help = "csv (default), md or tex"},
     {.name = "-o", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a file name", .key = NULL,
      .help = "write to FILE (default: standard output); a CSV gets\n"
@@ -223,7 +258,8 @@ static const cs_opt units_opts[] = {
      .help = "a mapping file, or a directory of them (default:\n"
      "$CS_MAPPINGS, else experiments/mappings beside the\n"
      "directory holding this binary, else ./experiments/mappings)"},
-    {.name = "--catalogue", .arg = "PATH", .type = CS_OPT_FILE, .needs = "a value", .key = "catalogue",
+    {.name = "--catalogue", .arg = "PATH", .type = CS_OPT_FILE, .needs = "a value",
+     .key = "catalogue",
      .help = "a roster's catalogue (.cat, its .gst beside it), to tell\n"
      "its mounts and the list tool's modifiers (default: the\n"
      ".cat beside the roster whose id is the roster's\n"
@@ -232,13 +268,15 @@ static const cs_opt units_opts[] = {
      .help = "a ruleset parameter for every unit whose ruleset has it\n"
      "(repeatable); one value, not one the units carry, not the\n"
      "distance"},
-    {.name = "--distance", .arg = "a..b[:step]", .type = CS_OPT_TEXT, .needs = "a value", .key = "distance",
+    {.name = "--distance", .arg = "a..b[:step]", .type = CS_OPT_TEXT, .needs = "a value",
+     .key = "distance",
      .help = "the table's distances in inches (default: the\n"
      "first unit's mapping's range; step 1)"},
     {.name = "-o", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a value", .key = NULL,
      .help = "write the table to FILE, whole or not at all (default:\n"
      "standard output)"},
-    {.name = "--format", .arg = "csv|md|tex", .type = CS_OPT_CHOICE, .key = "format", .allowed = "csv|md|tex",
+    {.name = "--format", .arg = "csv|md|tex", .type = CS_OPT_CHOICE, .key = "format",
+     .allowed = "csv|md|tex",
      .help = "csv (default; probabilities in [0, 1]) or a Markdown or\n"
      "LaTeX table (percentages)"},
     {.name = "--quiet", .arg = NULL, .type = CS_OPT_FLAG, .key = NULL,
@@ -369,43 +407,55 @@ static const char rerun_tail[] =
     "Exit status: 0 done, 2 bad input or usage, 1 runtime failure.\n";
 
 static const cs_opt map_opts[] = {
-    {.name = "--x", .arg = "LO..HI:STEP", .type = CS_OPT_TEXT, .needs = "LO..HI:STEP", .key = "x", .field = "the target's positions across the table, LO..HI:STEP inches", .def = CS_MAP_DEFAULT_X,
+    {.name = "--x", .arg = "LO..HI:STEP", .type = CS_OPT_TEXT, .needs = "LO..HI:STEP", .key = "x",
+     .field = FIELD_X, .def = CS_MAP_DEFAULT_X,
      .help = "target positions across, inches (default -24..24:0.5); STEP\n"
      "must land on HI"},
-    {.name = "--y", .arg = "LO..HI:STEP", .type = CS_OPT_TEXT, .needs = "LO..HI:STEP", .key = "y", .field = "the target's positions ahead of the charger, LO..HI:STEP inches", .def = CS_MAP_DEFAULT_Y,
+    {.name = "--y", .arg = "LO..HI:STEP", .type = CS_OPT_TEXT, .needs = "LO..HI:STEP", .key = "y",
+     .field = FIELD_Y, .def = CS_MAP_DEFAULT_Y,
      .help = "target positions ahead, inches (default 0..24:0.5)"},
     {.name = "--set", .arg = "K=V", .type = CS_OPT_SET, .needs = "K=V", .key = "set",
      .help = "override a key: section.key=value, or key=value for [params]"},
-    {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value", .key = "experiment.trials", .field = "trials per sweep point (mc), or sampled layouts (conditional); exact rolls none, so it ignores this",
+    {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "experiment.trials", .field = FIELD_TRIALS,
      .help = "trials (or sampled layouts) per cell when the layout is random"},
-    {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value", .key = "experiment.seed", .field = "the seed: the same seed gives the same numbers",
+    {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "experiment.seed", .field = FIELD_SEED,
      .help = "the seed; the same seed gives the same bytes on any thread count"},
     {.name = "--threads", .arg = "T", .type = CS_OPT_COUNT, .needs = "a value", .key = "threads",
      .help = "worker threads (default: all cores; more are capped at them)"},
-    {.name = "--method", .arg = "M", .type = CS_OPT_CHOICE, .needs = "a value", .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = CS_OPT_METHOD_FIELD,
+    {.name = "--method", .arg = "M", .type = CS_OPT_CHOICE, .needs = "a value",
+     .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = FIELD_METHOD,
      .help = "auto (default), mc, conditional, exact or rqmc (as for run)"},
-    {.name = "--replicates", .arg = "R", .type = CS_OPT_COUNT, .needs = "a value", .key = "experiment.replicates",
+    {.name = "--replicates", .arg = "R", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "experiment.replicates",
      .help = "rqmc: independent scrambles, 2 to 64 (default 16)"},
-    {.name = "--confidence", .arg = "C", .type = CS_OPT_NUMBER, .needs = "a value", .key = "experiment.confidence", .field = "the intervals' confidence",
+    {.name = "--confidence", .arg = "C", .type = CS_OPT_NUMBER, .needs = "a value",
+     .key = "experiment.confidence", .field = FIELD_CONFIDENCE,
      .help = "interval confidence, default 0.95"},
-    {.name = "--precision", .arg = "H", .type = CS_OPT_NUMBER, .needs = "a value", .key = "experiment.precision", .field = "add trials until every interval half-width is at most this (0.001 or 0.1%); 0: off", .def = "0",
+    {.name = "--precision", .arg = "H", .type = CS_OPT_NUMBER, .needs = "a value",
+     .key = "experiment.precision", .field = FIELD_PRECISION, .def = "0",
      .help = "add blocks until every probability's interval half-width is at\n"
      "most H in each cell (as chargesim run --precision)"},
-    {.name = "--max-trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value", .key = "max_trials",
+    {.name = "--max-trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
+     .key = "max_trials",
      .help = "allow --precision up to N trials per cell (at most 4e12)"},
-    {.name = "--success", .arg = "LIST", .type = CS_OPT_TEXT, .needs = "a list of outcomes", .key = "success", .field = "the outcomes p_success counts, e.g. charged,caught (default: the ruleset's success set)", .def = "",
+    {.name = "--success", .arg = "LIST", .type = CS_OPT_TEXT, .needs = "a list of outcomes",
+     .key = "success", .field = FIELD_SUCCESS, .def = "",
      .help = "outcomes p_success counts (default: the ruleset's)"},
     {.name = "-o", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a file name", .key = NULL,
      .help = "write the CSV to FILE (default: standard output, unless --plot\n"
      "is given)"},
-    {.name = "--plot", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a file name (.svg, .png or .pdf)", .key = NULL,
+    {.name = "--plot", .arg = "FILE", .type = CS_OPT_FILE,
+     .needs = "a file name (.svg, .png or .pdf)", .key = NULL,
      .help = "the picture: .svg, .png or .pdf by the extension; heatmap with\n"
      "the 50/75/90% contours, the charger to scale, colour bar,\n"
      "cells where the target cannot stand hatched grey, cells\n"
      "where some drawn placements cannot hatched over"},
     {.name = "--quiet", .arg = NULL, .type = CS_OPT_FLAG, .key = NULL,
      .help = "no progress bar (it shows only on a terminal, after 1 s)"},
-    {.name = "--checkpoint", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a file name", .key = NULL,
+    {.name = "--checkpoint", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a file name",
+     .key = NULL,
      .help = "keep the map's state in FILE, as run does: the same command\n"
      "run again goes on from it; removed when done"},
     {.name = "--checkpoint-every", .arg = "S", .type = CS_OPT_NUMBER, .key = NULL,
@@ -449,8 +499,9 @@ static const char map_tail[] =
     "when SIGINT or SIGTERM stopped a map with --checkpoint. Output files are\n"
     "written under a temporary name and renamed, never left half-written.\n";
 
-#define TABLE(c, operand, field, width) \
-    {#c, operand, field, c##_head, c##_tail, width, c##_opts, (int)(sizeof c##_opts / sizeof c##_opts[0])}
+#define TABLE(c, operand, field, width)                                    \
+    {#c, operand, field, c##_head, c##_tail, width, c##_opts,              \
+     (int)(sizeof c##_opts / sizeof c##_opts[0])}
 
 /* In the order of `chargesim --help`. */
 static const cs_opt_table tables[] = {
@@ -486,7 +537,8 @@ const cs_opt_table *cs_opt_table_of(const char *cmd)
 const cs_opt *cs_opt_find(const cs_opt_table *t, const char *name)
 {
     for (int i = 0; i < t->n; i++)
-        if (strcmp(t->opt[i].name, name) == 0 || (t->opt[i].alias && strcmp(t->opt[i].alias, name) == 0))
+        if (strcmp(t->opt[i].name, name) == 0 ||
+            (t->opt[i].alias && strcmp(t->opt[i].alias, name) == 0))
             return &t->opt[i];
     return NULL;
 }

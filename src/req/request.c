@@ -105,8 +105,8 @@ static cs_status check_now(cs_request *r, int i, const cs_opt *o, const char *v)
         char *end;
         r->confidence = strtod(v, &end);
         if (end == v || *end || !(r->confidence > 0.0 && r->confidence < 1.0))
-            st = cs_error_set(err, CS_EINPUT, "--confidence '%s': expected a number between 0 and 1",
-                              v);
+            st = cs_error_set(err, CS_EINPUT,
+                              "--confidence '%s': expected a number between 0 and 1", v);
     } else if (strcmp(k, "exact") == 0) {
         r->exact = true;
     } else if (strcmp(k, "point") == 0 || strcmp(k, "trial") == 0) {
@@ -345,7 +345,8 @@ void cs_request_command_line(const cs_request *r, char *buf, size_t cap)
     const cs_opt_table *t = r->opts_table;
     bool dice = strcmp(r->cmd, "dice") == 0;
     int operand_slot = t->operand ? slot_of(t->operand) : -1;
-    const char *operand_text = operand_slot >= 0 ? cs_req_slot(r, (cs_req_slot_id)operand_slot) : NULL;
+    const char *operand_text =
+        operand_slot >= 0 ? cs_req_slot(r, (cs_req_slot_id)operand_slot) : NULL;
     snprintf(buf, cap, "chargesim %s", r->cmd);
     if (!dice && operand_text)
         word(buf, cap, operand_text);

@@ -72,7 +72,8 @@ static json_t *param(const cs_param_def *d, bool *oom)
         cs_webjson_add(choices, json_string(d->choices[c]), oom);
     return json_pack("{s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:o, s:o, s:o, s:b, s:b}", "key", d->key,
                      "type", cs_ruleset_type_name(d->type), "default", d->def, "unit", d->unit,
-                     "help", d->help, "accepted", accepted, "min", number(d->min), "max", number(d->max),
+                     "help", d->help, "accepted", accepted, "min", number(d->min), "max",
+                     number(d->max),
                      "choices", choices, "layout", (d->flags & CS_PF_LAYOUT) != 0,
                      "assumption", (d->flags & CS_PF_ASSUMPTION) != 0);
 }
