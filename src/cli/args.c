@@ -136,6 +136,9 @@ int cs_cli_args_table(const cs_opt_table *t, int argc, char **argv, bool (*opera
         if (rc)
             break;
     }
+    /* After "--" every word is an operand, as getopt leaves it. */
+    for (int k = optind; !rc && k > 0 && k <= argc; k++)
+        rc = each(user, NULL, argv[k - 1]);
     free(args);
     return rc;
 }
