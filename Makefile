@@ -25,7 +25,7 @@ BUILD    ?= build
 # The sources, found at any depth (src/sim and src/io have folders of their
 # own: docs/ARCHITECTURE.md); sorted, so the objects link in one order.
 find_c   = $(sort $(shell find $(1) -name '*.c'))
-LIB_SRC  := $(call find_c,src/core src/rules src/sim src/io src/cli)
+LIB_SRC  := $(call find_c,src/core src/rules src/sim src/io src/req src/cli)
 LIB_SRC  := $(filter-out src/cli/main.c,$(LIB_SRC))
 # The file some builds leave out, by path: the MPI backend (make MPI=1 only).
 MPI_SRC  := src/sim/sched/sched_mpi.c
@@ -384,7 +384,7 @@ fuzz-replay: $(REPLAY_BINS)
 # builders (src/io/read, src/io/units: the units table is built in memory),
 # never its writers (src/io/write, src/io/draw); make layers checks it.
 WEB_IO_READERS := $(call find_c,src/io/read src/io/units)
-WEB_SRC    := $(sort $(call find_c,src/core src/rules src/sim src/web) $(WEB_IO_READERS))
+WEB_SRC    := $(sort $(call find_c,src/core src/rules src/sim src/req src/web) $(WEB_IO_READERS))
 WEB_SRC    := $(filter-out $(MPI_SRC),$(WEB_SRC))
 WEB_BUILD  := build-web
 WEB_OBJ    := $(WEB_SRC:%.c=$(WEB_BUILD)/%.o)

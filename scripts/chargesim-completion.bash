@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# bash completion for chargesim(1): commands, each command's options (as its
-# --help lists them), ruleset names (asked of the program itself), formats,
-# methods, and files by kind. Installed by `make install` as
+# bash completion for chargesim(1): commands, each command's options and
+# what each option's value may be, all asked of the program itself: the
+# commands' option tables (`chargesim --options [COMMAND]`, one line per
+# option: its spelling, its type, its allowed values; include/chargesim/
+# options.h), so no option is listed here; ruleset names (`chargesim
+# rules`), and files by kind. Installed by `make install` as
 # PREFIX/share/bash-completion/completions/chargesim.
 
 _chargesim_rulesets()
@@ -12,74 +15,56 @@ _chargesim_rulesets()
 
 _chargesim()
 {
-    local cur prev cmd opts
+    local cur prev cmd table line type
     COMPREPLY=()
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W 'run compare dice rules units draw rerun map --help -h --version -V' -- "$cur"))
+        COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" --options 2>/dev/null) --help -h --version -V" -- "$cur"))
         return 0
     fi
     cmd=${COMP_WORDS[1]}
+    table=$("${COMP_WORDS[0]}" --options "$cmd" 2>/dev/null) || return 0
 
-    # Option arguments first.
-    case $prev in
-    --format)
-        COMPREPLY=($(compgen -W 'csv md tex' -- "$cur"))
-        return 0 ;;
-    --method)
-        COMPREPLY=($(compgen -W 'auto mc conditional exact rqmc' -- "$cur"))
-        return 0 ;;
-    --rules)
-        COMPREPLY=($(compgen -W "$(_chargesim_rulesets)" -- "$cur"))
-        return 0 ;;
-    -o | --dist | --checkpoint)
-        COMPREPLY=($(compgen -f -- "$cur"))
-        return 0 ;;
-    --plot)
-        COMPREPLY=($(compgen -f -X '!*.svg' -- "$cur") $(compgen -f -X '!*.png' -- "$cur")
-                   $(compgen -f -X '!*.pdf' -- "$cur") $(compgen -d -- "$cur"))
-        return 0 ;;
-    --mapping)
-        COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
-        return 0 ;;
-    --set | --b | --trials | --seed | --threads | --confidence | --precision | --pivot | \
-    --distance | --point | --trial | --max-trials | --success | --x | --y | --replicates | \
-    --checkpoint-every)
-        return 0 ;;
-    esac
+    # The value of the option before the word: its type says what it may be.
+    line=$(printf '%s\n' "$table" | awk -v p="$prev" '$1 == p { print; exit }')
+    if [ -n "$line" ]; then
+        set -- $line
+        type=$2
+        shift 2
+        case $type in
+        choice)
+            COMPREPLY=($(compgen -W "$*" -- "$cur"))
+            return 0 ;;
+        ruleset)
+            COMPREPLY=($(compgen -W "$(_chargesim_rulesets)" -- "$cur"))
+            return 0 ;;
+        file)
+            case $prev in
+            --plot)
+                COMPREPLY=($(compgen -f -X '!*.svg' -- "$cur") $(compgen -f -X '!*.png' -- "$cur")
+                           $(compgen -f -X '!*.pdf' -- "$cur") $(compgen -d -- "$cur")) ;;
+            --mapping)
+                COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur")) ;;
+            *)
+                COMPREPLY=($(compgen -f -- "$cur")) ;;
+            esac
+            return 0 ;;
+        flag) ;;
+        *)
+            return 0 ;;
+        esac
+    fi
 
-    case $cmd in
-    run)
-        opts='--set --trials --seed --threads --method --confidence --precision --replicates --max-trials
-              --success --format --pivot -o --dist --quiet --checkpoint --checkpoint-every --help -h' ;;
-    compare)
-        opts='--b --set --trials --seed --threads --method --confidence --precision --replicates --max-trials
-              --success --format --pivot -o --quiet --checkpoint --checkpoint-every --help -h' ;;
-    dice)
-        opts='--exact --trials --seed --threads --confidence --format -o --help -h' ;;
-    rules)
+    if [ "$cmd" = rules ]; then
         if [ "$COMP_CWORD" -eq 2 ]; then
             COMPREPLY=($(compgen -W "$(_chargesim_rulesets) --help -h" -- "$cur"))
         fi
-        return 0 ;;
-    units)
-        opts='--rules --mapping --set --distance -o --format --quiet --help -h' ;;
-    draw)
-        opts='--set --point --trial -o --help -h' ;;
-    rerun)
-        opts='-o --help -h' ;;
-    map)
-        opts='--x --y --set --trials --seed --threads --method --confidence --precision
-              --replicates --max-trials --success -o --plot --quiet --checkpoint --checkpoint-every
-              --help -h' ;;
-    *)
-        return 0 ;;
-    esac
-
+        return 0
+    fi
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(printf '%s\n' "$table" | awk '{ print $1 }')" -- "$cur"))
         return 0
     fi
     case $cmd in

@@ -5,7 +5,7 @@
 #
 # 1. Includes. Every #include "chargesim/..." in src/ and include/ must
 #    point down (or sideways) the layers
-#        core < rules < sim < io:read < web < io:write < cli
+#        core < rules < sim < io:read < req < web < io:write < cli
 #    sim is five floors, one a folder:
 #        sim:model < sim:est < sim:sched < sim:runs < sim:tables
 #    the experiment model, the estimators, the scheduler (with checkpoints),
@@ -18,6 +18,11 @@
 #    and io's readers, never io's writers nor cli, and only web includes web.
 #    A reader includes no writer, so a front end can read an experiment or a
 #    catalogue and build its table without being able to write a file.
+#    The request layer, req (src/req/, issue 51: request.h, the options of
+#    each command, the table formatter), is the floor below both front
+#    ends: it runs every command's steps on sim and io's readers and turns
+#    a table into CSV, Markdown or LaTeX text in memory; the command line
+#    and the page are mappings to and from it. io's writers keep only files.
 #    Prints each violation as
 #        file:line: X (layer) includes Y (layer)
 # 2. Loops, when object files are given (make layers gives every object of
@@ -53,6 +58,7 @@ io/read     io:read
 io/units    io:read
 io/write    io:write
 io/draw     io:write
+req         req
 web         web
 cli         cli
 '
@@ -64,7 +70,7 @@ geom.h     core    umbrella of the geom_*.h headers, src/core/geom_*.c
 geom_vec.h core    header only: vector types and static inline helpers
 result.h   sim:model header only: the types of the points and results of a run
 estimator.h sim:est src/sim/est/est_registry.c, est_mc.c, est_cond.c, est_common.c, est_rqmc.c, est_pair.c
-cli.h      cli     src/cli/common.c and the src/cli/cmd_*.c commands
+cli.h      cli     src/cli/common.c, args.c, ckptfile.c and the src/cli/cmd_*.c commands
 unitsrc.h  io:read src/io/units/units_source.c, units_doc.c, units_resolve.c, units_csv.c, units_settle.c, units_ini.c, units_table.c
 '
 
@@ -90,7 +96,7 @@ BEGIN {
     rank["core"] = 1; rank["rules"] = 2; rank["io:read"] = 4
     rank["sim:model"] = 3.1; rank["sim:est"] = 3.2; rank["sim:sched"] = 3.3
     rank["sim:runs"] = 3.4; rank["sim:tables"] = 3.5
-    rank["web"] = 5; rank["io:write"] = 6; rank["cli"] = 7
+    rank["req"] = 4.5; rank["web"] = 5; rank["io:write"] = 6; rank["cli"] = 7
     bad = 0
 }
 function base(p) { sub(/.*\//, "", p); return p }
@@ -138,9 +144,9 @@ $1 == "I" {
 }
 END {
     if (bad) { print "layers: includes must point down: core < rules < sim (model < est < sched " \
-               "< runs < tables) < io:read < web < io:write < cli (web: never io:write nor cli)"; exit 1 }
+               "< runs < tables) < io:read < req < web < io:write < cli (web: never io:write nor cli)"; exit 1 }
     print "layers: every include points down (core < rules < sim (model < est < sched < runs " \
-          "< tables) < io:read < web < io:write < cli)"
+          "< tables) < io:read < req < web < io:write < cli)"
 }' || status=1
 
 [ "$objs_given" -gt 0 ] || exit "$status"

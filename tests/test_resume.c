@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* --checkpoint on the command line when the file will not go (src/cli/resume.c,
+/* --checkpoint on the command line when the file will not go (src/cli/ckptfile.c,
  * issue 34): a checkpoint that cannot be removed once the run is done, and
  * a run stopped by SIGTERM when no checkpoint could be written. Root makes
  * a file that no one may replace or remove by mounting it over itself (a

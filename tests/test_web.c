@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "chargesim/web.h"
-#include "chargesim/webjson.h"
 #include "support/helpers.h"
 
 static json_t *result;
@@ -346,16 +345,10 @@ Test(web, markup_and_control_characters_stay_text_in_the_json)
     exec("run", (const char *const[]){"experiment.ruleset=t9a", pair, NULL});
     cr_assert(!ok());
     cr_expect(strstr(str("message"), markup), "%s", str("message"));
-    cs_webjson j = {0};
-    cs_webjson_open(&j, '[');
-    cs_webjson_string(&j, "a\"b\x01");
-    cs_webjson_number(&j, 0.5);
-    cs_webjson_number(&j, 1.0 / 0.0);
-    cs_webjson_bool(&j, true);
-    cs_webjson_string(&j, NULL);
-    cs_webjson_close(&j, ']');
-    cr_expect_str_eq(j.text.s, "[\"a\\\"b\\u0001\",0.5,null,true,null]");
-    cs_webjson_clear(&j);
+    /* A quote and a control character in a value come back as they went. */
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", "edition=a\"b\x01", NULL});
+    cr_assert(!ok());
+    cr_expect(strstr(str("message"), "a\"b\x01"), "%s", str("message"));
 }
 
 Test(web, the_rulesets_as_the_form_needs_them)

@@ -12,4 +12,10 @@
 cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
                           cs_experiment *e, cs_error *err);
 
+/* As cs_expfile_load; *failed_set is then the override refused (an index
+ * of sets), or -1 when none is (the file, or the experiment as a whole,
+ * whose message names the key: err->key). */
+cs_status cs_expfile_load_sets(const char *path, const char *const *sets, int n_sets,
+                               cs_experiment *e, int *failed_set, cs_error *err);
+
 #endif

@@ -3,8 +3,9 @@
 #define CHARGESIM_TABLE_H
 /* A table of text cells: every tabular output of the tool (summaries,
  * pivots, distributions, comparisons, threat maps, dice and unit tables) is
- * built as one of these, and both front ends show it as it is: the command
- * line writes it as CSV, Markdown or LaTeX (chargesim/tablewrite.h, in io),
+ * built as one of these, and both front ends show it as it is: as CSV,
+ * Markdown or LaTeX text (chargesim/tablefmt.h, below the front ends),
+ * which the command line writes to its files (tablewrite.h, in io), and
  * the web edition as an HTML table. Cells hold the numbers as the CSV
  * writes them, so the formats cannot drift apart.
  *
@@ -33,6 +34,25 @@ typedef enum cs_datatype { CS_DT_STRING, CS_DT_INTEGER, CS_DT_NUMBER } cs_dataty
 /* "string", "integer", "number". */
 const char *cs_datatype_name(cs_datatype t);
 
+/* What a column holds, for a reader of the table that is not a person
+ * (the page, the bindings): the value a row is about (a swept key, a
+ * position), a number the run computes (exact or estimated, as the
+ * method was), an end of an interval, a count, a text. */
+typedef enum cs_colkind {
+    CS_COL_UNSAID, /* not classified (the units table's own columns) */
+    CS_COL_KEY,
+    CS_COL_VALUE,
+    CS_COL_INTERVAL,
+    CS_COL_COUNT,
+    CS_COL_TEXT,
+} cs_colkind;
+
+/* A column's kind and unit ("in", "" none): static text, never freed. */
+typedef struct cs_colmeta {
+    cs_colkind kind;
+    const char *unit;
+} cs_colmeta;
+
 typedef struct cs_table {
     int ncols, nrows;    /* rows exclude the header */
     char **header;       /* ncols names */
@@ -42,6 +62,7 @@ typedef struct cs_table {
     char **desc;         /* per column: one-line description, or NULL: none given */
     bool *swept;         /* per column: a swept key, an axis of the rows' points (a chart's
                             x or its curves); set by cs_columns_param */
+    cs_colmeta *meta;    /* per column: its kind and unit (zero: not said) */
     char *title;         /* optional: a heading (md) or caption (tex) */
     char *note;          /* optional: a line under the table (md, tex) */
     int cap_rows;
@@ -56,6 +77,10 @@ cs_status cs_table_set_header(cs_table *t, int col, const char *name, bool right
 /* Gives column col its datatype and description (printf-formatted). */
 cs_status cs_table_describe(cs_table *t, int col, cs_datatype type, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Gives column col its kind and unit (unit static, or NULL: none). */
+void cs_table_column_meta(cs_table *t, int col, cs_colkind kind, const char *unit);
+/* "key", "value", "interval", "count", "text", or "" (not said). */
+const char *cs_colkind_name(cs_colkind kind);
 /* Appends an empty row; returns its index or -1 when out of memory. */
 int cs_table_add_row(cs_table *t);
 /* Sets a cell to a printf-formatted text. A text that rounds to a signed

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef CHARGESIM_TABLEWRITE_H
 #define CHARGESIM_TABLEWRITE_H
-/* The writers of a table (chargesim/table.h) for the command line: CSV
- * through libcsv (quoting only where a field needs it), Markdown and LaTeX.
- * The web edition shows the same cells without these (no libcsv there). */
+/* A table (chargesim/table.h) written to a file of the command line: the
+ * text the formatter makes in memory (chargesim/tablefmt.h: CSV,
+ * Markdown, LaTeX), which the page and the bindings give too. */
 #include <stdio.h>
 
+#include "chargesim/output.h"
 #include "chargesim/table.h"
 
-/* Writes the table; returns CS_ERUNTIME on a write error. CSV writes the
- * header and rows only (no title or note, so any CSV reader loads it). */
+/* Writes the table: CS_OK, CS_ENOMEM, or CS_ERUNTIME on a write error. */
 cs_status cs_tablewrite(const cs_table *t, cs_format fmt, FILE *f);
 
-/* Writes one CSV field (no separator), quoted by libcsv when needed. */
-int cs_tablewrite_csv_field(FILE *f, const char *s);
+/* Writes the table to the output o: CS_OK, or the status with err set
+ * ("out of memory", or the output's write error, cs_outfile_write_error). */
+cs_status cs_tablewrite_out(const cs_table *t, cs_format fmt, cs_outfile *o, cs_error *err);
 
 #endif

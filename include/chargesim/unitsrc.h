@@ -3,7 +3,8 @@
 #define CHARGESIM_UNITSRC_H
 /* Unit sources (io layer): the file formats that fill the unit model of
  * units.h, and the table that shows its analysis. `chargesim units` runs
- * five stages, one file each, in this order (src/cli/cmd_units.c):
+ * five stages, one file each, in this order (src/req/requnits.c, the
+ * request that the command line and the page both run):
  *
  *   1 read the source       src/io/units/units_source.c: what SOURCE names (a
  *                           CSV, a catalogue, a folder), each file's mapping

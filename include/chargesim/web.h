@@ -2,11 +2,11 @@
 #ifndef CHARGESIM_WEB_H
 #define CHARGESIM_WEB_H
 /* The web edition's C side (issue 31): the functions the page's Web Worker
- * calls through emscripten. It sits beside the command line, on sim, and
- * never includes io's writers: the page builds the same experiment from the same
- * KEY=VALUE pairs, runs the same scheduler and estimators and shows the
- * same table, so the numbers are those of the command it shows. (The Units
- * tab's entry point, which uses io's readers, is webunits.h.)
+ * calls through emscripten. It sits beside the command line, on the request
+ * layer (request.h), and never includes io's writers: the page's link is
+ * mapped to a request, the same one the command it shows runs, so the
+ * numbers are those of that command. (The Units tab's entry point, which
+ * uses io's readers, is webunits.h.)
  *
  * A request is the pairs of the page's link, in order:
  *   cs_web_begin("run" | "map" | "compare" | "dice")
@@ -18,9 +18,11 @@
  *     dice               expr=EXPR, trials=N (sample N rolls), seed=S
  *   cs_web_exec()
  * and the result is JSON (owned here until the next call):
+ * (written with jansson; the keys in this order or another)
  *   {"ok": true, "cmd", "command": the equivalent command line, "header":
  *    [...], "rows": [[...], ...] (the CSV the command writes, cell for
- *    cell), "method", "note" (how the numbers were obtained), "notice"
+ *    cell), "columns": [{name, description, unit, kind}] (request.h:
+ *    kind key, exact, estimate, interval, count, text), "method", "note" (how the numbers were obtained), "notice"
  *    (what the page did that the command line would not ask: rqmc), "warning",
  *    and for a map "grid": {nx, ny, x0, dx, y0, dy, charger_w, charger_d}}
  * or
@@ -33,6 +35,7 @@
  * the same numbers for the same seed; "notice" is null. A long run reports its
  * progress to JavaScript (Module.onProgress(done, total)); the page cancels
  * one by ending the worker. */
+#include <stdbool.h>
 
 /* Starts a request (the previous one is dropped). */
 void cs_web_begin(const char *cmd);

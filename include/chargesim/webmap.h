@@ -4,8 +4,12 @@
 /* A threat map's display list (mapdraw.h) as JSON for the page: what
  * web/js/mapview.js draws, so that the page renders the map the command
  * line's picture renders and decides none of it. */
+#include <stdbool.h>
+
 #include "chargesim/mapdraw.h"
 #include "chargesim/webjson.h"
+
+struct json_t;
 
 /* Writes two keys of the object being written: "grid" (nx, ny, x0, dx, y0,
  * dy, charger_w, charger_d: where each row of the table is drawn) and
@@ -15,7 +19,8 @@
  * hatching's opacity] where only some placements stand), the "levels"
  * (value, dash, width, legend and "segments": x0, y0, x1, y1 flat, in
  * inches), the hatchings "none" and "over" (fill, line, width, spacing,
- * alpha, legend lines) and the "charger". Colours are "#rrggbb". */
-void cs_webmap_write(cs_webjson *o, const cs_mapdraw *d);
+ * alpha, legend lines) and the "charger". Colours are "#rrggbb". A
+ * failed allocation sets *oom (webjson.h). */
+void cs_webmap_write(struct json_t *o, const cs_mapdraw *d, bool *oom);
 
 #endif

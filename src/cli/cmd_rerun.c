@@ -7,46 +7,35 @@
 #include "chargesim/cli.h"
 #include "chargesim/csvw.h"
 #include "chargesim/backend.h"
+#include "chargesim/options.h"
 
-static const char usage[] =
-    "usage: chargesim rerun FILE.csv-metadata.json [-o FILE]\n"
-    "\n"
-    "Makes the CSV again from the values its metadata records (ruleset, every\n"
-    "parameter as resolved, trials, seed, method, confidence, precision, pivot; or\n"
-    "the dice expression and its sampling), without the experiment file: the same\n"
-    "chargesim version gives the same bytes. Written with -o FILE, the new CSV's\n"
-    "own metadata records the command that rerun ran, and keeps the original\n"
-    "provenance: the experiment file and its SHA-256, where each parameter was set,\n"
-    "and the first command, under chargesim:remade_from with this metadata's\n"
-    "SHA-256.\n"
-    "\n"
-    "  -o FILE      write to FILE (default: standard output)\n"
-    "  -h, --help   this text\n"
-    "\n"
-    "Exit status: 0 done, 2 bad input or usage, 1 runtime failure.\n";
+/* The metadata file and -o, from cs_cli_args. */
+typedef struct rerun_args {
+    const char *meta, *out;
+} rerun_args;
+
+static int on_arg(void *user, const cs_opt *o, const char *v)
+{
+    rerun_args *a = user;
+    if (o) {
+        a->out = v;
+        return 0;
+    }
+    if (a->meta)
+        return cs_cli_fail("rerun", CS_EINPUT, "one metadata file at a time");
+    a->meta = v;
+    return 0;
+}
 
 int cs_cli_rerun(int argc, char **argv)
 {
-    const char *meta = NULL, *out = NULL, *v;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (cs_cli_opt(argc, argv, &i, "-o", &v)) {
-            if (!v)
-                return cs_cli_fail("rerun", CS_EINPUT, "-o needs a file name");
-            out = v;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cs_cli_unknown_option("rerun", a, usage);
-        } else if (meta) {
-            return cs_cli_fail("rerun", CS_EINPUT, "one metadata file at a time");
-        } else {
-            meta = a;
-        }
-    }
+    rerun_args ra = {NULL, NULL};
+    int rc = cs_cli_args("rerun", argc, argv, NULL, on_arg, &ra);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    const char *meta = ra.meta, *out = ra.out;
     if (!meta) {
-        fputs(usage, stderr);
+        cs_cli_usage("rerun", stderr);
         return 2;
     }
     char **args;
@@ -82,7 +71,7 @@ int cs_cli_rerun(int argc, char **argv)
     }
     full[m] = NULL;
     /* A run's table keeps its first provenance (csvw.h, cs_csvw_remade). */
-    int rc = strcmp(args[0], "dice") == 0 ? cs_cli_dice(m - 1, full + 1)
+    rc = strcmp(args[0], "dice") == 0 ? cs_cli_dice(m - 1, full + 1)
                                           : cs_cli_run_remade(m - 1, full + 1, &remade);
     free(full);
     cs_csvw_free_args(args, n);

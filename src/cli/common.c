@@ -12,8 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chargesim/options.h"
 #include "chargesim/output.h"
 #include "chargesim/parse.h"
+#include "chargesim/request.h"
 #include "chargesim/sched.h"
 #include "chargesim/tablewrite.h"
 
@@ -48,22 +50,6 @@ bool cs_cli_same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
-bool cs_cli_opt(int argc, char **argv, int *i, const char *name, const char **value)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return false;
-    if (a[n] == '=') {
-        *value = a + n + 1;
-        return true;
-    }
-    if (a[n] != '\0')
-        return false;
-    *value = *i + 1 < argc ? argv[++*i] : NULL;
-    return true;
-}
-
 int cs_cli_fail(const char *cmd, cs_status st, const char *fmt, ...)
 {
     va_list ap;
@@ -75,46 +61,41 @@ int cs_cli_fail(const char *cmd, cs_status st, const char *fmt, ...)
     return cs_status_exit_code(st);
 }
 
-int cs_cli_unknown_option(const char *cmd, const char *arg, const char *usage)
-{
-    /* The options are those its --help lists: lines starting "  -" name
-     * one, or two ("-h, --help"), each up to a blank, '=' or '['. */
-    char word[64], opts[64][32];
-    int n = 0;
-    snprintf(word, sizeof word, "%.*s", (int)strcspn(arg, "="), arg);
-    cs_parse_suggest sg = {word, NULL, 0};
-    for (const char *l = usage; l && *l && n < 64; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        const char *p = l + strspn(l, " ");
-        while (p > l && *p == '-' && p[1] != ' ' && n < 64) {
-            size_t len = strcspn(p, " ,\n=[");
-            snprintf(opts[n], sizeof opts[n], "%.*s", (int)len, p);
-            cs_parse_suggest_offer(&sg, opts[n++]);
-            p += len;
-            if (*p != ',')
-                break;
-            p += 1 + strspn(p + 1, " ");
-        }
-    }
-    if (sg.best)
-        return cs_cli_fail(cmd, CS_EINPUT, "unknown option '%s'; did you mean %s? (see chargesim %s --help)",
-                           arg, sg.best, cmd);
-    return cs_cli_fail(cmd, CS_EINPUT, "unknown option '%s' (see chargesim %s --help)", arg, cmd);
-}
-
 int cs_cli_fail_err(const char *cmd, const cs_error *err)
 {
     return cs_cli_fail(cmd, err->status, "%s", err->msg);
 }
 
-void cs_cli_precision_warning(const char *cmd, const char *what, uint64_t max_trials)
+void cs_cli_precision_warning(const char *cmd, const cs_request *r)
 {
-    char line[512];
-    cs_report_precision_warning(what, max_trials, line, sizeof line);
-    fprintf(stderr, "chargesim %s: %s\n", cmd, line);
+    const char *w = cs_request_warning(r);
+    if (w)
+        fprintf(stderr, "chargesim %s: %s\n", cmd, w);
 }
 
-int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,
-                uint64_t *out)
+int cs_cli_request_set(const char *cmd, cs_request *r, const char *key, const char *v)
+{
+    return cs_request_set(r, key, v) != CS_OK ? cs_cli_fail_err(cmd, cs_request_error(r)) : 0;
+}
+
+int cs_cli_set(const char *cmd, cs_request *r, const cs_opt *o, const char *v)
+{
+    char capped[32];
+    if (strcmp(o->key, "threads") == 0) {
+        int t;
+        int rc = cs_cli_threads(cmd, v, &t);
+        if (rc)
+            return rc;
+        snprintf(capped, sizeof capped, "%d", t);
+        v = capped;
+    }
+    return cs_cli_request_set(cmd, r, o->key, v);
+}
+
+/* Parses option `opt`'s value v (chargesim/parse.h) into *out within
+ * [lo, hi]: 0, or the exit status after printing why it was refused. */
+static int cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, uint64_t hi,
+                    uint64_t *out)
 {
     cs_error err;
     if (cs_parse_u64_option(opt, v, lo, hi, out, &err) != CS_OK)
@@ -125,7 +106,7 @@ int cs_cli_uint(const char *cmd, const char *opt, const char *v, uint64_t lo, ui
 int cs_cli_threads(const char *cmd, const char *v, int *threads)
 {
     uint64_t t;
-    int rc = cs_cli_uint(cmd, "--threads", v, 1, 1024, &t);
+    int rc = cli_uint(cmd, "--threads", v, 1, 1024, &t);
     if (rc)
         return rc;
     /* More threads than processors only add switching: capped, said once. */
@@ -169,8 +150,7 @@ int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int
     for (int i = 0; st == CS_OK && i < n; i++) {
         if (i && fmt != CS_FORMAT_CSV)
             fputc('\n', o.f);
-        if (cs_tablewrite(&t[i], fmt, o.f) != CS_OK)
-            st = cs_outfile_write_error(&o, &err);
+        st = cs_tablewrite_out(&t[i], fmt, &o, &err);
     }
     free(mpath);
     cs_outfile *const both[] = {&o, &m};
@@ -223,47 +203,4 @@ void cs_progress_finish(cs_progress *p)
 {
     if (p->shown)
         fprintf(stderr, "\r%60s\r", "");
-}
-
-int cs_cli_sets_option(const char *cmd, cs_cli_sets *s, const char *opt, cs_cli_sets_kind kind,
-                       int argc, char **argv, int *i, bool *matched)
-{
-    static const char *const keys[] = {"--trials",    "--seed",     "--method",
-                                       "--confidence", "--precision", "--replicates"};
-    const int n_keys = kind == CS_CLI_SETS_ONLY ? 0 : kind == CS_CLI_SETS_EXP ? 5 : 6;
-    const char *v;
-    if (cs_cli_opt(argc, argv, i, opt, &v)) {
-        *matched = true;
-        if (!v)
-            return cs_cli_fail(cmd, CS_EINPUT, "%s needs K=V", opt);
-        if (s->n >= CS_CLI_MAX_SETS)
-            return cs_cli_fail(cmd, CS_EINPUT, "too many overrides");
-        s->set[s->n++] = v;
-        return 0;
-    }
-    for (int k = 0; k < n_keys; k++) {
-        if (!cs_cli_opt(argc, argv, i, keys[k], &v))
-            continue;
-        *matched = true;
-        if (!v)
-            return cs_cli_fail(cmd, CS_EINPUT, "%s needs a value", keys[k]);
-        if (s->n >= CS_CLI_MAX_SETS)
-            return cs_cli_fail(cmd, CS_EINPUT, "too many overrides");
-        size_t len = strlen(v) + 32;
-        char *set = malloc(len);
-        if (!set)
-            return cs_cli_fail(cmd, CS_ENOMEM, "out of memory");
-        snprintf(set, len, "experiment.%s=%s", keys[k] + 2, v);
-        s->owned[s->n_owned++] = set;
-        s->set[s->n++] = set;
-        return 0;
-    }
-    return 0;
-}
-
-void cs_cli_sets_free(cs_cli_sets *s)
-{
-    for (int k = 0; k < s->n_owned; k++)
-        free(s->owned[k]);
-    s->n_owned = s->n = 0;
 }

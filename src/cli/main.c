@@ -2,10 +2,12 @@
 /* bin/chargesim: dispatches to the commands. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/output.h"
 #include "chargesim/cli.h"
+#include "chargesim/options.h"
+#include "chargesim/output.h"
 #include "chargesim/parse.h"
 #ifdef CS_MPI
 #include "chargesim/sched_mpi.h"
@@ -61,6 +63,28 @@ static int checked_exit(int rc)
     return rc;
 }
 
+/* `chargesim --options [CMD]`: the commands, or CMD's options one a line
+ * (options.h, cs_opt_list), what the bash completion reads. */
+static int list_options(const char *cmd)
+{
+    if (!cmd) {
+        for (int i = 0; i < cs_opt_tables(); i++)
+            printf("%s\n", cs_opt_table_at(i)->cmd);
+        return 0;
+    }
+    const cs_opt_table *t = cs_opt_table_of(cmd);
+    if (!t) {
+        fprintf(stderr, "chargesim: unknown command '%s'\n", cmd);
+        return 2;
+    }
+    cs_text out = {0};
+    cs_opt_list(t, &out);
+    if (out.s)
+        fputs(out.s, stdout);
+    free(out.s);
+    return out.oom ? 1 : 0;
+}
+
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
@@ -77,6 +101,8 @@ static int dispatch(int argc, char **argv)
         fputs("chargesim " CS_VERSION "\n", stdout);
         return checked_exit(0);
     }
+    if (strcmp(argv[1], "--options") == 0)
+        return checked_exit(list_options(argc > 2 ? argv[2] : NULL));
     cs_outfile_install_signal_cleanup();
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)

@@ -1,222 +1,226 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The web edition's C side: a link's pairs to the command line's table;
- * see include/chargesim/web.h. Each request runs as the command it
- * shows would: the same entries (entries.h), checks in the same order, the
- * same scheduler, the same table (report.h, cmpreport.h, dicereport.h) and
- * the same refusals. */
+/* The web edition's C side: a link's pairs to a request (request.h) and
+ * its result to JSON; see include/chargesim/web.h. The page runs the same
+ * request as the command it shows: the same steps, tables and refusals. */
 #include "chargesim/web.h"
 
+#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/cmdline.h"
+#include "chargesim/entries.h"
+#include "chargesim/options.h"
+#include "chargesim/request.h"
 #include "chargesim/webinfo.h"
 #include "chargesim/webjson.h"
-#include "chargesim/webjob.h"
 #include "chargesim/webmap.h"
 
-#define MAX_PAIRS (2 * CS_ENTRIES_MAX_SETS)
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
 
-/* The request being built: the command and the link's pairs, in order. */
-static struct {
+/* Progress goes to the worker's JavaScript, which posts it to the page. */
+EM_JS(void, web_progress, (double done, double total), {
+    if (Module.onProgress)
+        Module.onProgress(done, total);
+});
+#endif
+
+static void progress(void *user, uint64_t done, uint64_t total)
+{
+    (void)user;
+#ifdef __EMSCRIPTEN__
+    web_progress((double)done, (double)total);
+#else
+    (void)done;
+    (void)total;
+#endif
+}
+
+/* The page's pending link, between cs_web_begin and cs_web_exec: its
+ * command and its pairs, as the worker hands them over one call at a time
+ * (web/worker.js). The request is made from them in cs_web_exec. */
+#define MAX_PAIRS (2 * CS_ENTRIES_MAX_SETS)
+typedef struct web_link {
     char cmd[16];
     char *key[MAX_PAIRS], *value[MAX_PAIRS]; /* value NULL: the piece had no '=' */
     int n;
     bool too_many, oom;
-    cs_webjson out;
-} req;
+    char *json; /* the last answer, owned until the next call */
+} web_link;
+
+static web_link *the_link(void)
+{
+    static web_link link;
+    return &link;
+}
 
 void cs_web_begin(const char *cmd)
 {
-    for (int i = 0; i < req.n; i++) {
-        free(req.key[i]);
-        free(req.value[i]);
+    web_link *l = the_link();
+    for (int i = 0; i < l->n; i++) {
+        free(l->key[i]);
+        free(l->value[i]);
     }
-    req.n = 0;
-    req.too_many = req.oom = false;
-    snprintf(req.cmd, sizeof req.cmd, "%s", cmd ? cmd : "");
+    l->n = 0;
+    l->too_many = l->oom = false;
+    snprintf(l->cmd, sizeof l->cmd, "%s", cmd ? cmd : "");
 }
 
 void cs_web_pair(const char *key, const char *value)
 {
-    if (req.n == MAX_PAIRS) {
-        req.too_many = true;
+    web_link *l = the_link();
+    if (l->n == MAX_PAIRS) {
+        l->too_many = true;
         return;
     }
-    req.key[req.n] = strdup(key ? key : "");
-    req.value[req.n] = value ? strdup(value) : NULL;
-    if (!req.key[req.n] || (value && !req.value[req.n])) {
-        free(req.key[req.n]);
-        free(req.value[req.n]);
-        req.oom = true;
+    l->key[l->n] = strdup(key ? key : "");
+    l->value[l->n] = value ? strdup(value) : NULL;
+    if (!l->key[l->n] || (value && !l->value[l->n])) {
+        free(l->key[l->n]);
+        free(l->value[l->n]);
+        l->oom = true;
         return;
     }
-    req.n++;
+    l->n++;
 }
 
-/* Adds a formatted word to the job's command line. */
-static void word(cs_webjob *j, const char *fmt, const char *a, const char *b)
+/* A text as it is (the command line's bytes, whatever they hold); NULL: null. */
+static json_t *text(const char *s)
 {
-    size_t len = strlen(fmt) + strlen(a) + (b ? strlen(b) : 0) + 1;
-    char *w = malloc(len);
-    if (w)
-        snprintf(w, len, fmt, a, b ? b : "");
-    if (!w || !cs_webjob_word(j, w))
-        j->oom = true;
-    free(w);
+    return s ? json_string_nocheck(s) : json_null();
 }
 
-/* A pair as `--set KEY=VALUE` (or compare's `--b`): its text "KEY=VALUE",
- * or "KEY" when the link's piece had no '=' (refused as --set refuses it). */
-static void add_set(cs_webjob *j, int pair, bool b)
+/* A table's "header" (its column titles) and "rows" (every cell as text):
+ * what the page shows cell for cell. */
+/* The commands a link may name (the Units tab has its own entry point). */
+static bool page_command(const char *cmd)
 {
-    cs_websets *s = b ? &j->b : &j->a;
-    const char *key = req.key[pair] + (b ? 2 : 0);
-    if (s->n == CS_ENTRIES_MAX_SETS) {
-        j->too_many = true;
-        return;
+    return strcmp(cmd, "run") == 0 || strcmp(cmd, "map") == 0 || strcmp(cmd, "compare") == 0 ||
+           strcmp(cmd, "dice") == 0;
+}
+
+static json_t *result(cs_request *r, bool *oom)
+{
+    json_t *o = json_object();
+    cs_webjson_set(o, "ok", json_true(), oom);
+    cs_webjson_set(o, "method", text(cs_request_method(r)), oom);
+    cs_webjson_set(o, "note", text(cs_request_note(r)), oom);
+    cs_webjson_set(o, "notice", json_null(), oom);
+    cs_webjson_set(o, "warning", text(cs_request_warning(r)), oom);
+    cs_webjson_table(o, cs_request_table(r, 0), oom);
+    /* What each column holds, for the page's charts: never guessed from
+     * its position. */
+    json_t *cols = json_array();
+    cs_request_column c;
+    for (int k = 0; cs_request_column_at(r, 0, k, &c); k++)
+        cs_webjson_add(cols, json_pack("{s:s, s:s, s:s, s:s}", "name", c.name, "description",
+                                       c.description, "unit", c.unit, "kind", c.kind),
+                       oom);
+    cs_webjson_set(o, "columns", cols, oom);
+    /* A map's picture, decided by the C core as the command line's is
+     * (mapdraw.h): the page only draws it. */
+    const struct cs_map_result *m = cs_request_map(r);
+    cs_mapdraw d;
+    if (m && cs_mapdraw_of_map(m, &d) == CS_OK) {
+        cs_webmap_write(o, &d, oom);
+        cs_mapdraw_free(&d);
+    } else if (m) {
+        *oom = true;
     }
-    word(j, "%s", b ? "--b" : "--set", NULL);
-    if (req.value[pair])
-        word(j, "%s=%s", key, req.value[pair]);
-    else
-        word(j, "%s", key, NULL);
-    if (j->oom)
-        return;
-    s->text[s->n] = j->argv[j->argc - 1];
-    s->pair[s->n++] = pair;
+    return o;
 }
 
-/* An option the link's key stands for, with its value (and its pair, to
- * name the field a refusal belongs to). */
-static void add_option(cs_webjob *j, int pair, const char *opt, cs_webopt *dst)
-{
-    word(j, "%s", opt, NULL);
-    word(j, "%s", req.value[pair] ? req.value[pair] : "", NULL);
-    dst->value = req.value[pair] ? req.value[pair] : "";
-    dst->pair = pair;
-}
-
-/* Sorts the pairs into the command's options and overrides, building its
- * command line as it goes: false (j->err set) for a key the command does
- * not take. */
-static bool collect(cs_webjob *j)
-{
-    bool dice = strcmp(j->cmd, "dice") == 0, map = strcmp(j->cmd, "map") == 0;
-    if (!dice)
-        word(j, "%s", "-", NULL);
-    for (int i = 0; i < req.n && !j->oom && !j->too_many; i++) {
-        const char *k = req.key[i];
-        if (dice && strcmp(k, "expr") == 0) {
-            j->expr.value = req.value[i] ? req.value[i] : "";
-            j->expr.pair = i;
-            word(j, "%s", j->expr.value, NULL);
-        } else if (dice && strcmp(k, "trials") == 0)
-            add_option(j, i, "--trials", &j->trials);
-        else if (dice && strcmp(k, "seed") == 0)
-            add_option(j, i, "--seed", &j->seed);
-        else if (dice) {
-            j->field = i;
-            cs_error_set(&j->err, CS_EINPUT,
-                         "'%s' is not a key of a dice link; expected expr, trials or seed", k);
-            return false;
-        } else if (strcmp(k, "success") == 0)
-            add_option(j, i, "--success", &j->success);
-        else if (map && strcmp(k, "x") == 0)
-            add_option(j, i, "--x", &j->x);
-        else if (map && strcmp(k, "y") == 0)
-            add_option(j, i, "--y", &j->y);
-        else
-            add_set(j, i, strcmp(j->cmd, "compare") == 0 && strncmp(k, "b.", 2) == 0);
-    }
-    if (j->oom) {
-        cs_error_set(&j->err, CS_ENOMEM, "out of memory");
-        return false;
-    }
-    if (j->too_many || req.too_many) {
-        cs_error_set(&j->err, CS_EINPUT, "too many overrides");
-        return false;
-    }
-    return true;
-}
-
-/* The key of pair i as it names a field of the page's form. */
-static const char *field_key(int i)
-{
-    return i < 0 ? NULL : req.key[i];
-}
-
-static void write_error(cs_webjson *o, const cs_webjob *j, const char *command)
+/* A refusal: the message beside its field (the detail alone: the field
+ * says where), the command line's words and exit status. */
+static json_t *refusal(const web_link *l, const cs_error *err, const char *field, bool *oom)
 {
     char cli[1200];
-    if (cs_webjob_known(j->cmd))
-        snprintf(cli, sizeof cli, "chargesim %s: %s", j->cmd, j->err.msg);
+    if (page_command(l->cmd))
+        snprintf(cli, sizeof cli, "chargesim %s: %s", l->cmd, err->msg);
     else
-        snprintf(cli, sizeof cli, "chargesim: %s", j->err.msg);
-    cs_webjson_open(o, '{');
-    cs_webjson_kbool(o, "ok", false);
-    cs_webjson_kstring(o, "cmd", j->cmd);
-    cs_webjson_kstring(o, "command", command);
-    /* Beside its field the message is the detail alone: the field says where. */
-    cs_webjson_kstring(o, "message", j->err.msg + j->err.detail);
-    cs_webjson_kstring(o, "cli", cli);
-    cs_webjson_knumber(o, "exit", cs_status_exit_code(j->err.status));
-    cs_webjson_kstring(o, "field", j->field_name ? j->field_name : field_key(j->field));
-    cs_webjson_close(o, '}');
+        snprintf(cli, sizeof cli, "chargesim: %s", err->msg);
+    json_t *o = json_object();
+    cs_webjson_set(o, "ok", json_false(), oom);
+    cs_webjson_set(o, "message", text(err->msg + err->detail), oom);
+    cs_webjson_set(o, "cli", text(cli), oom);
+    cs_webjson_set(o, "exit", json_integer(cs_status_exit_code(err->status)), oom);
+    cs_webjson_set(o, "field", text(field), oom);
+    return o;
 }
 
-static void write_result(cs_webjson *o, const cs_webjob *j, const char *command)
+/* Replaces the last answer with o's text (o consumed). */
+static const char *answer(web_link *l, json_t *o, bool oom)
 {
-    const cs_table *t = &j->table;
-    cs_webjson_open(o, '{');
-    cs_webjson_kbool(o, "ok", true);
-    cs_webjson_kstring(o, "cmd", j->cmd);
-    cs_webjson_kstring(o, "command", command);
-    cs_webjson_kstring(o, "method", j->method);
-    cs_webjson_kstring(o, "note", j->note);
-    cs_webjson_kstring(o, "notice", j->notice[0] ? j->notice : NULL);
-    cs_webjson_kstring(o, "warning", j->warning[0] ? j->warning : NULL);
-    cs_webjson_table(o, t);
-    if (j->has_map)
-        cs_webmap_write(o, &j->map);
-    cs_webjson_close(o, '}');
+    free(l->json);
+    l->json = cs_webjson_dump(o, &oom);
+    json_decref(o);
+    if (!l->json)
+        return "{\"ok\":false,\"cmd\":\"\",\"command\":\"\",\"message\":\"out of memory\","
+               "\"cli\":\"out of memory\",\"exit\":1,\"field\":null}";
+    return l->json;
+}
+
+/* One pair of the link into the request: the page's fields (options.h:
+ * those with a field) and overrides as they are; the operand that is no
+ * field of the page ("input": the page reads no file) as the override it
+ * would be on the command line. */
+static cs_status set(cs_request *r, const char *cmd, const char *key, const char *value)
+{
+    const cs_opt_table *t = cs_opt_table_of(cmd);
+    if (!t->operand || strcmp(key, t->operand) != 0 || t->operand_field)
+        return cs_request_set(r, key, value);
+    size_t n = strlen(key) + (value ? strlen(value) : 0) + 2;
+    char *text = malloc(n);
+    if (!text)
+        return cs_request_set(r, key, value); /* refused there, out of memory */
+    snprintf(text, n, "%s%s%s", key, value ? "=" : "", value ? value : "");
+    cs_status st = cs_request_set(r, "set", text);
+    free(text);
+    return st;
 }
 
 const char *cs_web_exec(void)
 {
-    static cs_webjob j;
-    cs_webjob_init(&j, req.cmd);
+    web_link *l = the_link();
+    cs_error err = {0};
+    char command[16384] = "";
+    cs_request *r = page_command(l->cmd) ? cs_request_new(l->cmd) : NULL;
     cs_status st = CS_OK;
-    if (req.oom) {
-        st = cs_error_set(&j.err, CS_ENOMEM, "out of memory");
-    } else if (!cs_webjob_known(j.cmd)) {
-        st = cs_error_set(&j.err, CS_EINPUT,
-                          "unknown command '%s': expected run, map, compare or dice", j.cmd);
-    } else if (!collect(&j)) {
-        st = j.err.status;
+    if (!page_command(l->cmd))
+        st = cs_error_set(&err, CS_EINPUT,
+                          "unknown command '%s': expected run, map, compare or dice", l->cmd);
+    else if (!r || l->oom)
+        st = cs_error_set(&err, CS_ENOMEM, "out of memory");
+    else if (l->too_many)
+        st = cs_error_set(&err, CS_EINPUT, "too many overrides");
+    for (int i = 0; st == CS_OK && i < l->n; i++)
+        st = set(r, l->cmd, l->key[i], l->value[i]);
+    if (r) {
+        cs_request_on_progress(r, progress, NULL);
+        if (st == CS_OK)
+            st = cs_request_run(r);
+        if (st != CS_OK && err.status == CS_OK)
+            err = *cs_request_error(r);
+        cs_request_command_line(r, command, sizeof command);
     } else {
-        st = cs_webjob_run(&j);
+        snprintf(command, sizeof command, "chargesim %s", l->cmd);
     }
-    if (j.oom && st == CS_OK)
-        st = cs_error_set(&j.err, CS_ENOMEM, "out of memory");
-    static char command[16384];
-    cs_cmdline_join(command, sizeof command, j.cmd, j.argc, j.argv);
-    cs_webjson_clear(&req.out);
-    if (st == CS_OK)
-        write_result(&req.out, &j, command);
-    else
-        write_error(&req.out, &j, command);
-    cs_webjob_free(&j);
-    if (req.out.text.oom)
-        return "{\"ok\":false,\"cmd\":\"\",\"command\":\"\",\"message\":\"out of memory\","
-               "\"cli\":\"out of memory\",\"exit\":1,\"field\":null}";
-    return req.out.text.s;
+    int fault = r ? cs_request_fault(r) : -1;
+    const char *field = !r ? NULL : fault >= 0 ? l->key[fault] : cs_request_fault_key(r);
+    bool oom = false;
+    json_t *o = st == CS_OK ? result(r, &oom) : refusal(l, &err, field, &oom);
+    cs_webjson_set(o, "cmd", text(l->cmd), &oom);
+    cs_webjson_set(o, "command", text(command), &oom);
+    cs_request_free(r);
+    return answer(l, o, oom);
 }
 
 const char *cs_web_rulesets(void)
 {
-    cs_webjson_clear(&req.out);
-    cs_webinfo_write(&req.out);
-    return req.out.text.oom ? "null" : req.out.text.s;
+    web_link *l = the_link();
+    free(l->json);
+    l->json = cs_webinfo_json();
+    return l->json ? l->json : "null";
 }

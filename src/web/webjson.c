@@ -1,136 +1,64 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* JSON text for the web edition; see include/chargesim/webjson.h. */
+/* The page's answers built with jansson; see include/chargesim/webjson.h. */
 #include "chargesim/webjson.h"
+
+#include <jansson.h>
+#include <stdlib.h>
 
 #include "chargesim/table.h"
 
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static void put(cs_webjson *j, const char *s, size_t len)
+/* A text as it is (the command line's bytes, whatever they hold). */
+static json_t *str(const char *s)
 {
-    cs_text_put(&j->text, s, len);
+    return json_string_nocheck(s);
 }
 
-/* A comma before a key or an element that follows a value. */
-static void separate(cs_webjson *j)
+void cs_webjson_set(json_t *o, const char *key, json_t *v, bool *oom)
 {
-    if (j->comma)
-        put(j, ",", 1);
-    j->comma = false;
+    if (json_object_set_new(o, key, v) != 0)
+        *oom = true;
 }
 
-static void quoted(cs_webjson *j, const char *s)
+void cs_webjson_add(json_t *a, json_t *v, bool *oom)
 {
-    put(j, "\"", 1);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        char esc[8];
-        if (*p == '"' || *p == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)*p;
-            put(j, esc, 2);
-        } else if (*p < 0x20) {
-            snprintf(esc, sizeof esc, "\\u%04x", *p);
-            put(j, esc, 6);
-        } else {
-            put(j, (const char *)p, 1);
-        }
-    }
-    put(j, "\"", 1);
+    if (json_array_append_new(a, v) != 0)
+        *oom = true;
 }
 
-void cs_webjson_open(cs_webjson *j, char bracket)
+void cs_webjson_table(json_t *o, const cs_table *t, bool *oom)
 {
-    separate(j);
-    put(j, &bracket, 1);
-}
-
-void cs_webjson_close(cs_webjson *j, char bracket)
-{
-    put(j, &bracket, 1);
-    j->comma = true;
-}
-
-void cs_webjson_key(cs_webjson *j, const char *key)
-{
-    separate(j);
-    quoted(j, key);
-    put(j, ":", 1);
-}
-
-void cs_webjson_string(cs_webjson *j, const char *s)
-{
-    separate(j);
-    if (s)
-        quoted(j, s);
-    else
-        put(j, "null", 4);
-    j->comma = true;
-}
-
-void cs_webjson_number(cs_webjson *j, double x)
-{
-    char buf[40];
-    separate(j);
-    /* %.17g reads back as the same double. */
-    int n = isfinite(x) ? snprintf(buf, sizeof buf, "%.17g", x) : snprintf(buf, sizeof buf, "null");
-    put(j, buf, (size_t)n);
-    j->comma = true;
-}
-
-void cs_webjson_bool(cs_webjson *j, bool b)
-{
-    separate(j);
-    put(j, b ? "true" : "false", b ? 4 : 5);
-    j->comma = true;
-}
-
-void cs_webjson_kstring(cs_webjson *j, const char *key, const char *s)
-{
-    cs_webjson_key(j, key);
-    cs_webjson_string(j, s);
-}
-
-void cs_webjson_knumber(cs_webjson *j, const char *key, double x)
-{
-    cs_webjson_key(j, key);
-    cs_webjson_number(j, x);
-}
-
-void cs_webjson_kbool(cs_webjson *j, const char *key, bool b)
-{
-    cs_webjson_key(j, key);
-    cs_webjson_bool(j, b);
-}
-
-void cs_webjson_clear(cs_webjson *j)
-{
-    free(j->text.s);
-    memset(j, 0, sizeof *j);
-}
-
-void cs_webjson_table(cs_webjson *j, const struct cs_table *t)
-{
-    cs_webjson_key(j, "header");
-    cs_webjson_open(j, '[');
+    json_t *head = json_array(), *rows = json_array();
     for (int c = 0; c < t->ncols; c++)
-        cs_webjson_string(j, t->header[c]);
-    cs_webjson_close(j, ']');
-    cs_webjson_key(j, "rows");
-    cs_webjson_open(j, '[');
+        cs_webjson_add(head, str(t->header[c]), oom);
     for (int r = 0; r < t->nrows; r++) {
-        cs_webjson_open(j, '[');
+        json_t *row = json_array();
         for (int c = 0; c < t->ncols; c++)
-            cs_webjson_string(j, cs_table_cell(t, r, c));
-        cs_webjson_close(j, ']');
+            cs_webjson_add(row, str(cs_table_cell(t, r, c)), oom);
+        cs_webjson_add(rows, row, oom);
     }
-    cs_webjson_close(j, ']');
-    cs_webjson_key(j, "swept");
-    cs_webjson_open(j, '[');
+    cs_webjson_set(o, "header", head, oom);
+    cs_webjson_set(o, "rows", rows, oom);
+    /* The swept keys, in order: a chart's axes, never guessed by the page
+     * from where a column stands. */
+    json_t *swept = json_array();
     for (int c = 0; c < t->ncols; c++)
         if (t->swept[c])
-            cs_webjson_string(j, t->header[c]);
-    cs_webjson_close(j, ']');
+            cs_webjson_add(swept, str(t->header[c]), oom);
+    cs_webjson_set(o, "swept", swept, oom);
+}
+
+char *cs_webjson_dump(json_t *o, bool *oom)
+{
+    /* Into a buffer of our own (json_dumpb allocates nothing), sized by a
+     * first pass. */
+    const size_t flags = JSON_PRESERVE_ORDER | JSON_COMPACT | JSON_REAL_PRECISION(17);
+    size_t n = *oom || !o ? 0 : json_dumpb(o, NULL, 0, flags);
+    char *s = n ? malloc(n + 1) : NULL;
+    if (!s || json_dumpb(o, s, n, flags) != n) {
+        free(s);
+        *oom = true;
+        return NULL;
+    }
+    s[n] = '\0';
+    return s;
 }

@@ -3,149 +3,127 @@
  * Only a translation: every number and word comes from mapdraw.c. */
 #include "chargesim/webmap.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 
 /* A colour as CSS writes it, each channel rounded to 0..255. */
-static void colour(cs_webjson *o, cs_maprgb c)
+static json_t *colour(cs_maprgb c)
 {
     char buf[8];
     snprintf(buf, sizeof buf, "#%02x%02x%02x", (unsigned)lround(c.r * 255.0),
              (unsigned)lround(c.g * 255.0), (unsigned)lround(c.b * 255.0));
-    cs_webjson_string(o, buf);
+    return json_string(buf);
 }
 
-static void kcolour(cs_webjson *o, const char *key, cs_maprgb c)
+static json_t *number(double x)
 {
-    cs_webjson_key(o, key);
-    colour(o, c);
+    return isfinite(x) ? json_real(x) : json_null();
 }
 
-static void numbers(cs_webjson *o, const char *key, const double *x, int n)
+static json_t *numbers(const double *x, int n, bool *oom)
 {
-    cs_webjson_key(o, key);
-    cs_webjson_open(o, '[');
+    json_t *a = json_array();
     for (int k = 0; k < n; k++)
-        cs_webjson_number(o, x[k]);
-    cs_webjson_close(o, ']');
+        cs_webjson_add(a, number(x[k]), oom);
+    return a;
 }
 
-static void words(cs_webjson *o, const char *const *lines)
+static json_t *words(const char *const *lines, bool *oom)
 {
-    cs_webjson_key(o, "legend");
-    cs_webjson_open(o, '[');
+    json_t *a = json_array();
     for (int k = 0; k < CS_MAPDRAW_LINES && lines[k]; k++)
-        cs_webjson_string(o, lines[k]);
-    cs_webjson_close(o, ']');
+        cs_webjson_add(a, json_string_nocheck(lines[k]), oom);
+    return a;
 }
 
-static void hatch(cs_webjson *o, const char *key, const cs_maphatch *h)
+static json_t *hatch(const cs_maphatch *h, bool *oom)
 {
-    cs_webjson_key(o, key);
-    cs_webjson_open(o, '{');
+    json_t *o = json_object();
     if (h->filled)
-        kcolour(o, "fill", h->fill);
-    kcolour(o, "line", h->line);
-    cs_webjson_knumber(o, "width", h->width);
-    cs_webjson_knumber(o, "spacing", h->spacing);
-    cs_webjson_knumber(o, "alpha", h->legend_alpha);
-    words(o, h->legend);
-    cs_webjson_close(o, '}');
+        cs_webjson_set(o, "fill", colour(h->fill), oom);
+    cs_webjson_set(o, "line", colour(h->line), oom);
+    cs_webjson_set(o, "width", number(h->width), oom);
+    cs_webjson_set(o, "spacing", number(h->spacing), oom);
+    cs_webjson_set(o, "alpha", number(h->legend_alpha), oom);
+    cs_webjson_set(o, "legend", words(h->legend, oom), oom);
+    return o;
 }
 
-static void level(cs_webjson *o, const cs_maplevel *l)
+static json_t *level(const cs_maplevel *l, bool *oom)
 {
-    cs_webjson_open(o, '{');
-    cs_webjson_knumber(o, "value", l->value);
-    numbers(o, "dash", l->dash, l->ndash);
-    cs_webjson_knumber(o, "width", l->width);
-    cs_webjson_kstring(o, "legend", l->legend);
-    cs_webjson_key(o, "segments");
-    cs_webjson_open(o, '[');
+    json_t *o = json_object(), *seg = json_array();
+    cs_webjson_set(o, "value", number(l->value), oom);
+    cs_webjson_set(o, "dash", numbers(l->dash, l->ndash, oom), oom);
+    cs_webjson_set(o, "width", number(l->width), oom);
+    cs_webjson_set(o, "legend", l->legend ? json_string_nocheck(l->legend) : json_null(), oom);
     for (int k = 0; k < l->n; k++) {
         const cs_mapseg *s = &l->seg[k];
-        cs_webjson_number(o, s->x0);
-        cs_webjson_number(o, s->y0);
-        cs_webjson_number(o, s->x1);
-        cs_webjson_number(o, s->y1);
+        double xy[4] = {s->x0, s->y0, s->x1, s->y1};
+        for (int i = 0; i < 4; i++)
+            cs_webjson_add(seg, number(xy[i]), oom);
     }
-    cs_webjson_close(o, ']');
-    cs_webjson_close(o, '}');
+    cs_webjson_set(o, "segments", seg, oom);
+    return o;
 }
 
-static void cells(cs_webjson *o, const cs_mapdraw *d)
+/* "cells" (each cell's colour, or null) and "some" ([cell, opacity]). */
+static void cells(json_t *o, const cs_mapdraw *d, bool *oom)
 {
     int n = d->nx * d->ny;
-    cs_webjson_key(o, "cells");
-    cs_webjson_open(o, '[');
+    json_t *all = json_array(), *some = json_array();
     for (int k = 0; k < n; k++) {
-        if (d->cell[k].kind == CS_MAPCELL_NONE)
-            cs_webjson_string(o, NULL);
-        else
-            colour(o, d->cell[k].colour);
-    }
-    cs_webjson_close(o, ']');
-    cs_webjson_key(o, "some");
-    cs_webjson_open(o, '[');
-    for (int k = 0; k < n; k++)
+        cs_webjson_add(all, d->cell[k].kind == CS_MAPCELL_NONE ? json_null() : colour(d->cell[k].colour),
+                       oom);
         if (d->cell[k].kind == CS_MAPCELL_SOME) {
             double pair[2] = {k, d->cell[k].hatch_alpha};
-            cs_webjson_open(o, '[');
-            cs_webjson_number(o, pair[0]);
-            cs_webjson_number(o, pair[1]);
-            cs_webjson_close(o, ']');
+            cs_webjson_add(some, numbers(pair, 2, oom), oom);
         }
-    cs_webjson_close(o, ']');
+    }
+    cs_webjson_set(o, "cells", all, oom);
+    cs_webjson_set(o, "some", some, oom);
 }
 
-static void charger(cs_webjson *o, const cs_mapcharger *c)
+static json_t *charger(const cs_mapcharger *c, bool *oom)
 {
-    cs_webjson_key(o, "charger");
-    cs_webjson_open(o, '{');
-    cs_webjson_knumber(o, "width", c->width);
-    cs_webjson_knumber(o, "depth", c->depth);
-    kcolour(o, "fill", c->fill);
-    kcolour(o, "outline", c->outline);
-    kcolour(o, "front", c->front);
-    cs_webjson_knumber(o, "outline_width", c->outline_width);
-    cs_webjson_knumber(o, "front_width", c->front_width);
-    cs_webjson_kstring(o, "legend", c->legend);
-    cs_webjson_close(o, '}');
+    json_t *o = json_object();
+    cs_webjson_set(o, "width", number(c->width), oom);
+    cs_webjson_set(o, "depth", number(c->depth), oom);
+    cs_webjson_set(o, "fill", colour(c->fill), oom);
+    cs_webjson_set(o, "outline", colour(c->outline), oom);
+    cs_webjson_set(o, "front", colour(c->front), oom);
+    cs_webjson_set(o, "outline_width", number(c->outline_width), oom);
+    cs_webjson_set(o, "front_width", number(c->front_width), oom);
+    cs_webjson_set(o, "legend", c->legend ? json_string_nocheck(c->legend) : json_null(), oom);
+    return o;
 }
 
-void cs_webmap_write(cs_webjson *o, const cs_mapdraw *d)
+void cs_webmap_write(json_t *o, const cs_mapdraw *d, bool *oom)
 {
-    double grid[8] = {d->nx, d->ny, d->x0, d->dx, d->y0, d->dy, d->charger.width,
-                      d->charger.depth};
+    double g[8] = {d->nx, d->ny, d->x0, d->dx, d->y0, d->dy, d->charger.width, d->charger.depth};
     static const char *const names[8] = {"nx", "ny", "x0", "dx", "y0", "dy", "charger_w",
                                          "charger_d"};
-    cs_webjson_key(o, "grid");
-    cs_webjson_open(o, '{');
+    json_t *grid = json_object(), *pic = json_object(), *stops = json_array(),
+           *levels = json_array();
     for (int k = 0; k < 8; k++)
-        cs_webjson_knumber(o, names[k], grid[k]);
-    cs_webjson_close(o, '}');
-    cs_webjson_key(o, "picture");
-    cs_webjson_open(o, '{');
+        cs_webjson_set(grid, names[k], number(g[k]), oom);
+    cs_webjson_set(o, "grid", grid, oom);
     double extent[4] = {d->xmin, d->xmax, d->ymin, d->ymax}, ticks[2] = {d->xtick, d->ytick};
-    numbers(o, "extent", extent, 4);
-    numbers(o, "ticks", ticks, 2);
-    cs_webjson_key(o, "stops");
-    cs_webjson_open(o, '[');
+    cs_webjson_set(pic, "extent", numbers(extent, 4, oom), oom);
+    cs_webjson_set(pic, "ticks", numbers(ticks, 2, oom), oom);
     for (int k = 0; k < CS_MAPDRAW_STOPS; k++) {
-        cs_webjson_open(o, '[');
-        cs_webjson_number(o, d->stop[k].at);
-        colour(o, d->stop[k].colour);
-        cs_webjson_close(o, ']');
+        json_t *stop = json_array();
+        cs_webjson_add(stop, number(d->stop[k].at), oom);
+        cs_webjson_add(stop, colour(d->stop[k].colour), oom);
+        cs_webjson_add(stops, stop, oom);
     }
-    cs_webjson_close(o, ']');
-    cells(o, d);
-    cs_webjson_key(o, "levels");
-    cs_webjson_open(o, '[');
+    cs_webjson_set(pic, "stops", stops, oom);
+    cells(pic, d, oom);
     for (int l = 0; l < CS_MAPDRAW_LEVELS; l++)
-        level(o, &d->level[l]);
-    cs_webjson_close(o, ']');
-    hatch(o, "none", &d->none);
-    hatch(o, "over", &d->some);
-    charger(o, &d->charger);
-    cs_webjson_close(o, '}');
+        cs_webjson_add(levels, level(&d->level[l], oom), oom);
+    cs_webjson_set(pic, "levels", levels, oom);
+    cs_webjson_set(pic, "none", hatch(&d->none, oom), oom);
+    cs_webjson_set(pic, "over", hatch(&d->some, oom), oom);
+    cs_webjson_set(pic, "charger", charger(&d->charger, oom), oom);
+    cs_webjson_set(o, "picture", pic, oom);
 }

@@ -78,6 +78,12 @@ static cs_status check_repeats(const cs_entries *r, const char *path, cs_error *
 cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
                           cs_experiment *e, cs_error *err)
 {
+    return cs_expfile_load_sets(path, sets, n_sets, e, NULL, err);
+}
+
+cs_status cs_expfile_load_sets(const char *path, const char *const *sets, int n_sets,
+                               cs_experiment *e, int *failed_set, cs_error *err)
+{
     reader r = {0};
     cs_status st = CS_OK;
     cs_experiment_init(e, path);
@@ -106,10 +112,16 @@ cs_status cs_expfile_load(const char *path, const char *const *sets, int n_sets,
         goto fail;
     for (int i = 0; i < r.list.n; i++)
         r.list.entry[i].origin = path;
+    int from_file = r.list.n, failed = -1;
+    if (failed_set)
+        *failed_set = -1;
     for (int i = 0; i < n_sets && st == CS_OK; i++)
-        st = cs_entries_add_set(&r.list, sets[i], err);
+        if ((st = cs_entries_add_set(&r.list, sets[i], err)) != CS_OK && failed_set)
+            *failed_set = i;
     if (st == CS_OK)
-        st = cs_entries_apply(&r.list, e, NULL, err);
+        st = cs_entries_apply(&r.list, e, &failed, err);
+    if (st != CS_OK && failed_set && failed >= from_file)
+        *failed_set = failed - from_file;
     if (st != CS_OK)
         goto fail;
     cs_entries_free(&r.list);

@@ -47,12 +47,40 @@ static const struct fixed {
     {"success", CS_DT_STRING, false, "the outcomes p_success counts (--success), joined by +"},
 };
 
+/* What each fixed column holds, and its unit (the others' are numbers
+ * without one: proportions, or percentages in md and tex). */
+static void fixed_meta(cs_table *t, int c, const char *name)
+{
+    static const struct {
+        const char *name;
+        cs_colkind kind;
+        const char *unit;
+    } meta[] = {
+        {"x", CS_COL_KEY, "in"}, {"y", CS_COL_KEY, "in"}, {"metric", CS_COL_KEY, NULL},
+        {"value", CS_COL_KEY, NULL}, {"trials", CS_COL_COUNT, NULL},
+        {"successes", CS_COL_COUNT, NULL}, {"count", CS_COL_COUNT, NULL},
+        {"method", CS_COL_TEXT, NULL}, {"success", CS_COL_TEXT, NULL},
+        {"max_ci_halfwidth_pct", CS_COL_INTERVAL, "percentage points"},
+    };
+    cs_colkind kind = strncmp(name, "ci_", 3) == 0 || strncmp(name, "delta_", 6) == 0
+                          ? CS_COL_INTERVAL
+                          : CS_COL_VALUE;
+    const char *unit = NULL;
+    for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++)
+        if (strcmp(meta[i].name, name) == 0) {
+            kind = meta[i].kind;
+            unit = meta[i].unit;
+        }
+    cs_table_column_meta(t, c, kind, unit);
+}
+
 cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *header)
 {
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         if (strcmp(name, fixed[i].name) != 0)
             continue;
         cs_status st = cs_table_set_header(t, c, header ? header : name, fixed[i].right);
+        fixed_meta(t, c, name);
         return st == CS_OK ? cs_table_describe(t, c, fixed[i].type, "%s", fixed[i].desc) : st;
     }
     return CS_EINPUT;
@@ -83,6 +111,7 @@ cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i)
     if (st != CS_OK)
         return st;
     t->swept[c] = true;
+    cs_table_column_meta(t, c, CS_COL_KEY, d->unit);
     return cs_table_describe(t, c, type, "parameter %s%s%s%s: %s", d->key, d->unit[0] ? " (" : "",
                              d->unit, d->unit[0] ? ")" : "", d->help);
 }
@@ -94,6 +123,7 @@ cs_status cs_columns_label(cs_table *t, int c, const cs_ruleset *rs, int i)
     cs_status st = cs_table_set_header(t, c, name, false);
     if (st != CS_OK)
         return st;
+    cs_table_column_meta(t, c, CS_COL_TEXT, NULL);
     return cs_table_describe(t, c, CS_DT_STRING, "the label ([labels]) of %s's value",
                              rs->params[i].key);
 }
@@ -107,6 +137,7 @@ cs_status cs_columns_outcome(cs_table *t, int c, const cs_ruleset *rs, int o,
     cs_status st = cs_table_set_header(t, c, header ? header : name, true);
     if (st != CS_OK)
         return st;
+    cs_table_column_meta(t, c, which == CS_COLUMNS_P ? CS_COL_VALUE : CS_COL_INTERVAL, NULL);
     if (which == CS_COLUMNS_P)
         return cs_table_describe(t, c, CS_DT_NUMBER, "probability of the outcome %s%s",
                                  rs->outcomes[o],
@@ -123,6 +154,7 @@ cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m)
     cs_status st = cs_table_set_header(t, c, name, true);
     if (st != CS_OK)
         return st;
+    cs_table_column_meta(t, c, CS_COL_VALUE, d->unit);
     return cs_table_describe(t, c, CS_DT_NUMBER,
                              "mean %s%s%s%s over the trials where it was measured: %s", d->name,
                              d->unit[0] ? " (" : "", d->unit, d->unit[0] ? ")" : "", d->help);
@@ -141,6 +173,7 @@ cs_status cs_columns_paired(cs_table *t, int c, const cs_ruleset *rs, int o, int
     cs_status st = cs_table_set_header(t, c, name, true);
     if (st != CS_OK)
         return st;
+    cs_table_column_meta(t, c, which < 3 ? CS_COL_VALUE : CS_COL_INTERVAL, NULL);
     switch (which) {
     case 0:
         return cs_table_describe(t, c, CS_DT_NUMBER, "p_%s of variant A", out);

@@ -43,7 +43,8 @@ cs_status cs_table_init(cs_table *t, int ncols)
     t->type = calloc((size_t)ncols, sizeof *t->type);
     t->desc = calloc((size_t)ncols, sizeof *t->desc);
     t->swept = calloc((size_t)ncols, sizeof *t->swept);
-    if (!t->header || !t->right || !t->type || !t->desc || !t->swept)
+    t->meta = calloc((size_t)ncols, sizeof *t->meta);
+    if (!t->header || !t->right || !t->type || !t->desc || !t->swept || !t->meta)
         return fail(t, CS_ENOMEM);
     return CS_OK;
 }
@@ -64,6 +65,7 @@ void cs_table_free(cs_table *t)
     free(t->header);
     free(t->desc);
     free(t->swept);
+    free(t->meta);
     free(t->type);
     free(t->cell);
     free(t->right);
@@ -114,6 +116,18 @@ cs_status cs_table_describe(cs_table *t, int col, cs_datatype type, const char *
     t->desc[col] = s;
     t->type[col] = type;
     return CS_OK;
+}
+
+void cs_table_column_meta(cs_table *t, int col, cs_colkind kind, const char *unit)
+{
+    if (t->status == CS_OK)
+        t->meta[col] = (cs_colmeta){kind, unit ? unit : ""};
+}
+
+const char *cs_colkind_name(cs_colkind kind)
+{
+    static const char *const names[] = {"", "key", "value", "interval", "count", "text"};
+    return names[kind];
 }
 
 int cs_table_add_row(cs_table *t)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* --checkpoint for run, map and compare (issue 34): the run built once
- * (cs_sched_plan), the file checked, read to resume, written while the run
+/* --checkpoint for run, map and compare (issue 34), around their request
+ * (request.h): the file checked, read to resume, written while the run
  * goes on and removed when its outputs are written; SIGINT and SIGTERM
- * answered with a last checkpoint; and the one sequence around the engine
- * the three commands share (cs_cli_engine_run: progress, checkpoint, run,
- * stop, failure, outputs, precision warning). See include/chargesim/cli.h
- * and include/chargesim/checkpoint.h (the format). */
+ * answered with a last checkpoint; and the one sequence around the request
+ * the three commands share (cs_cli_request_run: progress, checkpoint, run,
+ * stop, failure). See include/chargesim/cli.h and
+ * include/chargesim/checkpoint.h (the format). */
 #define _DEFAULT_SOURCE
 #include "chargesim/cli.h"
 
@@ -17,31 +17,28 @@
 #include <sys/stat.h>
 
 #include "chargesim/infile.h"
+#include "chargesim/options.h"
 #include "chargesim/output.h"
+#include "chargesim/request.h"
+#include "chargesim/sched.h"
 
 /* Longest interval accepted: a week. */
 #define MAX_EVERY (7.0 * 24 * 3600)
 
-int cs_cli_ckpt_option(const char *cmd, cs_cli_ckpt *c, int argc, char **argv, int *i,
-                       bool *matched)
+int cs_cli_ckpt_option(cs_cli_ckpt *c, const cs_opt *o, const char *v, bool *matched)
 {
-    const char *v;
-    if (cs_cli_opt(argc, argv, i, "--checkpoint-every", &v)) {
+    if (strcmp(o->name, "--checkpoint-every") == 0) {
         *matched = true;
         char *end;
-        double s = v ? strtod(v, &end) : 0.0;
-        if (!v || end == v || *end != '\0' || !(s > 0.0) || !(s <= MAX_EVERY))
-            return cs_cli_fail(cmd, CS_EINPUT,
+        double s = strtod(v, &end);
+        if (end == v || *end != '\0' || !(s > 0.0) || !(s <= MAX_EVERY))
+            return cs_cli_fail(c->cmd, CS_EINPUT,
                                "--checkpoint-every '%s': expected seconds above 0, at most %.0f "
                                "(a week), e.g. 60 or 0.5",
-                               v ? v : "", MAX_EVERY);
+                               v, MAX_EVERY);
         c->every_text = v;
-        return 0;
-    }
-    if (cs_cli_opt(argc, argv, i, "--checkpoint", &v)) {
+    } else if (strcmp(o->name, "--checkpoint") == 0) {
         *matched = true;
-        if (!v)
-            return cs_cli_fail(cmd, CS_EINPUT, "--checkpoint needs a file name");
         c->path = v;
     }
     return 0;
@@ -177,15 +174,10 @@ static int read_file(cs_cli_ckpt *c, size_t *len, bool *exists)
     return 0;
 }
 
-int cs_cli_ckpt_start(cs_cli_ckpt *c, const cs_experiment *e, cs_run_opts *opts,
-                      const char *extra, const char *const *inputs, int n_inputs,
+int cs_cli_ckpt_start(cs_cli_ckpt *c, cs_request *r, const char *const *inputs, int n_inputs,
                       const char *const *outputs, int n_outputs)
 {
     cs_error err;
-    /* The run is built here, once: its estimator (auto resolved) is what
-     * the checkpoint's identity and the run read (cs_sched_plan). */
-    if (cs_sched_plan(e, opts, &err) != CS_OK)
-        return cs_cli_fail_err(c->cmd, &err);
     if (!c->path)
         return c->every_text ? cs_cli_fail(c->cmd, CS_EINPUT,
                                            "--checkpoint-every applies only with --checkpoint")
@@ -200,7 +192,9 @@ int cs_cli_ckpt_start(cs_cli_ckpt *c, const cs_experiment *e, cs_run_opts *opts,
         return cs_cli_fail(c->cmd, CS_ENOMEM, "out of memory");
     char note[4096];
     command_line(c, note, sizeof note);
-    if (cs_ckpt_identify(c->ck, c->cmd, e, opts, extra, note, &err) != CS_OK)
+    cs_run_opts *opts = cs_request_run_opts(r);
+    if (cs_ckpt_identify(c->ck, c->cmd, cs_request_experiment(r), opts,
+                         cs_request_identity_extra(r), note, &err) != CS_OK)
         return cs_cli_fail_err(c->cmd, &err);
     size_t len;
     bool exists;
@@ -214,7 +208,8 @@ int cs_cli_ckpt_start(cs_cli_ckpt *c, const cs_experiment *e, cs_run_opts *opts,
     return 0;
 }
 
-void cs_cli_ckpt_arm(cs_cli_ckpt *c)
+/* Around the run: SIGINT and SIGTERM deferred to its safe points. */
+static void ckpt_arm(cs_cli_ckpt *c)
 {
     if (c->path)
         cs_outfile_defer_signals(true);
@@ -225,7 +220,10 @@ static const char *signal_name(int sig)
     return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";
 }
 
-int cs_cli_ckpt_stopped(cs_cli_ckpt *c)
+/* After the run: 0 to go on, or, when a signal stopped it (its checkpoint
+ * written), the exit status 128 + the signal after the word on how to
+ * resume. */
+static int ckpt_stopped(cs_cli_ckpt *c)
 {
     if (!c->path)
         return 0;
@@ -269,25 +267,16 @@ void cs_cli_ckpt_free(cs_cli_ckpt *c)
     c->bytes = NULL;
 }
 
-int cs_cli_engine_run(const cs_cli_engine *g, const cs_experiment *e, cs_run_opts *opts)
+int cs_cli_request_run(const char *cmd, cs_request *r, bool quiet, cs_cli_ckpt *c)
 {
-    cs_error err;
     cs_progress prog;
-    cs_progress_init(&prog, g->quiet);
-    opts->progress = cs_progress_update;
-    opts->progress_user = &prog;
-    cs_cli_ckpt_arm(g->ckpt);
-    cs_status st = g->engine(g->user, opts, &err);
+    cs_progress_init(&prog, quiet);
+    cs_request_on_progress(r, cs_progress_update, &prog);
+    ckpt_arm(c);
+    cs_status st = cs_request_run(r);
     cs_progress_finish(&prog);
-    int stopped = cs_cli_ckpt_stopped(g->ckpt);
-    if (st != CS_OK) {
-        if (g->abort)
-            g->abort(g->user);
-        return stopped ? stopped : cs_cli_fail_err(g->cmd, &err);
-    }
-    int rc = g->write(g->user);
-    uint64_t cap;
-    if (!rc && e->precision > 0.0 && !g->precision_met(g->user, &cap))
-        cs_cli_precision_warning(g->cmd, g->what, cap);
-    return rc;
+    int stopped = ckpt_stopped(c);
+    if (st != CS_OK)
+        return stopped ? stopped : cs_cli_fail_err(cmd, cs_request_error(r));
+    return 0;
 }
