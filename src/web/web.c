@@ -15,7 +15,7 @@
 #include "chargesim/request.h"
 #include "chargesim/webinfo.h"
 #include "chargesim/webjson.h"
-#include "chargesim/webmap.h"
+#include "chargesim/mapjson.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -124,7 +124,7 @@ static json_t *result(cs_request *r, bool *oom)
     const struct cs_map_result *m = cs_request_map(r);
     cs_mapdraw d;
     if (m && cs_mapdraw_of_map(m, &d) == CS_OK) {
-        cs_webmap_write(o, &d, oom);
+        cs_mapjson_write(o, &d, oom);
         cs_mapdraw_free(&d);
     } else if (m) {
         *oom = true;

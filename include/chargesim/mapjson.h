@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#ifndef CHARGESIM_WEBMAP_H
-#define CHARGESIM_WEBMAP_H
-/* A threat map's display list (mapdraw.h) as JSON for the page: what
- * web/js/mapview.js draws, so that the page renders the map the command
- * line's picture renders and decides none of it. */
+#ifndef CHARGESIM_MAPJSON_H
+#define CHARGESIM_MAPJSON_H
+/* A threat map's display list (mapdraw.h) as JSON (jansson), for the page
+ * and the bindings: what web/js/mapview.js draws, so that the page renders
+ * the map the command line's picture renders and decides none of it. */
 #include <stdbool.h>
 
 #include "chargesim/mapdraw.h"
-#include "chargesim/webjson.h"
 
 struct json_t;
 
@@ -20,7 +19,7 @@ struct json_t;
  * (value, dash, width, legend and "segments": x0, y0, x1, y1 flat, in
  * inches), the hatchings "none" and "over" (fill, line, width, spacing,
  * alpha, legend lines) and the "charger". Colours are "#rrggbb". A
- * failed allocation sets *oom (webjson.h). */
-void cs_webmap_write(struct json_t *o, const cs_mapdraw *d, bool *oom);
+ * failed allocation sets *oom. */
+void cs_mapjson_write(struct json_t *o, const cs_mapdraw *d, bool *oom);
 
 #endif
