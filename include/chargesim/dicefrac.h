@@ -14,7 +14,10 @@
  * CS_DICEFRAC_WORK big-integer multiply-adds for the whole distribution,
  * else no fraction at all (CS_ELIMIT), and CS_DICEFRAC_MAX_DIGITS decimal
  * digits for a numerator or a denominator in lowest terms, else that
- * value's fraction is left out (its cell empty). */
+ * value's fraction is left out (its cell empty). Memory: the arrays of
+ * weights are this file's (CS_ENOMEM when refused); GMP allocates its
+ * numbers itself and, as it documents, aborts when memory runs out, which
+ * the work limit keeps to a few megabytes. */
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -46,7 +46,7 @@ void cs_parse_format_value(char *buf, size_t cap, double x, int decimals);
 
 /* The shortest decimal that reads back (strtod) as x itself, into buf
  * (cap >= CS_PARSE_SHORTEST_CAP): "%.Ng" at the smallest N of 1..17 that
- * round-trips, so "0.004629629629629629" for 1/216, "1.6538171687920202e-08"
+ * round-trips, so "0.004629629629629629" for 1/216, "1.65381716879202e-08"
  * for 1/60466176 (%g's exponent form where it is shorter), "0", "1", "0.5".
  * How every value computed exactly is written in a CSV (issue 52): no digit
  * lost, none invented. -0 is written "0"; inf and nan as %g writes them. */
