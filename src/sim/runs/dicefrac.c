@@ -7,7 +7,12 @@
  * multiplies probabilities, this multiplies weights and denominators. */
 #include "chargesim/dicefrac.h"
 
+/* GMP's header is the library's: its inline mpz_size trips clang's
+ * -Wsign-conversion in the web build, where the header is not a system one. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-conversion"
 #include <gmp.h>
+#pragma GCC diagnostic pop
 #include <stdlib.h>
 #include <string.h>
 
