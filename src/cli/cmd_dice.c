@@ -18,7 +18,7 @@ static const char usage[] =
     "lowest), before keep/drop (2d6rs1kh1: The Old World's Knights Panther).\n"
     "\n"
     "  --exact        exact probabilities (the default): columns value, p,\n"
-    "                 p_at_least, p_at_most\n"
+    "                 p_at_least, p_at_most, p_fraction (CSV: p in lowest terms)\n"
     "  --trials N     sample N rolls instead; adds count, ci_low, ci_high (Wilson\n"
     "                 interval of p) and the intervals of p_at_least and p_at_most\n"
     "  --seed S       seed of the sampling (default 1)\n"
