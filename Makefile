@@ -19,7 +19,7 @@ SAN      ?=
 OPENMP   ?= -fopenmp
 CFLAGS   := -std=c17 $(OPT) $(OPENMP) $(WARN) -Iinclude $(XML_CFLAGS) $(CAIRO_CFLAGS) -D_POSIX_C_SOURCE=200809L \
             -DCS_VERSION='"$(VERSION)"' $(SAN)
-LDLIBS   := $(OPENMP) $(SAN) -lcsv -linih -ljansson -lz $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
+LDLIBS   := $(OPENMP) $(SAN) -lcsv -linih -ljansson -lz $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lgmp -lm
 BUILD    ?= build
 
 # The sources, found at any depth (src/sim and src/io have folders of their
@@ -341,7 +341,7 @@ $(FUZZ_BUILD)/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lcsv -linih -ljansson -lz $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lcsv -linih -ljansson -lz $(XML_LIBS) $(CAIRO_LIBS) -lgsl -lgslcblas -lgmp -lm
 
 fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
@@ -390,8 +390,8 @@ WEB_BUILD  := build-web
 WEB_OBJ    := $(WEB_SRC:%.c=$(WEB_BUILD)/%.o)
 WEB_LIBS   := $(WEB_BUILD)/libs/prefix
 # Linked in: what the readers and rqmc use (jansson and zlib: the roster
-# reader's JSON and zip, issue 46).
-WEB_LIBA   := $(addprefix $(WEB_LIBS)/lib/,libxml2.a libcsv.a libinih.a libgsl.a libjansson.a libz.a)
+# reader's JSON and zip, issue 46; GMP: the fractions of dice --exact, issue 52).
+WEB_LIBA   := $(addprefix $(WEB_LIBS)/lib/,libxml2.a libcsv.a libinih.a libgsl.a libjansson.a libz.a libgmp.a)
 EMCC       ?= emcc
 WEB_ENV    := NODE_PATH=/usr/share/nodejs
 WEB_CFLAGS := -std=c17 -O3 $(filter-out -Wdouble-promotion,$(WARN)) -Wno-source-uses-openmp \

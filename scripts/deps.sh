@@ -11,7 +11,7 @@ set -eu
 # gzip, diffutils, mawk) is not listed. Debian's python3 runs tests/roster.py,
 # which reads rosters with its own zipfile, ElementTree and json (issue 46).
 pkgs="gcc make pkg-config libcsv-dev libinih-dev libcriterion-dev libxml2-dev gnuplot-nox
-      libjansson-dev zlib1g-dev libcairo2-dev libgsl-dev clang libomp-dev libclang-rt-14-dev gcovr
+      libjansson-dev zlib1g-dev libcairo2-dev libgsl-dev libgmp-dev clang libomp-dev libclang-rt-14-dev gcovr
       man-db git python3"
 # Open MPI only when asked (MPI=1 scripts/deps.sh, make deps-mpi): the default
 # build does not use it (issue 22). tests/mpi.sh finds and kills ranks with

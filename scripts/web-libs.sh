@@ -22,7 +22,7 @@ export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 # Node 20 runs emscripten 3.1.6's output (configure tests included) only
 # without its experimental fetch.
 export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--no-experimental-fetch"
-PACKAGES="libxml2 libcsv libinih gsl zlib jansson"
+PACKAGES="libxml2 libcsv libinih gsl zlib jansson gmp"
 top=$(pwd)
 self=$top/scripts/web-libs.sh
 apt="$top/$WEB_BUILD/apt"
@@ -201,6 +201,24 @@ build_jansson() {
     emmake make -j2 -C src libjansson.la >/dev/null
     cp src/.libs/libjansson.a "$prefix/lib/"
     cp src/jansson.h src/jansson_config.h "$prefix/include/"
+}
+
+# GMP (the exact fractions of `chargesim dice --exact`, issue 52) in plain C:
+# no assembly, a generic host; its helper programs (gen-fac and the like)
+# are built for the machine by CC_FOR_BUILD.
+build_gmp() {
+    cd "$(srcdir gmp)"
+    if [ -f Makefile ]; then make distclean >/dev/null 2>&1 || true; fi
+    # As Debian builds it (dh_autoreconf): its patches leave doc/ out of
+    # configure.ac.
+    autoreconf -fi >/dev/null 2>&1
+    CC_FOR_BUILD=${CC_FOR_BUILD:-cc} emconfigure ./configure --host=none --prefix="$prefix" \
+        --disable-shared --disable-assembly --disable-cxx >/dev/null
+    # All of it: the tables gen-fib and its kind write (fib_table.h, ...)
+    # are made before the library only by the whole build.
+    emmake make -j2 >/dev/null
+    cp .libs/libgmp.a "$prefix/lib/"
+    cp gmp.h "$prefix/include/"
 }
 
 # libcsv and libinih are one .c each.

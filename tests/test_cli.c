@@ -5,6 +5,7 @@
 #define _XOPEN_SOURCE 700
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +26,71 @@ static void release(void)
 
 TestSuite(cli, .fini = release);
 
+/* The value of line `v,` of a dice CSV, field i (1: p, 2: p_at_least, 3:
+ * p_at_most) read back; the line's text in *line. */
+static double dice_field(const char *csv, int v, int i, const char **line)
+{
+    char key[16];
+    snprintf(key, sizeof key, "\n%d,", v);
+    const char *at = strstr(csv, key);
+    cr_assert(at, "no row %d in %s", v, csv);
+    *line = at + 1;
+    for (at++; i > 0; i--)
+        at = strchr(at, ',') + 1;
+    return strtod(at, NULL);
+}
+
+/* The p_fraction cell of line (the last field). */
+static void dice_fraction(const char *line, char *buf, size_t cap)
+{
+    const char *end = strchr(line, '\n'), *start = end;
+    while (start > line && start[-1] != ',')
+        start--;
+    snprintf(buf, cap, "%.*s", (int)(end - start), start);
+}
+
 Test(cli, dice_exact_2d6)
 {
     cr_assert_eq(th_cli("dice 2d6 --exact", &out, &err), 0, "%s", err);
-    /* 1/36 .. 6/36 .. 1/36, printed with six decimals as the sampled
-     * table and every other probability (issue 45, point 13). */
-    cr_expect(strstr(out, "value,p,p_at_least,p_at_most\n") == out);
-    cr_expect(strstr(out, "\n2,0.027778,1.000000,0.027778\n"));
-    cr_expect(strstr(out, "\n7,0.166667,0.583333,0.583333\n"));
-    cr_expect(strstr(out, "\n12,0.027778,0.027778,1.000000\n"));
+    /* 1/36 .. 6/36 .. 1/36, each printed whole: the shortest text that
+     * reads back as the double (issue 52), and as a fraction. */
+    cr_expect(strstr(out, "value,p,p_at_least,p_at_most,p_fraction\n") == out);
+    cr_expect(strstr(out, "\n2,0.0277777777777777") && strstr(out, ",1/36\n"), "%s", out);
+    const char *line;
+    for (int v = 2; v <= 12; v++) {
+        int ways = v <= 7 ? v - 1 : 13 - v, below = 0;
+        for (int u = 2; u < v; u++)
+            below += u <= 7 ? u - 1 : 13 - u;
+        cr_expect(fabs(dice_field(out, v, 1, &line) - ways / 36.0) <= 1e-15, "%s", line);
+        cr_expect(fabs(dice_field(out, v, 2, &line) - (36 - below) / 36.0) <= 1e-15, "%s", line);
+        cr_expect(fabs(dice_field(out, v, 3, &line) - (below + ways) / 36.0) <= 1e-15, "%s", line);
+    }
+    cr_expect(strstr(out, ",1/6\n"), "%s", out);
+}
+
+Test(cli, dice_exact_keeps_every_digit)
+{
+    /* 3d6kh2 totals 2 only on 1, 1, 1: 1/216, which six decimals printed
+     * as 0.004630. */
+    cr_assert_eq(th_cli("dice 3d6kh2 --exact", &out, &err), 0, "%s", err);
+    const char *line;
+    cr_expect(fabs(dice_field(out, 2, 1, &line) - 1.0 / 216.0) <= 1e-15, "%s", line);
+    char frac[64];
+    dice_fraction(line, frac, sizeof frac);
+    cr_expect_str_eq(frac, "1/216");
+    release();
+    /* 10d6 totals 60 only on ten sixes: 1/6^10, which printed as 0.000000. */
+    cr_assert_eq(th_cli("dice 10d6 --exact", &out, &err), 0, "%s", err);
+    double p = dice_field(out, 60, 1, &line);
+    cr_expect(p > 0.0, "%s", line);
+    cr_expect(fabs(p - 1.0 / 60466176.0) <= 1e-15 * 1e-7, "%s", line);
+    dice_fraction(line, frac, sizeof frac);
+    cr_expect_str_eq(frac, "1/60466176");
+    release();
+    /* Markdown keeps its display rounding, and no fraction column. */
+    cr_assert_eq(th_cli("dice 3d6kh2 --exact --format md", &out, &err), 0, "%s", err);
+    cr_expect(strstr(out, "| value | p % | p_at_least % | p_at_most % |\n"), "%s", out);
+    cr_expect(strstr(out, "| 2 | 0.4630 | 100.0000 | 0.4630 |\n"), "%s", out);
 }
 
 Test(cli, dice_sampled_has_counts_and_intervals)
@@ -114,9 +171,16 @@ Test(cli, output_file_is_complete_and_no_temporary_is_left)
                            "ci_high_illegal,method\n");
     /* M5 + 2D6 >= 8 is 2D6 >= 3 = 35/36; >= 11 is 2D6 >= 6 = 26/36. */
     cr_assert(fgets(line, sizeof line, f));
-    cr_expect_str_eq(line, "8,,,0.972222,0.972222,0.972222,0.972222,0.027778,0.000000,7.0000,"
-                           "12.0000,0.972222,0.972222,0.027778,0.027778,0.000000,0.000000,"
-                           "exact\n");
+    /* Exact values are written whole (issue 52): read back, each equals
+     * its fraction within 1e-15. */
+    cr_expect(strncmp(line, "8,,,", 4) == 0, "%s", line);
+    const double q = 35.0 / 36.0;
+    const double want[] = {q, q, q, q, 1 - q, 0, 7, 12, q, q, 1 - q, 1 - q, 0, 0};
+    const char *cell = line + 4;
+    for (int i = 0; i < 14; i++, cell = strchr(cell, ',') + 1)
+        cr_expect(fabs(strtod(cell, NULL) - want[i]) <= 1e-15 * fmax(1.0, want[i]),
+                  "field %d of %s", 3 + i, line); /* the means: relative */
+    cr_expect_str_eq(cell, "exact\n");
     fclose(f);
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);
@@ -408,13 +472,17 @@ Test(cli, success_outcomes_are_chosen_checked_and_named)
     cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
     cr_expect(!strstr(out, "success\n"), "the default output has no success column");
     /* w40k at 8": 2D6 >= 8 - 1 (Engagement Range), 21/36 */
-    cr_expect(strstr(out, ",0.583333,0.583333,0.583333,"), "%s", out);
+    const char *row = strstr(out, "\n,,");
+    cr_assert(row, "%s", out);
+    cr_expect(fabs(strtod(row + 3, NULL) - 21.0 / 36.0) <= 1e-15, "%s", out);
     release();
     snprintf(args, sizeof args, "run %s/%s --success failed", th_root(), ini);
     cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
     cr_expect(strstr(out, ",method,success\n"), "%s", out);
     /* 1 - 21/36 = 15/36 */
-    cr_expect(strstr(out, "\n,,0.416667,0.416667,0.416667,"), "%s", out);
+    row = strstr(out, "\n,,");
+    cr_assert(row, "%s", out);
+    cr_expect(fabs(strtod(row + 3, NULL) - 15.0 / 36.0) <= 1e-15, "%s", out);
     cr_expect(strstr(out, ",exact,failed\n"), "%s", out);
     release();
     snprintf(args, sizeof args, "run %s/%s --success charged,failed --format md", th_root(), ini);
@@ -546,7 +614,9 @@ Test(cli, output_to_a_descriptor_name)
                  "--set reroll=none --quiet -o %s", th_root(), names[i]);
         cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
         cr_expect(strncmp(out, "trials,", 7) == 0, "%s: %s", names[i], out);
-        cr_expect(strstr(out, "\n,,0.583333,"), "%s: P(2D6 >= 7) = 21/36: %s", names[i], out);
+        const char *row = strstr(out, "\n,,");
+        cr_expect(row && fabs(strtod(row + 3, NULL) - 21.0 / 36.0) <= 1e-15,
+                  "%s: P(2D6 >= 7) = 21/36: %s", names[i], out);
         release();
     }
 }

@@ -101,6 +101,15 @@ static void free_tables(cs_table *t, int n)
     free(t);
 }
 
+/* Field i (0-based) of a CSV line without quotes, as a number; NAN when empty. */
+static double csv_number(const char *line, int i)
+{
+    for (; i > 0 && line; i--)
+        line = strchr(line, ',') ? strchr(line, ',') + 1 : NULL;
+    cr_assert(line, "no field %d", i);
+    return *line == ',' || *line == '\n' || *line == '\0' ? (double)NAN : strtod(line, NULL);
+}
+
 Test(report, summary_csv_columns_and_exact_values)
 {
     run_ini("[experiment]\nname = summary-test\nruleset = generic\nmethod = exact\n"
@@ -112,14 +121,29 @@ Test(report, summary_csv_columns_and_exact_values)
      * outcome, one mean_ per metric, each outcome's interval, method. Exact:
      * one layout, no success count, zero-width intervals. M3 at 6": 2D6 >= 3
      * = 35/36; at 9": 2D6 >= 6 = 26/36; mean roll 7, mean range 3 + 7. */
-    cr_expect_str_eq(s,
-                     "distance,trials,successes,p_success,ci_low,ci_high,p_charged,p_failed,"
-                     "p_illegal,mean_roll,mean_range,ci_low_charged,ci_high_charged,"
-                     "ci_low_failed,ci_high_failed,ci_low_illegal,ci_high_illegal,method\n"
-                     "6,,,0.972222,0.972222,0.972222,0.972222,0.027778,0.000000,7.0000,"
-                     "10.0000,0.972222,0.972222,0.027778,0.027778,0.000000,0.000000,exact\n"
-                     "9,,,0.722222,0.722222,0.722222,0.722222,0.277778,0.000000,7.0000,"
-                     "10.0000,0.722222,0.722222,0.277778,0.277778,0.000000,0.000000,exact\n");
+    const char *head = "distance,trials,successes,p_success,ci_low,ci_high,p_charged,p_failed,"
+                       "p_illegal,mean_roll,mean_range,ci_low_charged,ci_high_charged,"
+                       "ci_low_failed,ci_high_failed,ci_low_illegal,ci_high_illegal,method\n";
+    cr_assert(strncmp(s, head, strlen(head)) == 0, "%s", s);
+    /* Read back, every exact value equals its fraction within 1e-15 (issue
+     * 52: printed whole, no longer rounded to six decimals). */
+    static const double win[2] = {35.0 / 36.0, 26.0 / 36.0};
+    const char *line = s + strlen(head);
+    for (int r = 0; r < 2; r++, line = strchr(line, '\n') + 1) {
+        cr_expect(strncmp(line, r ? "9,,," : "6,,,", 4) == 0, "%s", line);
+        const double want[] = {win[r], win[r],     win[r],     win[r], 1.0 - win[r], 0.0, 7.0,
+                               10.0,   win[r],     win[r],     1.0 - win[r], 1.0 - win[r], 0.0,
+                               0.0};
+        /* Within 1e-15 of each (relative for the means, whose sums of
+         * doubles carry a few units of the last place: 6.999999999999998). */
+        for (int i = 0; i < 14; i++)
+            cr_expect(fabs(csv_number(line, 3 + i) - want[i]) <= 1e-15 * fmax(1.0, want[i]),
+                      "row %d field %d: %.17g, exact %.17g", r, 3 + i, csv_number(line, 3 + i),
+                      want[i]);
+        cr_expect(strstr(line, ",exact\n") == strchr(line, '\n') - 6, "%s", line);
+    }
+    /* The shortest text that reads back: 0, not 0.000000. */
+    cr_expect(strstr(s, ",0,6.99999") || strstr(s, ",0,7,"), "%s", s);
     free(s);
     cs_table_free(&t);
 }
@@ -315,11 +339,24 @@ Test(report, dist_long_form)
      * needs 8, 15/36 (15/36 and 10/36 before issue 15.1); the roll 2..12 as
      * (6 - |7 - v|)/36. Exact: each interval is the value itself. */
     cr_expect(strstr(s, "distance,metric,value,count,p,ci_low,ci_high,method\n") == s, "%s", s);
-    cr_expect(strstr(s, "\n8,outcome,charged,,0.583333,0.583333,0.583333,exact\n"
-                        "8,outcome,failed,,0.416667,0.416667,0.416667,exact\n"
-                        "8,outcome,illegal,,0.000000,0.000000,0.000000,exact\n"),
-              "%s", s);
-    cr_expect(strstr(s, "\n9,outcome,charged,,0.416667,0.416667,0.416667,exact\n"), "%s", s);
+    /* The outcomes whole (issue 52), read back within 1e-15 of 21/36, 15/36
+     * and 0; a metric's masses are summed in units of 2^-40, six decimals. */
+    static const struct {
+        const char *row;
+        double p;
+    } outcome[] = {{"\n8,outcome,charged,,", 21.0 / 36.0},
+                   {"\n8,outcome,failed,,", 15.0 / 36.0},
+                   {"\n8,outcome,illegal,,", 0.0},
+                   {"\n9,outcome,charged,,", 15.0 / 36.0}};
+    for (size_t i = 0; i < sizeof outcome / sizeof outcome[0]; i++) {
+        const char *row = strstr(s, outcome[i].row);
+        cr_assert(row, "%s", s);
+        row += strlen(outcome[i].row);
+        for (int f = 0; f < 3; f++, row = strchr(row, ',') + 1)
+            cr_expect(fabs(strtod(row, NULL) - outcome[i].p) <= 1e-15, "%s", outcome[i].row);
+        cr_expect(strncmp(row, "exact\n", 6) == 0, "%s", row);
+    }
+    cr_expect(strstr(s, "\n8,outcome,illegal,,0,0,0,exact\n"), "%s", s);
     cr_expect(strstr(s, "\n8,roll,2,,0.027778,0.027778,0.027778,exact\n"), "%s", s);
     cr_expect(strstr(s, "\n8,roll,7,,0.166667,0.166667,0.166667,exact\n"), "%s", s);
     cr_expect(strstr(s, "\n9,roll,12,,0.027778,0.027778,0.027778,exact\n"), "%s", s);
@@ -339,8 +376,9 @@ Test(report, labels_reach_summary_and_pivot)
     char *s = write_text(&t, CS_FORMAT_CSV);
     /* M5 + 2D6 >= 6 or 7: certain; M5 + 0 < 6: never. */
     cr_expect(strstr(s, "dice,dice_label,distance,trials,") == s, "%s", s);
-    cr_expect(strstr(s, "\n2d6,WHFB 8th,6,,,1.000000,"), "%s", s);
-    cr_expect(strstr(s, "\n0,SOVL,7,,,0.000000,"), "%s", s);
+    /* Exact: 1 and 0 written whole (issue 52). */
+    cr_expect(strstr(s, "\n2d6,WHFB 8th,6,,,1,"), "%s", s);
+    cr_expect(strstr(s, "\n0,SOVL,7,,,0,"), "%s", s);
     free(s);
     cs_table_free(&t);
     cs_table *pt;
@@ -445,7 +483,8 @@ Test(report, pivot_any_reported_column)
     cr_assert_eq(cs_report_pivot_column(&res, "distance", "move", "mean_roll", CS_FORMAT_CSV, &t,
                                         &n, &err),
                  CS_OK, "%s", err.msg);
-    cr_expect_str_eq(cell(&t[0], 2, 2), "7.0000");
+    /* The exact mean whole: the double of 7 up to its last bits. */
+    cr_expect(fabs(strtod(cell(&t[0], 2, 2), NULL) - 7.0) <= 1e-14, "%s", cell(&t[0], 2, 2));
     cr_expect_str_eq(t[0].header[4], "max_ci_halfwidth_pct");
     cr_expect_str_eq(cell(&t[0], 2, 4), "", "a mean has no interval here");
     free_tables(t, n);

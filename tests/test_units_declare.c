@@ -112,7 +112,7 @@ Test(units_declare, the_great_cannon_cannot_declare_a_charge)
     for (int c = c_reach; c < c_p; c++)
         cr_expect_str_empty(cs_table_cell(&t, row, c), "%s", t.header[c]);
     for (int c = c_p; c < t.ncols; c++)
-        cr_expect_str_eq(cs_table_cell(&t, row, c), "0.000000", "%s", t.header[c]);
+        cr_expect_str_eq(cs_table_cell(&t, row, c), "0", "%s", t.header[c]); /* exact: whole */
     /* A unit beside it that may charge is untouched: it reaches at 1". */
     const cs_unit *knights = th_units_find(&u, "Empire Knights");
     cr_assert_not_null(knights);

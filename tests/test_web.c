@@ -209,10 +209,10 @@ Test(web, a_map_hands_the_page_its_picture)
         if (p[0] == '\0') {
             cr_expect(json_is_null(c), "cell %zu", k);
             seen[0]++;
-        } else if (strcmp(p, "1.000000") == 0) {
+        } else if (strtod(p, NULL) == 1.0) { /* exact: "1" (issue 52) */
             cr_expect_str_eq(json_string_value(c), "#fde725", "cell %zu", k);
             seen[1]++;
-        } else if (strcmp(p, "0.000000") == 0) {
+        } else if (strtod(p, NULL) == 0.0) {
             cr_expect_str_eq(json_string_value(c), "#440154", "cell %zu", k);
             seen[2]++;
         }

@@ -12,10 +12,20 @@
  * which columns it has, in which order, and how each cell's number is
  * written. The CSV, Markdown and LaTeX of the command line, its CSVW
  * schema and the web edition's table all come from this one definition. */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "chargesim/result.h"
 #include "chargesim/table.h"
+
+/* Sets cell (row, c) of t to the number x as a CSV writes it (issue 52):
+ * computed exactly (exact), the shortest text that reads back as x itself
+ * (parse.h, cs_parse_shortest), so no digit of an exact value is lost;
+ * else, an estimate, with `sampled_decimals` places (6 for a probability,
+ * whose interval is far wider than that). Markdown, LaTeX and the page
+ * round for display and do not come here. */
+cs_status cs_columns_set_number(cs_table *t, int row, int c, double x, bool exact,
+                                int sampled_decimals);
 
 /* Sets column c of t to the fixed column `name`: its header (`header`, or
  * the name when NULL), alignment, datatype and description. The fixed
@@ -99,8 +109,9 @@ cs_status cs_columns_summary_head(cs_table *t, int c, const cs_run_result *r, cs
                                   cs_summary_col col);
 
 /* The cell of point k in summary column col, written into (row, c) of t:
- * CSV gives probabilities as proportions with 6 decimals and means with 4;
- * md and tex percentages and means with 2. */
+ * CSV gives probabilities as proportions and means whole under the exact
+ * method (cs_columns_set_number), else with 6 and 4 decimals; md and tex
+ * percentages and means with 2. */
 cs_status cs_columns_summary_cell(cs_table *t, int row, int c, const cs_run_result *r,
                                   uint64_t k, cs_format fmt, cs_summary_col col);
 

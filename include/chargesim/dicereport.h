@@ -5,7 +5,9 @@
  * (dice.h), exact or sampled, with its columns defined in columns.h and its
  * refusals worded here, so the command line and the web edition show the
  * same table and the same messages.
- *   exact:   value, p, p_at_least, p_at_most (CSV: %.12g)
+ *   exact:   value, p, p_at_least, p_at_most (CSV: whole, the shortest
+ *            decimal that reads back as the double), and in CSV only
+ *            p_fraction (dicefrac.h: in lowest terms, from integers)
  *   sampled: value, p, p_at_least, p_at_most, count, ci_low, ci_high,
  *            ci_low_at_least, ci_high_at_least, ci_low_at_most,
  *            ci_high_at_most (Wilson intervals; CSV: %.6f)

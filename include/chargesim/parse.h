@@ -40,6 +40,18 @@ int cs_parse_decimals(const char *s);
  * double to hold, the shortest text that reads back as x itself. */
 void cs_parse_format_value(char *buf, size_t cap, double x, int decimals);
 
+/* Room for any text cs_parse_shortest writes ("-2.2250738585072014e-308"
+ * and its NUL fit with room to spare). */
+#define CS_PARSE_SHORTEST_CAP 32
+
+/* The shortest decimal that reads back (strtod) as x itself, into buf
+ * (cap >= CS_PARSE_SHORTEST_CAP): "%.Ng" at the smallest N of 1..17 that
+ * round-trips, so "0.004629629629629629" for 1/216, "1.65381716879202e-08"
+ * for 1/60466176 (%g's exponent form where it is shorter), "0", "1", "0.5".
+ * How every value computed exactly is written in a CSV (issue 52): no digit
+ * lost, none invented. -0 is written "0"; inf and nan as %g writes them. */
+void cs_parse_shortest(char *buf, size_t cap, double x);
+
 /* A typo's suggestion ("did you mean charge_speed?"): offer every name the
  * word could have meant; `best` is then the closest by optimal string
  * alignment distance (one edit each: a letter inserted, deleted or changed,

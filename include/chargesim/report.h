@@ -15,7 +15,8 @@
 /* The summary: swept keys, trials, successes, p_success, ci_low, ci_high,
  * p_<outcome>..., mean_<metric>..., (CSV only) ci_low_<outcome> and
  * ci_high_<outcome> for each outcome, method. For CSV probabilities are
- * proportions with 6 decimals; for md and tex they are percentages with 2. */
+ * proportions, whole when exact (columns.h: cs_columns_set_number), else
+ * with 6 decimals; for md and tex they are percentages with 2. */
 cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out);
 
 /* Long form: swept keys, metric, value, count, p, ci_low, ci_high, method. The metric

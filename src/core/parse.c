@@ -75,9 +75,14 @@ int cs_parse_decimals(const char *s)
     return d < 0 ? 0 : d > CS_PARSE_MAX_DECIMALS ? -1 : (int)d;
 }
 
-/* The shortest "%.Ng" text of x that strtod reads back as x. */
-static void shortest(char *buf, size_t cap, double x)
+void cs_parse_shortest(char *buf, size_t cap, double x)
 {
+    if (x == 0.0) { /* +0 and -0 alike */
+        snprintf(buf, cap, "0");
+        return;
+    }
+    /* 17 significant digits always round-trip a double, so the loop ends
+     * there at the latest (inf and nan, which never compare equal, too). */
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, cap, "%.*g", prec, x);
         if (strtod(buf, NULL) == x)
@@ -102,7 +107,7 @@ void cs_parse_format_value(char *buf, size_t cap, double x, int decimals)
         if (strcmp(dec, "-0") == 0)
             snprintf(dec, sizeof dec, "0");
     } else {
-        shortest(dec, sizeof dec, x);
+        cs_parse_shortest(dec, sizeof dec, x);
     }
     snprintf(buf, cap, "%.10g", x);
     if (strtod(buf, NULL) != strtod(dec, NULL))

@@ -194,7 +194,7 @@ static const char compare_tail[] =
 static const cs_opt dice_opts[] = {
     {.name = "--exact", .arg = NULL, .type = CS_OPT_FLAG, .key = "exact",
      .help = "exact probabilities (the default): columns value, p,\n"
-     "p_at_least, p_at_most"},
+     "p_at_least, p_at_most, p_fraction (CSV: p in lowest terms)"},
     {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value", .key = "trials",
      .def = "", .field = "sample this many rolls instead of the exact distribution",
      .help = "sample N rolls instead; adds count, ci_low, ci_high (Wilson\n"

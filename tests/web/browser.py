@@ -140,9 +140,11 @@ class Browser:
         raise RuntimeError("the page stayed '%s' for %g s" % (state, timeout))
 
     def table(self):
-        """<table id="results"> as rows of cell texts, header row first."""
+        """<table id="results"> as rows of the CSV's cells, header row first:
+        a numeric cell's data-value (the CSV's text, which the page may show
+        rounded), else its text."""
         return self.eval("[...document.querySelectorAll('#results tr')]"
-                         ".map(r => [...r.cells].map(c => c.textContent))")
+                         ".map(r => [...r.cells].map(c => c.dataset.value ?? c.textContent))")
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=False)

@@ -94,9 +94,19 @@ def same_table(page, csv, tolerance):
     return None
 
 
+def shown_number(cell):
+    """A numeric cell as the page shows it: the CSV's text, or six decimals
+    where it has more or an exponent (an exact value, written whole)."""
+    whole, _, frac = cell.partition(".")
+    if "e" in cell.lower() or len(frac) > 6:
+        return "%.6f" % float(cell)
+    return cell
+
+
 def percent_text(cell):
-    """A table's proportion as the page shows it in percent: the point moved
-    two places, every digit kept ("0.812500" reads "81.2500%")."""
+    """A table's proportion as the page shows it in percent: shown_number's
+    text with the point moved two places ("0.812500" reads "81.2500%")."""
+    cell = shown_number(cell)
     sign = "-" if cell.startswith("-") else ""
     whole, _, frac = cell.lstrip("-").partition(".")
     frac = frac.ljust(2, "0")

@@ -6,14 +6,17 @@
 // the colour stops, the charger, the ticks and the legend's words all come
 // from it; this file only lays them out on the canvas, and reads the value
 // under the pointer from the table.
+import {shownNumber} from './results.js';
 
 const WIDE = {left: 56, right: 170, top: 12, bottom: 40, legend: 'right'};
 const NARROW = {left: 48, right: 10, top: 12, bottom: 250, legend: 'below'};
 let PAD = WIDE;
 
-// The table's digits as a percentage: the point moved two places, no
+// The table's digits as the page shows them (results.js: shownNumber, six
+// decimals at most) as a percentage: the point moved two places, no further
 // rounding ("0.812500" reads "81.2500%").
-export function percentText(s) {
+export function percentText(cell) {
+  const s = shownNumber(cell);
   const m = /^(-?)(\d+)(?:\.(\d*))?$/.exec(s);
   if (!m) return s;
   const frac = (m[3] ?? '').padEnd(2, '0');

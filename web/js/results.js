@@ -27,8 +27,19 @@ export function numeric(rows, c) {
   return rows.every((r) => r[c] === '' || !Number.isNaN(Number(r[c])));
 }
 
+// A numeric cell as the page shows it: the CSV's text, rounded to six
+// decimals where it has more or an exponent. The CSV writes an exact value
+// whole (issue 52: 0.004629629629629629, 1.65381716879202e-08); the page
+// keeps its display rounding, and the whole value in the cell's data-value.
+export function shownNumber(v) {
+  if (v === '' || Number.isNaN(Number(v))) return v;
+  const m = /^-?\d+(?:\.(\d*))?$/.exec(v);
+  return m && (m[1] ?? '').length <= 6 ? v : Number(v).toFixed(6);
+}
+
 // Fills <table id="results"> with result.header and result.rows; a
 // header naming an outcome's share carries its meaning as a tooltip.
+// A numeric cell keeps the CSV's text in data-value.
 function table(result, help) {
   const kind = result.header.map((_, c) => (numeric(result.rows, c) ? '' : 'text'));
   const head = el('thead', {}, el('tr', {}, ...result.header.map((h, c) => {
@@ -37,7 +48,9 @@ function table(result, help) {
   })));
   const body = el('tbody');
   for (const row of result.rows) {
-    body.append(el('tr', {}, ...row.map((v, c) => el('td', {className: kind[c]}, v))));
+    body.append(el('tr', {}, ...row.map((v, c) => (kind[c] || v === ''
+      ? el('td', {className: kind[c]}, v)
+      : el('td', {className: kind[c], dataset: {value: v}}, shownNumber(v))))));
   }
   fill(byId('results'), head, body);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chargesim/columns.h"
 #include "chargesim/unitsrc.h"
 
 #define MAX_NAMES 64
@@ -115,9 +116,10 @@ static cs_status results(cs_table *t, int row, const layout *l, const cs_unit *u
                  : cs_table_set(t, row, l->c_tail + 4, "%s", none);
     for (int c = 0; st == CS_OK && c < l->metrics.n; c++) {
         int k = metric_slot(un, l->metrics.name[c]);
-        st = k >= 0 && x->has_metric[k]
-                 ? cs_table_set(t, row, l->c_metrics + c, pct ? "%.2f" : "%.6f", x->metric[k])
-                 : cs_table_set(t, row, l->c_metrics + c, "%s", none);
+        /* A unit is evaluated exactly: its means whole in CSV (issue 52). */
+        st = !(k >= 0 && x->has_metric[k]) ? cs_table_set(t, row, l->c_metrics + c, "%s", none)
+             : pct ? cs_table_set(t, row, l->c_metrics + c, "%.2f", x->metric[k])
+                   : cs_columns_set_number(t, row, l->c_metrics + c, x->metric[k], true, 6);
     }
     return st;
 }
@@ -153,7 +155,7 @@ static cs_status unit_row(cs_table *t, const layout *l, const cs_unit *un,
         st = results(t, row, l, un, x);
     for (int c = 0; st == CS_OK && c < l->nd; c++)
         st = l->pct ? cs_table_set(t, row, l->c_p + c, "%.2f", 100.0 * x->p[c])
-                    : cs_table_set(t, row, l->c_p + c, "%.6f", x->p[c]);
+                    : cs_columns_set_number(t, row, l->c_p + c, x->p[c], true, 6);
     return st;
 }
 

@@ -76,11 +76,9 @@ static cs_status csv_row(const cs_cmp_result *r, uint64_t k, cs_table *t, int ro
         cs_table_set(t, row, c, "%llu", (unsigned long long)p->trials);
     c++;
     for (int j = 0; j <= e->rs->n_outcomes; j++) {
-        cs_table_set(t, row, c++, "%.6f", p->a[j]);
-        cs_table_set(t, row, c++, "%.6f", p->b[j]);
-        cs_table_set(t, row, c++, "%.6f", p->d[j]);
-        cs_table_set(t, row, c++, "%.6f", p->lo[j]);
-        cs_table_set(t, row, c++, "%.6f", p->hi[j]);
+        const double v[5] = {p->a[j], p->b[j], p->d[j], p->lo[j], p->hi[j]};
+        for (int i = 0; i < 5; i++)
+            cs_columns_set_number(t, row, c++, v[i], r->method == CS_METHOD_EXACT, 6);
     }
     cs_table_set(t, row, c, "%s", cs_method_name(r->method));
     return cs_table_status(t);
@@ -215,7 +213,8 @@ cs_status cs_cmpreport_pivot(const cs_cmp_result *r, const char *row, const char
         cs_experiment_point_choices(e, k, choice);
         double d = r->point[k].d[0];
         if (fmt == CS_FORMAT_CSV)
-            cs_table_set(out, choice[e->sweep[rp]], choice[e->sweep[cp]] + 1, "%.6f", d);
+            cs_columns_set_number(out, choice[e->sweep[rp]], choice[e->sweep[cp]] + 1, d,
+                                  r->method == CS_METHOD_EXACT, 6);
         else
             cs_table_set(out, choice[e->sweep[rp]], choice[e->sweep[cp]] + 1, "%+.2f", 100.0 * d);
     }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "chargesim/parse.h"
 #include "chargesim/success.h"
 
 /* The columns whose meaning does not depend on the ruleset. */
@@ -39,6 +40,10 @@ static const struct fixed {
     {"p", CS_DT_NUMBER, true, "share of the trials (or rolls) with this value"},
     {"p_at_least", CS_DT_NUMBER, true, "probability of a total of at least this value"},
     {"p_at_most", CS_DT_NUMBER, true, "probability of a total of at most this value"},
+    {"p_fraction", CS_DT_STRING, true, "p as a fraction in lowest terms, computed with integers "
+                                       "(exact dice); empty where its numerator or denominator "
+                                       "has over 200 digits, and in every row when computing "
+                                       "them would take over 5e7 big-integer multiply-adds"},
     {"ci_low_at_least", CS_DT_NUMBER, true, "lower end of the Wilson interval of p_at_least"},
     {"ci_high_at_least", CS_DT_NUMBER, true, "upper end of the Wilson interval of p_at_least"},
     {"ci_low_at_most", CS_DT_NUMBER, true, "lower end of the Wilson interval of p_at_most"},
@@ -281,11 +286,22 @@ static const char *point_text(const cs_experiment *e, uint64_t k, int s)
     return e->param[e->sweep[s]].text[choice[e->sweep[s]]];
 }
 
-/* A probability: a proportion with 6 decimals in CSV, else a percentage with 2. */
-static cs_status set_prob(cs_table *t, int row, int c, double p, cs_format fmt)
+cs_status cs_columns_set_number(cs_table *t, int row, int c, double x, bool exact,
+                                int sampled_decimals)
+{
+    if (!exact)
+        return cs_table_set(t, row, c, "%.*f", sampled_decimals, x);
+    char buf[CS_PARSE_SHORTEST_CAP];
+    cs_parse_shortest(buf, sizeof buf, x);
+    return cs_table_set(t, row, c, "%s", buf);
+}
+
+/* A probability: a proportion in CSV (whole when exact, else 6 decimals),
+ * else a percentage with 2. */
+static cs_status set_prob(cs_table *t, int row, int c, double p, cs_format fmt, bool exact)
 {
     if (fmt == CS_FORMAT_CSV)
-        return cs_table_set(t, row, c, "%.6f", p);
+        return cs_columns_set_number(t, row, c, p, exact, 6);
     return cs_table_set(t, row, c, "%.2f", 100.0 * p);
 }
 
@@ -296,6 +312,7 @@ cs_status cs_columns_summary_cell(cs_table *t, int row, int c, const cs_run_resu
     const cs_point_result *pr = &r->point[k];
     int choice[CS_MAX_PARAMS], i = col.index;
     char succ[512];
+    const bool exact = r->method == CS_METHOD_EXACT;
     switch (col.kind) {
     case CS_SUM_SWEEP:
         return cs_table_set(t, row, c, "%s", point_text(e, k, i));
@@ -313,21 +330,23 @@ cs_status cs_columns_summary_cell(cs_table *t, int row, int c, const cs_run_resu
                    ? cs_table_set(t, row, c, "%llu", (unsigned long long)pr->successes)
                    : CS_OK;
     case CS_SUM_P_SUCCESS:
-        return set_prob(t, row, c, pr->p_success, fmt);
+        return set_prob(t, row, c, pr->p_success, fmt, exact);
     case CS_SUM_CI_LOW:
-        return set_prob(t, row, c, pr->ci_low, fmt);
+        return set_prob(t, row, c, pr->ci_low, fmt, exact);
     case CS_SUM_CI_HIGH:
-        return set_prob(t, row, c, pr->ci_high, fmt);
+        return set_prob(t, row, c, pr->ci_high, fmt, exact);
     case CS_SUM_P_OUTCOME:
-        return set_prob(t, row, c, pr->p_outcome[i], fmt);
+        return set_prob(t, row, c, pr->p_outcome[i], fmt, exact);
     case CS_SUM_MEAN:
         if (pr->mean[i] != pr->mean[i])
             return CS_OK; /* never measured: empty */
-        return cs_table_set(t, row, c, fmt == CS_FORMAT_CSV ? "%.4f" : "%.2f", pr->mean[i]);
+        if (fmt == CS_FORMAT_CSV) /* a mean without an exact form was sampled */
+            return cs_columns_set_number(t, row, c, pr->mean[i], exact && !pr->mean_sampled[i], 4);
+        return cs_table_set(t, row, c, "%.2f", pr->mean[i]);
     case CS_SUM_CI_LOW_OUTCOME:
-        return set_prob(t, row, c, pr->outcome_low[i], fmt);
+        return set_prob(t, row, c, pr->outcome_low[i], fmt, exact);
     case CS_SUM_CI_HIGH_OUTCOME:
-        return set_prob(t, row, c, pr->outcome_high[i], fmt);
+        return set_prob(t, row, c, pr->outcome_high[i], fmt, exact);
     case CS_SUM_METHOD:
         return cs_table_set(t, row, c, "%s", cs_method_name(r->method));
     case CS_SUM_SUCCESS:

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "chargesim/columns.h"
+#include "chargesim/dicefrac.h"
 #include "chargesim/dicesim.h"
 #include "chargesim/quantile.h"
 #include "chargesim/stats.h"
@@ -49,6 +50,33 @@ static void share_column(cs_table *t, int c, const char *name, bool pct)
     cs_columns_fixed(t, c, name, pct ? h : NULL);
 }
 
+/* p, p_at_least and p_at_most of total x: in CSV each whole, the shortest
+ * decimal that reads back as the double (issue 52: 1/216 prints
+ * 0.004629629629629629, not 0.004630); in md and tex percentages with 4
+ * decimals, for display. */
+static void exact_cells(cs_table *t, int r, const cs_dist *dist, int x, bool pct)
+{
+    const double v[3] = {dist->p[x - dist->lo], cs_dist_p_at_least(dist, x),
+                         cs_dist_p_at_most(dist, x)};
+    for (int c = 0; c < 3; c++)
+        if (pct)
+            cs_table_set(t, r, c + 1, "%.4f", 100.0 * v[c]);
+        else
+            cs_columns_set_number(t, r, c + 1, v[c], true, 6);
+}
+
+/* What the note says of p_fraction's empty cells, if any. */
+static const char *fraction_note(cs_status st, bool cut)
+{
+    if (st == CS_ELIMIT)
+        return "; p_fraction is empty: the fractions would take more than 5e7 big-integer "
+               "multiply-adds (CS_DICEFRAC_WORK)";
+    if (cut)
+        return "; p_fraction is empty where a numerator or denominator in lowest terms has "
+               "more than 200 digits (CS_DICEFRAC_MAX_DIGITS)";
+    return "";
+}
+
 cs_status cs_dicereport_exact(const char *expr, const cs_dice *d, cs_format fmt, cs_table *t,
                               cs_error *err)
 {
@@ -62,30 +90,38 @@ cs_status cs_dicereport_exact(const char *expr, const cs_dice *d, cs_format fmt,
         return cs_error_set(err, st, "'%s': %s; sample it with --trials N", expr, diag.what);
     }
     bool pct = fmt != CS_FORMAT_CSV;
-    static const char *const names[] = {"p", "p_at_least", "p_at_most"};
-    if (cs_table_init(t, 4) == CS_OK)
+    /* The CSV's p_fraction (issue 52): Markdown and LaTeX show percentages. */
+    cs_dicefrac *frac = NULL;
+    cs_status fst = pct ? CS_OK : cs_dicefrac_new(d, &frac);
+    if (fst == CS_ENOMEM) {
+        free(dist);
+        return cs_error_set(err, fst, "out of memory");
+    }
+    static const char *const names[] = {"p", "p_at_least", "p_at_most", "p_fraction"};
+    if (cs_table_init(t, pct ? 4 : 5) == CS_OK)
         value_column(t, expr);
-    for (int c = 0; c < 3; c++)
-        share_column(t, c + 1, names[c], pct);
-    double s = pct ? 100.0 : 1.0;
-    /* Six decimals in CSV, as every probability chargesim prints (run's
-     * exact columns, the sampled table below): exact or sampled, a column
-     * reads the same (issue 45, point 13). */
-    const char *f = pct ? "%.4f" : "%.6f";
+    for (int c = 0; c < (pct ? 3 : 4); c++)
+        share_column(t, c + 1, names[c], pct && c < 3);
+    bool cut = false; /* a fraction left out: too many digits */
     for (int x = dist->lo; x <= dist->hi && cs_table_status(t) == CS_OK; x++) {
         double p = dist->p[x - dist->lo];
         if (p == 0.0)
             continue;
         int r = cs_table_add_row(t);
         cs_table_set(t, r, 0, "%d", x);
-        cs_table_set(t, r, 1, f, s * p);
-        cs_table_set(t, r, 2, f, s * cs_dist_p_at_least(dist, x));
-        cs_table_set(t, r, 3, f, s * cs_dist_p_at_most(dist, x));
+        exact_cells(t, r, dist, x, pct);
+        char text[2 * CS_DICEFRAC_MAX_DIGITS + 2];
+        if (frac && cs_dicefrac_text(frac, x, text, sizeof text))
+            cs_table_set(t, r, 4, "%s", text);
+        else
+            cut |= frac != NULL;
     }
     char canon[128];
     cs_dice_format(d, canon, sizeof canon);
     cs_table_set_title(t, "%s", canon);
-    cs_table_set_note(t, "Exact probabilities (every outcome enumerated)%s.", pct ? ", in percent" : "");
+    cs_table_set_note(t, "Exact probabilities (every outcome enumerated)%s%s.",
+                      pct ? ", in percent" : "", pct ? "" : fraction_note(fst, cut));
+    cs_dicefrac_free(frac);
     free(dist);
     if ((st = cs_table_status(t)) != CS_OK)
         return cs_error_set(err, st, "out of memory");

@@ -151,6 +151,8 @@ static void dist_metric(const cs_run_result *r, uint64_t k, int m, cs_table *out
         if (counts)
             cs_table_set(out, row, c, "%llu", (unsigned long long)pr->hist[m][i]);
         c++;
+        /* Six decimals even under exact: the masses are summed in units of
+         * 2^-40 (result.h), so the digits past those are not exact. */
         cs_table_set(out, row, c++, "%.6f", p);
         cs_table_set(out, row, c++, "%.6f", lo);
         cs_table_set(out, row, c++, "%.6f", hi);
@@ -164,6 +166,7 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
     const cs_ruleset *rs = e->rs;
     static const char *const tail[] = {"metric", "value", "count", "p",
                                        "ci_low", "ci_high", "method"};
+    const bool exact = r->method == CS_METHOD_EXACT;
     int c;
     if (cs_table_init(out, e->n_sweep + 7) != CS_OK)
         return cs_table_status(out);
@@ -183,9 +186,9 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
             if (r->method == CS_METHOD_MC)
                 cs_table_set(out, row, c, "%llu", (unsigned long long)pr->outcome_count[o]);
             c++;
-            cs_table_set(out, row, c++, "%.6f", pr->p_outcome[o]);
-            cs_table_set(out, row, c++, "%.6f", pr->outcome_low[o]);
-            cs_table_set(out, row, c++, "%.6f", pr->outcome_high[o]);
+            cs_columns_set_number(out, row, c++, pr->p_outcome[o], exact, 6);
+            cs_columns_set_number(out, row, c++, pr->outcome_low[o], exact, 6);
+            cs_columns_set_number(out, row, c++, pr->outcome_high[o], exact, 6);
             cs_table_set(out, row, c++, "%s", cs_method_name(r->method));
         }
         for (int m = 0; m < rs->n_metrics && pr->hist[m]; m++)
@@ -474,6 +477,7 @@ cs_status cs_report_map(const cs_map_result *m, cs_table *t)
     static const char *const stand[] = {"p_cannot_stand", "ci_low_cannot_stand",
                                         "ci_high_cannot_stand"};
     int nc = 10 + rs->n_outcomes, c = 0;
+    const bool exact = m->method == CS_METHOD_EXACT; /* else sampled: 6 decimals */
     if (cs_table_init(t, nc) != CS_OK)
         return cs_table_status(t);
     for (int k = 0; k < 6; k++)
@@ -499,17 +503,17 @@ cs_status cs_report_map(const cs_map_result *m, cs_table *t)
                 cs_table_set(t, row, c, "%llu", (unsigned long long)cell->trials);
             c++;
             /* Where the target stands: the share of placements where it cannot. */
-            cs_table_set(t, row, nc - 4, "%.6f", cell->p_cannot_stand);
-            cs_table_set(t, row, nc - 3, "%.6f", cell->cannot_stand_low);
-            cs_table_set(t, row, nc - 2, "%.6f", cell->cannot_stand_high);
+            cs_columns_set_number(t, row, nc - 4, cell->p_cannot_stand, exact, 6);
+            cs_columns_set_number(t, row, nc - 3, cell->cannot_stand_low, exact, 6);
+            cs_columns_set_number(t, row, nc - 2, cell->cannot_stand_high, exact, 6);
             cs_table_set(t, row, nc - 1, "%s", cell->placed ? cs_method_name(m->method) : "none");
             if (!cell->placed || cell->trials == 0)
                 continue; /* no placement stood: no odds */
-            cs_table_set(t, row, c++, "%.6f", cell->p_success);
-            cs_table_set(t, row, c++, "%.6f", cell->ci_low);
-            cs_table_set(t, row, c++, "%.6f", cell->ci_high);
+            cs_columns_set_number(t, row, c++, cell->p_success, exact, 6);
+            cs_columns_set_number(t, row, c++, cell->ci_low, exact, 6);
+            cs_columns_set_number(t, row, c++, cell->ci_high, exact, 6);
             for (int o = 0; o < rs->n_outcomes; o++)
-                cs_table_set(t, row, c++, "%.6f", cell->p_outcome[o]);
+                cs_columns_set_number(t, row, c++, cell->p_outcome[o], exact, 6);
         }
     return cs_table_status(t);
 }
