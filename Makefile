@@ -71,7 +71,7 @@ help:
 	@echo "make test     install missing packages, build and run every test (make check, make examples)"
 	@echo "make examples run the README's and the man page's examples in a fresh clone"
 	@echo "make layers   check that includes point down (core < rules < sim < io < cli) and no files call in a loop"
-	@echo "make headers  check that each header's code is in its own .c or in files it names"
+	@echo "make headers  check that each header's code is in its own .c or in files it names, and each exported name its file's"
 	@echo "make archdoc  check that docs/ARCHITECTURE.md names every file under src/ and include/, and comments only paths that exist"
 	@echo "make testmap  check that tests/README.md maps every module under src/ to its tests"
 	@echo "make golden   write tests/expected/ anew from bin/chargesim (review git diff after)"
@@ -175,9 +175,12 @@ LAYERS_OBJ := $(LIB_OBJ) $(WEB_NATIVE_OBJ) $(BUILD)/src/cli/main.o
 layers: $(LAYERS_OBJ)
 	@scripts/layers.sh $(CURDIR) $(LAYERS_OBJ)
 
-# A header's functions are in its own .c, or in files it names (issue 33).
-headers:
+# A header's functions are in its own .c, or in files it names (issue 33);
+# every exported name names its file, its family, or is kept with why in
+# docs/ARCHITECTURE.md, "Exported names" (issue 51; objects read with nm).
+headers: $(LAYERS_OBJ)
 	@scripts/headers.sh $(CURDIR)
+	@scripts/prefixes.sh $(CURDIR) $(LAYERS_OBJ)
 
 # No file under src/ or include/ over 900 lines, no function over 100.
 sizes:

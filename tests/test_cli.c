@@ -635,17 +635,17 @@ Test(cli, progress_bar_on_a_terminal)
     int saved = dup(STDERR_FILENO);
     cr_assert(dup2(slave, STDERR_FILENO) == STDERR_FILENO);
     cs_progress q, p;
-    cs_progress_init(&q, true);
-    cs_progress_update(&q, 1, 2);
-    cs_progress_finish(&q);
-    cs_progress_init(&p, false);
-    cs_progress_update(&p, 1, 2); /* within the first second: nothing */
+    cs_cli_progress_init(&q, true);
+    cs_cli_progress_update(&q, 1, 2);
+    cs_cli_progress_finish(&q);
+    cs_cli_progress_init(&p, false);
+    cs_cli_progress_update(&p, 1, 2); /* within the first second: nothing */
     p.start -= 10.0;
-    cs_progress_update(&p, 1, 4);
-    cs_progress_update(&p, 3, 4); /* within 0.1 s of the last: nothing */
+    cs_cli_progress_update(&p, 1, 4);
+    cs_cli_progress_update(&p, 3, 4); /* within 0.1 s of the last: nothing */
     p.last -= 1.0;
-    cs_progress_update(&p, 9, 4);
-    cs_progress_finish(&p);
+    cs_cli_progress_update(&p, 9, 4);
+    cs_cli_progress_finish(&p);
     fflush(stderr);
     cr_assert(dup2(saved, STDERR_FILENO) == STDERR_FILENO);
     close(saved);

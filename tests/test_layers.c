@@ -7,7 +7,10 @@
  * vain. `make headers` (scripts/headers.sh, issue 33) passes on the tree
  * and names a header whose function lives in a file it does not name.
  * The loop check of `make layers` (issue 43) names files whose objects call
- * each other in a loop. */
+ * each other in a loop. `make headers` also reads the objects' exported
+ * names (scripts/prefixes.sh, issue 51): a name that is not its file's, its
+ * family's or kept in docs/ARCHITECTURE.md is named, and so is a kept one no
+ * longer needed. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,7 +188,7 @@ Test(layers, archdoc_lists_missing_and_extra_files)
 Test(layers, headers_clean_tree_passes)
 {
     copy_tree();
-    cr_expect_eq(make_target("headers"), 0, "%s", out);
+    cr_expect_eq(make_target("headers LAYERS_OBJ="), 0, "%s", out);
     cr_expect(strstr(out, "every header holds its own .c"), "%s", out);
 }
 
@@ -204,7 +207,7 @@ Test(layers, headers_name_where_their_code_lives)
     th_write_file(dir, "src/sim/elsewhere.c",
                   "#include \"chargesim/stray.h\"\nint cs_stray_away(void)\n"
                   "{\n    return 2;\n}\n");
-    cr_expect_neq(make_target("headers"), 0, "%s", out);
+    cr_expect_neq(make_target("headers LAYERS_OBJ="), 0, "%s", out);
     cr_expect(strstr(out, "include/chargesim/stray.h: cs_stray_away is defined in "
                           "src/sim/elsewhere.c, which it does not name\n"),
               "%s", out);
@@ -217,7 +220,7 @@ Test(layers, headers_name_where_their_code_lives)
     th_write_file(dir, "include/chargesim/stray.h",
                   "/* cs_stray_away: src/sim/elsewhere.c */\n"
                   "int cs_stray_here(void);\nint cs_stray_away(void);\n");
-    cr_expect_eq(make_target("headers"), 0, "%s", out);
+    cr_expect_eq(make_target("headers LAYERS_OBJ="), 0, "%s", out);
 }
 
 /* The web edition's layer (src/web/, issue 31) stands beside cli: it may
@@ -313,4 +316,57 @@ Test(layers, loop_of_objects_fails_naming_it)
     compile_planted("loop_c", "int cs_loop_c(int n) { return n; }\n");
     cr_expect_eq(layers_on_objects("build/src/core/loop_[a-d].o"), 0, "%s", out);
     cr_expect(strstr(out, "layers: no files of src/ call each other in a loop"), "%s", out);
+}
+
+/* make headers reads each object's exported names (issue 51): a file
+ * src/core/badname.c exports its own (cs_badname, cs_badname_ok) and one
+ * badly named (cs_wrong_name), which is named with its file. Kept in the
+ * doc's "Exported names" table, it passes; a prefix the table keeps that no
+ * name needs (cs_gone_), and a row naming no file, are named in turn. */
+Test(layers, prefixes_name_a_badly_named_export)
+{
+    copy_tree();
+    th_write_file(dir, "src/core/badname.c",
+                  "int cs_badname(void);\nint cs_badname_ok(void);\nint cs_wrong_name(void);\n"
+                  "int cs_badname(void) { return 0; }\nint cs_badname_ok(void) { return 1; }\n"
+                  "int cs_wrong_name(void) { return 2; }\n");
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && mkdir -p build/src/core && cc -c src/core/badname.c "
+             "-o build/src/core/badname.o",
+             dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    const char *target = "headers LAYERS_OBJ=build/src/core/badname.o";
+    cr_expect_neq(make_target(target), 0, "%s", out);
+    cr_expect(strstr(out, "src/core/badname.c: cs_wrong_name is not cs_STEM_..., a family STEM "
+                          "begins, or kept in docs/ARCHITECTURE.md\n"),
+              "%s", out);
+    cr_expect(!strstr(out, "cs_badname"), "%s", out);
+    cr_expect(!strstr(out, "which no name of it needs"), "%s", out);
+    free(out);
+    out = NULL;
+
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && printf '%%s\\n' '' '## Exported names' '' '| file | prefixes kept | why |' "
+             "'|---|---|---|' '| `src/core/badname.c` | `cs_wrong_`, `cs_gone_` | planted |' "
+             "'| `src/core/nofile.c` | `cs_x_` | planted |' >>docs/ARCHITECTURE.md",
+             dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    cr_expect_neq(make_target(target), 0, "%s", out);
+    cr_expect(!strstr(out, "cs_wrong_name"), "%s", out);
+    cr_expect(strstr(out, "docs/ARCHITECTURE.md: Exported names: src/core/badname.c keeps "
+                          "cs_gone_, which no name of it needs\n"),
+              "%s", out);
+    cr_expect(strstr(out, "docs/ARCHITECTURE.md: Exported names: src/core/nofile.c is no file or "
+                          "folder\n"),
+              "%s", out);
+    cr_expect(!strstr(out, "cs_wrong_,"), "%s", out);
+    free(out);
+    out = NULL;
+
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && sed -i '/cs_gone_/s/, `cs_gone_`//; /nofile/d' docs/ARCHITECTURE.md", dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    cr_expect_eq(make_target(target), 0, "%s", out);
+    cr_expect(strstr(out, "prefixes: every exported name names its file"), "%s", out);
 }

@@ -28,16 +28,16 @@ static bool regions_meet(const cs_stream_def *p, const cs_stream_def *q)
 Test(stream, regions_pairwise_disjoint)
 {
     for (int p = 0; p < CS_STREAM_COUNT; p++) {
-        cr_assert(cs_streams[p].name && cs_streams[p].what, "stream %d is unnamed", p);
+        cr_assert(cs_stream_defs[p].name && cs_stream_defs[p].what, "stream %d is unnamed", p);
         for (int q = p + 1; q < CS_STREAM_COUNT; q++)
-            cr_assert(!regions_meet(&cs_streams[p], &cs_streams[q]), "%s and %s can share a key",
-                      cs_streams[p].name, cs_streams[q].name);
+            cr_assert(!regions_meet(&cs_stream_defs[p], &cs_stream_defs[q]),
+                      "%s and %s can share a key", cs_stream_defs[p].name, cs_stream_defs[q].name);
     }
 }
 
 static bool in_region(cs_stream_id id, const cs_stream_key *k)
 {
-    const cs_stream_def *d = &cs_streams[id];
+    const cs_stream_def *d = &cs_stream_defs[id];
     if (k->n != d->n)
         return false;
     for (int i = 0; i < k->n; i++)

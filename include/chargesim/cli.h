@@ -129,8 +129,8 @@ typedef struct cs_progress {
     double start, last;
     bool shown;
 } cs_progress;
-void cs_progress_init(cs_progress *p, bool quiet);
-void cs_progress_update(void *user, uint64_t done, uint64_t total);
-void cs_progress_finish(cs_progress *p);
+void cs_cli_progress_init(cs_progress *p, bool quiet);
+void cs_cli_progress_update(void *user, uint64_t done, uint64_t total);
+void cs_cli_progress_finish(cs_progress *p);
 
 #endif

@@ -178,8 +178,8 @@ cs_status cs_est_method(const cs_experiment *e, cs_method *out, cs_error *err);
 /* The method a run of e runs: cs_est_method, or with a variant b (compare)
  * cs_est_pair_method. What the scheduler, a checkpoint's identity and the
  * web page ask. */
-cs_status cs_run_method(const cs_experiment *e, const cs_experiment *b, cs_method *m,
-                        cs_error *err);
+cs_status cs_est_run_method(const cs_experiment *e, const cs_experiment *b, cs_method *m,
+                            cs_error *err);
 /* The estimator a run of e uses: its method's (cs_est_method), or,
  * with a variant b, the paired one of the method both allow
  * (cs_est_pair_method). CS_EINPUT with err set when there is none. */

@@ -26,7 +26,7 @@ typedef struct cs_ini_source {
  * name is too long;
  * otherwise the line inih stopped at (a malformed line, or the handler
  * returned 0), for the caller to explain. */
-int cs_ini_parse_file(const char *path, ini_handler handler, void *user, cs_ini_source *src,
-                      cs_error *err);
+int cs_inifile_parse(const char *path, ini_handler handler, void *user, cs_ini_source *src,
+                     cs_error *err);
 
 #endif

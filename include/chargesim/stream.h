@@ -74,7 +74,7 @@ typedef struct cs_stream_def {
 } cs_stream_def;
 
 /* The table above, indexed by cs_stream_id. */
-extern const cs_stream_def cs_streams[CS_STREAM_COUNT];
+extern const cs_stream_def cs_stream_defs[CS_STREAM_COUNT];
 
 /* The key of stream `id` of a run seeded `seed` at coordinates (i, j, t):
  * BLOCK (point, block, -), LAYOUT (point, -, -), SCRAMBLE (replicate, -, -),

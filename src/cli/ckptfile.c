@@ -270,11 +270,11 @@ void cs_cli_ckpt_free(cs_cli_ckpt *c)
 int cs_cli_request_run(const char *cmd, cs_request *r, bool quiet, cs_cli_ckpt *c)
 {
     cs_progress prog;
-    cs_progress_init(&prog, quiet);
-    cs_request_on_progress(r, cs_progress_update, &prog);
+    cs_cli_progress_init(&prog, quiet);
+    cs_request_on_progress(r, cs_cli_progress_update, &prog);
     ckpt_arm(c);
     cs_status st = cs_request_run(r);
-    cs_progress_finish(&prog);
+    cs_cli_progress_finish(&prog);
     int stopped = ckpt_stopped(c);
     if (st != CS_OK)
         return stopped ? stopped : cs_cli_fail_err(cmd, cs_request_error(r));

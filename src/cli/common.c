@@ -171,7 +171,7 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void cs_progress_init(cs_progress *p, bool quiet)
+void cs_cli_progress_init(cs_progress *p, bool quiet)
 {
     p->enabled = !quiet && isatty(STDERR_FILENO);
     p->start = now();
@@ -179,7 +179,7 @@ void cs_progress_init(cs_progress *p, bool quiet)
     p->shown = false;
 }
 
-void cs_progress_update(void *user, uint64_t done, uint64_t total)
+void cs_cli_progress_update(void *user, uint64_t done, uint64_t total)
 {
     cs_progress *p = user;
     if (!p || !p->enabled || total == 0)
@@ -199,7 +199,7 @@ void cs_progress_update(void *user, uint64_t done, uint64_t total)
     fflush(stderr);
 }
 
-void cs_progress_finish(cs_progress *p)
+void cs_cli_progress_finish(cs_progress *p)
 {
     if (p->shown)
         fprintf(stderr, "\r%60s\r", "");

@@ -89,7 +89,7 @@ cs_status cs_expfile_load_sets(const char *path, const char *const *sets, int n_
     cs_experiment_init(e, path);
     /* "-": no file, the experiment is given whole by the overrides (what
      * `chargesim rerun` rebuilds from a CSV's metadata). */
-    int bad = strcmp(path, "-") == 0 ? 0 : cs_ini_parse_file(path, on_entry, &r, &r.src, err);
+    int bad = strcmp(path, "-") == 0 ? 0 : cs_inifile_parse(path, on_entry, &r, &r.src, err);
     if (r.oom) {
         st = cs_error_set(err, CS_ENOMEM, "%s: out of memory", path);
         goto fail;

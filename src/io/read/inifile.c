@@ -83,8 +83,8 @@ static char *read_line(char *buf, int size, void *stream)
     return buf;
 }
 
-int cs_ini_parse_file(const char *path, ini_handler handler, void *user, cs_ini_source *src,
-                      cs_error *err)
+int cs_inifile_parse(const char *path, ini_handler handler, void *user, cs_ini_source *src,
+                     cs_error *err)
 {
     reader r = {.f = cs_infile_open(path), .src = src};
     src->line = 0;

@@ -335,7 +335,7 @@ cs_status cs_units_mapping_load(const char *path, cs_units_mapping *out, cs_erro
     if (!copy(out->path, sizeof out->path, path))
         return cs_error_set(err, CS_EINPUT, "%s: path too long", path);
     cs_ini_source src;
-    int r = cs_ini_parse_file(path, handler, &st, &src, err);
+    int r = cs_inifile_parse(path, handler, &st, &src, err);
     if (r < 0)
         return err->status;
     if (r > 0)

@@ -15,7 +15,7 @@
 
 #include "units_cond.h"
 #include "units_doc.h"
-#include "units_fly.h"
+#include "units_attr.h"
 
 /* A chosen mount's levels: its own profiles, then those of the mounts it
  * must take itself (a chariot's steeds), ... */

@@ -61,8 +61,8 @@ cs_status cs_est_method(const cs_experiment *e, cs_method *out, cs_error *err)
     return CS_OK;
 }
 
-cs_status cs_run_method(const cs_experiment *e, const cs_experiment *b, cs_method *m,
-                        cs_error *err)
+cs_status cs_est_run_method(const cs_experiment *e, const cs_experiment *b, cs_method *m,
+                            cs_error *err)
 {
     return b ? cs_est_pair_method(e, b, m, err) : cs_est_method(e, m, err);
 }
@@ -71,7 +71,7 @@ cs_status cs_estimator_of(const cs_experiment *e, const cs_experiment *b,
                           const cs_estimator **est, cs_error *err)
 {
     cs_method m;
-    cs_status st = cs_run_method(e, b, &m, err);
+    cs_status st = cs_est_run_method(e, b, &m, err);
     if (st != CS_OK)
         return st;
     *est = b ? cs_estimator_paired(m) : cs_estimator_for(m);

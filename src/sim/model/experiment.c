@@ -100,14 +100,14 @@ static cs_status set_param(cs_experiment *e, int idx, const char *value, const c
     cs_value_spec fresh = {0};
     char at[512];
     where(at, sizeof at, origin, line);
-    fresh.raw = cs_exp_trimmed(value, strlen(value));
+    fresh.raw = cs_experiment_trimmed(value, strlen(value));
     fresh.origin = strdup(origin);
     fresh.line = line;
     if (!fresh.raw || !fresh.origin) {
         spec_clear(&fresh);
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     }
-    cs_status st = cs_exp_parse_value(def, e->rs->name, fresh.raw, &fresh, at, err);
+    cs_status st = cs_experiment_parse_value(def, e->rs->name, fresh.raw, &fresh, at, err);
     if (st != CS_OK) {
         spec_clear(&fresh);
         return st;
@@ -131,7 +131,7 @@ static cs_status set_labels(cs_experiment *e, int idx, const char *value, const 
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     for (const char *s = value;;) {
         const char *c = strchr(s, ',');
-        char *item = cs_exp_trimmed(s, c ? (size_t)(c - s) : strlen(s));
+        char *item = cs_experiment_trimmed(s, c ? (size_t)(c - s) : strlen(s));
         char **nt = item ? realloc(fresh.text, (size_t)(fresh.n + 1) * sizeof *nt) : NULL;
         if (!nt) {
             free(item);
@@ -273,7 +273,7 @@ static int set_number_key(cs_experiment *e, const char *key, char *v, const char
         else
             st = set_method_origin(e, at, err);
     } else if (strcmp(key, "confidence") == 0) {
-        if (!cs_exp_parse_double(v, &e->confidence) || !(e->confidence > 0.0) ||
+        if (!cs_experiment_parse_double(v, &e->confidence) || !(e->confidence > 0.0) ||
             !(e->confidence < 1.0))
             st = cs_error_set_at(err, CS_EINPUT, at,
                                  "confidence = '%s': expected a number between 0 and 1 "
@@ -284,7 +284,7 @@ static int set_number_key(cs_experiment *e, const char *key, char *v, const char
         bool percent = n > 0 && v[n - 1] == '%';
         if (percent)
             v[n - 1] = '\0';
-        if (!cs_exp_parse_double(v, &e->precision) || e->precision < 0.0 ||
+        if (!cs_experiment_parse_double(v, &e->precision) || e->precision < 0.0 ||
             (percent ? e->precision >= 100.0 : e->precision >= 1.0))
             st = cs_error_set_at(err, CS_EINPUT, at,
                                  "precision = '%s': expected an interval half-width "
@@ -312,7 +312,7 @@ cs_status cs_experiment_set(cs_experiment *e, const char *section, const char *k
     char at[512];
     where(at, sizeof at, origin, line);
     if (strcmp(section, "experiment") == 0) {
-        char *v = cs_exp_trimmed(value, strlen(value));
+        char *v = cs_experiment_trimmed(value, strlen(value));
         cs_status st = CS_OK;
         if (!v)
             return cs_error_set(err, CS_ENOMEM, "out of memory");

@@ -17,7 +17,7 @@
 
 #define MAX_SWEEP_VALUES CS_EXPERIMENT_MAX_SWEEP
 
-char *cs_exp_trimmed(const char *s, size_t len)
+char *cs_experiment_trimmed(const char *s, size_t len)
 {
     while (len > 0 && isspace((unsigned char)*s)) {
         s++;
@@ -33,7 +33,7 @@ char *cs_exp_trimmed(const char *s, size_t len)
     return d;
 }
 
-bool cs_exp_parse_double(const char *s, double *out)
+bool cs_experiment_parse_double(const char *s, double *out)
 {
     char *end;
     errno = 0;
@@ -57,7 +57,7 @@ static cs_status parse_element(const cs_param_def *def, const char *text, double
     switch (def->type) {
     case CS_PARAM_REAL:
     case CS_PARAM_INT:
-        if (!cs_exp_parse_double(text, num))
+        if (!cs_experiment_parse_double(text, num))
             return cs_error_set_at(
                 err, CS_EINPUT, at, "%s = '%s': expected a number%s", def->key, text,
                 (def->flags & CS_PF_LAYOUT)
@@ -176,7 +176,7 @@ static bool parse_draw(const char *s, const char *name, double *a, double *b)
     left[la] = '\0';
     memcpy(right, comma + 1, lb);
     right[lb] = '\0';
-    return cs_exp_parse_double(left, a) && cs_exp_parse_double(right, b);
+    return cs_experiment_parse_double(left, a) && cs_experiment_parse_double(right, b);
 }
 
 /* uniform(a,b) or normal(m,s): drawn per trial, checked against the
@@ -231,8 +231,8 @@ static cs_status parse_range(const cs_param_def *def, const char *raw, const cha
     left[la] = '\0';
     memcpy(right, dots + 2, lb);
     right[lb] = '\0';
-    if (!cs_exp_parse_double(left, &a) || !cs_exp_parse_double(right, &b) ||
-        (colon && !cs_exp_parse_double(colon + 1, &step)))
+    if (!cs_experiment_parse_double(left, &a) || !cs_experiment_parse_double(right, &b) ||
+        (colon && !cs_experiment_parse_double(colon + 1, &step)))
         return cs_error_set_at(err, CS_EINPUT, at,
                                "%s = '%s': expected a sweep a..b or a..b:step with numbers",
                                def->key, raw);
@@ -298,7 +298,7 @@ static cs_status parse_list(const cs_param_def *def, const char *raw, cs_value_s
     for (;;) {
         const char *c = strchr(s, ',');
         size_t len = c ? (size_t)(c - s) : strlen(s);
-        char *item = cs_exp_trimmed(s, len);
+        char *item = cs_experiment_trimmed(s, len);
         if (!item)
             return cs_error_set(err, CS_ENOMEM, "out of memory");
         if (item[0] == '\0') {
@@ -319,8 +319,8 @@ static cs_status parse_list(const cs_param_def *def, const char *raw, cs_value_s
     return CS_OK;
 }
 
-cs_status cs_exp_parse_value(const cs_param_def *def, const char *ruleset, const char *raw,
-                             cs_value_spec *v, const char *at, cs_error *err)
+cs_status cs_experiment_parse_value(const cs_param_def *def, const char *ruleset, const char *raw,
+                                    cs_value_spec *v, const char *at, cs_error *err)
 {
     cs_status st;
     double num;

@@ -11,7 +11,7 @@
 
 _Static_assert(CS_EXPERIMENT_MAX_REPLICATES - 1u < ANY, "replicates stay below UINT64_MAX");
 
-const cs_stream_def cs_streams[CS_STREAM_COUNT] = {
+const cs_stream_def cs_stream_defs[CS_STREAM_COUNT] = {
     [CS_STREAM_BLOCK] = {"block",
                          "the trials of block b of sweep point k (mc, conditional, rqmc's "
                          "own draws; a map's cells on point 0; dice's rolls on point 0)",

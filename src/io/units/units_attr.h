@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#ifndef CHARGESIM_UNITS_FLY_H
-#define CHARGESIM_UNITS_FLY_H
-/* Second rows and troop types, private to the io layer's unit stages:
- * src/io/units/units_fly.c reads, in the BattleScribe documents, what
- * src/io/units/units_resolve.c (stage 2, resolve entries) needs to give a unit a
- * row of its own for a rule it has (The Old World's Fly (X): a flier
- * charges at its Fly Movement, issue 42) and to name a mount's troop type.
- * It calls nothing of units_resolve.c: the walk stays there. */
+#ifndef CHARGESIM_UNITS_ATTR_H
+#define CHARGESIM_UNITS_ATTR_H
+/* An entry's attributes as the BattleScribe documents give them, private
+ * to the io layer's unit stages: src/io/units/units_attr.c reads a
+ * profile's name (with its link's appended text), the rules a name or a
+ * profile's prose carries and their numbers, an entry's rule options
+ * (Fly options), troop-type categories, costs and characteristics. Stage 2
+ * (src/io/units/units_resolve.c, resolve entries; src/io/units/units_rows.c,
+ * the rows) reads them to build a unit's rows: a flier's own row for The
+ * Old World's Fly (X) (a flier charges at its Fly Movement, issue 42) and a
+ * mount's troop type among them. It calls nothing of units_resolve.c: the
+ * walk stays there. */
 #include <libxml/tree.h>
 #include <stdbool.h>
 #include <stddef.h>

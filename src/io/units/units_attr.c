@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Second rows and troop types (units_fly.h): what stage 2 of the units
- * reads for a flier's row and a mount's troop type, in the BattleScribe
- * documents as libxml2 holds them.
+/* An entry's attributes (units_attr.h): names, rules and their numbers,
+ * rule options, troop-type categories, costs and characteristics, as stage 2
+ * of the units reads them for a unit's rows (a flier's row, a mount's troop
+ * type), in the BattleScribe documents as libxml2 holds them.
  *
  * The Old World's data gives a flier's Fly Movement in the name of its
  * rule, written as an append modifier on the info link ("Fly" + "(10)"),
@@ -16,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "units_fly.h"
+#include "units_attr.h"
 
 /* Does modifier list `mods` of a link hold only unconditional modifiers?
  * A conditional append (the Royal Pegasus's "(1, Royal Pegasus only)" is
