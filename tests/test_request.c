@@ -193,6 +193,11 @@ static void rerun_gives_the_csv(const char *args)
     char *got = text_of(r, CS_FORMAT_CSV);
     cr_expect_str_eq(got, want, "%s", args);
     cr_expect(cs_request_method(r)[0]);
+    /* Checked, the request is the recorded command. */
+    char line[2048], cmd0[16];
+    cs_request_command_line(r, line, sizeof line);
+    snprintf(cmd0, sizeof cmd0, "chargesim %.4s", args);
+    cr_expect(strncmp(line, cmd0, strlen(cmd0)) == 0, "%s", line);
     free(got);
     free(want);
     cs_request_free(r);

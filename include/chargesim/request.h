@@ -37,9 +37,11 @@
  * naming a missing one ("expr") or none.
  *
  * rerun runs the command a CSV's metadata records (csvwread.h), from the
- * recorded values alone; its results (tables, method, note...) are that
- * command's. An error in the metadata names its file (and line) and the
- * key at fault; the parameter at fault is "metadata".
+ * recorded values alone: checked, the request is that command (run or
+ * dice, its keys set from the recorded words, its equivalent command line
+ * theirs), and its results are that command's. An error in the metadata
+ * names its file (and line) and what is missing; the parameter at fault is
+ * "metadata".
  *
  * In src/req/request.c; units' results in src/req/requnits.c, rules' and
  * draw's in src/req/reqshow.c, rerun's in src/req/reqrerun.c. */
