@@ -9,6 +9,8 @@
  * cs_csvwread_args sets jansson's allocator for the whole process
  * (json_set_alloc_funcs: malloc and free, watched for a failure that
  * jansson would not report); call it from one thread at a time. */
+#include <stdbool.h>
+
 #include "chargesim/error.h"
 #include "chargesim/experiment.h"
 
@@ -46,5 +48,11 @@ void cs_csvwread_remade_free(cs_csvw_remade *r);
 /* Gives e the provenance r recorded: each parameter its first origin, the
  * input's SHA-256. */
 cs_status cs_csvwread_remade_apply(const cs_csvw_remade *r, cs_experiment *e, cs_error *err);
+
+/* The watch on jansson's allocations, which the writer (csvw.c) shares:
+ * from now on, a failed allocation is remembered; and whether one failed
+ * since. */
+void cs_csvwread_json_watch(void);
+bool cs_csvwread_json_failed(void);
 
 #endif

@@ -13,10 +13,18 @@
 #include "chargesim/infile.h"
 #include "chargesim/sha256.h"
 
-/* jansson does not report every allocation that fails (a value read back
- * one letter short): a document touched by a failed allocation is refused
- * whole, as the writer refuses it (src/io/write/csvw.c). The allocator is
- * one for the process: cs_csvwread_args sets it as it starts. */
+/* jansson does not report every allocation that fails: a member that
+ * json_object_set_new or json_array_append_new could not add is dropped
+ * (their -1 is out of reach inside one json_pack expression), and 2.14's
+ * reader drops a character it could not save and parses on, so a value
+ * read back one letter short. A document touched by a failed allocation is
+ * therefore refused whole: jansson allocates through json_alloc, which
+ * remembers the failure. jansson's allocator is one for the process: each
+ * public function that uses jansson here and in the writer (csvw.c) sets
+ * it as it starts (cs_csvwread_json_watch) and reads the flag only for its
+ * own document; the roster reader (src/io/units/roster_json.c) parses its
+ * JSON with whatever allocator is set, and checks jansson's own result.
+ * All run on a command's main thread. */
 static bool json_alloc_failed;
 
 static void *json_alloc(size_t n)
@@ -27,10 +35,15 @@ static void *json_alloc(size_t n)
     return p;
 }
 
-static void watch_json_allocations(void)
+void cs_csvwread_json_watch(void)
 {
     json_set_alloc_funcs(json_alloc, free);
     json_alloc_failed = false;
+}
+
+bool cs_csvwread_json_failed(void)
+{
+    return json_alloc_failed;
 }
 
 /* An argument list under construction. */
@@ -256,7 +269,7 @@ cs_status cs_csvwread_args(const char *meta_path, char ***argv, int *argc,
     if (!bytes)
         return cs_error_set_at(err, e == ENOMEM ? CS_ENOMEM : CS_EINPUT, meta_path,
                                "cannot %s: %s", f ? "read it" : "open it", strerror(e));
-    watch_json_allocations();
+    cs_csvwread_json_watch();
     json_t *root = json_loadb(bytes, len, 0, &je);
     if (json_alloc_failed) { /* NULL, "invalid token", or a value cut short */
         json_decref(root);

@@ -18,33 +18,10 @@
  * same double a user's short decimal gave. */
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 
-/* jansson does not report every allocation that fails: a member that
- * json_object_set_new or json_array_append_new could not add is dropped
- * (their -1 is out of reach inside one json_pack expression), and 2.14's
- * reader drops a character it could not save and parses on, so a value
- * read back one letter short. A document touched by a failed allocation is
- * therefore refused whole: jansson allocates through json_alloc, which
- * remembers the failure. jansson's allocator is one for the process: each
- * public function here sets it as it starts (watch_json_allocations) and
- * reads the flag only for its own document; the roster reader
- * (src/io/units/roster_json.c) parses its JSON with whatever allocator is
- * set, and checks jansson's own result. Both run on a command's main thread. */
-static bool json_alloc_failed;
-
-static void *json_alloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p)
-        json_alloc_failed = true;
-    return p;
-}
-
-/* Called as each public function here starts using jansson. */
-static void watch_json_allocations(void)
-{
-    json_set_alloc_funcs(json_alloc, free);
-    json_alloc_failed = false;
-}
+/* jansson does not report every allocation that fails (a member dropped
+ * inside json_pack): a document touched by a failed allocation is refused
+ * whole. The watch is the reader's, csvwread.h (cs_csvwread_json_watch),
+ * set as each public function here starts using jansson. */
 
 char *cs_csvw_path(const char *csv_path)
 {
@@ -185,7 +162,7 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
     const char *hex = input_sha256(src);
     command_line(src, cmd, sizeof cmd);
     snprintf(version, sizeof version, "chargesim %s", CS_VERSION);
-    watch_json_allocations();
+    cs_csvwread_json_watch();
     const char *slash = strrchr(src->csv_path, '/');
     json_t *argv = json_array();
     json_array_append_new(argv, json_string("chargesim"));
@@ -243,17 +220,17 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
                                       trials, "seed", seed, "confidence",
                                       src->dice_confidence));
     }
-    if (json_alloc_failed) {
+    if (cs_csvwread_json_failed()) {
         json_decref(root);
         return cs_error_set(err, CS_ENOMEM, "out of memory");
     }
     errno = 0;
     int bad = json_dumpf(root, f, DUMP_FLAGS);
     json_decref(root);
+    bool oom = cs_csvwread_json_failed();
     if (bad != 0 || fputc('\n', f) == EOF)
-        return cs_error_set(err, json_alloc_failed ? CS_ENOMEM : CS_ERUNTIME,
-                            "writing the metadata failed: %s",
-                            json_alloc_failed ? "out of memory" : strerror(errno ? errno : EIO));
+        return cs_error_set(err, oom ? CS_ENOMEM : CS_ERUNTIME, "writing the metadata failed: %s",
+                            oom ? "out of memory" : strerror(errno ? errno : EIO));
     return CS_OK;
 }
 
