@@ -288,7 +288,7 @@ Test(csvw, rerun_errors_carry_the_file_as_data)
         char **argv = NULL;
         int argc = 0;
         cs_error e;
-        cr_assert_eq(cs_csvw_rerun_args(meta, &argv, &argc, NULL, &e), CS_EINPUT, "%s", c[i].json);
+        cr_assert_eq(cs_csvwread_args(meta, &argv, &argc, NULL, &e), CS_EINPUT, "%s", c[i].json);
         snprintf(want, sizeof want, "%s: %s", meta, c[i].detail);
         cr_expect_str_eq(e.msg, want);
         cr_expect_eq(e.detail, (int)strlen(meta) + 2, "%s", e.msg);
@@ -301,7 +301,7 @@ Test(csvw, rerun_errors_carry_the_file_as_data)
     char **argv = NULL;
     int argc = 0;
     cs_error e;
-    cr_assert_eq(cs_csvw_rerun_args(meta, &argv, &argc, NULL, &e), CS_EINPUT);
+    cr_assert_eq(cs_csvwread_args(meta, &argv, &argc, NULL, &e), CS_EINPUT);
     snprintf(want, sizeof want, "%s:2: ", meta);
     cr_expect_eq(strncmp(e.msg, want, strlen(want)), 0, "%s", e.msg);
     cr_expect_eq(e.detail, (int)strlen(want), "%s", e.msg);

@@ -520,21 +520,24 @@ Test(oom, map_with_a_checkpoint_afresh_and_going_on)
 static void web_each_allocation_fails(const char *cmd, const char *const *pairs)
 {
     omp_set_num_threads(1);
-    cs_web_begin(cmd);
+    cs_web_link *link = cs_web_begin(cmd);
     for (int i = 0; pairs[i]; i += 2)
-        cs_web_pair(pairs[i], pairs[i + 1]);
-    char *want = strdup(cs_web_exec());
+        cs_web_pair(link, pairs[i], pairs[i + 1]);
+    const char *first = cs_web_exec(link);
+    char *want = strdup(first);
+    cs_web_free(first);
     cr_assert(want && strstr(want, "\"ok\":true"), "%s", want);
     for (long k = 1; k < 100000; k++) {
         countdown = k;
-        cs_web_begin(cmd);
+        link = cs_web_begin(cmd);
         for (int i = 0; pairs[i]; i += 2)
-            cs_web_pair(pairs[i], pairs[i + 1]);
-        const char *got = cs_web_exec();
+            cs_web_pair(link, pairs[i], pairs[i + 1]);
+        const char *got = cs_web_exec(link);
         bool injected = countdown == 0;
         countdown = 0;
         if (!injected) {
             cr_expect_str_eq(got, want);
+            cs_web_free(got);
             free(want);
             return;
         }
@@ -542,6 +545,7 @@ static void web_each_allocation_fails(const char *cmd, const char *const *pairs)
                       (strstr(got, "\"ok\":false") && strstr(got, "out of memory") &&
                        strstr(got, "\"exit\":1")),
                   "%s: allocation %ld failed: %s", cmd, k, got);
+        cs_web_free(got);
     }
     cr_expect(false, "%s: more than 100000 allocations", cmd);
 }

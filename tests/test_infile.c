@@ -258,17 +258,17 @@ Test(infile, a_worker_reads_rank0s_metadata_for_rerun)
     char **argv;
     int argc;
     cs_error one = {0}, err = {0};
-    cr_expect_eq(cs_csvw_rerun_args("/nonexistent/m.json", &argv, &argc, NULL, &one), CS_EINPUT);
+    cr_expect_eq(cs_csvwread_args("/nonexistent/m.json", &argv, &argc, NULL, &one), CS_EINPUT);
     cs_backend_set(&worker);
     answer(ENOENT, 0, NULL, 0);
-    cr_expect_eq(cs_csvw_rerun_args("/nonexistent/m.json", &argv, &argc, NULL, &err), CS_EINPUT);
+    cr_expect_eq(cs_csvwread_args("/nonexistent/m.json", &argv, &argc, NULL, &err), CS_EINPUT);
     cr_expect_str_eq(err.msg, one.msg);
     answer_text("{\"chargesim:table\": \"dice\", "
                 "\"chargesim:dice\": {\"expression\": \"2d6\", \"method\": \"exact\"}}");
-    cr_assert_eq(cs_csvw_rerun_args("/nowhere/m.json", &argv, &argc, NULL, &err), CS_OK, "%s", err.msg);
+    cr_assert_eq(cs_csvwread_args("/nowhere/m.json", &argv, &argc, NULL, &err), CS_OK, "%s", err.msg);
     cr_assert_eq(argc, 5);
     cr_expect_str_eq(argv[0], "dice");
     cr_expect_str_eq(argv[1], "2d6");
     cr_expect_str_eq(argv[2], "--exact");
-    cs_csvw_free_args(argv, argc);
+    cs_csvwread_free_args(argv, argc);
 }

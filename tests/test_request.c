@@ -175,3 +175,81 @@ Test(request, each_column_says_what_it_holds)
         cs_request_free(r);
     }
 }
+
+/* rerun's table from the metadata of the CSV `args` wrote to DIR/o.csv
+ * (-o added here): the CSV's own bytes, read back through the request. */
+static void rerun_gives_the_csv(const char *args)
+{
+    char cmd[1400], meta[600], csv_path[512];
+    snprintf(csv_path, sizeof csv_path, "%s/o.csv", th_tmpdir());
+    snprintf(meta, sizeof meta, "%s-metadata.json", csv_path);
+    snprintf(cmd, sizeof cmd, "%s -o %s", args, csv_path);
+    cr_assert_eq(th_cli(cmd, NULL, NULL), 0, "%s", cmd);
+    char *want = th_slurp(csv_path, NULL);
+    cs_request *r = cs_request_new("rerun");
+    cr_assert(r);
+    cr_assert_eq(cs_request_set(r, "metadata", meta), CS_OK);
+    cr_assert_eq(cs_request_run(r), CS_OK, "%s", cs_request_error(r)->msg);
+    char *got = text_of(r, CS_FORMAT_CSV);
+    cr_expect_str_eq(got, want, "%s", args);
+    cr_expect(cs_request_method(r)[0]);
+    /* Checked, the request is the recorded command. */
+    char line[2048], cmd0[16];
+    cs_request_command_line(r, line, sizeof line);
+    snprintf(cmd0, sizeof cmd0, "chargesim %.4s", args);
+    cr_expect(strncmp(line, cmd0, strlen(cmd0)) == 0, "%s", line);
+    free(got);
+    free(want);
+    cs_request_free(r);
+}
+
+Test(request, rerun_makes_the_csv_again_from_its_metadata)
+{
+    rerun_gives_the_csv("run - --set experiment.ruleset=t9a --set distance=5..9");
+    rerun_gives_the_csv("run - --set experiment.ruleset=generic --set 'distance=uniform(4,10)' "
+                        "--set experiment.method=mc --trials 2000 --seed 7");
+    rerun_gives_the_csv("run - --set experiment.ruleset=generic --set distance=5..9 --set "
+                        "move=4,5 --pivot distance:move");
+    rerun_gives_the_csv("dice 3d6dl1 --trials 5000 --seed 3");
+    rerun_gives_the_csv("dice 2d6 --exact");
+}
+
+Test(request, rerun_names_the_metadata_at_fault)
+{
+    const char *meta = th_write_file(th_tmpdir(), "m.json", "{\"chargesim:table\":\"dice\"}");
+    cs_request *r = cs_request_new("rerun");
+    cs_request_set(r, "metadata", meta);
+    cr_assert_eq(cs_request_run(r), CS_EINPUT);
+    const cs_error *e = cs_request_error(r);
+    cr_expect(strstr(e->msg, meta), "%s", e->msg);
+    cr_expect_str_eq(e->msg + e->detail, "no chargesim:dice expression and method");
+    cr_expect_eq(cs_request_fault(r), 0);
+    cr_expect_eq(cs_request_tables(r), 0);
+    cs_request_free(r);
+
+    r = cs_request_new("rerun");
+    cr_assert_eq(cs_request_run(r), CS_EINPUT);
+    cr_expect_str_eq(cs_request_fault_key(r), "metadata");
+    cs_request_free(r);
+}
+
+Test(request, rerun_of_a_dist_csv_gives_the_distributions)
+{
+    char cmd[1400], dist[512], meta[600];
+    snprintf(dist, sizeof dist, "%s/d.csv", th_tmpdir());
+    snprintf(meta, sizeof meta, "%s-metadata.json", dist);
+    snprintf(cmd, sizeof cmd,
+             "run - --set experiment.ruleset=generic --set distance=5..7 --dist %s -o /dev/null",
+             dist);
+    cr_assert_eq(th_cli(cmd, NULL, NULL), 0, "%s", cmd);
+    char *want = th_slurp(dist, NULL);
+    cs_request *r = cs_request_new("rerun");
+    cs_request_set(r, "metadata", meta);
+    cr_assert_eq(cs_request_run(r), CS_OK, "%s", cs_request_error(r)->msg);
+    cs_text got = {0};
+    cr_assert_eq(cs_tablefmt(cs_request_named_table(r, "dist"), CS_FORMAT_CSV, &got), CS_OK);
+    cr_expect_str_eq(got.s, want);
+    free(got.s);
+    free(want);
+    cs_request_free(r);
+}

@@ -29,17 +29,19 @@ TestSuite(web, .fini = release);
 /* Runs cmd with pairs "KEY=VALUE" ("KEY" alone: no '='), NULL-terminated. */
 static json_t *exec(const char *cmd, const char *const *pairs)
 {
-    cs_web_begin(cmd);
+    cs_web_link *link = cs_web_begin(cmd);
     for (int i = 0; pairs[i]; i++) {
         char key[512];
         const char *eq = strchr(pairs[i], '=');
         snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - pairs[i]) : (int)strlen(pairs[i]),
                  pairs[i]);
-        cs_web_pair(key, eq ? eq + 1 : NULL);
+        cs_web_pair(link, key, eq ? eq + 1 : NULL);
     }
     json_error_t je;
     json_decref(result);
-    result = json_loads(cs_web_exec(), 0, &je);
+    const char *json = cs_web_exec(link);
+    result = json_loads(json, 0, &je);
+    cs_web_free(json);
     cr_assert(result, "not JSON: %s", je.text);
     return result;
 }
@@ -327,12 +329,14 @@ Test(web, links_that_are_no_command_are_refused)
     exec("draw", (const char *const[]){NULL});
     cr_expect(strstr(str("message"), "unknown command 'draw'"));
     cr_expect_str_eq(str("cli"), "chargesim: unknown command 'draw': expected run, map, compare or dice");
-    cs_web_begin("run");
+    cs_web_link *link = cs_web_begin("run");
     for (int i = 0; i < 600; i++)
-        cs_web_pair("distance", "3");
+        cs_web_pair(link, "distance", "3");
     json_error_t je;
     json_decref(result);
-    result = json_loads(cs_web_exec(), 0, &je);
+    const char *json = cs_web_exec(link);
+    result = json_loads(json, 0, &je);
+    cs_web_free(json);
     cr_assert(result);
     cr_expect_str_eq(str("message"), "too many overrides");
 }
@@ -355,7 +359,9 @@ Test(web, the_rulesets_as_the_form_needs_them)
 {
     json_error_t je;
     json_decref(result);
-    result = json_loads(cs_web_rulesets(), 0, &je);
+    const char *json = cs_web_rulesets();
+    result = json_loads(json, 0, &je);
+    cs_web_free(json);
     cr_assert(result, "%s", je.text);
     json_t *rs = json_object_get(result, "rulesets"), *r;
     size_t i;

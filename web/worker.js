@@ -14,6 +14,13 @@
 importScripts(`chargesim.js${self.location.search}`, `js/unitsfs.js${self.location.search}`);
 
 let current = null;
+
+// The engine's JSON answer at ptr as a string; the answer is then freed.
+function answer(engine, ptr) {
+  const json = engine.UTF8ToString(ptr);
+  engine._cs_web_free(ptr);
+  return json;
+}
 const ready = createChargesim({
   locateFile: (file) => `${file}${self.location.search}`,
   onProgress: (done, total) => postMessage({type: 'progress', id: current, done, total}),
@@ -23,7 +30,7 @@ onmessage = async (event) => {
   const engine = await ready;
   const msg = event.data;
   if (msg.type === 'rulesets') {
-    postMessage({type: 'rulesets', json: engine.UTF8ToString(engine._cs_web_rulesets())});
+    postMessage({type: 'rulesets', json: answer(engine, engine._cs_web_rulesets())});
     return;
   }
   current = msg.id;
@@ -39,10 +46,11 @@ onmessage = async (event) => {
     postMessage({type: 'result', id: msg.id, json, ms: performance.now() - start});
     return;
   }
-  engine.ccall('cs_web_begin', null, ['string'], [msg.cmd]);
+  // The link is a handle this worker holds (web.h); exec frees it.
+  const link = engine.ccall('cs_web_begin', 'number', ['string'], [msg.cmd]);
   for (const [key, value] of msg.pairs) {
-    engine.ccall('cs_web_pair', null, ['string', 'string'], [key, value]);
+    engine.ccall('cs_web_pair', null, ['number', 'string', 'string'], [link, key, value]);
   }
-  const json = engine.UTF8ToString(engine._cs_web_exec());
+  const json = answer(engine, engine._cs_web_exec(link));
   postMessage({type: 'result', id: msg.id, json, ms: performance.now() - start});
 };

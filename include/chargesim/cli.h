@@ -4,8 +4,8 @@
 /* The commands of bin/chargesim, one file each under src/cli/. Each takes
  * the arguments after its name and returns the process exit status: 0 done,
  * 2 bad input or usage, 1 runtime failure. Only this layer prints. Each is
- * a mapping around a request (request.h) or, for units, rules, draw and
- * rerun, its own steps: argv through the command's option table
+ * a mapping around a request (request.h) or, for units, rules and draw,
+ * its own steps: argv through the command's option table
  * (src/cli/args.c), the output files and checkpoints (src/cli/ckptfile.c),
  * the helpers they share (src/cli/common.c). */
 #include <stdbool.h>
@@ -23,9 +23,14 @@
  * (cmd_run.c, cmd_compare.c, cmd_dice.c, cmd_rules.c, cmd_units.c,
  * cmd_draw.c, cmd_rerun.c, cmd_map.c). */
 int cs_cli_run(int argc, char **argv);
-/* `run` as rerun calls it (cmd_run.c): the table's metadata keeps the
- * provenance `remade` recorded (csvw.h); NULL: as cs_cli_run. */
-int cs_cli_run_remade(int argc, char **argv, const cs_csvw_remade *remade);
+/* `run` and `dice` as rerun calls them (cmd_run.c, cmd_dice.c): on rerun's
+ * request req (request.h), whose keys the metadata set; argv, the recorded
+ * command with -o, gives only the files and the new metadata's words. A
+ * run's table keeps the provenance `remade` recorded (csvwread.h). */
+struct cs_request;
+int cs_cli_run_recorded(struct cs_request *req, int argc, char **argv,
+                        const cs_csvw_remade *remade);
+int cs_cli_dice_recorded(struct cs_request *req, int argc, char **argv);
 int cs_cli_compare(int argc, char **argv);
 int cs_cli_dice(int argc, char **argv);
 int cs_cli_rules(int argc, char **argv);

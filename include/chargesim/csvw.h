@@ -12,16 +12,17 @@
  * command gives the same bytes.
  *
  * The recorded values are enough to run the table again without the
- * experiment file: cs_csvw_rerun_args rebuilds the command (`chargesim
+ * experiment file: io's reader csvwread.h rebuilds the command (`chargesim
  * rerun FILE.csv-metadata.json`).
  *
- * cs_csvw_write and cs_csvw_rerun_args set jansson's allocator for the whole
+ * cs_csvw_write sets jansson's allocator for the whole
  * process (json_set_alloc_funcs: malloc and free, watched for a failure that
  * jansson would not report); call them from one thread at a time. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "chargesim/csvwread.h"
 #include "chargesim/error.h"
 #include "chargesim/sched.h"
 #include "chargesim/table.h"
@@ -46,23 +47,6 @@ typedef struct cs_csvw_file {
  * made the table (units): false to fall back on the run's. */
 typedef bool (*cs_csvw_describe_fn)(const void *ctx, const char *title, const char **type,
                                     char *desc, size_t cap);
-/* What `chargesim rerun` keeps of the table it makes again
- * (cs_csvw_rerun_args): the metadata it read and the SHA-256 of its bytes,
- * the command the table was first made with, the experiment file it was
- * first made from (NULL: none) with that file's SHA-256, and each
- * parameter's recorded origin ("FILE:LINE", "command line" or "default").
- * The new table's metadata records them (cs_csvw_source.remade), so a
- * rerun keeps the original provenance and says it was made again. */
-typedef struct cs_csvw_remade {
-    char *meta_path;
-    char meta_sha256[65];
-    char *command_line;
-    char *input;
-    char input_sha256[65];
-    int n;
-    char *key[CS_MAX_PARAMS], *origin[CS_MAX_PARAMS];
-} cs_csvw_remade;
-
 typedef struct cs_csvw_source {
     cs_csvw_kind kind;
     const char *command;        /* "run", "dice", "compare", "map" */
@@ -99,23 +83,5 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
  * version, command line, input SHA-256, seed, trials, method, confidence,
  * precision and success outcomes. */
 void cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap);
-
-/* Reads a metadata file and rebuilds the command that makes its CSV again,
- * from the recorded values alone: (*argv)[0] is the command ("run" or
- * "dice"), then its arguments, without -o; for a --dist CSV the last
- * argument is "--dist", its file to follow. Free with cs_csvw_free_args.
- * remade (may be NULL) gets the original provenance of a run's table
- * (zeroed for a dice table); free it with cs_csvw_remade_free. An error
- * names meta_path (with the line for a JSON error) as where it was found:
- * err->detail is where the rest starts. */
-cs_status cs_csvw_rerun_args(const char *meta_path, char ***argv, int *argc,
-                             cs_csvw_remade *remade, cs_error *err);
-void cs_csvw_free_args(char **argv, int argc);
-/* remade (may be NULL) as cs_csvw_rerun_args filled it: NULL when the table
- * is a dice table (no experiment). Frees what it holds. */
-void cs_csvw_remade_free(cs_csvw_remade *r);
-/* Gives e the provenance r recorded: each parameter its first origin, the
- * input's SHA-256. */
-cs_status cs_csvw_remade_apply(const cs_csvw_remade *r, cs_experiment *e, cs_error *err);
 
 #endif

@@ -5,12 +5,14 @@
  * (the keys, the results) and the steps share, and nothing outside src/req
  * reads. The steps are the command line's, in its order: what cmd_*.c ran
  * before issue 51, written once: src/req/reqsteps.c (run, map, compare,
- * dice), src/req/requnits.c (units: the stages of unitsrc.h) and
- * src/req/reqshow.c (rules' text, draw's display list). */
+ * dice), src/req/requnits.c (units: the stages of unitsrc.h),
+ * src/req/reqshow.c (rules' text, draw's display list) and
+ * src/req/reqrerun.c (rerun: the metadata read). */
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "chargesim/compare.h"
+#include "chargesim/csvwread.h"
 #include "chargesim/entries.h"
 #include "chargesim/map.h"
 #include "chargesim/options.h"
@@ -37,7 +39,7 @@ typedef struct cs_req_sets {
 typedef enum cs_req_slot_id {
     CS_REQ_INPUT, CS_REQ_SUCCESS, CS_REQ_PIVOT, CS_REQ_X, CS_REQ_Y, CS_REQ_EXPR, CS_REQ_DIST,
     CS_REQ_SOURCE, CS_REQ_RULES, CS_REQ_MAPPING, CS_REQ_CATALOGUE, CS_REQ_DISTANCE,
-    CS_REQ_NAME, CS_REQ_DATA, CS_REQ_SLOTS
+    CS_REQ_NAME, CS_REQ_DATA, CS_REQ_METADATA, CS_REQ_SLOTS
 } cs_req_slot_id;
 
 /* What units' stages make, freed together. */
@@ -112,6 +114,13 @@ struct cs_request {
     char title[3][CS_REPLAY_TITLE_LINE];
     const char *title_line[3];
     int n_title;
+    /* rerun: the command the metadata records and its provenance; the
+     * request runs as that command from its first recorded pair on. */
+    char **rerun_argv;
+    int rerun_argc;
+    cs_csvw_remade remade;
+    bool rerun_read;
+    int recorded_from;           /* the index of the first recorded pair */
 };
 
 /* A slot's text ("" for a key given without a value), or NULL when unset;
@@ -136,5 +145,8 @@ void cs_req_units_free(cs_request *r);
 /* rules' text and draw's display list (reqshow.c). */
 cs_status cs_req_rules_run(cs_request *r);
 cs_status cs_req_draw_run(cs_request *r);
+/* rerun's metadata read, once (reqrerun.c), and what it read freed. */
+cs_status cs_req_rerun_read(cs_request *r);
+void cs_req_rerun_free(cs_request *r);
 
 #endif

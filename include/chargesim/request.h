@@ -36,8 +36,15 @@
  * the cs_request_set call (0 for the first), or -1 with cs_request_fault_key
  * naming a missing one ("expr") or none.
  *
+ * rerun runs the command a CSV's metadata records (csvwread.h), from the
+ * recorded values alone: checked, the request is that command (run or
+ * dice, its keys set from the recorded words, its equivalent command line
+ * theirs), and its results are that command's. An error in the metadata
+ * names its file (and line) and what is missing; the parameter at fault is
+ * "metadata".
+ *
  * In src/req/request.c; units' results in src/req/requnits.c, rules' and
- * draw's in src/req/reqshow.c. */
+ * draw's in src/req/reqshow.c, rerun's in src/req/reqrerun.c. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -49,7 +56,7 @@
 typedef struct cs_request cs_request;
 
 /* A new request of command cmd (run, map, compare, dice, units, rules,
- * draw); NULL when out of memory or cmd is no command a request runs
+ * draw, rerun); NULL when out of memory or cmd is no command a request runs
  * (cs_request_known). */
 cs_request *cs_request_new(const char *cmd);
 /* Whether a request runs command cmd. */
@@ -165,5 +172,13 @@ const struct cs_units *cs_request_units(const cs_request *r);
  * beside it nor in "data" ("" when one was, or it is no roster), so that a
  * front end holding more catalogues (the page's) may add it and run again. */
 const char *cs_request_catalogue_wanted(const cs_request *r);
+/* rerun: reads the metadata (once; no run) and gives the command it
+ * records, (*argv)[0] the command ("run" or "dice") then its arguments
+ * without -o (a --dist CSV's last word "--dist"), and the provenance the
+ * new table keeps (csvwread.h; zeroed for dice); owned by r. CS_OK, or the
+ * refusal (cs_request_error). */
+struct cs_csvw_remade;
+cs_status cs_request_recorded(cs_request *r, int *argc, char *const **argv,
+                              const struct cs_csvw_remade **remade);
 
 #endif

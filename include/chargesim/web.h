@@ -8,16 +8,18 @@
  * numbers are those of that command. (The Units tab's entry point, which
  * uses io's readers, is webunits.h.)
  *
- * A request is the pairs of the page's link, in order:
- *   cs_web_begin("run" | "map" | "compare" | "dice")
- *   cs_web_pair(KEY, VALUE)...   decoded; what each means per command:
+ * A request is the pairs of the page's link, in order, on a handle the
+ * caller holds (nothing of a link is kept here between calls):
+ *   link = cs_web_begin("run" | "map" | "compare" | "dice")
+ *   cs_web_pair(link, KEY, VALUE)...   decoded; what each means per command:
  *     run, map, compare  KEY=VALUE is `--set KEY=VALUE` (experiment.KEY for
  *                        [experiment]); success=LIST is --success
  *     map                x=LO..HI:STEP, y=LO..HI:STEP are --x and --y
  *     compare            b.KEY=VALUE is `--b KEY=VALUE`
  *     dice               expr=EXPR, trials=N (sample N rolls), seed=S
- *   cs_web_exec()
- * and the result is JSON (owned here until the next call):
+ *   json = cs_web_exec(link)             frees link
+ *   cs_web_free(json)
+ * and the result is JSON, the caller's (cs_web_free):
  * (written with jansson; the keys in this order or another)
  *   {"ok": true, "cmd", "command": the equivalent command line, "header":
  *    [...], "rows": [[...], ...] (the CSV the command writes, cell for
@@ -37,13 +39,19 @@
  * one by ending the worker. */
 #include <stdbool.h>
 
-/* Starts a request (the previous one is dropped). */
-void cs_web_begin(const char *cmd);
-/* Adds one pair of the link, in order. */
-void cs_web_pair(const char *key, const char *value);
-/* Runs the request: its JSON result. */
-const char *cs_web_exec(void);
-/* Every ruleset as JSON (webinfo.h). */
+/* A page's link, owned by the caller until cs_web_exec. */
+typedef struct cs_web_link cs_web_link;
+
+/* Starts a link of command cmd; NULL when out of memory (cs_web_pair then
+ * does nothing and cs_web_exec answers "out of memory"). */
+cs_web_link *cs_web_begin(const char *cmd);
+/* Adds one pair to link, in order. */
+void cs_web_pair(cs_web_link *link, const char *key, const char *value);
+/* Runs link's request and frees link: its JSON result (cs_web_free). */
+const char *cs_web_exec(cs_web_link *link);
+/* Every ruleset as JSON (webinfo.h), the caller's (cs_web_free). */
 const char *cs_web_rulesets(void);
+/* Frees an answer of cs_web_exec, cs_web_rulesets or cs_web_units. */
+void cs_web_free(const char *json);
 
 #endif

@@ -9,7 +9,7 @@
  * notes read as those of the command line run from the repository's root.
  *
  * cs_web_units(source, distance, rules) (distance and rules NULL or "" for
- * the command line's default) returns JSON, owned here until the next call:
+ * the command line's default) returns JSON, the caller's (cs_web_free, web.h):
  *   {"ok": true, "cmd": "units", "command": the equivalent command line,
  *    "header": [...], "rows": [[...], ...] (the CSV `chargesim units`
  *    writes, cell for cell), "notes": [each line the command line prints on
@@ -33,5 +33,7 @@
 #define CS_WEB_DATA "/data"
 
 const char *cs_web_units(const char *source, const char *distance, const char *rules);
+/* Its answer when there is no memory for one, which cs_web_free keeps. */
+extern const char cs_web_units_oom[];
 
 #endif

@@ -15,6 +15,7 @@ typedef struct dice_args {
     uint64_t trials, seed;
     double confidence;
     cs_format fmt;
+    bool recorded; /* rerun's request: its keys are set already */
 } dice_args;
 
 /* "-1d6" or "-3" is an expression, not an option. */
@@ -34,13 +35,13 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
                                "spaces or quote it",
                                a->expr, v);
         a->expr = v;
-        return cs_cli_request_set("dice", a->req, "expr", v);
+        return a->recorded ? 0 : cs_cli_request_set("dice", a->req, "expr", v);
     }
     if (!o->key) {
         a->out = v;
         return 0;
     }
-    int rc = cs_cli_set("dice", a->req, o, v);
+    int rc = a->recorded ? 0 : cs_cli_set("dice", a->req, o, v);
     /* The metadata's words, as the request read them. */
     if (!rc && strcmp(o->key, "format") == 0)
         cs_format_parse(v, &a->fmt);
@@ -53,11 +54,12 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
     return rc;
 }
 
-int cs_cli_dice(int argc, char **argv)
+/* dice on request req (a new one, or rerun's with its keys set): the exit
+ * status. */
+static int dice_request(cs_request *req, bool recorded, int argc, char **argv)
 {
-    dice_args a = {.seed = 1, .confidence = 0.95, .fmt = CS_FORMAT_CSV};
-    if (!(a.req = cs_request_new("dice")))
-        return cs_cli_fail("dice", CS_ENOMEM, "out of memory");
+    dice_args a = {.req = req, .seed = 1, .confidence = 0.95, .fmt = CS_FORMAT_CSV,
+                   .recorded = recorded};
     int rc = cs_cli_args("dice", argc, argv, expression, on_arg, &a);
     if (!rc && !a.expr) {
         cs_cli_usage("dice", stderr);
@@ -72,6 +74,20 @@ int cs_cli_dice(int argc, char **argv)
                                .dice_confidence = a.confidence};
         rc = cs_cli_write_tables_meta("dice", a.out, cs_request_table(a.req, 0), 1, a.fmt, &meta);
     }
-    cs_request_free(a.req);
     return rc < 0 ? 0 : rc;
+}
+
+int cs_cli_dice(int argc, char **argv)
+{
+    cs_request *req = cs_request_new("dice");
+    if (!req)
+        return cs_cli_fail("dice", CS_ENOMEM, "out of memory");
+    int rc = dice_request(req, false, argc, argv);
+    cs_request_free(req);
+    return rc;
+}
+
+int cs_cli_dice_recorded(cs_request *req, int argc, char **argv)
+{
+    return dice_request(req, true, argc, argv);
 }

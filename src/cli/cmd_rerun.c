@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* `chargesim rerun`: a CSV made again from its CSVW metadata alone. */
+/* `chargesim rerun`: a CSV made again from its CSVW metadata alone. The
+ * request "rerun" (request.h) reads the metadata and runs the command it
+ * records; that command's argv with -o added goes to `chargesim run` or
+ * `dice` for the files alone, so they and their metadata are that
+ * command's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "chargesim/cli.h"
-#include "chargesim/csvw.h"
 #include "chargesim/backend.h"
+#include "chargesim/cli.h"
 #include "chargesim/options.h"
+#include "chargesim/request.h"
 
-/* The metadata file and -o, from cs_cli_args. */
+/* The request, the metadata file and -o, from cs_cli_args. */
 typedef struct rerun_args {
+    cs_request *req;
     const char *meta, *out;
 } rerun_args;
 
@@ -24,33 +29,22 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
     if (a->meta)
         return cs_cli_fail("rerun", CS_EINPUT, "one metadata file at a time");
     a->meta = v;
-    return 0;
+    return cs_cli_request_set("rerun", a->req, "metadata", v);
 }
 
-int cs_cli_rerun(int argc, char **argv)
+/* The recorded command with -o: rerun's request run and written as run or
+ * dice writes it. The exit status. */
+static int rerun(cs_request *r, const char *out)
 {
-    rerun_args ra = {NULL, NULL};
-    int rc = cs_cli_args("rerun", argc, argv, NULL, on_arg, &ra);
-    if (rc)
-        return rc < 0 ? 0 : rc;
-    const char *meta = ra.meta, *out = ra.out;
-    if (!meta) {
-        cs_cli_usage("rerun", stderr);
-        return 2;
-    }
-    char **args;
     int n;
-    cs_error err;
-    cs_csvw_remade remade;
-    if (cs_csvw_rerun_args(meta, &args, &n, &remade, &err) != CS_OK)
-        return cs_cli_fail_err("rerun", &err);
+    char *const *args;
+    const cs_csvw_remade *remade;
+    if (cs_request_recorded(r, &n, &args, &remade) != CS_OK)
+        return cs_cli_fail_err("rerun", cs_request_error(r));
     /* -o goes last: after a trailing --dist it names the distributions. */
     char **full = malloc(((size_t)n + 5) * sizeof *full);
-    if (!full) {
-        cs_csvw_free_args(args, n);
-        cs_csvw_remade_free(&remade);
+    if (!full)
         return cs_cli_fail("rerun", CS_ENOMEM, "out of memory");
-    }
     memcpy(full, args, (size_t)n * sizeof *full);
     int m = n;
     bool dist = strcmp(args[n - 1], "--dist") == 0;
@@ -70,11 +64,25 @@ int cs_cli_rerun(int argc, char **argv)
         m++;
     }
     full[m] = NULL;
-    /* A run's table keeps its first provenance (csvw.h, cs_csvw_remade). */
-    rc = strcmp(args[0], "dice") == 0 ? cs_cli_dice(m - 1, full + 1)
-                                          : cs_cli_run_remade(m - 1, full + 1, &remade);
+    /* A run's table keeps its first provenance (csvwread.h, cs_csvw_remade). */
+    int rc = strcmp(args[0], "dice") == 0 ? cs_cli_dice_recorded(r, m - 1, full + 1)
+                                          : cs_cli_run_recorded(r, m - 1, full + 1, remade);
     free(full);
-    cs_csvw_free_args(args, n);
-    cs_csvw_remade_free(&remade);
     return rc;
+}
+
+int cs_cli_rerun(int argc, char **argv)
+{
+    rerun_args ra = {NULL, NULL, NULL};
+    if (!(ra.req = cs_request_new("rerun")))
+        return cs_cli_fail("rerun", CS_ENOMEM, "out of memory");
+    int rc = cs_cli_args("rerun", argc, argv, NULL, on_arg, &ra);
+    if (!rc && !ra.meta) {
+        cs_cli_usage("rerun", stderr);
+        rc = 2;
+    }
+    if (!rc)
+        rc = rerun(ra.req, ra.out);
+    cs_request_free(ra.req);
+    return rc < 0 ? 0 : rc;
 }

@@ -21,6 +21,7 @@ typedef struct run_args {
     int argc;    /* the command line, for the metadata */
     char **argv;
     const cs_csvw_remade *remade; /* run by rerun: the original provenance */
+    bool recorded;                /* rerun's request: its keys are set already */
     cs_cli_ckpt ckpt;             /* --checkpoint */
 } run_args;
 
@@ -34,7 +35,7 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
             return cs_cli_fail("run", CS_EINPUT, "one experiment file at a time ('%s' and '%s')",
                                a->path, v);
         a->path = v;
-        return cs_cli_request_set("run", a->req, "input", v);
+        return a->recorded ? 0 : cs_cli_request_set("run", a->req, "input", v);
     }
     if (o->key) {
         if (strcmp(o->key, "format") == 0)
@@ -43,7 +44,7 @@ static int on_arg(void *user, const cs_opt *o, const char *v)
             a->pivot = v;
         else if (strcmp(o->key, "dist") == 0)
             a->dist = v;
-        return cs_cli_set("run", a->req, o, v);
+        return a->recorded ? 0 : cs_cli_set("run", a->req, o, v);
     }
     if (strcmp(o->name, "-o") == 0)
         a->out = v;
@@ -176,8 +177,6 @@ static int run_experiment(run_args *a)
     /* Every option is checked before the first trial runs. */
     if (cs_request_check(a->req) != CS_OK)
         return cs_cli_fail_err("run", cs_request_error(a->req));
-    if (a->remade && cs_csvw_remade_apply(a->remade, cs_request_experiment(a->req), &err) != CS_OK)
-        return cs_cli_fail_err("run", &err);
     const char *outs[2] = {a->out, a->dist};
     int rc = cs_cli_ckpt_start(&a->ckpt, a->req, &a->path, 1, outs, 2);
     run_files f;
@@ -195,17 +194,15 @@ static int run_experiment(run_args *a)
     return cs_cli_ckpt_finish(&a->ckpt, rc);
 }
 
-int cs_cli_run(int argc, char **argv)
-{
-    return cs_cli_run_remade(argc, argv, NULL);
-}
-
-int cs_cli_run_remade(int argc, char **argv, const cs_csvw_remade *remade)
+/* run on request req (a new one, or rerun's with its keys set): the exit
+ * status. */
+static int run_request(cs_request *req, bool recorded, int argc, char **argv,
+                       const cs_csvw_remade *remade)
 {
     run_args a;
     memset(&a, 0, sizeof a);
-    if (!(a.req = cs_request_new("run")))
-        return cs_cli_fail("run", CS_ENOMEM, "out of memory");
+    a.req = req;
+    a.recorded = recorded;
     a.remade = remade;
     a.fmt = CS_FORMAT_CSV;
     a.argc = argc;
@@ -216,7 +213,21 @@ int cs_cli_run_remade(int argc, char **argv, const cs_csvw_remade *remade)
         rc = run_experiment(&a);
     else if (rc < 0)
         rc = 0;
-    cs_request_free(a.req);
     cs_cli_ckpt_free(&a.ckpt);
     return rc;
+}
+
+int cs_cli_run(int argc, char **argv)
+{
+    cs_request *req = cs_request_new("run");
+    if (!req)
+        return cs_cli_fail("run", CS_ENOMEM, "out of memory");
+    int rc = run_request(req, false, argc, argv, NULL);
+    cs_request_free(req);
+    return rc;
+}
+
+int cs_cli_run_recorded(cs_request *req, int argc, char **argv, const cs_csvw_remade *remade)
+{
+    return run_request(req, true, argc, argv, remade);
 }

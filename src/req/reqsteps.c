@@ -398,4 +398,5 @@ void cs_req_steps_free(cs_request *r)
     free(r->text_out.s);
     free(r->drawing);
     cs_req_units_free(r);
+    cs_req_rerun_free(r);
 }

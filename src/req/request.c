@@ -19,7 +19,7 @@ bool cs_request_known(const char *cmd)
     return cmd && (strcmp(cmd, "run") == 0 || strcmp(cmd, "map") == 0 ||
                    strcmp(cmd, "compare") == 0 || strcmp(cmd, "dice") == 0 ||
                    strcmp(cmd, "units") == 0 || strcmp(cmd, "rules") == 0 ||
-                   strcmp(cmd, "draw") == 0);
+                   strcmp(cmd, "draw") == 0 || strcmp(cmd, "rerun") == 0);
 }
 
 cs_request *cs_request_new(const char *cmd)
@@ -130,7 +130,7 @@ static int slot_of(const char *key)
 {
     static const char *const names[CS_REQ_SLOTS] = {
         "input", "success", "pivot", "x", "y", "expr", "dist",
-        "source", "rules", "mapping", "catalogue", "distance", "name", "data"};
+        "source", "rules", "mapping", "catalogue", "distance", "name", "data", "metadata"};
     for (int s = 0; s < CS_REQ_SLOTS; s++)
         if (strcmp(key, names[s]) == 0)
             return s;
@@ -159,7 +159,7 @@ cs_status cs_request_set(cs_request *r, const char *key, const char *value)
     if (!o && !operand && dice)
         return refuse(r, i, CS_EINPUT,
                       "'%s' is not a key of a dice link; expected expr, trials or seed", key);
-    if (!o && !operand && (units || strcmp(r->cmd, "rules") == 0))
+    if (!o && !operand && (units || strcmp(r->cmd, "rules") == 0 || strcmp(r->cmd, "rerun") == 0))
         return refuse(r, i, CS_EINPUT, "'%s' is not a key of this command", key);
     if (units && o && o->type == CS_OPT_SET) {
         const char *eq = value ? strchr(value, '=') : NULL;
@@ -235,13 +235,67 @@ void cs_request_on_progress(cs_request *r, void (*fn)(void *user, uint64_t done,
     r->opts.progress_user = user;
 }
 
+/* Word i of the recorded command set on r, through its option table as
+ * the command line reads it: the operand (word 1: "-" or the expression),
+ * or an option's key and value ("--trials=N", "--set K=V"). --quiet sets
+ * no key (it is the command line's); a trailing --dist asks for the
+ * distributions, whose file is the caller's. The index of the next word. */
+static int set_word(cs_request *r, int i, cs_status *st)
+{
+    char *const *w = r->rerun_argv;
+    int n = r->rerun_argc;
+    if (i == 1) {
+        *st = cs_request_set(r, r->opts_table->operand, w[i]);
+        return i + 1;
+    }
+    char name[64];
+    const char *eq = strchr(w[i], '=');
+    snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - w[i]) : (int)strlen(w[i]), w[i]);
+    const cs_opt *o = cs_opt_find(r->opts_table, name);
+    if (!o) {
+        *st = refuse(r, -1, CS_EINPUT, "the recorded command has no option '%s'", w[i]);
+        return n;
+    }
+    bool flag = o->type == CS_OPT_FLAG, own = eq || flag || i + 1 == n;
+    const char *v = eq ? eq + 1 : flag ? NULL : own ? "" : w[i + 1];
+    if (o->key)
+        *st = cs_request_set(r, o->key, v);
+    return own ? i + 1 : i + 2;
+}
+
+/* rerun: the command the metadata records (reqrerun.c) set on r in its
+ * place, so that r checks and runs as that command; a refusal of one of
+ * its words names the metadata as the parameter at fault. */
+static cs_status become_recorded(cs_request *r)
+{
+    cs_status st = cs_req_rerun_read(r);
+    if (st != CS_OK)
+        return st;
+    snprintf(r->cmd, sizeof r->cmd, "%s", r->rerun_argv[0]);
+    r->opts_table = cs_opt_table_of(r->cmd);
+    r->recorded_from = r->n;
+    for (int i = 1; st == CS_OK && i < r->rerun_argc;)
+        i = set_word(r, i, &st);
+    return st;
+}
+
 cs_status cs_request_check(cs_request *r)
 {
     if (r->refused)
         return r->err.status;
     if (r->checked)
         return CS_OK;
-    cs_status st = cs_req_steps_check(r);
+    bool rerun = strcmp(r->cmd, "rerun") == 0;
+    cs_status st = rerun ? become_recorded(r) : CS_OK;
+    if (st == CS_OK)
+        st = cs_req_steps_check(r);
+    /* A run made again keeps the provenance its metadata recorded. */
+    if (st == CS_OK && rerun && r->has_a)
+        st = cs_csvwread_remade_apply(&r->remade, &r->ea, &r->err);
+    if (st != CS_OK && rerun && (r->fault < 0 || r->fault >= r->recorded_from)) {
+        r->fault = r->slot[CS_REQ_METADATA];
+        r->fault_key = r->fault < 0 ? "metadata" : NULL;
+    }
     if (st != CS_OK)
         r->refused = true;
     else
@@ -350,7 +404,7 @@ void cs_request_command_line(const cs_request *r, char *buf, size_t cap)
     snprintf(buf, cap, "chargesim %s", r->cmd);
     if (!dice && operand_text)
         word(buf, cap, operand_text);
-    for (int i = 0; i < r->n; i++) {
+    for (int i = r->rerun_read ? r->recorded_from : 0; i < r->n; i++) {
         const cs_opt *o = cs_opt_by_key(t, r->key[i]);
         bool operand = t->operand && strcmp(r->key[i], t->operand) == 0;
         const char *v = r->value[i] ? r->value[i] : "";
@@ -396,4 +450,19 @@ struct cs_run_opts *cs_request_run_opts(cs_request *r)
 const char *cs_request_identity_extra(cs_request *r)
 {
     return r->extra;
+}
+
+cs_status cs_request_recorded(cs_request *r, int *argc, char *const **argv,
+                              const struct cs_csvw_remade **remade)
+{
+    if (strcmp(r->cmd, "rerun") != 0 && !r->rerun_read)
+        return refuse(r, -1, CS_EINPUT, "'%s' records no command", r->cmd);
+    if (!r->refused && cs_req_rerun_read(r) != CS_OK)
+        r->refused = true;
+    if (r->refused)
+        return r->err.status;
+    *argc = r->rerun_argc;
+    *argv = r->rerun_argv;
+    *remade = &r->remade;
+    return CS_OK;
 }

@@ -15,6 +15,7 @@
 #include "chargesim/request.h"
 #include "chargesim/webinfo.h"
 #include "chargesim/webjson.h"
+#include "chargesim/webunits.h"
 #include "chargesim/mapjson.h"
 
 #ifdef __EMSCRIPTEN__
@@ -38,39 +39,35 @@ static void progress(void *user, uint64_t done, uint64_t total)
 #endif
 }
 
-/* The page's pending link, between cs_web_begin and cs_web_exec: its
- * command and its pairs, as the worker hands them over one call at a time
- * (web/worker.js). The request is made from them in cs_web_exec. */
+/* The page's link, between cs_web_begin and cs_web_exec: its command and
+ * its pairs, as the worker hands them over one call at a time
+ * (web/worker.js). The request is made from them in cs_web_exec. The
+ * worker holds the handle; nothing of a link is kept here. */
 #define MAX_PAIRS (2 * CS_ENTRIES_MAX_SETS)
-typedef struct web_link {
+struct cs_web_link {
     char cmd[16];
     char *key[MAX_PAIRS], *value[MAX_PAIRS]; /* value NULL: the piece had no '=' */
     int n;
     bool too_many, oom;
-    char *json; /* the last answer, owned until the next call */
-} web_link;
+};
 
-static web_link *the_link(void)
+/* The answer when there is no memory for one: never freed. */
+static const char OOM_ANSWER[] =
+    "{\"ok\":false,\"cmd\":\"\",\"command\":\"\",\"message\":\"out of memory\","
+    "\"cli\":\"out of memory\",\"exit\":1,\"field\":null}";
+
+cs_web_link *cs_web_begin(const char *cmd)
 {
-    static web_link link;
-    return &link;
+    cs_web_link *l = calloc(1, sizeof *l);
+    if (l)
+        snprintf(l->cmd, sizeof l->cmd, "%s", cmd ? cmd : "");
+    return l;
 }
 
-void cs_web_begin(const char *cmd)
+void cs_web_pair(cs_web_link *l, const char *key, const char *value)
 {
-    web_link *l = the_link();
-    for (int i = 0; i < l->n; i++) {
-        free(l->key[i]);
-        free(l->value[i]);
-    }
-    l->n = 0;
-    l->too_many = l->oom = false;
-    snprintf(l->cmd, sizeof l->cmd, "%s", cmd ? cmd : "");
-}
-
-void cs_web_pair(const char *key, const char *value)
-{
-    web_link *l = the_link();
+    if (!l)
+        return;
     if (l->n == MAX_PAIRS) {
         l->too_many = true;
         return;
@@ -84,6 +81,23 @@ void cs_web_pair(const char *key, const char *value)
         return;
     }
     l->n++;
+}
+
+static void link_free(cs_web_link *l)
+{
+    if (!l)
+        return;
+    for (int i = 0; i < l->n; i++) {
+        free(l->key[i]);
+        free(l->value[i]);
+    }
+    free(l);
+}
+
+void cs_web_free(const char *json)
+{
+    if (json != OOM_ANSWER && json != cs_web_units_oom)
+        free((char *)json);
 }
 
 /* A text as it is (the command line's bytes, whatever they hold); NULL: null. */
@@ -134,7 +148,7 @@ static json_t *result(cs_request *r, bool *oom)
 
 /* A refusal: the message beside its field (the detail alone: the field
  * says where), the command line's words and exit status. */
-static json_t *refusal(const web_link *l, const cs_error *err, const char *field, bool *oom)
+static json_t *refusal(const cs_web_link *l, const cs_error *err, const char *field, bool *oom)
 {
     char cli[1200];
     if (page_command(l->cmd))
@@ -150,16 +164,12 @@ static json_t *refusal(const web_link *l, const cs_error *err, const char *field
     return o;
 }
 
-/* Replaces the last answer with o's text (o consumed). */
-static const char *answer(web_link *l, json_t *o, bool oom)
+/* o's text, the caller's (o consumed). */
+static const char *answer(json_t *o, bool oom)
 {
-    free(l->json);
-    l->json = cs_webjson_dump(o, &oom);
+    char *json = cs_webjson_dump(o, &oom);
     json_decref(o);
-    if (!l->json)
-        return "{\"ok\":false,\"cmd\":\"\",\"command\":\"\",\"message\":\"out of memory\","
-               "\"cli\":\"out of memory\",\"exit\":1,\"field\":null}";
-    return l->json;
+    return json ? json : OOM_ANSWER;
 }
 
 /* One pair of the link into the request: the page's fields (options.h:
@@ -181,9 +191,10 @@ static cs_status set(cs_request *r, const char *cmd, const char *key, const char
     return st;
 }
 
-const char *cs_web_exec(void)
+const char *cs_web_exec(cs_web_link *l)
 {
-    web_link *l = the_link();
+    if (!l)
+        return OOM_ANSWER;
     cs_error err = {0};
     char command[16384] = "";
     cs_request *r = page_command(l->cmd) ? cs_request_new(l->cmd) : NULL;
@@ -214,13 +225,12 @@ const char *cs_web_exec(void)
     cs_webjson_set(o, "cmd", text(l->cmd), &oom);
     cs_webjson_set(o, "command", text(command), &oom);
     cs_request_free(r);
-    return answer(l, o, oom);
+    link_free(l);
+    return answer(o, oom);
 }
 
 const char *cs_web_rulesets(void)
 {
-    web_link *l = the_link();
-    free(l->json);
-    l->json = cs_webinfo_json();
-    return l->json ? l->json : "null";
+    char *json = cs_webinfo_json();
+    return json ? json : OOM_ANSWER;
 }

@@ -36,9 +36,12 @@ static bool given(const char *s)
     return s && s[0];
 }
 
+const char cs_web_units_oom[] =
+    "{\"ok\":false,\"cmd\":\"units\",\"command\":\"\",\"message\":\"out of memory\","
+    "\"cli\":\"chargesim units: out of memory\",\"exit\":1,\"notes\":[]}";
+
 const char *cs_web_units(const char *source, const char *distance, const char *rules)
 {
-    static char *out; /* the last answer, owned until the next call */
     char command[8192];
     cs_request *r = cs_request_new("units");
     cs_status st = r ? cs_request_default(r, "mapping", CS_WEB_MAPPINGS) : CS_ENOMEM;
@@ -79,12 +82,8 @@ const char *cs_web_units(const char *source, const char *distance, const char *r
         cs_webjson_set(o, "cli", json_string_nocheck(cli), &oom);
         cs_webjson_set(o, "exit", json_integer(cs_status_exit_code(st)), &oom);
     }
-    free(out);
-    out = cs_webjson_dump(o, &oom);
+    char *out = cs_webjson_dump(o, &oom);
     json_decref(o);
     cs_request_free(r);
-    if (!out)
-        return "{\"ok\":false,\"cmd\":\"units\",\"command\":\"\",\"message\":\"out of memory\","
-               "\"cli\":\"chargesim units: out of memory\",\"exit\":1,\"notes\":[]}";
-    return out;
+    return out ? out : cs_web_units_oom;
 }

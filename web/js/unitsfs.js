@@ -54,6 +54,9 @@ async function unitsRun(engine, msg) {
   if (msg.clear) removeTree(FS, msg.clear);
   for (const f of msg.files || []) put(FS, f.path, f.bytes);
   FS.chdir(msg.cwd || '/');
-  return engine.UTF8ToString(engine.ccall('cs_web_units', 'number',
-    ['string', 'string', 'string'], [msg.source, msg.distance || '', msg.rules || '']));
+  const ptr = engine.ccall('cs_web_units', 'number',
+    ['string', 'string', 'string'], [msg.source, msg.distance || '', msg.rules || '']);
+  const json = engine.UTF8ToString(ptr);
+  engine._cs_web_free(ptr); // the answer is the caller's (web.h)
+  return json;
 }
