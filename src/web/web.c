@@ -150,7 +150,7 @@ static json_t *result(cs_request *r, bool *oom)
  * says where), the command line's words and exit status. */
 static json_t *refusal(const cs_web_link *l, const cs_error *err, const char *field, bool *oom)
 {
-    char cli[1200];
+    char cli[sizeof err->msg + 64];
     if (page_command(l->cmd))
         snprintf(cli, sizeof cli, "chargesim %s: %s", l->cmd, err->msg);
     else
