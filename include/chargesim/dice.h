@@ -107,6 +107,10 @@ cs_status cs_dice_parse(const char *text, cs_dice *out, cs_diag *diag);
  * canonical text gives `d` back. */
 void cs_dice_format(const cs_dice *d, char *buf, int cap);
 
+/* How many of term t's dice are summed (its keep/drop), and whether they
+ * are the lowest ones (kl, dh). */
+int cs_dice_term_kept_count(const cs_dice_term *t);
+bool cs_dice_term_keeps_low(const cs_dice_term *t);
 /* The total term t keeps of the n faces v (sorted ascending here), as
  * its keep/drop says: what an enumeration of a term's faces adds up. */
 int cs_dice_term_kept(const cs_dice_term *t, int *v, int n);

@@ -56,8 +56,7 @@ static void die_range(const cs_dice_term *t, int *lo, int *hi)
     *hi = (t->explode && fmax == t->sides) ? top : fmax;
 }
 
-/* The number of dice whose totals are summed. */
-static int kept_count(const cs_dice_term *t)
+int cs_dice_term_kept_count(const cs_dice_term *t)
 {
     switch (t->keep) {
     case CS_KEEP_ALL: return t->count;
@@ -69,8 +68,7 @@ static int kept_count(const cs_dice_term *t)
     return t->count;
 }
 
-/* True when the kept dice are the lowest ones. */
-static bool keeps_low(const cs_dice_term *t)
+bool cs_dice_term_keeps_low(const cs_dice_term *t)
 {
     return t->keep == CS_KEEP_LOW || t->keep == CS_DROP_HIGH;
 }
@@ -83,8 +81,8 @@ static void term_range(const cs_dice_term *t, int *lo, int *hi)
     } else {
         int dlo, dhi;
         die_range(t, &dlo, &dhi);
-        a = kept_count(t) * dlo;
-        b = kept_count(t) * dhi;
+        a = cs_dice_term_kept_count(t) * dlo;
+        b = cs_dice_term_kept_count(t) * dhi;
     }
     if (t->sign < 0) {
         *lo = -b;
@@ -672,7 +670,7 @@ int cs_dice_term_kept(const cs_dice_term *t, int *v, int n)
             v[j] = v[j - 1];
             v[j - 1] = x;
         }
-    int k = kept_count(t), from = keeps_low(t) ? 0 : n - k, total = 0;
+    int k = cs_dice_term_kept_count(t), from = cs_dice_term_keeps_low(t) ? 0 : n - k, total = 0;
     for (int i = from; i < from + k; i++)
         total += v[i];
     return total;
@@ -708,8 +706,8 @@ static cs_status single_dist(const cs_dice_term *t, cs_dist *out, cs_diag *diag)
     if (pow((double)s, (double)n + 1.0) > CS_DICE_SINGLE_WORK)
         return limit(diag, "an 'rs' term too large to compute exactly (S^(N+1) > 2e6)");
     int face[CS_DICE_MAX_COUNT], v[CS_DICE_MAX_COUNT];
-    out->lo = kept_count(t);
-    out->hi = kept_count(t) * s;
+    out->lo = cs_dice_term_kept_count(t);
+    out->hi = cs_dice_term_kept_count(t) * s;
     for (int i = 0; i < dist_width(out); i++)
         out->p[i] = 0.0;
     double w = pow((double)s, -(double)n);
@@ -742,14 +740,14 @@ static cs_status term_dist(const cs_dice_term *t, cs_dist *out, cs_diag *diag)
         return single_dist(t, out, diag);
     cs_dist die;
     die_dist(t, &die);
-    int k = kept_count(t);
+    int k = cs_dice_term_kept_count(t);
     if (k < t->count) {
-        if (keeps_low(t))
+        if (cs_dice_term_keeps_low(t))
             dist_mirror(&die);
         if (keep_work(&die, k) > CS_DICE_EXACT_WORK)
             return limit(diag, "a keep/drop term too large to compute exactly");
         keep_high(&die, t->count, k, out);
-        if (keeps_low(t))
+        if (cs_dice_term_keeps_low(t))
             dist_mirror(out);
     } else {
         *out = die;
@@ -862,8 +860,8 @@ static int roll_term(const cs_dice_term *t, cs_rng *rng)
             v[j] = v[j - 1];
         v[j] = x;
     }
-    int k = kept_count(t);
-    int from = keeps_low(t) ? 0 : t->count - k;
+    int k = cs_dice_term_kept_count(t);
+    int from = cs_dice_term_keeps_low(t) ? 0 : t->count - k;
     for (int i = from; i < from + k; i++)
         total += v[i];
     return total;

@@ -123,23 +123,6 @@ static bool face_matches(const cs_dice_term *t, int f)
     return false;
 }
 
-static int kept_count(const cs_dice_term *t)
-{
-    switch (t->keep) {
-    case CS_KEEP_ALL: return t->count;
-    case CS_KEEP_HIGH:
-    case CS_KEEP_LOW: return t->keep_n;
-    case CS_DROP_HIGH:
-    case CS_DROP_LOW: return t->count - t->keep_n;
-    }
-    return t->count;
-}
-
-static bool keeps_low(const cs_dice_term *t)
-{
-    return t->keep == CS_KEEP_LOW || t->keep == CS_DROP_HIGH;
-}
-
 /* One die (dice.c: die_dist). A single roll shows face f with weight q[f]
  * over D: 1 over S plain (and for 'rs', whose re-roll acts on the term);
  * [f does not match] over S - M with a repeated re-roll; [f does not
@@ -273,21 +256,6 @@ static cs_status keep_high_fd(const fdist *die, int n, int k, fdist *out, budget
     return st;
 }
 
-/* The kept total of the n faces in v (sorted here, ascending). */
-static int kept_total(const cs_dice_term *t, int *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            int x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    int k = kept_count(t), from = keeps_low(t) ? 0 : n - k, total = 0;
-    for (int i = from; i < from + k; i++)
-        total += v[i];
-    return total;
-}
-
 /* An 'rs' term (dice.c: single_dist): each of the S^N first rolls weighs S
  * over S^(N + 1), or, when a die matches, 1 for each face of the re-roll
  * of the lowest matching die. */
@@ -302,7 +270,7 @@ static cs_status single_fd(const cs_dice_term *t, fdist *out, budget *bud)
     mpz_clear(work);
     if (!ok)
         return CS_ELIMIT;
-    if (!fd_init(out, kept_count(t), kept_count(t) * s))
+    if (!fd_init(out, cs_dice_term_kept_count(t), cs_dice_term_kept_count(t) * s))
         return CS_ENOMEM;
     mpz_ui_pow_ui(out->den, (unsigned long)s, (unsigned long)n + 1);
     for (int i = 0; i < n; i++)
@@ -316,15 +284,11 @@ static cs_status single_fd(const cs_dice_term *t, fdist *out, budget *bud)
             memcpy(v, face, (size_t)n * sizeof *v);
             if (pick >= 0)
                 v[pick] = g;
-            mpz_t *w = &out->w[kept_total(t, v, n) - out->lo];
+            mpz_t *w = &out->w[cs_dice_term_kept(t, v, n) - out->lo];
             mpz_add_ui(*w, *w, pick < 0 ? (unsigned long)s : 1);
         }
-        int i = 0;
-        while (i < n && face[i] == s)
-            face[i++] = 1;
-        if (i == n)
+        if (!cs_dice_faces_next(face, n, s))
             break;
-        face[i]++;
     }
     fd_reduce(out);
     return CS_OK;
@@ -346,12 +310,12 @@ static cs_status term_fd(const cs_dice_term *t, fdist *out, budget *bud)
         fdist die;
         if (!die_fd(t, &die))
             return CS_ENOMEM;
-        int k = kept_count(t);
+        int k = cs_dice_term_kept_count(t);
         if (k < t->count) {
-            if (keeps_low(t))
+            if (cs_dice_term_keeps_low(t))
                 fd_mirror(&die);
             st = keep_high_fd(&die, t->count, k, out, bud);
-            if (st == CS_OK && keeps_low(t))
+            if (st == CS_OK && cs_dice_term_keeps_low(t))
                 fd_mirror(out);
             if (st != CS_OK)
                 fd_clear(out);
