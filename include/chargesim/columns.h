@@ -2,8 +2,10 @@
 #ifndef CHARGESIM_COLUMNS_H
 #define CHARGESIM_COLUMNS_H
 /* The columns of the tables chargesim writes, defined once: each column's
- * name, alignment, datatype and one-line description. A table's producer
- * (report.h, cmpreport.h, dicereport.h) names each of its columns here, and
+ * name, alignment, datatype, one-line description, label (a player's
+ * words for it, short: "chance to charge", "reach 75%", "12″"), kind and
+ * unit. A table's producer (report.h, cmpreport.h, dicereport.h, and
+ * unitsrc.h's units table) names each of its columns here, and
  * the description travels with the table (cs_table_describe), so the CSVW
  * schema (csvw.h) reads it off the table instead of guessing a column's
  * meaning from its name.
@@ -70,6 +72,28 @@ cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m);
  * 3 and 4 the ends of its paired interval (p_success_a ... delta_hi,
  * p_<outcome>_a ... p_<outcome>_delta_hi). */
 cs_status cs_columns_paired(cs_table *t, int c, const cs_ruleset *rs, int o, int which);
+
+/* The units table's columns (unitsrc.h: cs_units_table) besides the
+ * fixed ones (cs_columns_fixed: catalogue, name, ruleset, points, base,
+ * type, models, reach_50, reach_75, reach_90, plus1_speed,
+ * points_per_inch_75). Column c is parameter d, each unit's own value (not
+ * a swept key); mean_<metric> of metric d, measured just beyond base
+ * contact; p_<D>, p_success with the target d inches away. */
+cs_status cs_columns_unit_param(cs_table *t, int c, const cs_param_def *d);
+cs_status cs_columns_unit_mean(cs_table *t, int c, const cs_metric_def *d);
+cs_status cs_columns_unit_distance(cs_table *t, int c, double d);
+
+/* Column c is dice's `value`: a total of expr. */
+cs_status cs_columns_total(cs_table *t, int c, const char *expr);
+
+/* Column c is a pivot's cell column (a value of the column key): header,
+ * kind, datatype, label and description as its pivot words them. */
+cs_status cs_columns_cell(cs_table *t, int c, const char *header, cs_colkind kind,
+                          cs_datatype type, const char *label, const char *desc);
+
+/* Names the confidence level in the labels of t's interval ends ("lower
+ * bound (95%)"), once the table's columns are all set. */
+void cs_columns_level(cs_table *t, double confidence);
 
 /* The summary's columns, in order. */
 typedef enum cs_summary_kind {
