@@ -30,12 +30,15 @@ cs_status cs_columns_set_number(cs_table *t, int row, int c, double x, bool exac
                                 int sampled_decimals);
 
 /* Sets column c of t to the fixed column `name`: its header (`header`, or
- * the name when NULL), alignment, datatype and description. The fixed
- * columns: trials, successes, p_success, ci_low, ci_high, method (every
- * table of a run), x, y (maps), p_success_a, p_success_b, delta, delta_lo,
- * delta_hi (compare), metric, value, count, p (--dist), p_at_least,
- * p_at_most and their intervals (dice), max_ci_halfwidth_pct (pivots),
- * success (the --success set).
+ * the name when NULL), alignment, datatype, description, label, kind and
+ * unit. The fixed columns: trials, successes, p_success, ci_low, ci_high,
+ * method (every table of a run), x, y, p_cannot_stand and its interval
+ * (maps), p_success_a, p_success_b, delta, delta_lo, delta_hi (compare;
+ * delta_interval, md and tex), metric, value, count, p (--dist),
+ * p_at_least, p_at_most and their intervals, p_fraction (dice),
+ * max_ci_halfwidth_pct (pivots), success (the --success set), and the
+ * units table's catalogue, name, ruleset, points, base, type, models,
+ * reach_50, reach_75, reach_90, plus1_speed, points_per_inch_75.
  * Any other name is a programming error (CS_EINPUT). */
 cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *header);
 
