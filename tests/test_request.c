@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chargesim/columns.h"
+#include "chargesim/registry.h"
 #include "chargesim/request.h"
 #include "chargesim/tablefmt.h"
 #include "support/helpers.h"
@@ -251,5 +253,160 @@ Test(request, rerun_of_a_dist_csv_gives_the_distributions)
     cr_expect_str_eq(got.s, want);
     free(got.s);
     free(want);
+    cs_request_free(r);
+}
+
+
+/* Every column of table t has a label, a description and a kind. */
+static void expect_said(const cs_table *t, const char *what)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        cr_expect(t->label[c] && t->label[c][0], "%s: %s has no label", what, t->header[c]);
+        cr_expect(t->desc[c] && t->desc[c][0], "%s: %s has no description", what,
+                  t->header[c]);
+        cr_expect_neq(t->meta[c].kind, CS_COL_UNSAID, "%s: %s has no kind", what,
+                      t->header[c]);
+    }
+}
+
+/* Runs command cmd with n key/value pairs and checks every column of every
+ * table it gives (the distributions too), through the API's columns as well. */
+static void expect_all_said(const char *cmd, int n, const char *const *kv)
+{
+    char what[512];
+    int used = snprintf(what, sizeof what, "%s", cmd);
+    cs_request *r = cs_request_new(cmd);
+    for (int i = 0; i < n; i++) {
+        used += snprintf(what + used, sizeof what - (size_t)used, " %s=%s", kv[2 * i],
+                         kv[2 * i + 1] ? kv[2 * i + 1] : "");
+        cr_assert_eq(cs_request_set(r, kv[2 * i], kv[2 * i + 1]), CS_OK, "%s: %s", what,
+                     cs_request_error(r)->msg);
+    }
+    if (strcmp(cmd, "units") == 0) {
+        char maps[512];
+        snprintf(maps, sizeof maps, "%s/experiments/mappings", th_root());
+        cs_request_default(r, "mapping", maps);
+    }
+    cr_assert_eq(cs_request_run(r), CS_OK, "%s: %s", what, cs_request_error(r)->msg);
+    cr_assert_gt(cs_request_tables(r), 0, "%s", what);
+    for (int i = 0; i < cs_request_tables(r); i++) {
+        expect_said(cs_request_table(r, i), what);
+        cs_request_column c;
+        for (int k = 0; cs_request_column_at(r, i, k, &c); k++) {
+            cr_expect(c.label[0] && c.description[0] && c.kind[0], "%s: %s", what, c.name);
+            cr_expect_str_eq(c.label, cs_request_table(r, i)->label[k]);
+        }
+    }
+    if (cs_request_named_table(r, "dist"))
+        expect_said(cs_request_named_table(r, "dist"), what);
+    cs_request_free(r);
+}
+
+Test(request, every_column_of_every_command_has_a_label_a_description_and_a_kind)
+{
+    char def[512], bret[512];
+    snprintf(def, sizeof def, "%s/experiments/default.ini", th_root());
+    snprintf(bret, sizeof bret, "%s/data/tow/Bretonnians.cat", th_root());
+    const char *const t9a[] = {"experiment.ruleset", "t9a", "distance", "5..7"};
+    const char *const t9a_mc[] = {"experiment.ruleset", "t9a", "distance", "5..7",
+                                  "experiment.method", "mc", "experiment.trials", "500",
+                                  "dist", "/dev/null"};
+    const char *const t9a_md[] = {"experiment.ruleset", "t9a", "distance", "5..7", "format",
+                                  "md"};
+    const char *const pivot[] = {"input", def, "pivot", "move:distance"};
+    const char *const pivot_md[] = {"input", def, "pivot", "move:distance", "format", "md"};
+    const char *const map[] = {"experiment.ruleset", "t9a", "x", "0..1:1", "y", "4..5:1"};
+    const char *const cmp[] = {"input", def, "b.roll_bonus", "1"};
+    const char *const cmp_md[] = {"input", def, "b.roll_bonus", "1", "format", "md"};
+    const char *const cmp_pivot[] = {"input", def, "b.roll_bonus", "1", "pivot",
+                                     "move:distance"};
+    const char *const exact[] = {"expr", "3d6kh2", "exact", NULL};
+    const char *const exact_md[] = {"expr", "3d6kh2", "exact", NULL, "format", "md"};
+    const char *const sampled[] = {"expr", "2d6", "trials", "1000"};
+    const char *const units[] = {"source", bret, "distance", "4..8:2"};
+    const char *const units_md[] = {"source", bret, "distance", "4..8:2", "format", "md"};
+    expect_all_said("run", 2, t9a);
+    expect_all_said("run", 5, t9a_mc);
+    expect_all_said("run", 3, t9a_md);
+    expect_all_said("run", 2, pivot);
+    expect_all_said("run", 3, pivot_md);
+    expect_all_said("map", 3, map);
+    expect_all_said("compare", 2, cmp);
+    expect_all_said("compare", 3, cmp_md);
+    expect_all_said("compare", 3, cmp_pivot);
+    expect_all_said("dice", 2, exact);
+    expect_all_said("dice", 3, exact_md);
+    expect_all_said("dice", 2, sampled);
+    expect_all_said("units", 2, units);
+    expect_all_said("units", 3, units_md);
+}
+
+/* Column c of t and column 0 of the registry's one agree in everything. */
+static void expect_same_column(const cs_table *t, int c, const cs_table *ref)
+{
+    const char *name = t->header[c];
+    cr_expect_str_eq(t->header[c], ref->header[0]);
+    cr_expect_str_eq(t->label[c], ref->label[0], "%s", name);
+    cr_expect_str_eq(t->desc[c], ref->desc[0], "%s", name);
+    cr_expect_eq(t->type[c], ref->type[0], "%s", name);
+    cr_expect_eq(t->right[c], ref->right[0], "%s", name);
+    cr_expect_eq(t->meta[c].kind, ref->meta[0].kind, "%s", name);
+    cr_expect_str_eq(t->meta[c].unit, ref->meta[0].unit, "%s", name);
+}
+
+Test(request, the_units_tables_columns_come_from_the_registry)
+{
+    char src[512], maps[512];
+    snprintf(src, sizeof src, "%s/data/tow/Bretonnians.cat", th_root());
+    snprintf(maps, sizeof maps, "%s/experiments/mappings", th_root());
+    cs_request *r = cs_request_new("units");
+    cs_request_default(r, "mapping", maps);
+    cs_request_set(r, "source", src);
+    cs_request_set(r, "distance", "4..12:8");
+    cr_assert_eq(cs_request_run(r), CS_OK, "%s", cs_request_error(r)->msg);
+    const cs_table *t = cs_request_table(r, 0);
+    const cs_ruleset *rs = cs_registry_find(cs_table_cell(t, 0, 2));
+    cr_assert(rs, "ruleset %s", cs_table_cell(t, 0, 2));
+    int n_p = 0, n_params = 0, n_fixed = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        const char *name = t->header[c];
+        cs_table ref;
+        cr_assert_eq(cs_table_init(&ref, 1), CS_OK);
+        int k = cs_ruleset_param_index(rs, name);
+        if (cs_columns_fixed(&ref, 0, name, NULL) == CS_OK) {
+            n_fixed++;
+        } else if (k >= 0) {
+            cr_assert_eq(cs_columns_unit_param(&ref, 0, &rs->params[k]), CS_OK);
+            n_params++;
+        } else if (strncmp(name, "mean_", 5) == 0) {
+            int m = cs_ruleset_metric_index(rs, name + 5);
+            cr_assert_geq(m, 0, "%s", name);
+            cr_assert_eq(cs_columns_unit_mean(&ref, 0, &rs->metrics[m]), CS_OK);
+        } else {
+            cr_assert_eq(strncmp(name, "p_", 2), 0, "%s: a column of no kind", name);
+            cr_assert_eq(cs_columns_unit_distance(&ref, 0, strtod(name + 2, NULL)), CS_OK);
+            n_p++;
+        }
+        expect_same_column(t, c, &ref);
+        cs_table_free(&ref);
+    }
+    /* catalogue, name, ruleset, points, base, type, reach_50/75/90, plus1_speed,
+     * points_per_inch_75; move and more; p_4, p_12. */
+    cr_expect_eq(n_fixed, 11);
+    cr_expect_gt(n_params, 0);
+    cr_expect_eq(n_p, 2);
+    cs_request_column c;
+    for (int k = 0; cs_request_column_at(r, 0, k, &c); k++) {
+        if (strcmp(c.name, "p_12") == 0) {
+            cr_expect_str_eq(c.label, "12\u2033");
+            cr_expect_str_eq(c.kind, "exact");
+        }
+        if (strcmp(c.name, "reach_75") == 0) {
+            cr_expect_str_eq(c.label, "reach 75%");
+            cr_expect_str_eq(c.unit, "in");
+        }
+        if (strcmp(c.name, "name") == 0)
+            cr_expect_str_eq(c.kind, "key");
+    }
     cs_request_free(r);
 }

@@ -3,6 +3,7 @@
  * carry a minus sign. */
 #include <criterion/criterion.h>
 
+#include "chargesim/columns.h"
 #include "chargesim/table.h"
 
 Test(table, no_negative_zero_in_any_cell)
@@ -65,5 +66,23 @@ Test(table, a_column_carries_its_datatype_and_description)
     cr_expect_str_eq(t.desc[1], "share of rolls");
     cr_expect_str_eq(cs_datatype_name(t.type[1]), "number");
     cr_expect_str_eq(cs_datatype_name(CS_DT_INTEGER), "integer");
+    cs_table_free(&t);
+}
+
+Test(table, a_column_carries_its_label_and_the_interval_ends_their_level)
+{
+    cs_table t;
+    cr_assert_eq(cs_table_init(&t, 3), CS_OK);
+    cr_expect_null(t.label[0], "a column no producer labelled has none");
+    cr_assert_eq(cs_columns_fixed(&t, 0, "p_success", NULL), CS_OK);
+    cr_assert_eq(cs_columns_fixed(&t, 1, "ci_low", NULL), CS_OK);
+    cr_assert_eq(cs_columns_fixed(&t, 2, "max_ci_halfwidth_pct", NULL), CS_OK);
+    cr_expect_str_eq(t.label[0], "chance to charge");
+    cs_columns_level(&t, 0.9);
+    cr_expect_str_eq(t.label[0], "chance to charge", "not an interval: unchanged");
+    cr_expect_str_eq(t.label[1], "lower bound (90%)");
+    cr_expect_str_eq(t.label[2], "widest margin (\u00b1 points)", "no bound: no level");
+    cr_expect_eq(cs_table_label(&t, 0, "%d\u2033", 12), CS_OK);
+    cr_expect_str_eq(t.label[0], "12\u2033");
     cs_table_free(&t);
 }

@@ -191,6 +191,27 @@ Test(web, the_swept_keys_come_with_the_table)
     cr_expect_str_eq(swept(buf, sizeof buf), "");
 }
 
+/* Each column comes with the core's words for it: a player's label and a
+ * one-line description (the CSVW metadata's), as the API gives them. */
+Test(web, each_column_comes_with_its_label_and_description)
+{
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", "distance=6..8", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    json_t *cols = json_object_get(result, "columns"), *c;
+    size_t i;
+    cr_assert(json_array_size(cols) > 0);
+    json_array_foreach(cols, i, c) {
+        const char *name = json_string_value(json_object_get(c, "name"));
+        const char *label = json_string_value(json_object_get(c, "label"));
+        cr_assert(label && label[0], "%s has no label", name);
+        cr_expect(json_string_value(json_object_get(c, "description"))[0], "%s", name);
+        if (strcmp(name, "p_success") == 0)
+            cr_expect_str_eq(label, "chance to charge");
+        if (strcmp(name, "ci_low") == 0)
+            cr_expect_str_eq(label, "lower bound (95%)");
+    }
+}
+
 /* A map's picture comes from the core: one colour per cell, y outer, the
  * colour of p = 1 viridis' yellow (#fde725) and of p = 0 its purple
  * (#440154), null where the target cannot be placed (an empty p_success);

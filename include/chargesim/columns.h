@@ -2,8 +2,10 @@
 #ifndef CHARGESIM_COLUMNS_H
 #define CHARGESIM_COLUMNS_H
 /* The columns of the tables chargesim writes, defined once: each column's
- * name, alignment, datatype and one-line description. A table's producer
- * (report.h, cmpreport.h, dicereport.h) names each of its columns here, and
+ * name, alignment, datatype, one-line description, label (a player's
+ * words for it, short: "chance to charge", "reach 75%", "12″"), kind and
+ * unit. A table's producer (report.h, cmpreport.h, dicereport.h, and
+ * unitsrc.h's units table) names each of its columns here, and
  * the description travels with the table (cs_table_describe), so the CSVW
  * schema (csvw.h) reads it off the table instead of guessing a column's
  * meaning from its name.
@@ -28,12 +30,15 @@ cs_status cs_columns_set_number(cs_table *t, int row, int c, double x, bool exac
                                 int sampled_decimals);
 
 /* Sets column c of t to the fixed column `name`: its header (`header`, or
- * the name when NULL), alignment, datatype and description. The fixed
- * columns: trials, successes, p_success, ci_low, ci_high, method (every
- * table of a run), x, y (maps), p_success_a, p_success_b, delta, delta_lo,
- * delta_hi (compare), metric, value, count, p (--dist), p_at_least,
- * p_at_most and their intervals (dice), max_ci_halfwidth_pct (pivots),
- * success (the --success set).
+ * the name when NULL), alignment, datatype, description, label, kind and
+ * unit. The fixed columns: trials, successes, p_success, ci_low, ci_high,
+ * method (every table of a run), x, y, p_cannot_stand and its interval
+ * (maps), p_success_a, p_success_b, delta, delta_lo, delta_hi (compare;
+ * delta_interval, md and tex), metric, value, count, p (--dist),
+ * p_at_least, p_at_most and their intervals, p_fraction (dice),
+ * max_ci_halfwidth_pct (pivots), success (the --success set), and the
+ * units table's catalogue, name, ruleset, points, base, type, models,
+ * reach_50, reach_75, reach_90, plus1_speed, points_per_inch_75.
  * Any other name is a programming error (CS_EINPUT). */
 cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *header);
 
@@ -70,6 +75,28 @@ cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m);
  * 3 and 4 the ends of its paired interval (p_success_a ... delta_hi,
  * p_<outcome>_a ... p_<outcome>_delta_hi). */
 cs_status cs_columns_paired(cs_table *t, int c, const cs_ruleset *rs, int o, int which);
+
+/* The units table's columns (unitsrc.h: cs_units_table) besides the
+ * fixed ones (cs_columns_fixed: catalogue, name, ruleset, points, base,
+ * type, models, reach_50, reach_75, reach_90, plus1_speed,
+ * points_per_inch_75). Column c is parameter d, each unit's own value (not
+ * a swept key); mean_<metric> of metric d, measured just beyond base
+ * contact; p_<D>, p_success with the target d inches away. */
+cs_status cs_columns_unit_param(cs_table *t, int c, const cs_param_def *d);
+cs_status cs_columns_unit_mean(cs_table *t, int c, const cs_metric_def *d);
+cs_status cs_columns_unit_distance(cs_table *t, int c, double d);
+
+/* Column c is dice's `value`: a total of expr. */
+cs_status cs_columns_total(cs_table *t, int c, const char *expr);
+
+/* Column c is a pivot's cell column (a value of the column key): header,
+ * kind, datatype, label and description as its pivot words them. */
+cs_status cs_columns_cell(cs_table *t, int c, const char *header, cs_colkind kind,
+                          cs_datatype type, const char *label, const char *desc);
+
+/* Names the confidence level in the labels of t's interval ends ("lower
+ * bound (95%)"), once the table's columns are all set. */
+void cs_columns_level(cs_table *t, double confidence);
 
 /* The summary's columns, in order. */
 typedef enum cs_summary_kind {

@@ -43,10 +43,6 @@ typedef struct cs_csvw_file {
     const char *sha256;
 } cs_csvw_file;
 
-/* A column's datatype and one-line description, given by the command that
- * made the table (units): false to fall back on the run's. */
-typedef bool (*cs_csvw_describe_fn)(const void *ctx, const char *title, const char **type,
-                                    char *desc, size_t cap);
 typedef struct cs_csvw_source {
     cs_csvw_kind kind;
     const char *command;        /* "run", "dice", "compare", "map" */
@@ -66,8 +62,6 @@ typedef struct cs_csvw_source {
     int n_files;
     const char *about;            /* units: each ruleset with its edition or preset, and the
                                      mapping used ("chargesim:units"), or NULL */
-    cs_csvw_describe_fn describe; /* units: the columns' descriptions, or NULL */
-    const void *describe_ctx;
     const cs_csvw_remade *remade; /* run by rerun: the original provenance, or NULL */
 } cs_csvw_source;
 

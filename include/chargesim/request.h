@@ -99,13 +99,15 @@ int cs_request_tables(const cs_request *r);
 cs_table *cs_request_table(cs_request *r, int i);
 /* The table that `name` names: "dist" (run's distributions), else NULL. */
 cs_table *cs_request_named_table(cs_request *r, const char *name);
-/* Column col of table i (cs_request_table): its name, one-line
- * description ("" when none), unit ("" when none) and kind: "key" (what a
- * row is about), "exact" or "estimate" (a number the run computed, as its
- * method was: exact, or sampled), "interval" (an end of a confidence
- * interval), "count", "text", or "" (not said). false past the last. */
+/* Column col of table i (cs_request_table): its name, label (a player's
+ * words for it, short: "chance to charge", "reach 75%"; "" when none),
+ * one-line description ("" when none), unit ("" when none) and kind: "key"
+ * (what a row is about), "exact" or "estimate" (a number the run computed,
+ * as its method was: exact, or sampled), "interval" (an end of a
+ * confidence interval), "count", "text", or "" (not said). false past the
+ * last. */
 typedef struct cs_request_column {
-    const char *name, *description, *unit, *kind;
+    const char *name, *description, *unit, *kind, *label;
 } cs_request_column;
 bool cs_request_column_at(cs_request *r, int i, int col, cs_request_column *out);
 /* The method that ran ("exact", "mc", ...); "" before a run. */
@@ -163,7 +165,7 @@ const char *cs_request_identity_extra(cs_request *r);
 /* units: file i of those the table was made from (every source file read,
  * then each mapping used) with its SHA-256; false past the last. And each
  * ruleset with its edition or preset and its mapping, in one line; and the
- * units, for their columns' descriptions (cs_units_describe, unitsrc.h). */
+ * units read (units.h). */
 bool cs_request_input(const cs_request *r, int i, const char **path, const char **sha256);
 const char *cs_request_about(const cs_request *r);
 struct cs_units;

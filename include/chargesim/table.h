@@ -11,7 +11,9 @@
  *
  * Each column has a name (the header), an alignment, and, where its
  * producer defines it (chargesim/columns.h), a datatype and a one-line
- * description, which the CSVW metadata (csvw.h) reads off the table, and
+ * description, which the CSVW metadata (csvw.h) reads off the table, a
+ * label (a player's short words for it, which the page and the bindings
+ * show; never in the CSV nor its metadata), its kind and unit, and
  * whether it is a swept key, which the page's charts read off it.
  *
  * Errors: every call that allocates returns its status, and the table also
@@ -39,7 +41,7 @@ const char *cs_datatype_name(cs_datatype t);
  * position), a number the run computes (exact or estimated, as the
  * method was), an end of an interval, a count, a text. */
 typedef enum cs_colkind {
-    CS_COL_UNSAID, /* not classified (the units table's own columns) */
+    CS_COL_UNSAID, /* not classified (a column no producer described) */
     CS_COL_KEY,
     CS_COL_VALUE,
     CS_COL_INTERVAL,
@@ -60,6 +62,8 @@ typedef struct cs_table {
     bool *right;         /* per column: align right (numbers) in md/tex */
     cs_datatype *type;   /* per column: its datatype (string unless described) */
     char **desc;         /* per column: one-line description, or NULL: none given */
+    char **label;        /* per column: a player's words for it ("chance to charge",
+                            "reach 75%"), short, or NULL: none given */
     bool *swept;         /* per column: a swept key, an axis of the rows' points (a chart's
                             x or its curves); set by cs_columns_param */
     cs_colmeta *meta;    /* per column: its kind and unit (zero: not said) */
@@ -77,6 +81,9 @@ cs_status cs_table_set_header(cs_table *t, int col, const char *name, bool right
 /* Gives column col its datatype and description (printf-formatted). */
 cs_status cs_table_describe(cs_table *t, int col, cs_datatype type, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Gives column col its label (printf-formatted): a player's words for it. */
+cs_status cs_table_label(cs_table *t, int col, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Gives column col its kind and unit (unit static, or NULL: none). */
 void cs_table_column_meta(cs_table *t, int col, cs_colkind kind, const char *unit);
 /* "key", "value", "interval", "count", "text", or "" (not said). */

@@ -222,14 +222,10 @@ bool cs_units_alternate_text(const char *text, char *buf, size_t cap);
  * points_per_inch_75, mean_<metric> for the mappings' metrics, then
  * p_<distance> per grid distance. CSV gives probabilities in [0, 1]; md and
  * tex give percentages, with `title` as heading. Absent values are empty
- * cells (CSV) or `-`. t is initialised here (cs_table_free). */
+ * cells (CSV) or `-`. Every column is the column registry's (columns.h):
+ * its name, label, description (the CSVW metadata's), kind and unit. t is
+ * initialised here (cs_table_free). */
 cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_units_grid *g,
                          cs_format fmt, const char *title, cs_table *t);
-
-/* The datatype and one-line description of a column of that table, for
- * its CSVW metadata (a cs_csvw_describe_fn; ctx is the cs_units). False for
- * a title it does not know. */
-bool cs_units_describe(const void *ctx, const char *title, const char **type, char *desc,
-                       size_t cap);
 
 #endif

@@ -23,7 +23,7 @@
  * (written with jansson; the keys in this order or another)
  *   {"ok": true, "cmd", "command": the equivalent command line, "header":
  *    [...], "rows": [[...], ...] (the CSV the command writes, cell for
- *    cell), "columns": [{name, description, unit, kind}] (request.h:
+ *    cell), "columns": [{name, label, description, unit, kind}] (request.h:
  *    kind key, exact, estimate, interval, count, text), "method", "note" (how the numbers were obtained), "notice"
  *    (what the page did that the command line would not ask: rqmc), "warning",
  *    and for a map "grid": {nx, ny, x0, dx, y0, dy, charger_w, charger_d}}

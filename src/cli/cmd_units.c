@@ -164,9 +164,7 @@ static int write_table(const units_args *a, int argc, char **argv)
     }
     cs_csvw_source meta = {.kind = CS_CSVW_UNITS, .command = "units", .argc = argc,
                            .argv = argv, .csv_path = a->out, .files = files,
-                           .n_files = n_files, .about = cs_request_about(a->req),
-                           .describe = cs_units_describe,
-                           .describe_ctx = cs_request_units(a->req)};
+                           .n_files = n_files, .about = cs_request_about(a->req)};
     int rc = cs_cli_write_tables_meta("units", a->out, cs_request_table(a->req, 0), 1, a->fmt,
                                       &meta);
     free(files);

@@ -342,7 +342,8 @@ bool cs_request_column_at(cs_request *r, int i, int col, cs_request_column *out)
     *out = (cs_request_column){t->header[col], t->desc[col] ? t->desc[col] : "",
                                m->unit ? m->unit : "",
                                m->kind == CS_COL_VALUE ? (exact ? "exact" : "estimate")
-                                                       : cs_colkind_name(m->kind)};
+                                                       : cs_colkind_name(m->kind),
+                               t->label[col] ? t->label[col] : ""};
     return true;
 }
 

@@ -129,8 +129,9 @@ static json_t *result(cs_request *r, bool *oom)
     json_t *cols = json_array();
     cs_request_column c;
     for (int k = 0; cs_request_column_at(r, 0, k, &c); k++)
-        cs_webjson_add(cols, json_pack("{s:s, s:s, s:s, s:s}", "name", c.name, "description",
-                                       c.description, "unit", c.unit, "kind", c.kind),
+        cs_webjson_add(cols, json_pack("{s:s, s:s, s:s, s:s, s:s}", "name", c.name, "label",
+                                       c.label, "description", c.description, "unit", c.unit,
+                                       "kind", c.kind),
                        oom);
     cs_webjson_set(o, "columns", cols, oom);
     /* A map's picture, decided by the C core as the command line's is

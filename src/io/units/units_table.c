@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Units, stage 5 of 5: the table (unitsrc.h: cs_units_table), one row per
  * unit with what stage 4 (src/sim/runs/units.c) found, as a cs_table so that
- * CSV, Markdown and LaTeX come from the project's one set of writers. */
+ * CSV, Markdown and LaTeX come from the project's one set of writers. Its
+ * columns (name, label, description, kind, unit) are the one registry's,
+ * columns.h, as every other table's. */
 #include <stdio.h>
 #include <string.h>
 
@@ -59,29 +61,53 @@ static const char *const head[] = {"catalogue", "name", "ruleset", "points", "ba
 static const char *const tail[] = {"reach_50", "reach_75", "reach_90", "plus1_speed",
                                    "points_per_inch_75"};
 
-static cs_status headers(cs_table *t, const layout *l, const cs_units_grid *g, const char *title)
+/* A parameter of some unit's ruleset (every column's is one). */
+static const cs_param_def *param_of(const cs_units *u, const char *key)
+{
+    for (int i = 0; i < u->n; i++) {
+        int k = cs_ruleset_param_index(u->unit[i].map->rs, key);
+        if (k >= 0)
+            return &u->unit[i].map->rs->params[k];
+    }
+    return NULL;
+}
+
+/* A metric of some unit's mapping (every column's is one). */
+static const cs_metric_def *metric_of(const cs_units *u, const char *name)
+{
+    for (int i = 0; i < u->n; i++) {
+        const cs_units_mapping *m = u->unit[i].map;
+        for (int k = 0; k < m->n_metrics; k++)
+            if (strcmp(m->metric[k], name) == 0)
+                return &m->rs->metrics[m->metric_index[k]];
+    }
+    return NULL;
+}
+
+/* Every column from the registry (columns.h); a parameter or metric that
+ * no unit's ruleset defines is a programming error (CS_EINPUT). */
+static cs_status headers(cs_table *t, const layout *l, const cs_units *u,
+                         const cs_units_grid *g, const char *title)
 {
     cs_status st = cs_table_init(t, l->ncols);
     for (int c = 0; st == CS_OK && c < 5; c++)
-        st = cs_table_set_header(t, c, head[c], c == 3);
+        st = cs_columns_fixed(t, c, head[c], NULL);
     if (st == CS_OK && l->has_type)
-        st = cs_table_set_header(t, 5, "type", false);
+        st = cs_columns_fixed(t, 5, "type", NULL);
     if (st == CS_OK && l->has_models)
-        st = cs_table_set_header(t, 5 + l->has_type, "models", true);
-    for (int c = 0; st == CS_OK && c < l->params.n; c++)
-        st = cs_table_set_header(t, l->c_params + c, l->params.name[c], true);
+        st = cs_columns_fixed(t, 5 + l->has_type, "models", NULL);
+    for (int c = 0; st == CS_OK && c < l->params.n; c++) {
+        const cs_param_def *d = param_of(u, l->params.name[c]);
+        st = d ? cs_columns_unit_param(t, l->c_params + c, d) : CS_EINPUT;
+    }
     for (int c = 0; st == CS_OK && c < 5; c++)
-        st = cs_table_set_header(t, l->c_tail + c, tail[c], true);
+        st = cs_columns_fixed(t, l->c_tail + c, tail[c], NULL);
     for (int c = 0; st == CS_OK && c < l->metrics.n; c++) {
-        char h[CS_UNITS_TEXT + 8];
-        snprintf(h, sizeof h, "mean_%s", l->metrics.name[c]);
-        st = cs_table_set_header(t, l->c_metrics + c, h, true);
+        const cs_metric_def *d = metric_of(u, l->metrics.name[c]);
+        st = d ? cs_columns_unit_mean(t, l->c_metrics + c, d) : CS_EINPUT;
     }
-    for (int c = 0; st == CS_OK && c < l->nd; c++) {
-        char h[64];
-        snprintf(h, sizeof h, "p_%g", cs_units_grid_at(g, c));
-        st = cs_table_set_header(t, l->c_p + c, h, true);
-    }
+    for (int c = 0; st == CS_OK && c < l->nd; c++)
+        st = cs_columns_unit_distance(t, l->c_p + c, cs_units_grid_at(g, c));
     if (st == CS_OK && title && title[0])
         st = cs_table_set_title(t, "%s", title);
     if (st == CS_OK && l->pct)
@@ -185,83 +211,8 @@ cs_status cs_units_table(const cs_units *u, const cs_unit_result *res, const cs_
     l.c_metrics = l.c_tail + 5;
     l.c_p = l.c_metrics + l.metrics.n;
     l.ncols = l.c_p + l.nd;
-    cs_status st = headers(t, &l, g, title);
+    cs_status st = headers(t, &l, u, g, title);
     for (int r = 0; st == CS_OK && r < u->n; r++)
         st = unit_row(t, &l, &u->unit[r], &res[r]);
     return st;
-}
-
-/* ---- the columns, described for the CSVW metadata ------------------------- */
-
-/* A parameter of some unit's ruleset, or NULL. */
-static const cs_param_def *param_of(const cs_units *u, const char *key)
-{
-    for (int i = 0; i < u->n; i++) {
-        int k = cs_ruleset_param_index(u->unit[i].map->rs, key);
-        if (k >= 0)
-            return &u->unit[i].map->rs->params[k];
-    }
-    return NULL;
-}
-
-/* A metric of some unit's mapping, or NULL. */
-static const cs_metric_def *metric_of(const cs_units *u, const char *name)
-{
-    for (int i = 0; i < u->n; i++) {
-        const cs_units_mapping *m = u->unit[i].map;
-        for (int k = 0; k < m->n_metrics; k++)
-            if (strcmp(m->metric[k], name) == 0)
-                return &m->rs->metrics[m->metric_index[k]];
-    }
-    return NULL;
-}
-
-bool cs_units_describe(const void *ctx, const char *title, const char **type, char *desc,
-                       size_t cap)
-{
-    static const char *const fixed[][3] = {
-        {"catalogue", "string", "the catalogue (or CSV file) the unit is in"},
-        {"name", "string", "the unit; a unit that may choose a mount has a row per choice: "
-                           "NAME (on MOUNT), NAME (on foot)"},
-        {"ruleset", "string", "the ruleset its charge is played by"},
-        {"points", "number", "points of the smallest legal unit (with this mount); empty when "
-                             "the data gives none (never 0)"},
-        {"base", "string", "base size as the data gives it"},
-        {"type", "string", "the unit's type as the data gives it (The Old World: Troop Type); "
-                           "empty for a mount choice the data gives no type"},
-        {"models", "number", "a roster's unit: the number of models in it, its mount aside"},
-        {"reach_50", "number", "the farthest distance (in) still charged at least 50% of the "
-                               "time, by exact inversion of the range distribution; empty when "
-                               "below 50% just beyond base contact"},
-        {"reach_75", "number", "as reach_50, at 75%"},
-        {"reach_90", "number", "as reach_50, at 90%"},
-        {"plus1_speed", "number", "inches of reach_75 one more inch of speed buys (reach_75 at "
-                                  "speed + 1 less reach_75)"},
-        {"points_per_inch_75", "number", "points / reach_75; empty when the points are unknown"},
-    };
-    const cs_units *u = ctx;
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        if (strcmp(title, fixed[i][0]) == 0) {
-            *type = fixed[i][1];
-            snprintf(desc, cap, "%s", fixed[i][2]);
-            return true;
-        }
-    const cs_param_def *d = param_of(u, title);
-    const cs_metric_def *md = strncmp(title, "mean_", 5) == 0 ? metric_of(u, title + 5) : NULL;
-    if (d) {
-        *type = d->type == CS_PARAM_REAL || d->type == CS_PARAM_INT ? "number" : "string";
-        snprintf(desc, cap, "parameter %s%s%s%s, the unit's value: %s", title,
-                 d->unit[0] ? " (" : "", d->unit, d->unit[0] ? ")" : "", d->help);
-    } else if (md) {
-        *type = "number";
-        snprintf(desc, cap, "mean %s%s%s%s: %s; measured just beyond base contact, where every "
-                 "roll reaches (a property of the unit, whatever the distances)",
-                 title + 5, md->unit[0] ? " (" : "", md->unit, md->unit[0] ? ")" : "", md->help);
-    } else if (strncmp(title, "p_", 2) == 0) {
-        *type = "number";
-        snprintf(desc, cap, "p_success with the target %s in away, head-on (exact)", title + 2);
-    } else {
-        return false;
-    }
-    return true;
 }

@@ -65,19 +65,15 @@ static void column_name(const char *title, char *buf, size_t cap)
 }
 
 /* Each column as its producer defined it (columns.h, through
- * cs_table_describe); else as the command describes it (units:
- * src->describe); else text described by its name. */
-static json_t *columns(const cs_csvw_source *src, const cs_table *t)
+ * cs_table_describe); else text described by its name. */
+static json_t *columns(const cs_table *t)
 {
     json_t *cols = json_array();
     for (int c = 0; c < t->ncols; c++) {
         const char *title = t->header[c] ? t->header[c] : "";
         const char *desc = t->desc && t->desc[c] ? t->desc[c] : title;
         const char *type = cs_datatype_name(t->desc && t->desc[c] ? t->type[c] : CS_DT_STRING);
-        char name[512], given[1024];
-        if (!(t->desc && t->desc[c]) && src->describe &&
-            src->describe(src->describe_ctx, title, &type, given, sizeof given))
-            desc = given;
+        char name[512];
         column_name(title, name, sizeof name);
         json_array_append_new(cols, json_pack("{s:s, s:s, s:s, s:s}", "name", name, "titles",
                                               title, "datatype", type, "dc:description", desc));
@@ -185,7 +181,7 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
         "@context", "http://www.w3.org/ns/csvw", "@language", "en", "url",
         slash ? slash + 1 : src->csv_path, "dc:creator", version, "prov:wasGeneratedBy",
         activity, "dialect", "header", 1, "delimiter", ",", "tableSchema", "columns",
-        columns(src, t), "chargesim:version", CS_VERSION, "chargesim:command", argv,
+        columns(t), "chargesim:version", CS_VERSION, "chargesim:command", argv,
         "chargesim:command_line", cmd, "chargesim:table", tables[src->kind]);
     if (!root) /* it took activity, argv and the columns, even then */
         return cs_error_set(err, CS_ENOMEM, "out of memory");

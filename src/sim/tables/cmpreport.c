@@ -63,6 +63,7 @@ static cs_status csv_headers(const cs_cmp_result *r, cs_table *t)
         for (int j = 0; j < 5; j++)
             cs_columns_paired(t, c++, rs, o, j);
     cs_columns_fixed(t, c, "method", NULL);
+    cs_columns_level(t, e->confidence);
     return cs_table_status(t);
 }
 
@@ -128,9 +129,12 @@ static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table 
     static const char *const head[] = {"trials", "A %", "B %", "delta (pp)", "interval (pp)"};
     if (cs_table_init(t, ns + 5) != CS_OK)
         return cs_table_status(t);
+    static const char *const name[] = {"trials", "p_success_a", "p_success_b", "delta",
+                                       "delta_interval"};
     sweep_headers(e, t, &c);
     for (int j = 0; j < 5; j++)
-        cs_table_set_header(t, ns + j, head[j], true);
+        cs_columns_fixed(t, ns + j, name[j], head[j]);
+    cs_columns_level(t, e->confidence);
     for (uint64_t k = 0; cs_table_status(t) == CS_OK && k < r->n_points; k++) {
         const cs_cmp_point *p = &r->point[k];
         int row = cs_table_add_row(t);
@@ -201,9 +205,10 @@ cs_status cs_cmpreport_pivot(const cs_cmp_result *r, const char *row, const char
     if (cs_table_init(out, cv->n + 1) == CS_OK)
         cs_columns_param(out, 0, e->rs, e->sweep[rp]);
     for (int j = 0; j < cv->n; j++) {
-        cs_table_set_header(out, j + 1, cv->text[j], true);
-        cs_table_describe(out, j + 1, CS_DT_NUMBER, "delta of p_success at %s = %s", col,
-                          cv->text[j]);
+        char label[300], desc[300];
+        snprintf(label, sizeof label, "difference at %s %s", col, cv->text[j]);
+        snprintf(desc, sizeof desc, "delta of p_success at %s = %s", col, cv->text[j]);
+        cs_columns_cell(out, j + 1, cv->text[j], CS_COL_VALUE, CS_DT_NUMBER, label, desc);
     }
     for (int i = 0; cs_table_status(out) == CS_OK && i < rv->n; i++)
         if (cs_table_add_row(out) == i)

@@ -9,47 +9,74 @@
 #include "chargesim/parse.h"
 #include "chargesim/success.h"
 
-/* The columns whose meaning does not depend on the ruleset. */
+/* The inch mark in labels (U+2033 DOUBLE PRIME): 12″. */
+#define INCH "\u2033"
+
+/* The columns whose meaning does not depend on the ruleset: the CSV name,
+ * datatype, alignment, label (a player's words: the page and the bindings
+ * show it) and description (the CSVW schema's). The units table's columns
+ * (unitsrc.h: cs_units_table) are here too, from catalogue on. */
 static const struct fixed {
     const char *name;
     cs_datatype type;
     bool right;
+    const char *label;
     const char *desc;
 } fixed[] = {
-    {"p_success_a", CS_DT_NUMBER, true, "p_success of variant A (the experiment with its --set overrides)"},
-    {"p_success_b", CS_DT_NUMBER, true, "p_success of variant B (A with the --b overrides), same random numbers"},
-    {"delta", CS_DT_NUMBER, true, "p_success_b - p_success_a, on common random numbers"},
-    {"delta_lo", CS_DT_NUMBER, true, "lower end of the paired confidence interval of delta"},
-    {"delta_hi", CS_DT_NUMBER, true, "upper end of the paired confidence interval of delta"},
-    {"x", CS_DT_NUMBER, true, "the target's front-edge centre across the table, inches (charger at 0)"},
-    {"y", CS_DT_NUMBER, true, "the target's front-edge centre ahead of the charger, inches"},
-    {"trials", CS_DT_INTEGER, true, "trials (mc) or sampled layouts (conditional, rqmc) behind the row; empty for exact, which runs none"},
-    {"successes", CS_DT_INTEGER, true, "trials that ended in base contact with the unit charged (mc only)"},
-    {"p_success", CS_DT_NUMBER, true, "probability that the charger ends in base contact with the unit it charged"},
-    {"ci_low", CS_DT_NUMBER, true, "lower end of the confidence interval of the row's probability"},
-    {"ci_high", CS_DT_NUMBER, true, "upper end of the confidence interval of the row's probability"},
-    {"method", CS_DT_STRING, false, "how the numbers were obtained: exact, conditional, rqmc or mc "
+    {"p_success_a", CS_DT_NUMBER, true, "chance to charge (A)", "p_success of variant A (the experiment with its --set overrides)"},
+    {"p_success_b", CS_DT_NUMBER, true, "chance to charge (B)", "p_success of variant B (A with the --b overrides), same random numbers"},
+    {"delta", CS_DT_NUMBER, true, "difference (B - A)", "p_success_b - p_success_a, on common random numbers"},
+    {"delta_lo", CS_DT_NUMBER, true, "difference, lower bound", "lower end of the paired confidence interval of delta"},
+    {"delta_hi", CS_DT_NUMBER, true, "difference, upper bound", "upper end of the paired confidence interval of delta"},
+    {"delta_interval", CS_DT_STRING, true, "difference, interval", "the paired confidence interval of delta, [delta_lo, delta_hi] (md and tex: in percentage points)"},
+    {"x", CS_DT_NUMBER, true, "across", "the target's front-edge centre across the table, inches (charger at 0)"},
+    {"y", CS_DT_NUMBER, true, "ahead", "the target's front-edge centre ahead of the charger, inches"},
+    {"trials", CS_DT_INTEGER, true, "trials", "trials (mc) or sampled layouts (conditional, rqmc) behind the row; empty for exact, which runs none"},
+    {"successes", CS_DT_INTEGER, true, "charges made", "trials that ended in base contact with the unit charged (mc only)"},
+    {"p_success", CS_DT_NUMBER, true, "chance to charge", "probability that the charger ends in base contact with the unit it charged"},
+    {"ci_low", CS_DT_NUMBER, true, "lower bound", "lower end of the confidence interval of the row's probability"},
+    {"ci_high", CS_DT_NUMBER, true, "upper bound", "upper end of the confidence interval of the row's probability"},
+    {"method", CS_DT_STRING, false, "method", "how the numbers were obtained: exact, conditional, rqmc or mc "
                                     "(a map's cell where the target cannot stand: none)"},
-    {"p_cannot_stand", CS_DT_NUMBER, true, "share of the drawn placements where the target cannot "
+    {"p_cannot_stand", CS_DT_NUMBER, true, "target cannot stand", "share of the drawn placements where the target cannot "
                                            "stand (left out of the cell's odds); 1 where it never can"},
-    {"ci_low_cannot_stand", CS_DT_NUMBER, true, "lower end of the confidence interval of p_cannot_stand"},
-    {"ci_high_cannot_stand", CS_DT_NUMBER, true, "upper end of the confidence interval of p_cannot_stand"},
-    {"metric", CS_DT_STRING, false, "`outcome`, or the measured quantity whose distribution the row gives"},
-    {"value", CS_DT_STRING, true, "an outcome name or a value of the quantity (<x, >x: beyond its range)"},
-    {"count", CS_DT_INTEGER, true, "trials with this value (sampled rows only)"},
-    {"p", CS_DT_NUMBER, true, "share of the trials (or rolls) with this value"},
-    {"p_at_least", CS_DT_NUMBER, true, "probability of a total of at least this value"},
-    {"p_at_most", CS_DT_NUMBER, true, "probability of a total of at most this value"},
-    {"p_fraction", CS_DT_STRING, true, "p as a fraction in lowest terms, computed with integers "
+    {"ci_low_cannot_stand", CS_DT_NUMBER, true, "cannot stand, lower bound", "lower end of the confidence interval of p_cannot_stand"},
+    {"ci_high_cannot_stand", CS_DT_NUMBER, true, "cannot stand, upper bound", "upper end of the confidence interval of p_cannot_stand"},
+    {"metric", CS_DT_STRING, false, "quantity", "`outcome`, or the measured quantity whose distribution the row gives"},
+    {"value", CS_DT_STRING, true, "value", "an outcome name or a value of the quantity (<x, >x: beyond its range)"},
+    {"count", CS_DT_INTEGER, true, "count", "trials with this value (sampled rows only)"},
+    {"p", CS_DT_NUMBER, true, "chance", "share of the trials (or rolls) with this value"},
+    {"p_at_least", CS_DT_NUMBER, true, "chance of at least", "probability of a total of at least this value"},
+    {"p_at_most", CS_DT_NUMBER, true, "chance of at most", "probability of a total of at most this value"},
+    {"p_fraction", CS_DT_STRING, true, "chance as a fraction", "p as a fraction in lowest terms, computed with integers "
                                        "(exact dice); empty where its numerator or denominator "
                                        "has over 200 digits, and in every row when computing "
                                        "them would take over 5e7 big-integer multiply-adds"},
-    {"ci_low_at_least", CS_DT_NUMBER, true, "lower end of the Wilson interval of p_at_least"},
-    {"ci_high_at_least", CS_DT_NUMBER, true, "upper end of the Wilson interval of p_at_least"},
-    {"ci_low_at_most", CS_DT_NUMBER, true, "lower end of the Wilson interval of p_at_most"},
-    {"ci_high_at_most", CS_DT_NUMBER, true, "upper end of the Wilson interval of p_at_most"},
-    {"max_ci_halfwidth_pct", CS_DT_NUMBER, true, "the row's widest interval half-width, in percentage points"},
-    {"success", CS_DT_STRING, false, "the outcomes p_success counts (--success), joined by +"},
+    {"ci_low_at_least", CS_DT_NUMBER, true, "at least, lower bound", "lower end of the Wilson interval of p_at_least"},
+    {"ci_high_at_least", CS_DT_NUMBER, true, "at least, upper bound", "upper end of the Wilson interval of p_at_least"},
+    {"ci_low_at_most", CS_DT_NUMBER, true, "at most, lower bound", "lower end of the Wilson interval of p_at_most"},
+    {"ci_high_at_most", CS_DT_NUMBER, true, "at most, upper bound", "upper end of the Wilson interval of p_at_most"},
+    {"max_ci_halfwidth_pct", CS_DT_NUMBER, true, "widest margin (\u00b1 points)", "the row's widest interval half-width, in percentage points"},
+    {"success", CS_DT_STRING, false, "counted as a charge", "the outcomes p_success counts (--success), joined by +"},
+    /* The units table (unitsrc.h), one row per unit. */
+    {"catalogue", CS_DT_STRING, false, "catalogue", "the catalogue (or CSV file) the unit is in"},
+    {"name", CS_DT_STRING, false, "unit", "the unit; a unit that may choose a mount has a row per choice: "
+                                          "NAME (on MOUNT), NAME (on foot)"},
+    {"ruleset", CS_DT_STRING, false, "ruleset", "the ruleset its charge is played by"},
+    {"points", CS_DT_NUMBER, true, "points", "points of the smallest legal unit (with this mount); empty when "
+                                             "the data gives none (never 0)"},
+    {"base", CS_DT_STRING, false, "base", "base size as the data gives it"},
+    {"type", CS_DT_STRING, false, "type", "the unit's type as the data gives it (The Old World: Troop Type); "
+                                          "empty for a mount choice the data gives no type"},
+    {"models", CS_DT_NUMBER, true, "models", "a roster's unit: the number of models in it, its mount aside"},
+    {"reach_50", CS_DT_NUMBER, true, "reach 50%", "the farthest distance (in) still charged at least 50% of the "
+                                                  "time, by exact inversion of the range distribution; empty when "
+                                                  "below 50% just beyond base contact"},
+    {"reach_75", CS_DT_NUMBER, true, "reach 75%", "as reach_50, at 75%"},
+    {"reach_90", CS_DT_NUMBER, true, "reach 90%", "as reach_50, at 90%"},
+    {"plus1_speed", CS_DT_NUMBER, true, "+1" INCH " speed", "inches of reach_75 one more inch of speed buys (reach_75 at "
+                                                            "speed + 1 less reach_75)"},
+    {"points_per_inch_75", CS_DT_NUMBER, true, "points per inch", "points / reach_75; empty when the points are unknown"},
 };
 
 /* What each fixed column holds, and its unit (the others' are numbers
@@ -65,7 +92,16 @@ static void fixed_meta(cs_table *t, int c, const char *name)
         {"value", CS_COL_KEY, NULL}, {"trials", CS_COL_COUNT, NULL},
         {"successes", CS_COL_COUNT, NULL}, {"count", CS_COL_COUNT, NULL},
         {"method", CS_COL_TEXT, NULL}, {"success", CS_COL_TEXT, NULL},
+        {"p_fraction", CS_COL_TEXT, NULL},
         {"max_ci_halfwidth_pct", CS_COL_INTERVAL, "percentage points"},
+        /* A unit's row is about the unit: its name, points and models are
+         * what the data gives (keys); the rest of what it says, texts. */
+        {"catalogue", CS_COL_TEXT, NULL}, {"name", CS_COL_KEY, NULL},
+        {"ruleset", CS_COL_TEXT, NULL}, {"points", CS_COL_KEY, "points"},
+        {"base", CS_COL_TEXT, NULL}, {"type", CS_COL_TEXT, NULL}, {"models", CS_COL_KEY, NULL},
+        {"reach_50", CS_COL_VALUE, "in"}, {"reach_75", CS_COL_VALUE, "in"},
+        {"reach_90", CS_COL_VALUE, "in"}, {"plus1_speed", CS_COL_VALUE, "in"},
+        {"points_per_inch_75", CS_COL_VALUE, "points per inch"},
     };
     cs_colkind kind = strncmp(name, "ci_", 3) == 0 || strncmp(name, "delta_", 6) == 0
                           ? CS_COL_INTERVAL
@@ -86,9 +122,22 @@ cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *hea
             continue;
         cs_status st = cs_table_set_header(t, c, header ? header : name, fixed[i].right);
         fixed_meta(t, c, name);
+        if (st == CS_OK)
+            st = cs_table_label(t, c, "%s", fixed[i].label);
         return st == CS_OK ? cs_table_describe(t, c, fixed[i].type, "%s", fixed[i].desc) : st;
     }
     return CS_EINPUT;
+}
+
+/* A key as a player reads it: its words without underscores ("advance
+ * rate"), into buf. */
+static const char *words(const char *key, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s", key);
+    for (char *p = buf; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+    return buf;
 }
 
 void cs_columns_accepted(const cs_param_def *d, char *buf, size_t cap)
@@ -117,6 +166,8 @@ cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i)
         return st;
     t->swept[c] = true;
     cs_table_column_meta(t, c, CS_COL_KEY, d->unit);
+    char w[128];
+    cs_table_label(t, c, "%s", words(d->key, w, sizeof w));
     return cs_table_describe(t, c, type, "parameter %s%s%s%s: %s", d->key, d->unit[0] ? " (" : "",
                              d->unit, d->unit[0] ? ")" : "", d->help);
 }
@@ -129,6 +180,8 @@ cs_status cs_columns_label(cs_table *t, int c, const cs_ruleset *rs, int i)
     if (st != CS_OK)
         return st;
     cs_table_column_meta(t, c, CS_COL_TEXT, NULL);
+    char w[128];
+    cs_table_label(t, c, "%s, named", words(rs->params[i].key, w, sizeof w));
     return cs_table_describe(t, c, CS_DT_STRING, "the label ([labels]) of %s's value",
                              rs->params[i].key);
 }
@@ -143,6 +196,9 @@ cs_status cs_columns_outcome(cs_table *t, int c, const cs_ruleset *rs, int o,
     if (st != CS_OK)
         return st;
     cs_table_column_meta(t, c, which == CS_COLUMNS_P ? CS_COL_VALUE : CS_COL_INTERVAL, NULL);
+    static const char *const end[] = {"", ", lower bound", ", upper bound"};
+    char w[128];
+    cs_table_label(t, c, "%s%s", words(rs->outcomes[o], w, sizeof w), end[which]);
     if (which == CS_COLUMNS_P)
         return cs_table_describe(t, c, CS_DT_NUMBER, "probability of the outcome %s%s",
                                  rs->outcomes[o],
@@ -160,6 +216,8 @@ cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m)
     if (st != CS_OK)
         return st;
     cs_table_column_meta(t, c, CS_COL_VALUE, d->unit);
+    char w[128];
+    cs_table_label(t, c, "mean %s", words(d->name, w, sizeof w));
     return cs_table_describe(t, c, CS_DT_NUMBER,
                              "mean %s%s%s%s over the trials where it was measured: %s", d->name,
                              d->unit[0] ? " (" : "", d->unit, d->unit[0] ? ")" : "", d->help);
@@ -179,6 +237,10 @@ cs_status cs_columns_paired(cs_table *t, int c, const cs_ruleset *rs, int o, int
     if (st != CS_OK)
         return st;
     cs_table_column_meta(t, c, which < 3 ? CS_COL_VALUE : CS_COL_INTERVAL, NULL);
+    static const char *const what[] = {" (A)", " (B)", ", difference (B - A)",
+                                       ", difference, lower bound", ", difference, upper bound"};
+    char w[128];
+    cs_table_label(t, c, "%s%s", words(out, w, sizeof w), what[which]);
     switch (which) {
     case 0:
         return cs_table_describe(t, c, CS_DT_NUMBER, "p_%s of variant A", out);
@@ -193,6 +255,86 @@ cs_status cs_columns_paired(cs_table *t, int c, const cs_ruleset *rs, int o, int
         return cs_table_describe(t, c, CS_DT_NUMBER,
                                  "%s end of the paired confidence interval of p_%s_delta",
                                  which == 3 ? "lower" : "upper", out);
+    }
+}
+
+cs_status cs_columns_unit_param(cs_table *t, int c, const cs_param_def *d)
+{
+    cs_status st = cs_table_set_header(t, c, d->key, true);
+    if (st != CS_OK)
+        return st;
+    cs_table_column_meta(t, c, CS_COL_KEY, d->unit);
+    char w[128];
+    cs_table_label(t, c, "%s", words(d->key, w, sizeof w));
+    return cs_table_describe(
+        t, c, d->type == CS_PARAM_REAL || d->type == CS_PARAM_INT ? CS_DT_NUMBER : CS_DT_STRING,
+        "parameter %s%s%s%s, the unit's value: %s", d->key, d->unit[0] ? " (" : "", d->unit,
+        d->unit[0] ? ")" : "", d->help);
+}
+
+cs_status cs_columns_unit_mean(cs_table *t, int c, const cs_metric_def *d)
+{
+    char name[128];
+    snprintf(name, sizeof name, "mean_%s", d->name);
+    cs_status st = cs_table_set_header(t, c, name, true);
+    if (st != CS_OK)
+        return st;
+    cs_table_column_meta(t, c, CS_COL_VALUE, d->unit);
+    char w[128];
+    cs_table_label(t, c, "mean %s", words(d->name, w, sizeof w));
+    return cs_table_describe(t, c, CS_DT_NUMBER,
+                             "mean %s%s%s%s: %s; measured just beyond base contact, where every "
+                             "roll reaches (a property of the unit, whatever the distances)",
+                             d->name, d->unit[0] ? " (" : "", d->unit, d->unit[0] ? ")" : "",
+                             d->help);
+}
+
+cs_status cs_columns_unit_distance(cs_table *t, int c, double d)
+{
+    char name[64];
+    snprintf(name, sizeof name, "p_%g", d);
+    cs_status st = cs_table_set_header(t, c, name, true);
+    if (st != CS_OK)
+        return st;
+    cs_table_column_meta(t, c, CS_COL_VALUE, NULL);
+    cs_table_label(t, c, "%g" INCH, d);
+    return cs_table_describe(t, c, CS_DT_NUMBER,
+                             "p_success with the target %g in away, head-on (exact)", d);
+}
+
+cs_status cs_columns_total(cs_table *t, int c, const char *expr)
+{
+    cs_status st = cs_table_set_header(t, c, "value", true);
+    if (st != CS_OK)
+        return st;
+    cs_table_column_meta(t, c, CS_COL_KEY, NULL);
+    cs_table_label(t, c, "total");
+    return cs_table_describe(t, c, CS_DT_INTEGER, "a total of %s", expr);
+}
+
+cs_status cs_columns_cell(cs_table *t, int c, const char *header, cs_colkind kind,
+                          cs_datatype type, const char *label, const char *desc)
+{
+    cs_status st = cs_table_set_header(t, c, header, true);
+    if (st != CS_OK)
+        return st;
+    cs_table_column_meta(t, c, kind, NULL);
+    cs_table_label(t, c, "%s", label);
+    return cs_table_describe(t, c, type, "%s", desc);
+}
+
+void cs_columns_level(cs_table *t, double confidence)
+{
+    static const char bound[] = " bound";
+    for (int c = 0; c < t->ncols && cs_table_status(t) == CS_OK; c++) {
+        const char *l = t->label[c];
+        size_t n = l ? strlen(l) : 0;
+        if (t->meta[c].kind != CS_COL_INTERVAL || n < sizeof bound - 1 ||
+            strcmp(l + n - (sizeof bound - 1), bound) != 0)
+            continue;
+        char was[256];
+        snprintf(was, sizeof was, "%s", l);
+        cs_table_label(t, c, "%s (%g%%)", was, 100.0 * confidence);
     }
 }
 

@@ -35,13 +35,6 @@ cs_status cs_dicereport_options(bool exact, uint64_t trials, const char *samplin
     return CS_OK;
 }
 
-/* The value column: a total of the expression. */
-static void value_column(cs_table *t, const char *expr)
-{
-    cs_table_set_header(t, 0, "value", true);
-    cs_table_describe(t, 0, CS_DT_INTEGER, "a total of %s", expr);
-}
-
 /* Column c is the fixed column `name`, marked " %" in md and tex. */
 static void share_column(cs_table *t, int c, const char *name, bool pct)
 {
@@ -99,7 +92,7 @@ cs_status cs_dicereport_exact(const char *expr, const cs_dice *d, cs_format fmt,
     }
     static const char *const names[] = {"p", "p_at_least", "p_at_most", "p_fraction"};
     if (cs_table_init(t, pct ? 4 : 5) == CS_OK)
-        value_column(t, expr);
+        cs_columns_total(t, 0, expr);
     for (int c = 0; c < (pct ? 3 : 4); c++)
         share_column(t, c + 1, names[c], pct && c < 3);
     bool cut = false; /* a fraction left out: too many digits */
@@ -161,9 +154,10 @@ cs_status cs_dicereport_sampled(const char *expr, const cs_dice *d, uint64_t tri
         "value",  "p",       "p_at_least",      "p_at_most",        "count",         "ci_low",
         "ci_high", "ci_low_at_least", "ci_high_at_least", "ci_low_at_most", "ci_high_at_most"};
     if (cs_table_init(t, NCOL) == CS_OK)
-        value_column(t, expr);
+        cs_columns_total(t, 0, expr);
     for (int c = 1; c < NCOL; c++)
         share_column(t, c, names[c], pct && c != 4);
+    cs_columns_level(t, confidence);
     static const int at_least[3] = {2, 7, 8}, at_most[3] = {3, 9, 10}, share[3] = {1, 5, 6};
     for (size_t i = 0; i < n_cnt && cs_table_status(t) == CS_OK; i++) {
         int r = cs_table_add_row(t);

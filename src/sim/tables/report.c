@@ -26,6 +26,7 @@ cs_status cs_report_summary(const cs_run_result *r, cs_format fmt, cs_table *out
     cs_status st = cs_table_init(out, ncols);
     for (int c = 0; st == CS_OK && c < ncols; c++)
         st = cs_columns_summary_head(out, c, r, fmt, col[c]);
+    cs_columns_level(out, r->exp->confidence);
     for (uint64_t k = 0; st == CS_OK && k < r->n_points; k++) {
         int row = cs_table_add_row(out);
         if (row < 0)
@@ -174,6 +175,7 @@ cs_status cs_report_dist(const cs_run_result *r, cs_table *out)
         cs_columns_param(out, c, rs, e->sweep[c]);
     for (int j = 0; j < 7; j++)
         cs_columns_fixed(out, c++, tail[j], NULL);
+    cs_columns_level(out, e->confidence);
     for (uint64_t k = 0; k < r->n_points && cs_table_status(out) == CS_OK; k++) {
         const cs_point_result *pr = &r->point[k];
         for (int o = 0; o < rs->n_outcomes; o++) {
@@ -296,22 +298,32 @@ static cs_status pivot_headers(const pivot *pv, cs_table *t, const char *note)
             cs_columns_param(t, c++, e->rs, e->sweep[s]);
     char head[256];
     snprintf(head, sizeof head, "%s \\ %s", pv->row, pv->col);
-    if (pv->csv)
-        cs_columns_param(t, c++, e->rs, e->sweep[pv->rp]);
-    else
-        cs_table_set_header(t, c++, head, true);
+    cs_columns_param(t, c, e->rs, e->sweep[pv->rp]);
+    if (!pv->csv) /* md, tex: the corner names both keys */
+        cs_table_set_header(t, c, head, true);
+    c++;
+    cs_colkind kind = pv->what.kind == CS_SUM_TRIALS || pv->what.kind == CS_SUM_SUCCESSES
+                          ? CS_COL_COUNT
+                      : pv->what.kind == CS_SUM_CI_LOW || pv->what.kind == CS_SUM_CI_HIGH
+                          ? CS_COL_INTERVAL
+                          : CS_COL_VALUE;
     for (int j = 0; j < pv->cv->n; j++) {
         const char *lab = cs_experiment_label(e, e->sweep[pv->cp], j);
+        char label[300], desc[400];
         if (pv->csv)
             snprintf(head, sizeof head, "%s=%s", pv->col, pv->cv->text[j]);
         else if (lab)
             snprintf(head, sizeof head, "%s (%s)", lab, pv->cv->text[j]);
         else
             snprintf(head, sizeof head, "%s", pv->cv->text[j]);
-        cs_table_set_header(t, c, head, true);
-        cs_table_describe(t, c++, pv->what.kind == CS_SUM_MEAN || pv->pct ? CS_DT_NUMBER : CS_DT_INTEGER,
-                          "%s%s at %s = %s", pv->column, pv->pct ? " in percent" : "", pv->col,
-                          pv->cv->text[j]);
+        snprintf(label, sizeof label, "%s %s", pv->col, lab ? lab : pv->cv->text[j]);
+        for (char *p = label; *p; p++)
+            *p = *p == '_' ? ' ' : *p;
+        snprintf(desc, sizeof desc, "%s%s at %s = %s", pv->column, pv->pct ? " in percent" : "",
+                 pv->col, pv->cv->text[j]);
+        cs_columns_cell(t, c++, head, kind,
+                        pv->what.kind == CS_SUM_MEAN || pv->pct ? CS_DT_NUMBER : CS_DT_INTEGER,
+                        label, desc);
     }
     if (pv->csv) {
         cs_columns_fixed(t, c++, "method", NULL);
@@ -487,6 +499,7 @@ cs_status cs_report_map(const cs_map_result *m, cs_table *t)
     for (int k = 0; k < 3; k++)
         cs_columns_fixed(t, c++, stand[k], NULL);
     cs_columns_fixed(t, c, "method", NULL);
+    cs_columns_level(t, m->exp->confidence);
     for (int j = 0; j < m->y.n; j++)
         for (int i = 0; i < m->x.n && cs_table_status(t) == CS_OK; i++) {
             const cs_map_cell *cell = &m->cell[(size_t)j * (size_t)m->x.n + (size_t)i];

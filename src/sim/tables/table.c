@@ -42,9 +42,10 @@ cs_status cs_table_init(cs_table *t, int ncols)
     t->right = calloc((size_t)ncols, sizeof *t->right);
     t->type = calloc((size_t)ncols, sizeof *t->type);
     t->desc = calloc((size_t)ncols, sizeof *t->desc);
+    t->label = calloc((size_t)ncols, sizeof *t->label);
     t->swept = calloc((size_t)ncols, sizeof *t->swept);
     t->meta = calloc((size_t)ncols, sizeof *t->meta);
-    if (!t->header || !t->right || !t->type || !t->desc || !t->swept || !t->meta)
+    if (!t->header || !t->right || !t->type || !t->desc || !t->label || !t->swept || !t->meta)
         return fail(t, CS_ENOMEM);
     return CS_OK;
 }
@@ -60,10 +61,13 @@ void cs_table_free(cs_table *t)
         free(t->header[c]);
     for (int c = 0; t->desc && c < t->ncols; c++)
         free(t->desc[c]);
+    for (int c = 0; t->label && c < t->ncols; c++)
+        free(t->label[c]);
     for (long i = 0; t->cell && i < (long)t->nrows * t->ncols; i++)
         free(t->cell[i]);
     free(t->header);
     free(t->desc);
+    free(t->label);
     free(t->swept);
     free(t->meta);
     free(t->type);
@@ -115,6 +119,21 @@ cs_status cs_table_describe(cs_table *t, int col, cs_datatype type, const char *
     free(t->desc[col]);
     t->desc[col] = s;
     t->type[col] = type;
+    return CS_OK;
+}
+
+cs_status cs_table_label(cs_table *t, int col, const char *fmt, ...)
+{
+    if (t->status != CS_OK)
+        return t->status;
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = vformat(fmt, ap);
+    va_end(ap);
+    if (!s)
+        return fail(t, CS_ENOMEM);
+    free(t->label[col]);
+    t->label[col] = s;
     return CS_OK;
 }
 
