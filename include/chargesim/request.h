@@ -43,7 +43,11 @@
 #include <stdint.h>
 
 #include "chargesim/error.h"
+#include "chargesim/reqapi.h"
 #include "chargesim/table.h"
+
+/* Every function declared below is exported from libchargesim.so (reqapi.h). */
+CS_API_BEGIN
 
 /* An owned request. */
 typedef struct cs_request cs_request;
@@ -165,5 +169,7 @@ const struct cs_units *cs_request_units(const cs_request *r);
  * beside it nor in "data" ("" when one was, or it is no roster), so that a
  * front end holding more catalogues (the page's) may add it and run again. */
 const char *cs_request_catalogue_wanted(const cs_request *r);
+
+CS_API_END
 
 #endif
