@@ -108,7 +108,7 @@ def _table_text(r, i, fmt):
 
 
 def _pairs(r, params, kwargs):
-    """The (key, value) pairs to set: options named as the command line
+    """The (name, key, value) triples to set: options named as the command line
     names them mapped to their request keys; values as text."""
     merged = dict(params or {})
     merged.update(kwargs)
@@ -118,13 +118,13 @@ def _pairs(r, params, kwargs):
         key = name
         if name == "b" and isinstance(value, dict):
             for k, v in value.items():
-                yield ("b." + k, v)
+                yield "b." + k, "b." + k, v
             continue
         mapped = lib.cs_request_key_of(r, name.encode())
         if mapped != ffi.NULL:
             key = text(mapped)
         for v in value if isinstance(value, (list, tuple)) else [value]:
-            yield key, v
+            yield name, key, v
 
 
 def _value(v):
@@ -154,16 +154,23 @@ def _provenance(r):
             "about": text(lib.cs_request_about(r))}
 
 
-def _wait(worker, flag, cancel):
-    """Waits for the worker, setting the cancel flag on Ctrl-C or cancel."""
+def _wait(finished, flag, cancel):
+    """Waits for the run to finish, setting the cancel flag on Ctrl-C (or any
+    exception) or on cancel; the run has always ended when this returns or
+    raises, so the request is never freed under it. (An Event, not
+    Thread.join: a join interrupted by KeyboardInterrupt may not wait again.)"""
     try:
-        while worker.is_alive():
-            worker.join(0.05)
+        while not finished.wait(0.05):
             if cancel is not None and cancel.is_set():
                 flag[0] = 1
     except BaseException:
         flag[0] = 1
-        worker.join()
+        while True:
+            try:
+                if finished.wait(0.05):
+                    break
+            except BaseException:  # a second Ctrl-C: still wait for the run
+                pass
         raise
 
 
@@ -173,10 +180,11 @@ def _request(cmd, operand, params, kwargs, progress=None, cancel=None, defaults=
         raise MemoryError("chargesim: no request")
     try:
         keys = []
-        pairs = ([(_OPERAND[cmd], operand)] if operand is not None else []) + \
+        op = _OPERAND[cmd]
+        pairs = ([(op, op, operand)] if operand is not None else []) + \
             list(_pairs(r, params, kwargs))
-        for key, value in pairs:
-            keys.append(key)
+        for name, key, value in pairs:
+            keys.append(name)
             st = lib.cs_request_set(r, key.encode(), _value(value).encode())
             if st:
                 raise _error(r, keys, st)
@@ -189,11 +197,16 @@ def _request(cmd, operand, params, kwargs, progress=None, cancel=None, defaults=
             cb = ffi.callback("void(void *, uint64_t, uint64_t)",
                               lambda user, done, total: progress(done, total))
             lib.cs_request_on_progress(r, cb, ffi.NULL)
-        out = []
-        worker = threading.Thread(target=lambda: out.append(lib.cs_request_run(r)),
-                                  name="chargesim-" + cmd, daemon=True)
-        worker.start()
-        _wait(worker, flag, cancel)
+        out, finished = [], threading.Event()
+
+        def work():
+            try:
+                out.append(lib.cs_request_run(r))
+            finally:
+                finished.set()
+
+        threading.Thread(target=work, name="chargesim-" + cmd, daemon=True).start()
+        _wait(finished, flag, cancel)
         st = out[0]
         if st == _STOPPED and flag[0]:
             raise Cancelled("chargesim: %s cancelled" % cmd)
