@@ -196,8 +196,8 @@ check: $(BIN) $(TESTBIN) lib python layers headers sizes archdoc testmap fuzz-re
 	  $(TIMED) tests/install.sh tests/install.sh
 	$(TEST_ENV) RECIPE_CC="$(CC)" RECIPE_LDLIBS="$(LDLIBS)" $(TIMED) tests/recipes.sh tests/recipes.sh $(BUILD)
 	$(TEST_ENV) LIB_BUILD=$(BUILD) $(TIMED) tests/library.sh tests/library.sh
-	$(TEST_ENV) $(PY_ENV) PYTHONPATH=$(CURDIR)/$(PY_STAGE) $(TIMED) python/tests \
-	  scripts/pytest.sh /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests
+	$(TEST_ENV) $(PY_ENV) PYTHONPATH=$(CURDIR)/$(PY_STAGE) $(TIMED) tests/python \
+	  scripts/pytest.sh /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
 	@if [ "$(SUMMARY)" = yes ]; then /usr/bin/python3 scripts/test-summary.py $(TEST_RUN); fi
 
 # Installs the binary, the man page, the bash completion, the mapping files
