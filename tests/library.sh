@@ -15,13 +15,15 @@
 #   4. the installed Python module imports with Debian's python3 and gives
 #      the same bytes;
 #   5. make uninstall leaves nothing.
-# LIB_BUILD is the build folder (build); CS_BIN the binary; run from the
+# LIB_BUILD is the build folder (build), LIB_MAKE the make command (the
+# Makefile passes its own, so nothing is rebuilt); CS_BIN the binary; run from the
 # repository root. Everything lives in one temporary folder, removed on exit.
 set -eu
 LC_ALL=C
 export LC_ALL
 unset MAKEFLAGS MAKELEVEL MFLAGS
 build=${LIB_BUILD:-build}
+make_cmd=${LIB_MAKE:-make --no-print-directory}
 bin=${CS_BIN:-bin/chargesim}
 root=$(pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/chargesim-library.XXXXXX")
@@ -44,9 +46,20 @@ nm -D --defined-only "$so" | grep -q ' cs_request_run@@CHARGESIM_0$' ||
     fail "libchargesim.so does not export cs_request_run"
 readelf -d "$so" | grep -q 'SONAME.*\[libchargesim\.so\.0\]' || fail "the soname is not libchargesim.so.0"
 
+# A library built with AddressSanitizer (make asan) needs its runtime first:
+# the programs are linked with it, and python3 preloads it.
+san=
+preload=
+if readelf -d "$so" | grep -q 'NEEDED.*libasan'; then
+    san=-fsanitize=address
+    preload=$(cc -print-file-name=libasan.so)
+    ASAN_OPTIONS=detect_leaks=0
+    export ASAN_OPTIONS
+fi
+
 # 2. The staged install.
 dest=$tmp/stage
-make --no-print-directory install DESTDIR="$dest" PREFIX=/usr BUILD="$build" BIN="$bin" \
+$make_cmd install DESTDIR="$dest" PREFIX=/usr BUILD="$build" BIN="$bin" \
     >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; fail "make install exited"; exit 1; }
 for f in lib/libchargesim.so.0.1.0 lib/libchargesim.a include/chargesim/request.h \
          include/chargesim/reqapi.h lib/pkgconfig/chargesim.pc \
@@ -65,10 +78,10 @@ export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_ALLOW_SYSTEM_CFLAGS PKG
 cflags=$(pkg-config --cflags chargesim) && libs=$(pkg-config --libs chargesim) &&
     slibs=$(pkg-config --static --libs chargesim) || { fail "pkg-config chargesim failed"; exit 1; }
 # shellcheck disable=SC2086
-cc -std=c17 -Wall -Wextra -Werror docs/example.c $cflags $libs -o "$tmp/example" 2>"$tmp/cc.log" ||
+cc -std=c17 -Wall -Wextra -Werror $san docs/example.c $cflags $libs -o "$tmp/example" 2>"$tmp/cc.log" ||
     fail "docs/example.c does not build with pkg-config: $(cat "$tmp/cc.log")"
 # shellcheck disable=SC2086
-cc -std=c17 -Wall -Wextra -Werror docs/example.c $cflags -Wl,-Bstatic -lchargesim -Wl,-Bdynamic \
+cc -std=c17 -Wall -Wextra -Werror $san docs/example.c $cflags -Wl,-Bstatic -lchargesim -Wl,-Bdynamic \
     $(echo "$slibs" | sed 's/-lchargesim//') -o "$tmp/example-static" 2>"$tmp/ccs.log" ||
     fail "docs/example.c does not link statically with pkg-config --static: $(cat "$tmp/ccs.log")"
 same() { # NAME EXAMPLE-ARGS -- CHARGESIM-ARGS
@@ -97,7 +110,7 @@ same run run input=experiments/default.ini experiment.method=exact -- \
 
 # 4. The installed Python module, with the staged library.
 py=$dest/usr/lib/python3/dist-packages
-(cd "$tmp" && PYTHONPATH=$py CHARGESIM_LIBRARY=$dest/usr/lib/libchargesim.so.0 /usr/bin/python3 -c \
+(cd "$tmp" && LD_PRELOAD=$preload PYTHONPATH=$py CHARGESIM_LIBRARY=$dest/usr/lib/libchargesim.so.0 /usr/bin/python3 -c \
     'import sys, chargesim; sys.stdout.write(chargesim.dice("2d6kh1+d6", exact=True).to_csv())' \
     >"$tmp/py.out" 2>"$tmp/py.err") || fail "the installed module: $(cat "$tmp/py.err")"
 "$bin" dice 2d6kh1+d6 --exact >"$tmp/cli.out"
@@ -105,7 +118,7 @@ cmp -s "$tmp/py.out" "$tmp/cli.out" || fail "the installed module's dice differs
 
 # 5. Uninstall leaves nothing (the folders make install made stay empty).
 rm -rf "$py/chargesim/__pycache__"
-make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr BUILD="$build" BIN="$bin" \
+$make_cmd uninstall DESTDIR="$dest" PREFIX=/usr BUILD="$build" BIN="$bin" \
     >"$tmp/uninstall.log" 2>&1 || fail "make uninstall exited non-zero"
 left=$(cd "$dest" && find . \( -type f -o -type l \) | sort)
 [ -z "$left" ] || fail "make uninstall left: $(echo "$left" | tr '\n' ' ')"
