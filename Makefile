@@ -48,6 +48,28 @@ LIB_SRC  := $(filter-out $(MPI_SRC),$(LIB_SRC))
 endif
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 
+# The C library (issue 53): libchargesim.so, the request API's functions
+# (include/chargesim/request.h, reqapi.h) and nothing else exported, its
+# objects built apart (-fPIC, hidden by default) in PIC_BUILD; the command
+# line's own files (src/cli) are not in it. SO_VERSION follows the API's
+# version (reqapi.h: CHARGESIM_API_VERSION_MAJOR.MINOR.0), the soname its major.
+SO_MAJOR   := 0
+SO_VERSION := 0.1.0
+SO_NAME    := libchargesim.so.$(SO_MAJOR)
+PIC_BUILD  ?= $(BUILD)-pic
+SO_SRC     := $(filter-out src/cli/%,$(LIB_SRC))
+SO_OBJ     := $(SO_SRC:%.c=$(PIC_BUILD)/%.o)
+SO_FILE    := $(BUILD)/libchargesim.so.$(SO_VERSION)
+SO_LINKS   := $(BUILD)/$(SO_NAME) $(BUILD)/libchargesim.so
+# The headers a program of the API includes: request.h and what it includes.
+PUB_HEADERS := $(addprefix include/chargesim/,request.h reqapi.h error.h table.h status.h)
+# The Python module (python/chargesim, cffi's ABI mode over the library),
+# staged by `make python` into $(BUILD)/python with the path of the library.
+PY_SRC   := $(sort $(wildcard python/chargesim/*.py))
+PY_STAGE := $(BUILD)/python
+# The Python tests' environment beside TEST_ENV (make asan preloads libasan).
+PY_ENV   ?=
+
 # make install / uninstall (GNU conventions: PREFIX, DESTDIR for staging).
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
@@ -60,8 +82,13 @@ MAPPINGS := $(sort $(wildcard experiments/mappings/*.ini))
 # catalogue when none is beside it; their names hold spaces, so the shell
 # lists them (find), never make.
 SHIPDIR  ?= $(DATADIR)/chargesim/data
+# The library, its headers, its pkg-config file and the Python module.
+LIBDIR   ?= $(PREFIX)/lib
+INCDIR   ?= $(PREFIX)/include
+PCDIR    ?= $(LIBDIR)/pkgconfig
+PYDIR    ?= $(PREFIX)/lib/python3/dist-packages
 
-.PHONY: all deps deps-mpi deps-web web web-libs web-site-data test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall fuzz fuzz-replay layers headers sizes archdoc testmap examples coverage golden
+.PHONY: all deps deps-mpi deps-web web web-libs web-site-data test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall lib python fuzz fuzz-replay layers headers sizes archdoc testmap examples coverage golden
 
 all: $(BIN)
 
@@ -87,7 +114,10 @@ help:
 	@echo "make web      rebuild the web edition in web/ (emscripten; make deps-web installs it)"
 	@echo "make test-web the web edition in headless Chromium against bin/chargesim"
 	@echo "make bench-web  the web edition's speed in headless Chromium (not a test)"
-	@echo "make install  the binary, chargesim(1), bash completion, mappings, data (PREFIX, DESTDIR)"
+	@echo "make lib      build libchargesim.so and libchargesim.a (the request API)"
+	@echo "make python   stage the Python module into $(PY_STAGE) (PYTHONPATH)"
+	@echo "make install  the binary, chargesim(1), bash completion, mappings, data, the library,"
+	@echo "              its headers and chargesim.pc, the Python module (PREFIX, DESTDIR)"
 	@echo "make uninstall  remove exactly what make install installed"
 
 deps:
@@ -106,6 +136,27 @@ $(BUILD)/%.o: %.c
 $(BUILD)/libchargesim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+$(PIC_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(SO_FILE): $(SO_OBJ) scripts/libchargesim.map
+	$(CC) -shared -Wl,-soname,$(SO_NAME) -Wl,--no-undefined \
+	  -Wl,--version-script,scripts/libchargesim.map -o $@ $(SO_OBJ) $(LDLIBS)
+
+$(SO_LINKS): $(SO_FILE)
+	ln -sf $(notdir $<) $@
+
+lib: $(SO_LINKS) $(BUILD)/libchargesim.a
+
+# The module and a _libpath.py naming the built library, so that
+# PYTHONPATH=$(PY_STAGE) imports it from the source tree.
+python: $(SO_LINKS)
+	@rm -rf $(PY_STAGE)/chargesim && mkdir -p $(PY_STAGE)/chargesim
+	cp $(PY_SRC) $(PY_STAGE)/chargesim/
+	printf '%s = "%s"\n' LIBRARY "$(CURDIR)/$(BUILD)/$(SO_NAME)" MAPPINGS "$(CURDIR)/experiments/mappings" \
+	  DATA "$(CURDIR)/data" >$(PY_STAGE)/chargesim/_libpath.py
 
 $(BIN): $(BUILD)/src/cli/main.o $(BUILD)/libchargesim.a
 	@mkdir -p $(dir $@)
@@ -137,20 +188,39 @@ TEST_ENV := CS_BIN=$(abspath $(BIN)) CS_ROOT=$(CURDIR)
 TEST_RUN := $(BUILD)/tests/last-run
 TIMED    := scripts/timed.sh $(TEST_RUN)/times.tsv
 SUMMARY  ?= yes
-check: $(BIN) $(TESTBIN) layers headers sizes archdoc testmap fuzz-replay
+check: $(BIN) $(TESTBIN) lib python layers headers sizes archdoc testmap fuzz-replay
 	@rm -rf $(TEST_RUN) && mkdir -p $(TEST_RUN)
 	$(TEST_ENV) $(TESTBIN) --jobs 2 --json=$(TEST_RUN)/criterion.json --xml=$(TEST_RUN)/criterion.xml
 	$(TEST_ENV) $(TIMED) tests/roster.py /usr/bin/python3 tests/roster.py
 	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" \
 	  $(TIMED) tests/install.sh tests/install.sh
 	$(TEST_ENV) RECIPE_CC="$(CC)" RECIPE_LDLIBS="$(LDLIBS)" $(TIMED) tests/recipes.sh tests/recipes.sh $(BUILD)
+	$(TEST_ENV) LIB_BUILD=$(BUILD) LIB_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" \
+	  $(TIMED) tests/library.sh tests/library.sh
+	$(TEST_ENV) $(PY_ENV) PYTHONPATH=$(CURDIR)/$(PY_STAGE) $(TIMED) tests/python \
+	  scripts/pytest.sh /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
 	@if [ "$(SUMMARY)" = yes ]; then /usr/bin/python3 scripts/test-summary.py $(TEST_RUN); fi
 
 # Installs the binary, the man page, the bash completion, the mapping files
 # (which `chargesim units` reads through CS_MAPPINGS or --mapping) and the
 # shipped catalogues (data/: a roster's catalogue, found beside the mappings).
-install: $(BIN)
+install: $(BIN) lib
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(MAPDIR)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/chargesim $(DESTDIR)$(PCDIR) \
+	  $(DESTDIR)$(PYDIR)/chargesim
+	install -m 755 $(SO_FILE) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(SO_FILE)) $(DESTDIR)$(LIBDIR)/$(SO_NAME)
+	ln -sf $(SO_NAME) $(DESTDIR)$(LIBDIR)/libchargesim.so
+	install -m 644 $(BUILD)/libchargesim.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(PUB_HEADERS) $(DESTDIR)$(INCDIR)/chargesim/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
+	  'Name: chargesim' 'Description: charge odds of tabletop wargames (the request API)' \
+	  'Version: $(VERSION)' 'Libs: -L$${libdir} -lchargesim' \
+	  'Libs.private: $(filter-out $(SAN),$(LDLIBS))' 'Cflags: -I$${includedir}' \
+	  >$(DESTDIR)$(PCDIR)/chargesim.pc
+	install -m 644 $(PY_SRC) $(DESTDIR)$(PYDIR)/chargesim/
+	printf '%s = "%s"\n' LIBRARY "$(LIBDIR)/$(SO_NAME)" MAPPINGS "$(MAPDIR)" DATA "$(SHIPDIR)" \
+	  >$(DESTDIR)$(PYDIR)/chargesim/_libpath.py
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/chargesim
 	install -m 644 docs/chargesim.1 $(DESTDIR)$(MANDIR)/man1/chargesim.1
 	install -m 644 scripts/chargesim-completion.bash $(DESTDIR)$(COMPDIR)/chargesim
@@ -166,6 +236,11 @@ uninstall:
 	cd data && find . -depth -mindepth 1 -type d | while IFS= read -r d; do \
 	  rmdir "$(DESTDIR)$(SHIPDIR)/$$d" 2>/dev/null || true; done
 	rmdir $(DESTDIR)$(SHIPDIR) $(DESTDIR)$(MAPDIR) $(DESTDIR)$(DATADIR)/chargesim 2>/dev/null || true
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(SO_FILE)) $(SO_NAME) libchargesim.so libchargesim.a) \
+	  $(addprefix $(DESTDIR)$(INCDIR)/chargesim/,$(notdir $(PUB_HEADERS))) $(DESTDIR)$(PCDIR)/chargesim.pc \
+	  $(addprefix $(DESTDIR)$(PYDIR)/chargesim/,$(notdir $(PY_SRC)) _libpath.py)
+	rm -rf $(DESTDIR)$(PYDIR)/chargesim/__pycache__
+	rmdir $(DESTDIR)$(INCDIR)/chargesim $(DESTDIR)$(PYDIR)/chargesim 2>/dev/null || true
 
 # Includes point down the layers core < rules < sim < io:read < web < io:write
 # < cli (docs/ARCHITECTURE.md), and no files of src/ call each other in a
@@ -234,7 +309,8 @@ asan: deps
 	@$(MAKE) --no-print-directory check BUILD=build-asan BIN=build-asan/bin/chargesim OPT="-O1 -g" \
 	  SAN="-fsanitize=address -fno-omit-frame-pointer" \
 	  TEST_ENV="CS_BIN=$(CURDIR)/build-asan/bin/chargesim CS_ROOT=$(CURDIR) CS_TEST_TIME_SCALE=5 \
-	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp"
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp" \
+	  PY_ENV="LD_PRELOAD=$$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
 
 ubsan: deps
 	@$(MAKE) --no-print-directory check BUILD=build-ubsan BIN=build-ubsan/bin/chargesim OPT="-O1 -g" \
@@ -489,7 +565,9 @@ bench-web: deps-web
 	/usr/bin/python3 tests/web/bench_web.py web
 
 clean:
-	rm -rf build build-asan build-ubsan build-tsan build-fuzz build-mpi build-cov build-web bin
+	rm -rf build build-asan build-ubsan build-tsan build-fuzz build-mpi build-cov build-web bin \
+	  build-pic build-asan-pic build-ubsan-pic build-tsan-pic build-mpi-pic build-cov-pic
 
 -include $(wildcard $(WEB_OBJ:.o=.d))
+-include $(wildcard $(SO_OBJ:.o=.d))
 -include $(LIB_OBJ:.o=.d) $(WEB_NATIVE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d) $(wildcard $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BUILD)/tests/fuzz/*.d) $(BUILD)/src/cli/main.d $(BUILD)/scripts/bench.d

@@ -10,9 +10,13 @@ set -eu
 # (coreutils' timeout, util-linux's prlimit and unshare, bsdutils' script,
 # gzip, diffutils, mawk) is not listed. Debian's python3 runs tests/roster.py,
 # which reads rosters with its own zipfile, ElementTree and json (issue 46).
+# The Python module (issue 53) calls the library through python3-cffi; its
+# tests run under python3-pytest, to_pandas needs python3-pandas, and the
+# README's offline pip install a venv (python3-venv); python3-dev for a C
+# extension of a program of the module's users (cffi's API mode).
 pkgs="gcc make pkg-config libcsv-dev libinih-dev libcriterion-dev libxml2-dev gnuplot-nox
       libjansson-dev zlib1g-dev libcairo2-dev libgsl-dev libgmp-dev clang libomp-dev libclang-rt-14-dev gcovr
-      man-db git python3"
+      man-db git python3 python3-cffi python3-dev python3-pytest python3-pandas python3-venv"
 # Open MPI only when asked (MPI=1 scripts/deps.sh, make deps-mpi): the default
 # build does not use it (issue 22). tests/mpi.sh finds and kills ranks with
 # pgrep and ps (procps).

@@ -7,7 +7,12 @@
 #      must exit 0;
 #   2. every command of the man page's EXAMPLES (docs/chargesim.1) runs there,
 #      with the clone's bin/ first on PATH, and must exit 0;
-#   3. `make results` runs there and must give results/ byte for byte: no
+#   3. every README.md block fenced `c` is compiled against the clone's
+#      library (make lib: include/, build/libchargesim.so) and run, and every
+#      block fenced `python` runs with Debian's /usr/bin/python3 and the
+#      module make python stages (PYTHONPATH=build/python), from the clone's
+#      root; each must exit 0 (issue 53);
+#   4. `make results` runs there and must give results/ byte for byte: no
 #      tracked file changes, no new file appears under results/.
 #
 # Which README blocks run (the rule, also stated at the top of the README's
@@ -76,6 +81,19 @@ readme_commands() {
     END { if (fence) print NR "\tUNCLOSED" }' README.md
 }
 
+# README.md's blocks fenced exactly `c` or `python` (the language, $1), each
+# written to DIR/LINE.EXT, LINE the fence's line; their lines, one a line.
+readme_blocks() {
+    awk -v lang="$1" -v dir="$2" -v ext="$3" '
+    /^```/ {
+        if (fence) { if (out) close(out); fence = 0; out = ""; next }
+        fence = 1; info = substr($0, 4); sub(/[ \t]+$/, "", info)
+        if (info == lang) { out = dir "/" NR "." ext; print NR; printf "" >out }
+        next
+    }
+    fence && out { print >>out }' README.md
+}
+
 # The commands of the man page's EXAMPLES: the .nf/.fi displays between
 # .SH EXAMPLES and the next .SH, roff escapes undone, continuations joined.
 man_commands() {
@@ -141,6 +159,26 @@ done <"$tmp/readme"
 while IFS=$tab read -r line cmd; do
     run_one "docs/chargesim.1:$line" "$cmd"
 done <"$tmp/man"
+
+# The C and Python blocks, against the clone's library and staged module.
+mkdir -p "$tmp/blocks"
+readme_blocks c "$tmp/blocks" c >"$tmp/cblocks"
+readme_blocks python "$tmp/blocks" py >"$tmp/pyblocks"
+if [ -s "$tmp/cblocks" ] || [ -s "$tmp/pyblocks" ]; then
+    if (cd "$clone" && make -j2 -s lib python >"$tmp/lib.log" 2>&1); then
+        while read -r line; do
+            run_one "README.md:$line (c)" "cc -std=c17 -Wall -Wextra -Werror -Iinclude \
+                '$tmp/blocks/$line.c' -Lbuild -lchargesim -Wl,-rpath,'$clone/build' \
+                -o '$tmp/blocks/$line' && '$tmp/blocks/$line'"
+        done <"$tmp/cblocks"
+        while read -r line; do
+            run_one "README.md:$line (python)" \
+                "PYTHONPATH='$clone/build/python' /usr/bin/python3 '$tmp/blocks/$line.py'"
+        done <"$tmp/pyblocks"
+    else
+        fail "make lib python in the clone: $(tail -n 5 "$tmp/lib.log" | tr '\n' ' ')"
+    fi
+fi
 
 # make results reproduces results/ byte for byte.
 if (cd "$clone" && make -s results >"$tmp/results.log" 2>&1); then

@@ -52,6 +52,18 @@ $make_cmd install DESTDIR="$dest" PREFIX=/usr >"$tmp/install.log" 2>&1 ||
         echo "./usr/share/chargesim/mappings/$(basename "$m")"
     done
     (cd "$root/data" && find . -type f) | sed 's|^\./|./usr/share/chargesim/data/|'
+    # The C library, its headers and pkg-config file, the Python module
+    # (issue 53; tests/library.sh builds against them).
+    for f in libchargesim.so libchargesim.so.0 libchargesim.so.0.1.0 libchargesim.a \
+             pkgconfig/chargesim.pc; do
+        echo "./usr/lib/$f"
+    done
+    for h in request.h reqapi.h error.h table.h status.h; do
+        echo "./usr/include/chargesim/$h"
+    done
+    for m in __init__.py _native.py _libpath.py; do
+        echo "./usr/lib/python3/dist-packages/chargesim/$m"
+    done
 } | sort >"$tmp/expected"
 files_under "$dest" >"$tmp/after"
 cmp -s "$tmp/expected" "$tmp/after" ||

@@ -50,7 +50,11 @@
 #include <stdint.h>
 
 #include "chargesim/error.h"
+#include "chargesim/reqapi.h"
 #include "chargesim/table.h"
+
+/* Every function declared below is exported from libchargesim.so (reqapi.h). */
+CS_API_BEGIN
 
 /* An owned request. */
 typedef struct cs_request cs_request;
@@ -182,5 +186,7 @@ const char *cs_request_catalogue_wanted(const cs_request *r);
 struct cs_csvw_remade;
 cs_status cs_request_recorded(cs_request *r, int *argc, char *const **argv,
                               const struct cs_csvw_remade **remade);
+
+CS_API_END
 
 #endif

@@ -56,8 +56,10 @@ static cs_status read_units(cs_request *r)
     cs_status st = CS_OK;
     if (distance) {
         cs_error gerr;
-        if ((st = cs_units_grid_parse(distance, &u->g, &gerr)) != CS_OK)
+        if ((st = cs_units_grid_parse(distance, &u->g, &gerr)) != CS_OK) {
             cs_error_set(err, st, "--distance %s", gerr.msg);
+            r->fault = r->slot[CS_REQ_DISTANCE]; /* the parameter at fault (issue 53) */
+        }
     }
     if (st == CS_OK)
         st = cs_units_mapping_load_path(cs_req_slot(r, CS_REQ_MAPPING), &u->maps, &u->n_maps, err);
