@@ -36,7 +36,7 @@ _STOPPED = 5
 # The key of each command's operand (request.h).
 _OPERAND = {"run": "input", "map": "input", "compare": "input", "dice": "expr", "units": "source"}
 
-Column = namedtuple("Column", "name description unit kind")
+Column = namedtuple("Column", "name description unit kind label")
 
 
 class Error(Exception):
@@ -56,7 +56,7 @@ class Cancelled(Exception):
 class Table:
     """One table of a request's results, copied out of the library: rows
     (tuples of the cells' text, as the CSV writes them), columns (Column:
-    name, description, unit, kind), method, notes, warning, provenance
+    name, description, unit, kind, label), method, notes, warning, provenance
     (command_line, version, inputs, about), title, note; tables: every
     table of the request (run may give several)."""
 
@@ -69,7 +69,7 @@ class Table:
         for c in range(ncols):
             lib.cs_request_column_at(r, i, c, col)
             self.columns.append(Column(text(col.name), text(col.description), text(col.unit),
-                                       text(col.kind)))
+                                       text(col.kind), text(col.label)))
         self.title = text(lib.cs_request_table_title(r, i))
         self.note = text(lib.cs_request_table_note(r, i))
         self._text = {f: _table_text(r, i, f) for f in ("csv", "md", "tex")}

@@ -9,7 +9,7 @@ import cffi
 CDEF = """
 typedef struct cs_request cs_request;
 typedef struct cs_request_column {
-    const char *name, *description, *unit, *kind;
+    const char *name, *description, *unit, *kind, *label;
     const char *_later[8]; /* members a later minor version adds at the end */
 } cs_request_column;
 int cs_request_api_version(void);

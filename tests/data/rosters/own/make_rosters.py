@@ -144,6 +144,10 @@ def profiles_of(data, e):
     for p in under(e, "profiles", "profile"):
         out.append((p, p.get("name")))
     for l in under(e, "infoLinks", "infoLink"):
+        # A link the catalogue hides (shown only under conditions: the
+        # Errantry Crusade's Crusader's Zeal) is not in the lists built here.
+        if l.get("hidden") == "true":
+            continue
         if l.get("type") == "profile":
             t = data.target(l)
             out.append((t, shown_name(t, l)))
