@@ -12,7 +12,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = '9d3efb908c0d';
+const VERSION = '052beb14fa88';
 const SITE = [
   './',
   'SOURCES.txt',
