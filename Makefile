@@ -134,6 +134,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libchargesim.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -142,6 +143,7 @@ $(PIC_BUILD)/%.o: %.c
 	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
 
 $(SO_FILE): $(SO_OBJ) scripts/libchargesim.map
+	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,$(SO_NAME) -Wl,--no-undefined \
 	  -Wl,--version-script,scripts/libchargesim.map -o $@ $(SO_OBJ) $(LDLIBS)
 
