@@ -21,6 +21,7 @@ static void release(void)
 {
     free(text);
     text = NULL;
+    text = NULL;
 }
 
 TestSuite(output, .fini = release);
@@ -217,6 +218,7 @@ Test(output, a_failed_rename_in_a_group_restores_the_files_renamed_before)
     text = th_slurp(a, NULL);
     cr_expect_str_eq(text, "old a");
     free(text);
+    text = NULL;
     th_sh(d, LIST, &text, NULL);
     cr_expect_str_eq(text, "files: a.csv b.csv\n", "no temporary or backup left");
 }
@@ -240,9 +242,11 @@ Test(output, a_group_commit_replaces_every_file)
     text = th_slurp(a, NULL);
     cr_expect_str_eq(text, "new a");
     free(text);
+    text = NULL;
     text = th_slurp(b, NULL);
     cr_expect_str_eq(text, "new b");
     free(text);
+    text = NULL;
     th_sh(d, LIST, &text, NULL);
     cr_expect_str_eq(text, "files: a.csv b.csv\n");
 }
