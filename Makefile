@@ -88,7 +88,7 @@ INCDIR   ?= $(PREFIX)/include
 PCDIR    ?= $(LIBDIR)/pkgconfig
 PYDIR    ?= $(PREFIX)/lib/python3/dist-packages
 
-.PHONY: all deps deps-mpi deps-web web web-libs web-site-data test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall lib python fuzz fuzz-replay layers headers sizes archdoc testmap examples coverage golden
+.PHONY: all deps deps-mpi deps-web web web-libs web-site-data js-pack test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall lib python fuzz fuzz-replay layers headers sizes archdoc testmap examples coverage golden
 
 all: $(BIN)
 
@@ -496,6 +496,23 @@ $(WEB_BUILD)/site/chargesim.js: $(WEB_OBJ) $(WEB_LIBA)
 	$(WEB_ENV) $(EMCC) $(WEB_LDFLAGS) -o $@ $^
 	chmod 644 $(WEB_BUILD)/site/chargesim.wasm
 
+# The JavaScript package (issue 53, js/): the same objects linked for Node
+# too (worker_threads), staged with js/'s files into $(JS_STAGE) and packed
+# by npm into $(WEB_BUILD)/chargesim-$(VERSION).tgz (make js-pack;
+# tests/js.sh, run by make test-web, installs that tarball offline).
+comma      := ,
+JS_STAGE   := $(WEB_BUILD)/pkg
+JS_SRC     := js/package.json js/index.js js/index.d.ts js/README.md js/engine/package.json js/engine/worker.js
+JS_LDFLAGS := $(subst -sENVIRONMENT=web$(comma)worker,-sENVIRONMENT=web$(comma)worker$(comma)node,$(WEB_LDFLAGS))
+$(JS_STAGE)/engine/chargesim.js: $(WEB_OBJ) $(WEB_LIBA)
+	@mkdir -p $(dir $@)
+	$(WEB_ENV) $(EMCC) $(JS_LDFLAGS) -o $@ $^
+	chmod 644 $(JS_STAGE)/engine/chargesim.wasm
+
+js-pack: $(JS_STAGE)/engine/chargesim.js $(JS_SRC)
+	@for f in $(JS_SRC); do mkdir -p $(JS_STAGE)/$$(dirname $${f#js/}); cp $$f $(JS_STAGE)/$${f#js/}; done
+	cd $(JS_STAGE) && npm pack --offline --pack-destination .. >/dev/null
+
 # The libraries, fetched and built when their source versions change.
 web-libs:
 	@WEB_BUILD=$(WEB_BUILD) EMCC=$(EMCC) scripts/web-libs.sh all
@@ -529,7 +546,8 @@ web: deps-web
 # (axe-core, npm) into build-web/npm.
 test-web: deps-web
 	@$(MAKE) --no-print-directory web-libs
-	@$(MAKE) --no-print-directory $(BIN) $(WEB_BUILD)/site/chargesim.js web-site-data
+	@$(MAKE) --no-print-directory $(BIN) $(WEB_BUILD)/site/chargesim.js web-site-data js-pack
+	tests/js.sh $(BIN) $(WEB_BUILD)/chargesim-$(VERSION).tgz $(WEB_BUILD)/site/data
 	@site=web; \
 	if cmp -s $(WEB_BUILD)/site/SOURCES.txt web/SOURCES.txt; then \
 	  for f in chargesim.js chargesim.wasm; do \
