@@ -530,6 +530,7 @@ web: deps-web
 	@$(MAKE) --no-print-directory web-libs
 	@$(MAKE) --no-print-directory $(WEB_BUILD)/site/chargesim.js web-site-data
 	cp $(WEB_BUILD)/site/chargesim.js $(WEB_BUILD)/site/chargesim.wasm $(WEB_BUILD)/site/SOURCES.txt web/
+	cp js/index.js web/js/pkg.js && cp js/engine/worker.js web/worker.js
 	rm -rf web/data && cp -r $(WEB_BUILD)/site/data web/data
 	/usr/bin/python3 scripts/web-stamp.py web
 
@@ -557,6 +558,8 @@ test-web: deps-web
 	  diff -r $(WEB_BUILD)/site/data web/data >/dev/null || \
 	  { echo "test-web: web/data differs from a fresh build: run make web and commit web/"; exit 1; }; \
 	  /usr/bin/python3 scripts/web-stamp.py web --check || exit 1; \
+	  cmp -s js/index.js web/js/pkg.js && cmp -s js/engine/worker.js web/worker.js || \
+	  { echo "test-web: web/js/pkg.js or web/worker.js differs from js/: run make web and commit web/"; exit 1; }; \
 	else \
 	  echo "test-web: web/ is due for a rebuild: its libraries' Debian sources moved on"; \
 	  diff web/SOURCES.txt $(WEB_BUILD)/site/SOURCES.txt || true; \
@@ -565,6 +568,7 @@ test-web: deps-web
 	  rm -rf $(WEB_BUILD)/test-site/data && \
 	  cp -r $(WEB_BUILD)/site/chargesim.js $(WEB_BUILD)/site/chargesim.wasm \
 	        $(WEB_BUILD)/site/SOURCES.txt $(WEB_BUILD)/site/data $(WEB_BUILD)/test-site/ && \
+	  cp js/index.js $(WEB_BUILD)/test-site/js/pkg.js && cp js/engine/worker.js $(WEB_BUILD)/test-site/worker.js && \
 	  /usr/bin/python3 scripts/web-stamp.py $(WEB_BUILD)/test-site && \
 	  site=$(WEB_BUILD)/test-site; \
 	fi; \

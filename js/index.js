@@ -118,7 +118,8 @@ class Chargesim {
     }
     this.settle();
     const answer = JSON.parse(msg.json);
-    if (answer.ok === false) p.reject(new ChargesimError(answer));
+    if (p.raw) p.resolve({answer, ms: msg.ms});
+    else if (answer.ok === false) p.reject(new ChargesimError(answer));
     else p.resolve(answer.ok === undefined ? answer : new Table(answer, msg.ms));
   }
 
@@ -146,11 +147,12 @@ class Chargesim {
     return run;
   }
 
-  async send(msg, {signal, onProgress} = {}) {
+  async send(msg, {signal, onProgress, raw} = {}) {
     if (signal?.aborted) throw abortError(signal);
     if (!this.worker) await this.start();
+    if (signal?.aborted) throw abortError(signal);
     return new Promise((resolve, reject) => {
-      const p = {id: this.nextId++, resolve, reject, onProgress, signal};
+      const p = {id: this.nextId++, resolve, reject, onProgress, signal, raw};
       if (signal) {
         // Cancelling ends the worker, the computation with it; the next
         // request starts a fresh one.
@@ -191,6 +193,18 @@ class Chargesim {
     const {game, army, distance, rules} = params ?? {};
     return this.request({type: 'units', data: toLocation(params?.data ?? this.data),
                          game, army, distance, rules}, opts);
+  }
+
+  // The C side's answer as it is, refusals included ({answer, ms}): a
+  // link's pairs ([[key, value or null], ...], web.h) for run, map,
+  // compare or dice, or a units request naming its files (engine/worker.js).
+  // The web edition's form shows a refusal beside its field from these.
+  exec(cmd, linkPairs, opts = {}) {
+    return this.request({type: 'exec', cmd, pairs: linkPairs}, {...opts, raw: true});
+  }
+
+  unitsFiles(request, opts = {}) {
+    return this.request({...request, type: 'units'}, {...opts, raw: true});
   }
 
   rulesets(opts) {

@@ -3,7 +3,7 @@
 # The JavaScript package (issue 53, js/), as a user gets it: the tarball
 # `npm pack` made (make js-pack) installed offline into an empty folder, and
 # in Node there:
-#   - the package's README example, whose dice table must be the CSV of
+#   - the package's README example (and README.md's js block), whose dice table must be the CSV of
 #     `chargesim dice 2d6kh1+d6 --exact` byte for byte, and whose units table
 #     (toCSV) that of `chargesim units data/tow/Bretonnians.cat --distance 4..20`;
 #   - a refusal: the command line's message, field and exit status;
@@ -39,6 +39,13 @@ node example.mjs >example.csv 2>example.err || { cat example.err >&2; fail "READ
 "$bin" dice '2d6kh1+d6' --exact >dice.csv
 if cmp -s dice.csv example.csv; then ok "README example: dice table = chargesim dice --exact, byte for byte"
 else fail "README example: dice table differs"; diff dice.csv example.csv | head >&2 || true; fi
+
+# README.md's `js norun` block (tests/examples.sh builds no WebAssembly),
+# run here: its dice table is the same command line's.
+awk '/^```js norun$/ { on = 1; next } /^```/ { if (on) exit } on' "$root/README.md" >readme.mjs
+node readme.mjs >readme.csv 2>readme.err || { cat readme.err >&2; fail "README.md's js block"; }
+if [ -s readme.mjs ] && cmp -s dice.csv readme.csv; then ok "README.md's js block: the same dice table"
+else fail "README.md's js block"; fi
 
 # The units table against the command line's, from the repository's root.
 cat >units.mjs <<'EOF'

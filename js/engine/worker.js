@@ -10,18 +10,24 @@
 //   {type: 'exec', id, cmd, pairs}           -> {type: 'progress', id, done, total}...,
 //                                               {type: 'result', id, json, ms}
 //   {type: 'units', id, data, game, army, distance, rules}
+//   {type: 'units', id, fetch, files, clear, cwd, source, distance, rules}
 //                                            -> {type: 'result', id, json, ms}
-// json is the C side's answer as it is (include/chargesim/web.h, webunits.h).
+// json is the C side's answer as it is (include/chargesim/web.h, webunits.h);
+// ms the computation's time, measured here around the engine's call (for
+// units, reading and unpacking the files it needs included). The web
+// edition's worker (web/worker.js) is this file, copied by make web.
 'use strict';
 
-let post, createEngine, readGzip;
 const settings = {};
+let post, createEngine, readGzip;
 let current = null;
 
 if (typeof importScripts === 'function') {
   // A browser's Web Worker: the engine's glue sets createChargesim.
-  importScripts('chargesim.js');
+  // The engine of this worker's own release: its ?v=, if any (the page's).
+  importScripts(`chargesim.js${self.location.search}`);
   createEngine = self.createChargesim;
+  settings.locateFile = (file) => `${file}${self.location.search}`;
   post = (msg) => self.postMessage(msg);
   self.onmessage = (event) => handle(event.data);
   readGzip = async (url) => {
@@ -65,7 +71,8 @@ function answer(engine, ptr) {
 }
 
 // The catalogues' folder as the web edition ships it (make web: index.json
-// and each file gzipped, scripts/web-data.py), read once per folder.
+// and each file gzipped, scripts/web-data.py), read once per folder; the
+// files put into the file system, by where they were read from.
 const indexes = new Map();
 const fetched = new Set();
 
@@ -105,32 +112,70 @@ function put(FS, path, bytes) {
   FS.writeFile(path, bytes);
 }
 
+function removeTree(FS, dir) {
+  let names;
+  try {
+    names = FS.readdir(dir);
+  } catch (e) {
+    return;
+  }
+  for (const name of names) {
+    if (name === '.' || name === '..') continue;
+    const path = `${dir}/${name}`;
+    if (FS.isDir(FS.stat(path).mode)) {
+      removeTree(FS, path);
+      FS.rmdir(path);
+    } else {
+      FS.unlink(path);
+    }
+  }
+}
+
 function refusal(message) {
   return JSON.stringify({ok: false, cmd: 'units', command: '', notes: [], message,
                          cli: `chargesim units: ${message}`, exit: 2, field: null});
 }
 
-// A shipped army's table: its files (the catalogue, those it links, its
-// game system) and the mappings put into the in-memory file system at
-// their repository paths, then `chargesim units` on them (webunits.h).
-async function units(engine, msg) {
-  if (!msg.data) return refusal('units needs the catalogues: createChargesim({data: FOLDER or URL})');
+// A shipped army ({data, game, army}): its files (the catalogue, those it
+// links, its game system) and the mappings, as the folder's index lists
+// them; null and a refusal when the folder ships no such army.
+async function shipped(msg) {
+  if (!msg.data) return {error: 'units needs the catalogues: createChargesim({data: FOLDER or URL})'};
   const idx = await index(msg.data);
   const game = idx.games.find((g) => g.folder === msg.game);
   if (!game) {
-    return refusal(`no game '${msg.game}': one of ${idx.games.map((g) => g.folder).join(', ')}`);
+    return {error: `no game '${msg.game}': one of ${idx.games.map((g) => g.folder).join(', ')}`};
   }
   const army = game.armies.find((a) => a.key === msg.army || a.name === msg.army);
-  if (!army) return refusal(`no army '${msg.army}' in ${msg.game}`);
-  const wanted = army.files.concat(idx.mappings).filter((p) => !fetched.has(`${msg.data}\n${p}`));
-  const got = await Promise.all(wanted.map((p) => readGzip(located(msg.data, p))));
-  wanted.forEach((p, i) => {
-    put(engine.FS, '/' + p, got[i]);
-    fetched.add(`${msg.data}\n${p}`);
+  if (!army) return {error: `no army '${msg.army}' in ${msg.game}`};
+  const fetch = army.files.concat(idx.mappings).map((path) => ({path, url: located(msg.data, path)}));
+  return {fetch, source: army.files[0], cwd: '/'};
+}
+
+// A units table: the files it needs put into the in-memory file system at
+// their repository paths (data/tow/..., experiments/mappings/...), then
+// `chargesim units` on them (webunits.h). msg is a shipped army
+// ({data, game, army}) or the files as the page names them: {fetch: [{path,
+// url}] (gzipped, read once), files: [{path, bytes}], clear: a folder to
+// empty first, cwd, source}; distance and rules either way.
+async function units(engine, msg) {
+  let req = msg;
+  if (msg.army !== undefined) {
+    req = await shipped(msg);
+    if (req.error) return refusal(req.error);
+  }
+  const FS = engine.FS;
+  const wanted = (req.fetch || []).filter((f) => !fetched.has(f.url));
+  const got = await Promise.all(wanted.map((f) => readGzip(f.url)));
+  wanted.forEach((f, i) => {
+    put(FS, '/' + f.path, got[i]);
+    fetched.add(f.url);
   });
-  engine.FS.chdir('/');
+  if (req.clear) removeTree(FS, req.clear);
+  for (const f of req.files || []) put(FS, f.path, f.bytes);
+  FS.chdir(req.cwd || '/');
   return answer(engine, engine.ccall('cs_web_units', 'number', ['string', 'string', 'string'],
-                                     [army.files[0], msg.distance || '', msg.rules || '']));
+                                     [req.source, msg.distance || '', msg.rules || '']));
 }
 
 async function handle(msg) {
