@@ -114,6 +114,7 @@ help:
 	@echo "make web      rebuild the web edition in web/ (emscripten; make deps-web installs it)"
 	@echo "make test-web the web edition in headless Chromium against bin/chargesim"
 	@echo "make bench-web  the web edition's speed in headless Chromium (not a test)"
+	@echo "make js-pack  the JavaScript package (js/) into $(WEB_BUILD)/chargesim-$(VERSION).tgz (npm pack)"
 	@echo "make lib      build libchargesim.so and libchargesim.a (the request API)"
 	@echo "make python   stage the Python module into $(PY_STAGE) (PYTHONPATH)"
 	@echo "make install  the binary, chargesim(1), bash completion, mappings, data, the library,"

@@ -8,7 +8,9 @@
 #     (toCSV) that of `chargesim units data/tow/Bretonnians.cat --distance 4..20`;
 #   - a refusal: the command line's message, field and exit status;
 #   - an aborted run (AbortSignal), then a next request that works;
-#   - the package's size unpacked, under 2.5 MB.
+#   - the package's size unpacked, under 2.5 MB;
+#   - the same tarball imported by a page in headless Chromium
+#     (tests/web/test_pkg.py).
 # Run by make test-web (it needs the web build: the engine and web/data).
 # Usage: tests/js.sh BIN TARBALL DATA
 set -eu
@@ -105,5 +107,9 @@ else fail "abort: got '$(sed -n 2p errors.out)'"; fi
 "$bin" dice d6 --exact >d6.csv
 if sed -n '3,$p' errors.out | cmp -s - d6.csv; then ok "the request after the abort: chargesim dice d6 --exact"
 else fail "the request after the abort"; fi
+
+# The same tarball imported by a page in headless Chromium (a Web Worker).
+cd "$root"
+/usr/bin/python3 tests/web/test_pkg.py "$bin" "$tgz" "$data" "$root" || failed=1
 
 exit $failed
