@@ -80,6 +80,21 @@ export interface Chargesim {
   compare(params: Params, options?: RequestOptions): Promise<Table>;
   dice(params: Params | string, options?: RequestOptions): Promise<Table>;
   units(params: UnitsParams, options?: RequestOptions): Promise<Table>;
+  /** The C side's answer as it is, refusals included (src/web/web.c): a
+   * link's pairs, in order, for run, map, compare or dice. The web
+   * edition's form uses it. */
+  exec(cmd: 'run' | 'map' | 'compare' | 'dice', pairs: [string, string | null][],
+       options?: RequestOptions): Promise<{answer: any; ms: number}>;
+  /** A units request naming its files (engine/worker.js): the answer as it is. */
+  unitsFiles(request: {
+    fetch?: {path: string; url: string}[];
+    files?: {path: string; bytes: Uint8Array}[];
+    clear?: string;
+    cwd?: string;
+    source: string;
+    distance?: string;
+    rules?: string;
+  }, options?: RequestOptions): Promise<{answer: any; ms: number}>;
   /** What the engine knows of the rulesets, as JSON. */
   rulesets(options?: RequestOptions): Promise<unknown>;
   /** Ends the worker; a later request starts another. */
