@@ -88,7 +88,7 @@ INCDIR   ?= $(PREFIX)/include
 PCDIR    ?= $(LIBDIR)/pkgconfig
 PYDIR    ?= $(PREFIX)/lib/python3/dist-packages
 
-.PHONY: all deps deps-mpi deps-web web web-libs web-site-data test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall lib python fuzz fuzz-replay layers headers sizes archdoc testmap examples coverage golden
+.PHONY: all deps deps-mpi deps-web web web-libs web-site-data js-pack test-web bench-web web-screenshot test-mpi bench-mpi run test check asan ubsan tsan bench results clean help install uninstall lib python fuzz fuzz-replay layers headers sizes archdoc testmap examples coverage golden
 
 all: $(BIN)
 
@@ -114,6 +114,7 @@ help:
 	@echo "make web      rebuild the web edition in web/ (emscripten; make deps-web installs it)"
 	@echo "make test-web the web edition in headless Chromium against bin/chargesim"
 	@echo "make bench-web  the web edition's speed in headless Chromium (not a test)"
+	@echo "make js-pack  the JavaScript package (js/) into $(WEB_BUILD)/chargesim-$(VERSION).tgz (npm pack)"
 	@echo "make lib      build libchargesim.so and libchargesim.a (the request API)"
 	@echo "make python   stage the Python module into $(PY_STAGE) (PYTHONPATH)"
 	@echo "make install  the binary, chargesim(1), bash completion, mappings, data, the library,"
@@ -498,6 +499,23 @@ $(WEB_BUILD)/site/chargesim.js: $(WEB_OBJ) $(WEB_LIBA)
 	$(WEB_ENV) $(EMCC) $(WEB_LDFLAGS) -o $@ $^
 	chmod 644 $(WEB_BUILD)/site/chargesim.wasm
 
+# The JavaScript package (issue 53, js/): the same objects linked for Node
+# too (worker_threads), staged with js/'s files into $(JS_STAGE) and packed
+# by npm into $(WEB_BUILD)/chargesim-$(VERSION).tgz (make js-pack;
+# tests/js.sh, run by make test-web, installs that tarball offline).
+comma      := ,
+JS_STAGE   := $(WEB_BUILD)/pkg
+JS_SRC     := js/package.json js/index.js js/index.d.ts js/README.md js/engine/package.json js/engine/worker.js
+JS_LDFLAGS := $(subst -sENVIRONMENT=web$(comma)worker,-sENVIRONMENT=web$(comma)worker$(comma)node,$(WEB_LDFLAGS))
+$(JS_STAGE)/engine/chargesim.js: $(WEB_OBJ) $(WEB_LIBA)
+	@mkdir -p $(dir $@)
+	$(WEB_ENV) $(EMCC) $(JS_LDFLAGS) -o $@ $^
+	chmod 644 $(JS_STAGE)/engine/chargesim.wasm
+
+js-pack: $(JS_STAGE)/engine/chargesim.js $(JS_SRC)
+	@for f in $(JS_SRC); do mkdir -p $(JS_STAGE)/$$(dirname $${f#js/}); cp $$f $(JS_STAGE)/$${f#js/}; done
+	cd $(JS_STAGE) && npm pack --offline --pack-destination .. >/dev/null
+
 # The libraries, fetched and built when their source versions change.
 web-libs:
 	@WEB_BUILD=$(WEB_BUILD) EMCC=$(EMCC) scripts/web-libs.sh all
@@ -515,6 +533,7 @@ web: deps-web
 	@$(MAKE) --no-print-directory web-libs
 	@$(MAKE) --no-print-directory $(WEB_BUILD)/site/chargesim.js web-site-data
 	cp $(WEB_BUILD)/site/chargesim.js $(WEB_BUILD)/site/chargesim.wasm $(WEB_BUILD)/site/SOURCES.txt web/
+	cp js/index.js web/js/pkg.js && cp js/engine/worker.js web/worker.js
 	rm -rf web/data && cp -r $(WEB_BUILD)/site/data web/data
 	/usr/bin/python3 scripts/web-stamp.py web
 
@@ -531,7 +550,8 @@ web: deps-web
 # (axe-core, npm) into build-web/npm.
 test-web: deps-web
 	@$(MAKE) --no-print-directory web-libs
-	@$(MAKE) --no-print-directory $(BIN) $(WEB_BUILD)/site/chargesim.js web-site-data
+	@$(MAKE) --no-print-directory $(BIN) $(WEB_BUILD)/site/chargesim.js web-site-data js-pack
+	tests/js.sh $(BIN) $(WEB_BUILD)/chargesim-$(VERSION).tgz $(WEB_BUILD)/site/data
 	@site=web; \
 	if cmp -s $(WEB_BUILD)/site/SOURCES.txt web/SOURCES.txt; then \
 	  for f in chargesim.js chargesim.wasm; do \
@@ -541,6 +561,8 @@ test-web: deps-web
 	  diff -r $(WEB_BUILD)/site/data web/data >/dev/null || \
 	  { echo "test-web: web/data differs from a fresh build: run make web and commit web/"; exit 1; }; \
 	  /usr/bin/python3 scripts/web-stamp.py web --check || exit 1; \
+	  cmp -s js/index.js web/js/pkg.js && cmp -s js/engine/worker.js web/worker.js || \
+	  { echo "test-web: web/js/pkg.js or web/worker.js differs from js/: run make web and commit web/"; exit 1; }; \
 	else \
 	  echo "test-web: web/ is due for a rebuild: its libraries' Debian sources moved on"; \
 	  diff web/SOURCES.txt $(WEB_BUILD)/site/SOURCES.txt || true; \
@@ -549,6 +571,7 @@ test-web: deps-web
 	  rm -rf $(WEB_BUILD)/test-site/data && \
 	  cp -r $(WEB_BUILD)/site/chargesim.js $(WEB_BUILD)/site/chargesim.wasm \
 	        $(WEB_BUILD)/site/SOURCES.txt $(WEB_BUILD)/site/data $(WEB_BUILD)/test-site/ && \
+	  cp js/index.js $(WEB_BUILD)/test-site/js/pkg.js && cp js/engine/worker.js $(WEB_BUILD)/test-site/worker.js && \
 	  /usr/bin/python3 scripts/web-stamp.py $(WEB_BUILD)/test-site && \
 	  site=$(WEB_BUILD)/test-site; \
 	fi; \

@@ -1,19 +1,67 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The engine's thread: chargesim's C core as WebAssembly (chargesim.wasm,
-// built by `make web`), so the page never freezes. One request at a time;
-// the page cancels one by ending this worker. Messages:
-//   {type: 'rulesets'}                       -> {type: 'rulesets', json}
+// The package's worker: chargesim's C core as WebAssembly (chargesim.js and
+// chargesim.wasm beside this file, linked by `make js-pack` for the web,
+// Web Workers and Node) on a thread of its own, so the caller's thread never
+// waits on a computation. One file for both hosts: a classic Web Worker in
+// a browser (importScripts), a CommonJS worker_threads worker in Node (this
+// folder's package.json says commonjs). One request at a time; the caller
+// cancels one by ending this worker (../index.js). Messages:
+//   {type: 'rulesets', id}                   -> {type: 'result', id, json}
 //   {type: 'exec', id, cmd, pairs}           -> {type: 'progress', id, done, total}...,
 //                                               {type: 'result', id, json, ms}
+//   {type: 'units', id, data, game, army, distance, rules}
 //   {type: 'units', id, fetch, files, clear, cwd, source, distance, rules}
 //                                            -> {type: 'result', id, json, ms}
-// ms is the computation's time, measured here around the engine's call
-// (for units, fetching and unpacking the files it needs included).
-// The engine and the units' file system of the page's release: this
-// worker's ?v= (js/engine.js).
-importScripts(`chargesim.js${self.location.search}`, `js/unitsfs.js${self.location.search}`);
+// json is the C side's answer as it is (include/chargesim/web.h, webunits.h);
+// ms the computation's time, measured here around the engine's call (for
+// units, reading and unpacking the files it needs included). The web
+// edition's worker (web/worker.js) is this file, copied by make web.
+'use strict';
 
+const settings = {};
+let post, createEngine, readGzip;
 let current = null;
+
+if (typeof importScripts === 'function') {
+  // A browser's Web Worker: the engine's glue sets createChargesim.
+  // The engine of this worker's own release: its ?v=, if any (the page's).
+  importScripts(`chargesim.js${self.location.search}`);
+  createEngine = self.createChargesim;
+  settings.locateFile = (file) => `${file}${self.location.search}`;
+  post = (msg) => self.postMessage(msg);
+  self.onmessage = (event) => handle(event.data);
+  readGzip = async (url) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
+    const stream = response.body.pipeThrough(new DecompressionStream('gzip'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  };
+} else {
+  // Node's worker_threads: the glue is a CommonJS module.
+  const {parentPort} = require('worker_threads');
+  const fs = require('fs');
+  const zlib = require('zlib');
+  createEngine = require('./chargesim.js');
+  // The module as bytes: Node's fetch (18 and later) takes no file path,
+  // which the engine's glue would try first.
+  settings.wasmBinary = fs.readFileSync(require('path').join(__dirname, 'chargesim.wasm'));
+  post = (msg) => parentPort.postMessage(msg);
+  parentPort.on('message', (msg) => handle(msg));
+  readGzip = async (where) => {
+    if (/^https?:/.test(where)) {
+      const response = await fetch(where);
+      if (!response.ok) throw new Error(`${where}: ${response.status} ${response.statusText}`);
+      return new Uint8Array(zlib.gunzipSync(Buffer.from(await response.arrayBuffer())));
+    }
+    const file = where.startsWith('file:') ? new URL(where) : where;
+    return new Uint8Array(zlib.gunzipSync(fs.readFileSync(file)));
+  };
+}
+
+const ready = createEngine({
+  ...settings,
+  onProgress: (done, total) => post({type: 'progress', id: current, done, total}),
+});
 
 // The engine's JSON answer at ptr as a string; the answer is then freed.
 function answer(engine, ptr) {
@@ -21,36 +69,135 @@ function answer(engine, ptr) {
   engine._cs_web_free(ptr);
   return json;
 }
-const ready = createChargesim({
-  locateFile: (file) => `${file}${self.location.search}`,
-  onProgress: (done, total) => postMessage({type: 'progress', id: current, done, total}),
-});
 
-onmessage = async (event) => {
-  const engine = await ready;
-  const msg = event.data;
-  if (msg.type === 'rulesets') {
-    postMessage({type: 'rulesets', json: answer(engine, engine._cs_web_rulesets())});
+// The catalogues' folder as the web edition ships it (make web: index.json
+// and each file gzipped, scripts/web-data.py), read once per folder; the
+// files put into the file system, by where they were read from.
+const indexes = new Map();
+const fetched = new Set();
+
+function join(base, path) {
+  return base.endsWith('/') ? base + path : `${base}/${path}`;
+}
+
+async function index(base) {
+  if (!indexes.has(base)) {
+    indexes.set(base, JSON.parse(new TextDecoder().decode(await readIndex(base))));
+  }
+  return indexes.get(base);
+}
+
+async function readIndex(base) {
+  const where = join(base, 'index.json');
+  if (typeof importScripts === 'function' || /^https?:/.test(where)) {
+    const response = await fetch(where);
+    if (!response.ok) throw new Error(`${where}: ${response.status} ${response.statusText}`);
+    return new Uint8Array(await response.arrayBuffer());
+  }
+  return require('fs').readFileSync(where.startsWith('file:') ? new URL(where) : where);
+}
+
+// A repository path (data/tow/X.cat, experiments/mappings/tow.ini) as the
+// folder holds it.
+function located(base, path) {
+  const rel = path.startsWith('experiments/mappings/')
+    ? 'mappings/' + path.slice('experiments/mappings/'.length)
+    : path.replace(/^data\//, '');
+  return join(base, rel + '.gz');
+}
+
+function put(FS, path, bytes) {
+  const slash = path.lastIndexOf('/');
+  if (slash > 0) FS.mkdirTree(path.slice(0, slash));
+  FS.writeFile(path, bytes);
+}
+
+function removeTree(FS, dir) {
+  let names;
+  try {
+    names = FS.readdir(dir);
+  } catch (e) {
     return;
   }
+  for (const name of names) {
+    if (name === '.' || name === '..') continue;
+    const path = `${dir}/${name}`;
+    if (FS.isDir(FS.stat(path).mode)) {
+      removeTree(FS, path);
+      FS.rmdir(path);
+    } else {
+      FS.unlink(path);
+    }
+  }
+}
+
+function refusal(message) {
+  return JSON.stringify({ok: false, cmd: 'units', command: '', notes: [], message,
+                         cli: `chargesim units: ${message}`, exit: 2, field: null});
+}
+
+// A shipped army ({data, game, army}): its files (the catalogue, those it
+// links, its game system) and the mappings, as the folder's index lists
+// them; null and a refusal when the folder ships no such army.
+async function shipped(msg) {
+  if (!msg.data) return {error: 'units needs the catalogues: createChargesim({data: FOLDER or URL})'};
+  const idx = await index(msg.data);
+  const game = idx.games.find((g) => g.folder === msg.game);
+  if (!game) {
+    return {error: `no game '${msg.game}': one of ${idx.games.map((g) => g.folder).join(', ')}`};
+  }
+  const army = game.armies.find((a) => a.key === msg.army || a.name === msg.army);
+  if (!army) return {error: `no army '${msg.army}' in ${msg.game}`};
+  const fetch = army.files.concat(idx.mappings).map((path) => ({path, url: located(msg.data, path)}));
+  return {fetch, source: army.files[0], cwd: '/'};
+}
+
+// A units table: the files it needs put into the in-memory file system at
+// their repository paths (data/tow/..., experiments/mappings/...), then
+// `chargesim units` on them (webunits.h). msg is a shipped army
+// ({data, game, army}) or the files as the page names them: {fetch: [{path,
+// url}] (gzipped, read once), files: [{path, bytes}], clear: a folder to
+// empty first, cwd, source}; distance and rules either way.
+async function units(engine, msg) {
+  let req = msg;
+  if (msg.army !== undefined) {
+    req = await shipped(msg);
+    if (req.error) return refusal(req.error);
+  }
+  const FS = engine.FS;
+  const wanted = (req.fetch || []).filter((f) => !fetched.has(f.url));
+  const got = await Promise.all(wanted.map((f) => readGzip(f.url)));
+  wanted.forEach((f, i) => {
+    put(FS, '/' + f.path, got[i]);
+    fetched.add(f.url);
+  });
+  if (req.clear) removeTree(FS, req.clear);
+  for (const f of req.files || []) put(FS, f.path, f.bytes);
+  FS.chdir(req.cwd || '/');
+  return answer(engine, engine.ccall('cs_web_units', 'number', ['string', 'string', 'string'],
+                                     [req.source, msg.distance || '', msg.rules || '']));
+}
+
+async function handle(msg) {
+  const engine = await ready;
   current = msg.id;
   const start = performance.now();
-  if (msg.type === 'units') {
-    let json;
+  let json;
+  if (msg.type === 'rulesets') {
+    json = answer(engine, engine._cs_web_rulesets());
+  } else if (msg.type === 'units') {
     try {
-      json = await unitsRun(engine, msg);
+      json = await units(engine, msg);
     } catch (e) {
-      json = JSON.stringify({ok: false, cmd: 'units', command: '', notes: [],
-                             message: e.message, cli: e.message});
+      json = refusal(e.message);
     }
-    postMessage({type: 'result', id: msg.id, json, ms: performance.now() - start});
-    return;
+  } else {
+    // The link is a handle this worker holds (web.h); exec frees it.
+    const link = engine.ccall('cs_web_begin', 'number', ['string'], [msg.cmd]);
+    for (const [key, value] of msg.pairs) {
+      engine.ccall('cs_web_pair', null, ['number', 'string', 'string'], [link, key, value]);
+    }
+    json = answer(engine, engine._cs_web_exec(link));
   }
-  // The link is a handle this worker holds (web.h); exec frees it.
-  const link = engine.ccall('cs_web_begin', 'number', ['string'], [msg.cmd]);
-  for (const [key, value] of msg.pairs) {
-    engine.ccall('cs_web_pair', null, ['number', 'string', 'string'], [link, key, value]);
-  }
-  const json = answer(engine, engine._cs_web_exec(link));
-  postMessage({type: 'result', id: msg.id, json, ms: performance.now() - start});
-};
+  post({type: 'result', id: msg.id, json, ms: performance.now() - start});
+}
