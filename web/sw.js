@@ -12,7 +12,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = '052beb14fa88';
+const VERSION = '59a9e193e9be';
 const SITE = [
   './',
   'SOURCES.txt',
@@ -32,12 +32,12 @@ const SITE = [
   'js/mapview.js',
   'js/nav.js',
   'js/offline.js',
+  'js/pkg.js',
   'js/plots.js',
   'js/progress.js',
   'js/results.js',
   'js/tabs.js',
   'js/units.js',
-  'js/unitsfs.js',
   'js/unitsview.js',
   'manifest.webmanifest',
   'style.css',
