@@ -46,6 +46,7 @@
 #include "chargesim/geom.h"
 #include "chargesim/map.h"
 #include "chargesim/output.h"
+#include "chargesim/quantile.h"
 #include "chargesim/scenario.h"
 #include "chargesim/rng.h"
 #include "chargesim/sched.h"
@@ -328,7 +329,7 @@ static double pairing_gain(const char *path, const char *method, int threads, ui
                     /* The unseen-region floor (compare.h) alone: a paired
                      * interval never narrower than it, whatever the points,
                      * is at most this much narrower than the independent one. */
-                    double z = cs_stats_z(0.95), n = (double)r.point[0].trials;
+                    double z = cs_quantile_normal(0.95), n = (double)r.point[0].trials;
                     double w = z * z / (n + z * z);
                     printf("   %-12s the unseen-region floor alone (half-width %.6f) caps that at "
                            "%.2fx\n", "", w, 0.5 * sqrt(ha * ha + hb * hb) / w);
