@@ -198,7 +198,7 @@ check: $(BIN) $(TESTBIN) lib python layers headers sizes archdoc testmap fuzz-re
 	$(TEST_ENV) INSTALL_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" \
 	  $(TIMED) tests/install.sh tests/install.sh
 	$(TEST_ENV) RECIPE_CC="$(CC)" RECIPE_LDLIBS="$(LDLIBS)" $(TIMED) tests/recipes.sh tests/recipes.sh $(BUILD)
-	$(TEST_ENV) LIB_BUILD=$(BUILD) LIB_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" \
+	$(TEST_ENV) LIB_BUILD=$(BUILD) LIB_SAN="$(SAN)" LIB_MAKE="$(MAKE) --no-print-directory BIN=$(BIN) BUILD=$(BUILD)" \
 	  $(TIMED) tests/library.sh tests/library.sh
 	$(TEST_ENV) $(PY_ENV) PYTHONPATH=$(CURDIR)/$(PY_STAGE) $(TIMED) tests/python \
 	  scripts/pytest.sh /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python

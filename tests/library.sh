@@ -48,10 +48,12 @@ readelf -d "$so" | grep -q 'SONAME.*\[libchargesim\.so\.0\]' || fail "the soname
 
 # A library built with AddressSanitizer (make asan) needs its runtime first:
 # the programs are linked with it, and python3 preloads it.
-san=
+# The example is built with the library's own instrumentation (LIB_SAN: the
+# build's SAN flags, --coverage or a sanitizer), which a static link needs.
+san=${LIB_SAN:-}
 preload=
 if readelf -d "$so" | grep -q 'NEEDED.*libasan'; then
-    san=-fsanitize=address
+    san="$san -fsanitize=address"
     preload=$(cc -print-file-name=libasan.so)
     ASAN_OPTIONS=detect_leaks=0
     export ASAN_OPTIONS
