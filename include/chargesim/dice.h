@@ -107,6 +107,8 @@ cs_status cs_dice_parse(const char *text, cs_dice *out, cs_diag *diag);
  * canonical text gives `d` back. */
 void cs_dice_format(const cs_dice *d, char *buf, int cap);
 
+/* Whether face f is one term t's re-roll matches (rV, r<V, r>V). */
+bool cs_dice_face_matches(const cs_dice_term *t, int f);
 /* How many of term t's dice are summed (its keep/drop), and whether they
  * are the lowest ones (kl, dh). */
 int cs_dice_term_kept_count(const cs_dice_term *t);

@@ -10,7 +10,7 @@
 /* Faces, re-rolls and ranges                                               */
 /* ------------------------------------------------------------------------ */
 
-static bool face_matches(const cs_dice_term *t, int f)
+bool cs_dice_face_matches(const cs_dice_term *t, int f)
 {
     switch (t->reroll_cmp) {
     case CS_CMP_EQ: return f == t->reroll_value;
@@ -25,7 +25,7 @@ static int n_matching(const cs_dice_term *t)
 {
     int n = 0;
     for (int f = 1; f <= t->sides; f++)
-        n += face_matches(t, f) ? 1 : 0;
+        n += cs_dice_face_matches(t, f) ? 1 : 0;
     return n;
 }
 
@@ -36,9 +36,9 @@ static void face_range(const cs_dice_term *t, int *fmin, int *fmax)
 {
     int lo = 1, hi = t->sides;
     if (t->reroll == CS_REROLL_REPEAT) {
-        while (face_matches(t, lo))
+        while (cs_dice_face_matches(t, lo))
             lo++;
-        while (face_matches(t, hi))
+        while (cs_dice_face_matches(t, hi))
             hi--;
     }
     *fmin = lo;
@@ -544,7 +544,7 @@ static void die_dist(const cs_dice_term *t, cs_dist *out)
     double q[CS_DICE_MAX_SIDES + 1];
     int s = t->sides, m = n_matching(t);
     for (int f = 1; f <= s; f++) {
-        bool match = face_matches(t, f);
+        bool match = cs_dice_face_matches(t, f);
         switch (t->reroll) {
         case CS_REROLL_NONE:
         case CS_REROLL_SINGLE: q[f] = 1.0 / (double)s; break; /* one die: term_dist */
@@ -692,7 +692,7 @@ static int single_pick(const cs_dice_term *t, const int *face)
 {
     int pick = -1;
     for (int i = 0; i < t->count; i++)
-        if (face_matches(t, face[i]) && (pick < 0 || face[i] < face[pick]))
+        if (cs_dice_face_matches(t, face[i]) && (pick < 0 || face[i] < face[pick]))
             pick = i;
     return pick;
 }
@@ -790,7 +790,7 @@ static int roll_face(const cs_dice_term *t, cs_rng *rng)
     case CS_REROLL_SINGLE: break; /* one die of the term: roll_single */
     case CS_REROLL_ONCE: {
         int f = cs_rng_die(rng, s);
-        return face_matches(t, f) ? cs_rng_die(rng, s) : f;
+        return cs_dice_face_matches(t, f) ? cs_rng_die(rng, s) : f;
     }
     case CS_REROLL_REPEAT:
         switch (t->reroll_cmp) {

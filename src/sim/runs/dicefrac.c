@@ -113,16 +113,6 @@ static cs_status fd_add(fdist *a, const fdist *b, budget *bud)
     return CS_OK;
 }
 
-static bool face_matches(const cs_dice_term *t, int f)
-{
-    switch (t->reroll_cmp) {
-    case CS_CMP_EQ: return f == t->reroll_value;
-    case CS_CMP_LE: return f <= t->reroll_value;
-    case CS_CMP_GE: return f >= t->reroll_value;
-    }
-    return false;
-}
-
 /* One die (dice.c: die_dist). A single roll shows face f with weight q[f]
  * over D: 1 over S plain (and for 'rs', whose re-roll acts on the term);
  * [f does not match] over S - M with a repeated re-roll; [f does not
@@ -134,9 +124,9 @@ static bool die_fd(const cs_dice_term *t, fdist *out)
     unsigned long q[CS_DICE_MAX_SIDES + 1], s = (unsigned long)t->sides, m = 0, dd;
     int fmin = t->sides + 1, fmax = 0;
     for (int f = 1; f <= t->sides; f++)
-        m += face_matches(t, f);
+        m += cs_dice_face_matches(t, f);
     for (int f = 1; f <= t->sides; f++) {
-        bool match = face_matches(t, f);
+        bool match = cs_dice_face_matches(t, f);
         switch (t->reroll) {
         case CS_REROLL_REPEAT: q[f] = match ? 0 : 1; break;
         case CS_REROLL_ONCE: q[f] = (match ? 0 : s) + m; break;
@@ -278,7 +268,7 @@ static cs_status single_fd(const cs_dice_term *t, fdist *out, budget *bud)
     for (;;) {
         int pick = -1;
         for (int i = 0; i < n; i++)
-            if (face_matches(t, face[i]) && (pick < 0 || face[i] < face[pick]))
+            if (cs_dice_face_matches(t, face[i]) && (pick < 0 || face[i] < face[pick]))
                 pick = i;
         for (int g = pick < 0 ? 0 : 1; g <= (pick < 0 ? 0 : s); g++) {
             memcpy(v, face, (size_t)n * sizeof *v);
