@@ -12,7 +12,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = '2caed211b853';
+const VERSION = '6b586b91e3a5';
 const SITE = [
   './',
   'SOURCES.txt',

@@ -640,7 +640,9 @@ static const char doc[] =
     "defender_shift (charges that connect); hits_ordered, wounds_ordered, hits_disordered,\n"
     "wounds_disordered (the connecting charges of each kind); wounds_delivered (every\n"
     "trial, 0 when the charge fails or is illegal: what the charge is worth, for comparing\n"
-    "speeds).\n";
+    "speeds).\n"
+    "A War Machine ('cannot Charge or Retreat', the Builder Scorpion Crew's rule in the\n"
+    "data) is kept at p 0 by `chargesim units` (its mapping's declare = no).\n";
 
 static void draw(const void *vctx, const double *num, const cs_rng *layout_rng,
                  const void *vlayout, const cs_rng *dice_rng, const cs_trial *tr, cs_drawing *d);

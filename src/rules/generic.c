@@ -663,6 +663,10 @@ const cs_ruleset cs_rules_generic = {
         "the charge halts, outcome failed, when N of the charge dice show a natural 1\n"
         "(the Steam Tank's Temperamental: 2). A re-roll, a bonus or a choice the rule\n"
         "offers is always taken: it never shortens a charge.\n"
+        "Units that may not declare a charge at all are kept at p 0 by `chargesim units`\n"
+        "(its mapping's declare = no): war machines (the game system's Weapon of War,\n"
+        "'war machines cannot march, declare a charge or make a pursuit move') and Random\n"
+        "Movement ('They cannot march or declare a charge.').\n"
         "Success: charged. Outcomes: charged, failed, illegal (no dice are rolled).\n"
         "Exact: outcome probabilities and the roll's distribution are computed from the\n"
         "dice language's exact distributions (method exact / conditional).",
