@@ -50,7 +50,7 @@ Test(options, an_option_added_to_a_table_shows_everywhere_the_table_drives)
     memcpy(opts, run->opt, (size_t)run->n * sizeof *opts);
     opts[run->n] = (cs_opt){.name = "--frobnicate", .arg = "N", .type = CS_OPT_COUNT,
                             .key = "experiment.frobnicate", .needs = "a value",
-                            .field = "how often to frobnicate",
+                            .field = "how often to frobnicate", .label = "frobnications",
                             .help = "frobnicate N times\nbefore each trial"};
     cs_opt_table t = *run;
     t.opt = opts;
@@ -61,6 +61,8 @@ Test(options, an_option_added_to_a_table_shows_everywhere_the_table_drives)
     char *help = text_of(&t, cs_opt_help), *plain = text_of(run, cs_opt_help);
     cr_expect(strstr(help, "\n  --frobnicate N     frobnicate N times\n"
                            "                     before each trial\n"), "%s", help);
+    cr_expect(strstr(help, "\n  frobnications (--frobnicate)\n      how often to frobnicate\n"),
+              "the page's words, listed by --help: %s", help);
     cr_expect(!strstr(plain, "frobnicate"));
     cr_expect(strncmp(help, plain, strlen(run->head)) == 0, "the head is the command's");
     free(help);
@@ -77,7 +79,8 @@ Test(options, an_option_added_to_a_table_shows_everywhere_the_table_drives)
     /* The page's form gets the field, after the ones it had. */
     char *fields = cs_webinfo_fields(&t), *before = cs_webinfo_fields(run);
     cr_assert(fields && before);
-    cr_expect(strstr(fields, "{\"key\":\"experiment.frobnicate\",\"default\":\"\","
+    cr_expect(strstr(fields, "{\"key\":\"experiment.frobnicate\",\"label\":\"frobnications\","
+                             "\"default\":\"\","
                              "\"help\":\"how often to frobnicate\"}]"), "%s", fields);
     cr_expect(!strstr(before, "frobnicate"));
     free(fields);

@@ -47,6 +47,11 @@ cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *hea
  * kinds), "lo..hi" (real, int), "true|false"; "" for the others. */
 void cs_columns_accepted(const cs_param_def *d, char *buf, size_t cap);
 
+/* key in a player's words (its underscores as blanks: "units block
+ * sight"), the label of a parameter's column and of its field on the page;
+ * into buf, which it returns. */
+const char *cs_columns_words(const char *key, char *buf, size_t cap);
+
 /* Column c is parameter i of rs: header its key, datatype its type, and a
  * swept key (t->swept): every table gives a parameter a column only where
  * the experiment sweeps it. */

@@ -32,6 +32,8 @@ typedef struct cs_opt {
     const char *allowed; /* the values it takes, "csv|md|tex"; NULL: any of its type */
     const char *def;     /* its default as text; NULL: none, or the experiment's (the key's) */
     const char *field;   /* the page's one-line help when it is a field of the page's form */
+    const char *label;   /* a field's name in a player's words ("number of trials"); the
+                          * page shows it beside the key, --help lists it with field */
     const char *needs;   /* a missing value's refusal, "NAME needs NEEDS"; NULL: read as "" */
     const char *help;    /* --help's text, lines joined by \n; a leading \n puts it below */
 } cs_opt;
@@ -40,6 +42,7 @@ typedef struct cs_opt_table {
     const char *cmd;
     const char *operand; /* the request key of the command's operand ("input"), or NULL */
     const char *operand_field; /* the page's help when the operand is a field of its form */
+    const char *operand_label; /* its name in a player's words ("dice"), with operand_field */
     const char *head;    /* --help before the options */
     const char *tail;    /* --help after them */
     int width;           /* the column of the options' help, less the indent */

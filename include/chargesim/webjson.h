@@ -8,6 +8,7 @@
 
 struct json_t;
 struct cs_table;
+struct cs_request;
 /* Member key of object o set to v (v taken, NULL: an allocation failed). */
 void cs_webjson_set(struct json_t *o, const char *key, struct json_t *v, bool *oom);
 /* v appended to array a (v taken). */
@@ -16,6 +17,10 @@ void cs_webjson_add(struct json_t *a, struct json_t *v, bool *oom);
  * (the titles of its swept keys, in order: a chart's axes) of o from table
  * t: what the page shows cell for cell. */
 void cs_webjson_table(struct json_t *o, const struct cs_table *t, bool *oom);
+/* "columns" of o: what each column of r's first table holds (name, label,
+ * description, unit, kind: request.h, cs_request_column_at), for the
+ * page's headers, charts and column chooser; never guessed from a name. */
+void cs_webjson_columns(struct json_t *o, struct cs_request *r, bool *oom);
 /* o as compact JSON text (malloc'ed; numbers that read back the same
  * double), or NULL with *oom set (also when it was set already). */
 char *cs_webjson_dump(struct json_t *o, bool *oom);

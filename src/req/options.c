@@ -12,19 +12,34 @@
 
 /* The page's words on the experiment's settings, one line each: the same
  * fields in run, compare and map. */
-#define FIELD_TRIALS                                                                     \
-    "trials per sweep point (mc), or sampled layouts (conditional); exact rolls none, so " \
-    "it ignores this"
-#define FIELD_SEED "the seed: the same seed gives the same numbers"
-#define FIELD_METHOD \
-    "how to compute: auto, mc, conditional, exact, rqmc (auto: the best this scenario allows)"
-#define FIELD_CONFIDENCE "the intervals' confidence"
+#define FIELD_TRIALS                                                                       \
+    "random games played for each sweep point (a sweep point: one row, one combination of " \
+    "the swept values) under mc, or layouts drawn under conditional and rqmc; exact plays "  \
+    "none and ignores this"
+#define LABEL_TRIALS "number of trials"
+#define FIELD_SEED                                                                      \
+    "the starting number of the random draws: the same seed gives the same numbers, " \
+    "another seed other draws"
+#define LABEL_SEED "random seed"
+#define FIELD_METHOD                                                                        \
+    "how to compute: exact (every roll counted, no chance error), mc (Monte Carlo: random " \
+    "trials), conditional (exact dice over randomly drawn layouts), rqmc (exact dice over "  \
+    "evenly spread random layouts), auto (the best this scenario allows)"
+#define LABEL_METHOD "how to compute"
+#define FIELD_CONFIDENCE                                                                  \
+    "how sure each interval (lower to upper bound) is to hold the true chance: 0.95 is " \
+    "19 times in 20"
+#define LABEL_CONFIDENCE "confidence"
 #define FIELD_PRECISION \
     "add trials until every interval half-width is at most this (0.001 or 0.1%); 0: off"
+#define LABEL_PRECISION "target precision (\u00b1)"
 #define FIELD_SUCCESS \
     "the outcomes p_success counts, e.g. charged,caught (default: the ruleset's success set)"
+#define LABEL_SUCCESS "counts as a charge"
 #define FIELD_X "the target's positions across the table, LO..HI:STEP inches"
+#define LABEL_X "target across (x)"
 #define FIELD_Y "the target's positions ahead of the charger, LO..HI:STEP inches"
+#define LABEL_Y "target ahead (y)"
 
 static const cs_opt run_opts[] = {
     {.name = "--set", .arg = "K=V", .type = CS_OPT_SET, .needs = "K=V", .key = "set",
@@ -32,15 +47,15 @@ static const cs_opt run_opts[] = {
      "(repeatable; values take the file's syntax, e.g. distance=1..12;\n"
      "a..b:step must land on b)"},
     {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
-     .key = "experiment.trials", .field = FIELD_TRIALS,
+     .key = "experiment.trials", .field = FIELD_TRIALS, .label = LABEL_TRIALS,
      .help = "trials (or sampled layouts) per sweep point"},
     {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value",
-     .key = "experiment.seed", .field = FIELD_SEED,
+     .key = "experiment.seed", .field = FIELD_SEED, .label = LABEL_SEED,
      .help = "the seed; the same seed gives the same bytes on any thread count"},
     {.name = "--threads", .arg = "T", .type = CS_OPT_COUNT, .needs = "a value", .key = "threads",
      .help = "worker threads (default: all cores; more are capped at them)"},
     {.name = "--method", .arg = "M", .type = CS_OPT_CHOICE, .needs = "a value",
-     .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = FIELD_METHOD,
+     .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = FIELD_METHOD, .label = LABEL_METHOD,
      .help = "auto (default: the best the scenario allows), mc, conditional\n"
      "(exact dice averaged over sampled layouts), exact (fixed layout)\n"
      "or rqmc (exact dice over randomised quasi-Monte Carlo layouts;\n"
@@ -50,10 +65,10 @@ static const cs_opt run_opts[] = {
      .help = "rqmc: independent scrambles, 2 to 64 (default 16); the interval\n"
      "is a Student t on their R means"},
     {.name = "--confidence", .arg = "C", .type = CS_OPT_NUMBER, .needs = "a value",
-     .key = "experiment.confidence", .field = FIELD_CONFIDENCE,
+     .key = "experiment.confidence", .field = FIELD_CONFIDENCE, .label = LABEL_CONFIDENCE,
      .help = "interval confidence, default 0.95"},
     {.name = "--precision", .arg = "H", .type = CS_OPT_NUMBER, .needs = "a value",
-     .key = "experiment.precision", .field = FIELD_PRECISION, .def = "0",
+     .key = "experiment.precision", .field = FIELD_PRECISION, .label = LABEL_PRECISION, .def = "0",
      .help = "add blocks until the interval half-width of every probability\n"
      "column (p_success and each p_<outcome>) is at most H (a\n"
      "proportion, e.g. 0.001, or a percentage, e.g. 0.1%); mc then\n"
@@ -63,7 +78,7 @@ static const cs_opt run_opts[] = {
      .key = "max_trials",
      .help = "allow --precision up to N trials per point (at most 4e12)"},
     {.name = "--success", .arg = "LIST", .type = CS_OPT_TEXT, .needs = "a list of outcomes",
-     .key = "success", .field = FIELD_SUCCESS, .def = "",
+     .key = "success", .field = FIELD_SUCCESS, .label = LABEL_SUCCESS, .def = "",
      .help = "outcomes p_success counts, e.g. charged,intercepted (default:\n"
      "the ruleset's; see chargesim rules NAME); the output names it"},
     {.name = "--format", .arg = "F", .type = CS_OPT_CHOICE, .key = "format",
@@ -120,15 +135,15 @@ static const cs_opt compare_opts[] = {
     {.name = "--set", .arg = "K=V", .type = CS_OPT_SET, .needs = "K=V", .key = "set",
      .help = "override a key in both variants"},
     {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
-     .key = "experiment.trials", .field = FIELD_TRIALS,
+     .key = "experiment.trials", .field = FIELD_TRIALS, .label = LABEL_TRIALS,
      .help = "trials (or sampled layouts) per sweep point"},
     {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value",
-     .key = "experiment.seed", .field = FIELD_SEED,
+     .key = "experiment.seed", .field = FIELD_SEED, .label = LABEL_SEED,
      .help = "the seed; the same seed gives the same bytes on any thread count"},
     {.name = "--threads", .arg = "T", .type = CS_OPT_COUNT, .needs = "a value", .key = "threads",
      .help = "worker threads (default: all cores)"},
     {.name = "--method", .arg = "M", .type = CS_OPT_CHOICE, .needs = "a value",
-     .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = FIELD_METHOD,
+     .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = FIELD_METHOD, .label = LABEL_METHOD,
      .help = "auto (default), mc, conditional, rqmc or exact: paired Wald\n"
      "interval on per-trial differences (mc), CLT on per-layout\n"
      "differences of the exact probabilities (conditional), Student t\n"
@@ -139,17 +154,17 @@ static const cs_opt compare_opts[] = {
      .key = "experiment.replicates",
      .help = "rqmc: independent scrambles, 2 to 64 (default 16)"},
     {.name = "--confidence", .arg = "C", .type = CS_OPT_NUMBER, .needs = "a value",
-     .key = "experiment.confidence", .field = FIELD_CONFIDENCE,
+     .key = "experiment.confidence", .field = FIELD_CONFIDENCE, .label = LABEL_CONFIDENCE,
      .help = "interval confidence, default 0.95"},
     {.name = "--precision", .arg = "H", .type = CS_OPT_NUMBER, .needs = "a value",
-     .key = "experiment.precision", .field = FIELD_PRECISION, .def = "0",
+     .key = "experiment.precision", .field = FIELD_PRECISION, .label = LABEL_PRECISION, .def = "0",
      .help = "add blocks until every delta's half-width is at most H (rqmc:\n"
      "double every replicate's points; it may stop short, and warns)"},
     {.name = "--max-trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
      .key = "max_trials",
      .help = "allow --precision up to N trials per point"},
     {.name = "--success", .arg = "LIST", .type = CS_OPT_TEXT, .needs = "a list of outcomes",
-     .key = "success", .field = FIELD_SUCCESS, .def = "",
+     .key = "success", .field = FIELD_SUCCESS, .label = LABEL_SUCCESS, .def = "",
      .help = "outcomes p_success counts, in both variants"},
     {.name = "--format", .arg = "F", .type = CS_OPT_CHOICE, .key = "format",
      .allowed = "csv|md|tex",
@@ -197,10 +212,11 @@ static const cs_opt dice_opts[] = {
      "p_at_least, p_at_most, p_fraction (CSV: p in lowest terms)"},
     {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value", .key = "trials",
      .def = "", .field = "sample this many rolls instead of the exact distribution",
+     .label = "sampled rolls",
      .help = "sample N rolls instead; adds count, ci_low, ci_high (Wilson\n"
      "interval of p) and the intervals of p_at_least and p_at_most"},
     {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value", .key = "seed",
-     .def = "1", .field = "the seed of the sampling",
+     .def = "1", .field = "the seed of the sampling", .label = LABEL_SEED,
      .help = "seed of the sampling (default 1)"},
     {.name = "--threads", .arg = "T", .type = CS_OPT_COUNT, .needs = "a value", .key = "threads",
      .help = "threads for the sampling (the counts do not depend on it;\n"
@@ -412,40 +428,40 @@ static const char rerun_tail[] =
 
 static const cs_opt map_opts[] = {
     {.name = "--x", .arg = "LO..HI:STEP", .type = CS_OPT_TEXT, .needs = "LO..HI:STEP", .key = "x",
-     .field = FIELD_X, .def = CS_MAP_DEFAULT_X,
+     .field = FIELD_X, .label = LABEL_X, .def = CS_MAP_DEFAULT_X,
      .help = "target positions across, inches (default -24..24:0.5); STEP\n"
      "must land on HI"},
     {.name = "--y", .arg = "LO..HI:STEP", .type = CS_OPT_TEXT, .needs = "LO..HI:STEP", .key = "y",
-     .field = FIELD_Y, .def = CS_MAP_DEFAULT_Y,
+     .field = FIELD_Y, .label = LABEL_Y, .def = CS_MAP_DEFAULT_Y,
      .help = "target positions ahead, inches (default 0..24:0.5)"},
     {.name = "--set", .arg = "K=V", .type = CS_OPT_SET, .needs = "K=V", .key = "set",
      .help = "override a key: section.key=value, or key=value for [params]"},
     {.name = "--trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
-     .key = "experiment.trials", .field = FIELD_TRIALS,
+     .key = "experiment.trials", .field = FIELD_TRIALS, .label = LABEL_TRIALS,
      .help = "trials (or sampled layouts) per cell when the layout is random"},
     {.name = "--seed", .arg = "S", .type = CS_OPT_COUNT, .needs = "a value",
-     .key = "experiment.seed", .field = FIELD_SEED,
+     .key = "experiment.seed", .field = FIELD_SEED, .label = LABEL_SEED,
      .help = "the seed; the same seed gives the same bytes on any thread count"},
     {.name = "--threads", .arg = "T", .type = CS_OPT_COUNT, .needs = "a value", .key = "threads",
      .help = "worker threads (default: all cores; more are capped at them)"},
     {.name = "--method", .arg = "M", .type = CS_OPT_CHOICE, .needs = "a value",
-     .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = FIELD_METHOD,
+     .key = "experiment.method", .allowed = "auto|mc|conditional|exact|rqmc", .field = FIELD_METHOD, .label = LABEL_METHOD,
      .help = "auto (default), mc, conditional, exact or rqmc (as for run)"},
     {.name = "--replicates", .arg = "R", .type = CS_OPT_COUNT, .needs = "a value",
      .key = "experiment.replicates",
      .help = "rqmc: independent scrambles, 2 to 64 (default 16)"},
     {.name = "--confidence", .arg = "C", .type = CS_OPT_NUMBER, .needs = "a value",
-     .key = "experiment.confidence", .field = FIELD_CONFIDENCE,
+     .key = "experiment.confidence", .field = FIELD_CONFIDENCE, .label = LABEL_CONFIDENCE,
      .help = "interval confidence, default 0.95"},
     {.name = "--precision", .arg = "H", .type = CS_OPT_NUMBER, .needs = "a value",
-     .key = "experiment.precision", .field = FIELD_PRECISION, .def = "0",
+     .key = "experiment.precision", .field = FIELD_PRECISION, .label = LABEL_PRECISION, .def = "0",
      .help = "add blocks until every probability's interval half-width is at\n"
      "most H in each cell (as chargesim run --precision)"},
     {.name = "--max-trials", .arg = "N", .type = CS_OPT_COUNT, .needs = "a value",
      .key = "max_trials",
      .help = "allow --precision up to N trials per cell (at most 4e12)"},
     {.name = "--success", .arg = "LIST", .type = CS_OPT_TEXT, .needs = "a list of outcomes",
-     .key = "success", .field = FIELD_SUCCESS, .def = "",
+     .key = "success", .field = FIELD_SUCCESS, .label = LABEL_SUCCESS, .def = "",
      .help = "outcomes p_success counts (default: the ruleset's)"},
     {.name = "-o", .arg = "FILE", .type = CS_OPT_FILE, .needs = "a file name", .key = NULL,
      .help = "write the CSV to FILE (default: standard output, unless --plot\n"
@@ -503,21 +519,24 @@ static const char map_tail[] =
     "when SIGINT or SIGTERM stopped a map with --checkpoint. Output files are\n"
     "written under a temporary name and renamed, never left half-written.\n";
 
-#define TABLE(c, operand, field, width)                                    \
-    {#c, operand, field, c##_head, c##_tail, width, c##_opts,              \
+#define TABLE(c, operand, field, label, width)                             \
+    {#c, operand, field, label, c##_head, c##_tail, width, c##_opts,       \
      (int)(sizeof c##_opts / sizeof c##_opts[0])}
 
 /* In the order of `chargesim --help`. */
 static const cs_opt_table tables[] = {
-    TABLE(run, "input", NULL, 18),
-    TABLE(compare, "input", NULL, 18),
+    TABLE(run, "input", NULL, NULL, 18),
+    TABLE(compare, "input", NULL, NULL, 18),
     TABLE(dice, "expr",
-          "a dice expression in Roll20 notation: 2d6, 3d6dl1, 2d6kh1, d6ro1, d6!, 2d6+4", 14),
-    TABLE(rules, "name", NULL, 12),
-    TABLE(units, "source", NULL, 19),
-    TABLE(draw, "input", NULL, 12),
-    TABLE(rerun, "metadata", NULL, 12),
-    TABLE(map, "input", NULL, 18),
+          "a dice expression in Roll20 notation (the Roll20 site's dice syntax): 2d6, "
+          "3d6dl1 (drop the lowest), 2d6kh1 (keep the highest), d6ro1 (re-roll 1s once), "
+          "d6! (explode on 6), 2d6+4",
+          "dice to roll", 14),
+    TABLE(rules, "name", NULL, NULL, 12),
+    TABLE(units, "source", NULL, NULL, 19),
+    TABLE(draw, "input", NULL, NULL, 12),
+    TABLE(rerun, "metadata", NULL, NULL, 12),
+    TABLE(map, "input", NULL, NULL, 18),
 };
 
 int cs_opt_tables(void)
@@ -599,11 +618,59 @@ static void help_lines(const cs_opt_table *t, const cs_opt *o, cs_text *out)
     }
 }
 
+/* One field of the page's form: "  LABEL (NAME)", then its help wrapped
+ * at 79 columns under a six-blank indent. */
+static void field_line(const char *label, const char *name, const char *help, cs_text *out)
+{
+    puts_text(out, "  ");
+    puts_text(out, label);
+    puts_text(out, " (");
+    puts_text(out, name);
+    puts_text(out, ")\n");
+    const char *h = help;
+    while (*h) {
+        size_t n = strlen(h), cut = n;
+        if (n > 73) { /* the last blank within the line, else the first after it */
+            cut = 73;
+            while (cut > 0 && h[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = strcspn(h, " ");
+        }
+        puts_text(out, "      ");
+        cs_text_put(out, h, cut);
+        puts_text(out, "\n");
+        h += cut;
+        while (*h == ' ')
+            h++;
+    }
+}
+
+/* The page's form in the words it shows (issue 52: one source for --help
+ * and the page): each field's label, its option, its one-line help. */
+static void field_lines(const cs_opt_table *t, cs_text *out)
+{
+    bool any = t->operand_field != NULL;
+    for (int i = 0; i < t->n; i++)
+        any = any || t->opt[i].field;
+    if (!any)
+        return;
+    puts_text(out, "\nThe web edition's form, in a player's words:\n");
+    if (t->operand_field)
+        field_line(t->operand_label ? t->operand_label : t->operand, t->operand,
+                   t->operand_field, out);
+    for (int i = 0; i < t->n; i++)
+        if (t->opt[i].field)
+            field_line(t->opt[i].label ? t->opt[i].label : t->opt[i].name, t->opt[i].name,
+                       t->opt[i].field, out);
+}
+
 void cs_opt_help(const cs_opt_table *t, cs_text *out)
 {
     puts_text(out, t->head);
     for (int i = 0; i < t->n; i++)
         help_lines(t, &t->opt[i], out);
+    field_lines(t, out);
     puts_text(out, t->tail);
 }
 

@@ -126,14 +126,7 @@ static json_t *result(cs_request *r, bool *oom)
     cs_webjson_table(o, cs_request_table(r, 0), oom);
     /* What each column holds, for the page's charts: never guessed from
      * its position. */
-    json_t *cols = json_array();
-    cs_request_column c;
-    for (int k = 0; cs_request_column_at(r, 0, k, &c); k++)
-        cs_webjson_add(cols, json_pack("{s:s, s:s, s:s, s:s, s:s}", "name", c.name, "label",
-                                       c.label, "description", c.description, "unit", c.unit,
-                                       "kind", c.kind),
-                       oom);
-    cs_webjson_set(o, "columns", cols, oom);
+    cs_webjson_columns(o, r, oom);
     /* A map's picture, decided by the C core as the command line's is
      * (mapdraw.h): the page only draws it. */
     const struct cs_map_result *m = cs_request_map(r);

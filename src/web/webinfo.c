@@ -10,13 +10,17 @@
 
 #include "chargesim/columns.h"
 #include "chargesim/experiment.h"
+#include "chargesim/glossary.h"
 #include "chargesim/options.h"
 #include "chargesim/registry.h"
 #include "chargesim/webjson.h"
 
-static json_t *field(const char *key, const char *def, const char *help)
+/* A field of the form: its key (the command line's), a player's label,
+ * its default and its one-line help (options.h: the words --help lists). */
+static json_t *field(const char *key, const char *label, const char *def, const char *help)
 {
-    return json_pack("{s:s, s:s, s:s}", "key", key, "default", def, "help", help);
+    return json_pack("{s:s, s:s, s:s, s:s}", "key", key, "label", label, "default", def, "help",
+                     help);
 }
 
 /* A default of the experiment's own keys: a fresh experiment's value. */
@@ -42,7 +46,8 @@ static json_t *fields(const cs_opt_table *t, bool *oom)
 {
     json_t *a = json_array();
     if (t->operand_field)
-        cs_webjson_add(a, field(t->operand, "", t->operand_field), oom);
+        cs_webjson_add(a, field(t->operand, t->operand_label ? t->operand_label : t->operand, "",
+                                 t->operand_field), oom);
     for (int i = 0; i < t->n; i++) {
         const cs_opt *o = &t->opt[i];
         char def[64];
@@ -52,7 +57,7 @@ static json_t *fields(const cs_opt_table *t, bool *oom)
             snprintf(def, sizeof def, "%s", o->def);
         else
             experiment_default(o->key, def, sizeof def);
-        cs_webjson_add(a, field(o->key, def, o->field), oom);
+        cs_webjson_add(a, field(o->key, o->label ? o->label : o->key, def, o->field), oom);
     }
     return a;
 }
@@ -65,12 +70,14 @@ static json_t *number(double x)
 
 static json_t *param(const cs_param_def *d, bool *oom)
 {
-    char accepted[512];
+    char accepted[512], label[128];
     cs_columns_accepted(d, accepted, sizeof accepted);
+    cs_columns_words(d->key, label, sizeof label);
     json_t *choices = json_array();
     for (int c = 0; d->choices && d->choices[c]; c++)
         cs_webjson_add(choices, json_string(d->choices[c]), oom);
-    return json_pack("{s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:o, s:o, s:o, s:b, s:b}", "key", d->key,
+    return json_pack("{s:s?, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:o, s:o, s:o, s:b, s:b}", "key",
+                     d->key, "label", label,
                      "type", cs_ruleset_type_name(d->type), "default", d->def, "unit", d->unit,
                      "help", d->help, "accepted", accepted, "min", number(d->min), "max",
                      number(d->max),
@@ -124,8 +131,14 @@ char *cs_webinfo_json(void)
         cs_webjson_set(settings, cmds[c], fields(cs_opt_table_of(cmds[c]), oom), oom);
     for (int i = 0; i < cs_registry_count(); i++)
         cs_webjson_add(rulesets, ruleset(cs_registry_at(i), oom), oom);
-    json_t *o = json_pack("{s:s, s:o, s:o, s:o}", "version", CS_VERSION, "methods", methods,
-                          "settings", settings, "rulesets", rulesets);
+    /* The words a player may not know, one line each (glossary.h). */
+    json_t *glossary = json_array();
+    for (int i = 0; i < cs_glossary_count(); i++)
+        cs_webjson_add(glossary, json_pack("{s:s, s:s}", "term", cs_glossary_at(i)->term, "words",
+                                           cs_glossary_at(i)->words),
+                       oom);
+    json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o}", "version", CS_VERSION, "methods", methods,
+                          "settings", settings, "rulesets", rulesets, "glossary", glossary);
     char *s = cs_webjson_dump(o, oom);
     json_decref(o);
     return s;

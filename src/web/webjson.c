@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
+#include "chargesim/request.h"
 #include "chargesim/table.h"
 
 /* A text as it is (the command line's bytes, whatever they hold). */
@@ -45,6 +46,18 @@ void cs_webjson_table(json_t *o, const cs_table *t, bool *oom)
         if (t->swept[c])
             cs_webjson_add(swept, str(t->header[c]), oom);
     cs_webjson_set(o, "swept", swept, oom);
+}
+
+void cs_webjson_columns(json_t *o, cs_request *r, bool *oom)
+{
+    json_t *cols = json_array();
+    cs_request_column c;
+    for (int k = 0; cs_request_column_at(r, 0, k, &c); k++)
+        cs_webjson_add(cols, json_pack("{s:s, s:s, s:s, s:s, s:s}", "name", c.name, "label",
+                                       c.label, "description", c.description, "unit", c.unit,
+                                       "kind", c.kind),
+                       oom);
+    cs_webjson_set(o, "columns", cols, oom);
 }
 
 char *cs_webjson_dump(json_t *o, bool *oom)

@@ -79,8 +79,15 @@ static const struct fixed {
     {"points_per_inch_75", CS_DT_NUMBER, true, "points per inch", "points / reach_75; empty when the points are unknown"},
 };
 
-/* What each fixed column holds, and its unit (the others' are numbers
- * without one: proportions, or percentages in md and tex). */
+/* The unit of a column whose numbers are probabilities (or differences of
+ * them): proportions from 0 to 1 in CSV, percentages in md and tex; the
+ * page shows them as percentages by this unit (never by a name). The
+ * unit is the page's and the bindings', never written in the CSV nor its
+ * metadata. */
+#define PROBABILITY "probability"
+
+/* What each fixed column holds, and its unit (those not listed are
+ * probabilities or ends of their intervals). */
 static void fixed_meta(cs_table *t, int c, const char *name)
 {
     static const struct {
@@ -92,7 +99,7 @@ static void fixed_meta(cs_table *t, int c, const char *name)
         {"value", CS_COL_KEY, NULL}, {"trials", CS_COL_COUNT, NULL},
         {"successes", CS_COL_COUNT, NULL}, {"count", CS_COL_COUNT, NULL},
         {"method", CS_COL_TEXT, NULL}, {"success", CS_COL_TEXT, NULL},
-        {"p_fraction", CS_COL_TEXT, NULL},
+        {"p_fraction", CS_COL_TEXT, NULL}, {"delta_interval", CS_COL_INTERVAL, NULL},
         {"max_ci_halfwidth_pct", CS_COL_INTERVAL, "percentage points"},
         /* A unit's row is about the unit: its name, points and models are
          * what the data gives (keys); the rest of what it says, texts. */
@@ -106,7 +113,7 @@ static void fixed_meta(cs_table *t, int c, const char *name)
     cs_colkind kind = strncmp(name, "ci_", 3) == 0 || strncmp(name, "delta_", 6) == 0
                           ? CS_COL_INTERVAL
                           : CS_COL_VALUE;
-    const char *unit = NULL;
+    const char *unit = PROBABILITY;
     for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++)
         if (strcmp(meta[i].name, name) == 0) {
             kind = meta[i].kind;
@@ -131,7 +138,7 @@ cs_status cs_columns_fixed(cs_table *t, int c, const char *name, const char *hea
 
 /* A key as a player reads it: its words without underscores ("advance
  * rate"), into buf. */
-static const char *words(const char *key, char *buf, size_t cap)
+const char *cs_columns_words(const char *key, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%s", key);
     for (char *p = buf; *p; p++)
@@ -167,7 +174,7 @@ cs_status cs_columns_param(cs_table *t, int c, const cs_ruleset *rs, int i)
     t->swept[c] = true;
     cs_table_column_meta(t, c, CS_COL_KEY, d->unit);
     char w[128];
-    cs_table_label(t, c, "%s", words(d->key, w, sizeof w));
+    cs_table_label(t, c, "%s", cs_columns_words(d->key, w, sizeof w));
     return cs_table_describe(t, c, type, "parameter %s%s%s%s: %s", d->key, d->unit[0] ? " (" : "",
                              d->unit, d->unit[0] ? ")" : "", d->help);
 }
@@ -181,7 +188,7 @@ cs_status cs_columns_label(cs_table *t, int c, const cs_ruleset *rs, int i)
         return st;
     cs_table_column_meta(t, c, CS_COL_TEXT, NULL);
     char w[128];
-    cs_table_label(t, c, "%s, named", words(rs->params[i].key, w, sizeof w));
+    cs_table_label(t, c, "%s, named", cs_columns_words(rs->params[i].key, w, sizeof w));
     return cs_table_describe(t, c, CS_DT_STRING, "the label ([labels]) of %s's value",
                              rs->params[i].key);
 }
@@ -195,10 +202,11 @@ cs_status cs_columns_outcome(cs_table *t, int c, const cs_ruleset *rs, int o,
     cs_status st = cs_table_set_header(t, c, header ? header : name, true);
     if (st != CS_OK)
         return st;
-    cs_table_column_meta(t, c, which == CS_COLUMNS_P ? CS_COL_VALUE : CS_COL_INTERVAL, NULL);
+    cs_table_column_meta(t, c, which == CS_COLUMNS_P ? CS_COL_VALUE : CS_COL_INTERVAL,
+                         PROBABILITY);
     static const char *const end[] = {"", ", lower bound", ", upper bound"};
     char w[128];
-    cs_table_label(t, c, "%s%s", words(rs->outcomes[o], w, sizeof w), end[which]);
+    cs_table_label(t, c, "%s%s", cs_columns_words(rs->outcomes[o], w, sizeof w), end[which]);
     if (which == CS_COLUMNS_P)
         return cs_table_describe(t, c, CS_DT_NUMBER, "probability of the outcome %s%s",
                                  rs->outcomes[o],
@@ -217,7 +225,7 @@ cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m)
         return st;
     cs_table_column_meta(t, c, CS_COL_VALUE, d->unit);
     char w[128];
-    cs_table_label(t, c, "mean %s", words(d->name, w, sizeof w));
+    cs_table_label(t, c, "mean %s", cs_columns_words(d->name, w, sizeof w));
     return cs_table_describe(t, c, CS_DT_NUMBER,
                              "mean %s%s%s%s over the trials where it was measured: %s", d->name,
                              d->unit[0] ? " (" : "", d->unit, d->unit[0] ? ")" : "", d->help);
@@ -236,11 +244,11 @@ cs_status cs_columns_paired(cs_table *t, int c, const cs_ruleset *rs, int o, int
     cs_status st = cs_table_set_header(t, c, name, true);
     if (st != CS_OK)
         return st;
-    cs_table_column_meta(t, c, which < 3 ? CS_COL_VALUE : CS_COL_INTERVAL, NULL);
+    cs_table_column_meta(t, c, which < 3 ? CS_COL_VALUE : CS_COL_INTERVAL, PROBABILITY);
     static const char *const what[] = {" (A)", " (B)", ", difference (B - A)",
                                        ", difference, lower bound", ", difference, upper bound"};
     char w[128];
-    cs_table_label(t, c, "%s%s", words(out, w, sizeof w), what[which]);
+    cs_table_label(t, c, "%s%s", cs_columns_words(out, w, sizeof w), what[which]);
     switch (which) {
     case 0:
         return cs_table_describe(t, c, CS_DT_NUMBER, "p_%s of variant A", out);
@@ -265,7 +273,7 @@ cs_status cs_columns_unit_param(cs_table *t, int c, const cs_param_def *d)
         return st;
     cs_table_column_meta(t, c, CS_COL_KEY, d->unit);
     char w[128];
-    cs_table_label(t, c, "%s", words(d->key, w, sizeof w));
+    cs_table_label(t, c, "%s", cs_columns_words(d->key, w, sizeof w));
     return cs_table_describe(
         t, c, d->type == CS_PARAM_REAL || d->type == CS_PARAM_INT ? CS_DT_NUMBER : CS_DT_STRING,
         "parameter %s%s%s%s, the unit's value: %s", d->key, d->unit[0] ? " (" : "", d->unit,
@@ -281,7 +289,7 @@ cs_status cs_columns_unit_mean(cs_table *t, int c, const cs_metric_def *d)
         return st;
     cs_table_column_meta(t, c, CS_COL_VALUE, d->unit);
     char w[128];
-    cs_table_label(t, c, "mean %s", words(d->name, w, sizeof w));
+    cs_table_label(t, c, "mean %s", cs_columns_words(d->name, w, sizeof w));
     return cs_table_describe(t, c, CS_DT_NUMBER,
                              "mean %s%s%s%s: %s; measured just beyond base contact, where every "
                              "roll reaches (a property of the unit, whatever the distances)",
@@ -296,7 +304,7 @@ cs_status cs_columns_unit_distance(cs_table *t, int c, double d)
     cs_status st = cs_table_set_header(t, c, name, true);
     if (st != CS_OK)
         return st;
-    cs_table_column_meta(t, c, CS_COL_VALUE, NULL);
+    cs_table_column_meta(t, c, CS_COL_VALUE, PROBABILITY);
     cs_table_label(t, c, "%g" INCH, d);
     return cs_table_describe(t, c, CS_DT_NUMBER,
                              "p_success with the target %g in away, head-on (exact)", d);
