@@ -142,9 +142,11 @@ class Browser:
     def table(self):
         """<table id="results"> as rows of the CSV's cells, header row first:
         a numeric cell's data-value (the CSV's text, which the page may show
-        rounded), else its text."""
+        rounded), a header cell's data-column (its CSV name, which the page
+        shows under the player's label), else its text. Hidden columns too."""
         return self.eval("[...document.querySelectorAll('#results tr')]"
-                         ".map(r => [...r.cells].map(c => c.dataset.value ?? c.textContent))")
+                         ".map(r => [...r.cells].map(c => c.dataset.value ?? c.dataset.column"
+                         " ?? c.textContent))")
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=False)

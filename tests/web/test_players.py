@@ -114,12 +114,12 @@ def test_outcomes(b, site, check, cli):
     b.wait()
     shown = b.eval("document.getElementById('outcome-help').textContent")
     tip = b.eval("[...document.querySelectorAll('#results th')]"
-                 ".find(t => t.textContent === 'p_illegal').title")
+                 ".find(t => t.dataset.column === 'p_illegal').title")
     rules, _, _ = cli(["rules", "t9a"])
     listed = rules.split("\noutcomes (")[1].split("\nSuccess:")[0]
     line = [l for l in listed.split("\n") if l.startswith("  illegal ")][0].split(None, 1)[1]
     check("outcomes explained beside the table, as chargesim rules prints them",
-          line in shown and tip == line, "page %r, tooltip %r, CLI %r" % (shown, tip, line))
+          line in shown and line in tip, "page %r, tooltip %r, CLI %r" % (shown, tip, line))
 
 
 def test_games(b, site, check):

@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, Site, scaled  # noqa: E402
 import test_players as players  # noqa: E402
 import test_units as test_units_mod  # noqa: E402
+import test_columns as columns  # noqa: E402
 
 BIN = WEBDIR = None
 results = []
@@ -314,12 +315,14 @@ def main():
         lambda b, site: players.test_csp(b, site, check),
         lambda b, site: players.test_axe(b, site, check, axe),
         lambda b, site: players.test_offline(Browser, site, check),
-    ]
+    ] + columns.cases(check, cli, cli_args, axe)
     only = os.environ.get("WEB_TESTS")  # e.g. WEB_TESTS=players while working on the page
     numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
                test_cancel, test_twice, test_units]
     try:
-        for test in (pages if only == "players" else numbers + pages):
+        if only == "columns":  # issue 52's columns and words: tests/web/test_columns.py
+            pages, numbers = columns.cases(check, cli, cli_args, axe), []
+        for test in (pages if only in ("players", "columns") else numbers + pages):
             try:
                 test(b, site)
             except Exception as e:  # a case that could not run is a failure

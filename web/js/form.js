@@ -79,22 +79,27 @@ function gameRow(cmd, name, preset, onGame) {
 
 function paramRow(p, pairs, compare) {
   const suggestions = p.type === 'bool' ? ['true', 'false'] : p.choices;
+  // A player's label (the core's), the key beneath as the command line writes it.
   const cells = [
-    el('th', {scope: 'row'}, p.key),
+    el('th', {scope: 'row', title: p.help ?? ''}, p.label && p.label !== p.key ? p.label : p.key,
+       p.label && p.label !== p.key ? el('small', {className: 'key'}, p.key) : null),
     el('td', {className: 'value'},
-       field(p.key, compare ? `${p.key}, A` : p.key, p.default === '' ? '""' : p.default, suggestions,
+       field(p.key, compare ? `${p.label ?? p.key}, A` : p.label ?? p.key, p.default === '' ? '""' : p.default, suggestions,
              get(pairs, p.key))),
   ];
   if (compare) {
     cells.push(el('td', {className: 'value'},
-                  field(`b.${p.key}`, `${p.key}, B`, 'as A', suggestions, get(pairs, `b.${p.key}`))));
+                  field(`b.${p.key}`, `${p.label ?? p.key}, B`, 'as A', suggestions, get(pairs, `b.${p.key}`))));
   }
   const flags = [p.layout ? 'may be drawn per trial' : '', p.assumption ? 'an assumption' : '']
     .filter(Boolean).join('; ');
   cells.push(el('td', {className: 'unit'}, p.unit),
              el('td', {className: 'accepted'}, p.accepted),
-             el('td', {className: 'help'}, p.help, flags ? el('em', {}, ` (${flags})`) : null));
-  return el('tr', {}, ...cells);
+             el('td', {className: 'help', id: `help-${p.key}`}, p.help,
+                flags ? el('em', {}, ` (${flags})`) : null));
+  const row = el('tr', {}, ...cells);
+  for (const input of row.querySelectorAll('input')) input.setAttribute('aria-describedby', `help-${p.key}`);
+  return row;
 }
 
 function paramTable(cmd, rs, pairs) {
@@ -119,11 +124,16 @@ function settings(cmd, pairs) {
   const rows = (info.settings[cmd] ?? []).map((s) => {
     const name = s.key.replace('experiment.', '');
     const id = `setting-${name}`;
-    const f = field(s.key, name, s.default, s.key === 'experiment.method' ? info.methods : [],
+    const label = s.label || name;
+    const f = field(s.key, label, s.default, s.key === 'experiment.method' ? info.methods : [],
                     get(pairs, s.key));
-    f.querySelector('input').id = id;
-    return el('div', {className: 'setting'}, el('label', {htmlFor: id}, name), f,
-              el('small', {}, s.help));
+    const input = f.querySelector('input');
+    input.id = id;
+    input.setAttribute('aria-describedby', `${id}-help`);
+    // The player's label, the key beneath (the command line's), the core's one line.
+    return el('div', {className: 'setting'},
+              el('label', {htmlFor: id}, label, ' ', el('small', {className: 'key'}, name)), f,
+              el('small', {id: `${id}-help`}, s.help));
   });
   return el('fieldset', {className: 'settings'}, el('legend', {}, cmd === 'dice' ? 'dice' : 'experiment'),
             ...rows);

@@ -25,6 +25,8 @@ import * as progress from './progress.js';
 import {find} from './tabs.js';
 import * as offline from './offline.js';
 import * as unitsview from './unitsview.js';
+import * as dicetoggle from './dicetoggle.js';
+import * as glossary from './glossary.js';
 
 let current = {cmd: 'run', pairs: []};
 let shown = null; // the result on screen, or null
@@ -62,6 +64,7 @@ function clearScreen() {
 // The x-axis picker, when the result sweeps more than one key.
 function axes(cmd, result) {
   const keys = plots.sweptKeys(result);
+  if (cmd === 'dice') return fill(byId('chart-axes'), dicetoggle.toggle(choice, () => draw(cmd, result)));
   if (keys.length < 2 || (cmd !== 'run' && cmd !== 'compare')) return fill(byId('chart-axes'));
   const x = keys.includes(choice.x) ? choice.x : plots.defaultX(result, keys);
   const select = el('select', {id: 'chart-x', onchange: () => {
@@ -277,7 +280,9 @@ async function boot() {
   if (location.protocol === 'file:') return; // js/file.js says why
   setState('loading');
   offline.register();
-  form.init(await engine.rulesets());
+  const info = await engine.rulesets();
+  form.init(info);
+  glossary.show(byId('form'), info.glossary);
   nav.build(byId('tabs'), select);
   byId('form').addEventListener('submit', submit);
   byId('cancel').addEventListener('click', () => engine.cancel());

@@ -9,7 +9,8 @@
 //            to 100% on their own, so they are never stacked onto it)
 //   compare  delta (B - A) with its paired interval, as a proportion like
 //            the table's (the note says so)
-//   dice     p of each total, as bars, with the interval of sampled ones
+//   dice     p_at_least (or, as the player picks, p) of each total, as
+//            bars, with the interval of sampled ones
 // An x axis whose values are not all numbers is categorical: points with
 // error bars, never lines joining them.
 
@@ -117,13 +118,21 @@ function compareSpec(result, choice) {
   return {...c, yLabel: 'delta = B - A (proportion)', yMin: -m, yMax: m};
 }
 
-function diceSpec(result) {
-  const p = pct(column(result, 'p'));
-  const lo = column(result, 'ci_low'), hi = column(result, 'ci_high');
+// choice.dice: 'exactly' (p of each total) or, the default since a charge
+// needs at least its distance, 'at least' (p_at_least: the core sums the
+// distribution, exactly where the dice are exact; the page draws it).
+function diceSpec(result, choice) {
+  const least = choice.dice !== 'exactly' && result.header.includes('p_at_least');
+  const [y, l, h] = least ? ['p_at_least', 'ci_low_at_least', 'ci_high_at_least']
+    : ['p', 'ci_low', 'ci_high'];
+  const p = pct(column(result, y));
+  const lo = column(result, l), hi = column(result, h);
   const top = Math.max(...p, ...(hi ? pct(hi) : []));
-  return {xLabel: 'total', yLabel: 'p (%)', bars: true, yMin: 0, yMax: top * 1.1 || 1,
+  const what = least ? 'P(total \u2265 k)' : 'P(total = k)';
+  return {xLabel: 'total k', yLabel: `${what} (%)`, bars: true, yMin: 0, yMax: top * 1.1 || 1,
           xs: result.rows.map((r) => r[0]),
-          series: [{label: lo ? 'p, with its interval' : 'p', ys: p, lo: lo && pct(lo), hi: hi && pct(hi)}]};
+          series: [{label: lo ? `${y}, with its interval` : y, title: what, ys: p,
+                    lo: lo && pct(lo), hi: hi && pct(hi)}]};
 }
 
 // The chart of a result of command cmd, or null (a map has its own view).
@@ -132,6 +141,6 @@ export function specFor(cmd, result, choice = {}, help = () => '') {
   if (result.rows.length === 0) return null;
   if (cmd === 'run') return runSpec(result, choice, help);
   if (cmd === 'compare') return compareSpec(result, choice);
-  if (cmd === 'dice') return diceSpec(result);
+  if (cmd === 'dice') return diceSpec(result, choice);
   return null;
 }

@@ -6,11 +6,13 @@
 
 import {byId, el, fill} from './dom.js';
 import {swatch} from './chart.js';
+import * as columns from './columns.js';
 
 export function clear() {
   for (const id of ['command', 'note', 'notice', 'warning', 'chart-legend', 'chart-axes',
                     'outcome-help', 'map-readout']) fill(byId(id));
   fill(byId('results'));
+  columns.clear(byId('columns-box'));
   byId('output').hidden = true;
   byId('chart-view').hidden = true;
   byId('map-view').hidden = true;
@@ -37,23 +39,36 @@ export function shownNumber(v) {
   return m && (m[1] ?? '').length <= 6 ? v : Number(v).toFixed(6);
 }
 
-// Fills <table id="results"> with result.header and result.rows; a
-// header naming an outcome's share carries its meaning as a tooltip.
-// A numeric cell keeps the CSV's text in data-value.
+// Fills <table id="results"> with result.header and result.rows: each
+// header in the core's words (columns.js: label, CSV name in data-column,
+// description as tooltip and accessible description; an outcome's share
+// adds its meaning), each numeric cell the CSV's text in data-value and
+// shown rounded, a probability (the core's unit says which) as a
+// percentage. Then hides what carries nothing and offers the chooser.
 function table(result, help) {
   const kind = result.header.map((_, c) => (numeric(result.rows, c) ? '' : 'text'));
-  const head = el('thead', {}, el('tr', {}, ...result.header.map((h, c) => {
-    const meaning = h.startsWith('p_') ? help(h.slice(2)) : '';
-    return el('th', {scope: 'col', title: meaning, className: kind[c]}, h);
-  })));
+  const metas = result.header.map((h, c) => result.columns?.[c] ?? {name: h});
+  const prob = metas.map(columns.isProbability);
+  const extra = (c) => {
+    const h = result.header[c];
+    return h.startsWith('p_') ? help(h.slice(2)) : '';
+  };
+  const head = el('thead', {}, el('tr', {}, ...result.header.map((h, c) =>
+    columns.headerCell(h, metas[c], c, extra(c), kind[c]))));
   const body = el('tbody');
   for (const row of result.rows) {
     body.append(el('tr', {}, ...row.map((v, c) => (kind[c] || v === ''
       ? el('td', {className: kind[c]}, v)
-      : el('td', {className: kind[c], dataset: {value: v}}, shownNumber(v))))));
+      : el('td', {className: kind[c], dataset: {value: v}},
+           prob[c] ? columns.percent(v) : shownNumber(v))))));
   }
   fill(byId('results'), head, body);
+  columns.decorate(result.cmd ?? '', result, byId('results'), byId('columns-box'), extra);
 }
+
+// The columns shown, and a choice of them (columns.js).
+export const visibleColumns = columns.visibleColumns;
+export const setVisible = columns.setVisible;
 
 // The outcomes of the table with what each means at the table.
 function outcomes(result, help) {

@@ -152,7 +152,7 @@ function sortable(result) {
       const body = table.tBodies[0];
       const rows = [...body.rows];
       rows.sort((a, b) => {
-        const x = a.cells[c].textContent, y = b.cells[c].textContent;
+        const x = a.cells[c].dataset.value ?? a.cells[c].textContent, y = b.cells[c].dataset.value ?? b.cells[c].textContent;
         if (x === '' || y === '') return (x === '') - (y === '');
         const d = num ? Number(x) - Number(y) : x.localeCompare(y);
         return dir === 'asc' ? d : -d;
