@@ -101,6 +101,20 @@ def test_hidden(b, site, check, cli, cli_args):
                    " document.querySelector('#columns-help dd:not([hidden])') !== null]")
     check("the chooser hides a column (every cell of ci_high), the list of meanings follows",
           after == [True, True], repr(after))
+    hash_ = b.eval("location.hash")
+    check("the chooser's choice is in the link (cols=, every column but ci_high)",
+          "cols=" in hash_ and "ci_high" not in hash_.split("cols=")[1].split(",") and
+          "p_success" in hash_.split("cols=")[1].split(","), hash_)
+    # A link with cols=: those columns alone, the pair never the engine's.
+    cmd, pairs = LINKS["run exact"]
+    b.open(site.url + link(cmd, pairs) + "&cols=distance,p_success")
+    state = b.wait()
+    shown = b.eval("[...document.querySelectorAll('#results thead th')]"
+                   ".filter(th => !th.hidden).map(th => th.dataset.column)")
+    command = b.eval("document.getElementById('command').textContent")
+    check("a link's cols=distance,p_success shows those two columns; the command line has no cols",
+          state == "done" and shown == ["distance", "p_success"] and "cols" not in command,
+          "state %s, shown %r, command %r" % (state, shown, command))
 
 
 def test_percent(b, site, check, cli, cli_args):

@@ -11,6 +11,8 @@
 //   visibleColumns()  the CSV names of the columns shown, in table order
 //   setVisible(names) shows exactly those columns (others hidden), and
 //                     keeps the choice for this command while the page is open
+// A choice is kept in the link too, as cols=NAME,NAME (link.js leaves it out
+// of the engine's pairs), so a link shared shows the same columns.
 
 import {el, fill} from './dom.js';
 
@@ -63,6 +65,24 @@ function hiddenLine(auto) {
   return [...byWhy].map(([why, names]) => `${names.join(', ')} hidden: ${why}`).join('; ');
 }
 
+// The link's cols=... (the CSV names shown), or null.
+function linked() {
+  const piece = location.hash.slice(1).split('&').find((p) => p.startsWith('cols='));
+  if (!piece) return null;
+  try {
+    return new Set(decodeURIComponent(piece.slice(5)).split(',').filter(Boolean));
+  } catch (e) {
+    return null;
+  }
+}
+
+// The link with cols= as the player chose (history.replaceState: no run).
+function relink() {
+  const rest = location.hash.slice(1).split('&').filter((p) => p && !p.startsWith('cols='));
+  rest.push(`cols=${visibleColumns().map(encodeURIComponent).join(',')}`);
+  history.replaceState(null, '', `${location.pathname}${location.search}#${rest.join('&')}`);
+}
+
 function apply() {
   if (!current) return;
   const {table, cols} = current;
@@ -96,6 +116,8 @@ export function decorate(cmd, result, tableNode, box, extra) {
   const autoHidden = new Set(auto.map((a) => a.name));
   const mine = chosen.get(cmd) ?? new Map();
   chosen.set(cmd, mine);
+  const fromLink = linked();
+  if (fromLink) for (const name of result.header) mine.set(name, fromLink.has(name));
   const cols = result.header.map((name, c) => {
     const meta = metas[c];
     const label = meta.label || name;
@@ -104,6 +126,7 @@ export function decorate(cmd, result, tableNode, box, extra) {
       mine.set(name, box2.checked);
       cols[c].shown = box2.checked;
       apply();
+      relink();
     });
     const description = [meta.description, extra(c)].filter(Boolean).join('; ');
     return {
@@ -139,6 +162,7 @@ export function setVisible(names) {
     mine.set(col.name, col.shown);
   }
   apply();
+  relink();
 }
 
 export function clear(box) {

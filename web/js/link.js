@@ -5,7 +5,9 @@
 // (experiment.KEY for [experiment]), compare's --b overrides as
 // b.KEY=VALUE, a map's axes as x=LO..HI:STEP and y=LO..HI:STEP, a dice
 // expression as expr=2d6 (with trials=N and seed=S to sample), the success
-// set as success=a,b. Keys and values are URL-encoded. The pairs keep
+// set as success=a,b; cols=a,b the table's columns shown (the page's own
+// choice, web/js/columns.js: never a pair for the engine). Keys and values
+// are URL-encoded. The pairs keep
 // their order: the first swept key is the outermost, as on the command line.
 
 export const COMMANDS = ['run', 'map', 'compare', 'dice'];
@@ -29,7 +31,7 @@ export function parse(hash) {
       throw new Error(`the link's piece '${piece}' is not valid URL encoding`);
     }
     if (key === 'cmd') cmd = value ?? '';
-    else pairs.push([key, value]);
+    else if (key !== 'cols') pairs.push([key, value]);
   }
   return {cmd, pairs};
 }
