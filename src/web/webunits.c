@@ -92,18 +92,21 @@ static void put_player(json_t *o, const cs_request *r, bool *oom)
         for (int i = 0; i < rs->n_games; i++) {
             const char *t = rs->games[i].title;
             size_t n = strlen(run);
-            if (!rs->games[i].preset || covered(r, t) || strstr(run, t))
+            /* Preset `none` is no game: any move and dice. */
+            if (!rs->games[i].preset || strcmp(rs->games[i].preset, "none") == 0 ||
+                covered(r, t) || strstr(run, t))
                 continue;
-            snprintf(run + n, sizeof run - n, "%s%s", n ? ", " : "", t);
+            snprintf(run + n, sizeof run - n, "%s%s", n ? "; " : "", t);
             cs_webjson_add(others, json_string(t), oom);
         }
     }
     const char *mine = cs_request_list_game(r);
     snprintf(text, sizeof text,
              "%s%s%shas no unit tables here. Unit tables exist for these games only: %s. "
-             "For %s, the Run tab's presets give a unit's charge odds from its move and "
-             "the distance.", mine[0] ? "This list's game, " : "This game ", mine,
-             mine[0] ? ", " : "", list[0] ? list : "none", run[0] ? run : "another game");
+             "For another game%s%s%s, the Run tab's presets give a unit's charge odds from "
+             "its move and the distance.", mine[0] ? "This list's game, " : "This game ", mine,
+             mine[0] ? ", " : "", list[0] ? list : "none", run[0] ? " (" : "", run,
+             run[0] ? ")" : "");
     cs_webjson_set(o, "player", json_string(text), oom);
     cs_webjson_set(o, "games", games, oom);
     cs_webjson_set(o, "run_games", others, oom);

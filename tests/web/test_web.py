@@ -324,7 +324,9 @@ def main():
     numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
                test_cancel, test_twice, test_units, test_units_phone]
     try:
-        chosen = {"players": pages, "units": [test_units_phone]}.get(only, numbers + pages)
+        offline_armies = lambda b, site: players.test_offline_armies(Browser, site, check, WEBDIR)
+        pages.append(offline_armies)
+        chosen = {"players": pages, "units": [test_units_phone, offline_armies]}.get(only, numbers + pages)
         for test in chosen:
             try:
                 test(b, site)
