@@ -156,6 +156,9 @@ const char *cs_web_units(const char *source, const char *distance, const char *r
     if (st == CS_OK) {
         cs_webjson_table(o, cs_request_table(r, 0), &oom);
         put_rows_kind(o, r, &oom);
+        /* Each ruleset with its edition or preset and mapping, for the
+         * table's heading (the CSV's ruleset column names the ruleset only). */
+        cs_webjson_set(o, "about", json_string(cs_request_about(r)), &oom);
     } else if (r) {
         const cs_error *err = cs_request_error(r);
         char cli[sizeof err->msg + 32];

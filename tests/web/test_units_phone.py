@@ -75,7 +75,7 @@ def phone(b, site, binary, check):
     heading = b.eval("document.getElementById('units-heading').textContent")
     check("units: columns every row shares are said once, in the heading",
           "Kingdom of Bretonnia (Warhammer The Old World)" in heading and "catalogue Kingdom of Bretonnia" in heading
-          and "ruleset generic" in heading and "base (none)" in heading, heading)
+          and "ruleset generic preset tow" in heading and "base (none)" in heading, heading)
     b.eval("(() => { const a = document.getElementById('units-all'); a.checked = true;"
            " a.dispatchEvent(new Event('change')); })()")
     check("units, 360 px: 'Show all columns' shows every column",

@@ -26,9 +26,14 @@ export function constant(result) {
 }
 
 // "Bretonnians … · ruleset generic · base (none)": each constant column once.
+// The ruleset as the core names it with its preset and mapping (about),
+// when the table has one.
 function said(result, cols) {
   return cols.map((c) => {
     const v = result.rows[0][c];
+    if (result.header[c] === 'ruleset' && result.about && !result.about.includes(';')) {
+      return `ruleset ${result.about}`;
+    }
     return `${result.header[c]} ${v === '' ? '(none)' : v}`;
   }).join(' · ');
 }
