@@ -17,7 +17,10 @@ OUTDIR/index.json           {"games": [{"folder": "tow", "name": the game
                             "files": [repository
                             paths the army needs: itself, the catalogues it
                             links, their links in turn, and its game
-                            system]}]}], "mappings": [repository paths]}
+                            system]}]}], "mappings": [repository paths],
+                            "bytes": {repository path: its .gz's size}, so
+                            that the page says what saving every army for
+                            offline use costs (issue 52)}
 
 An army is a catalogue that is not a library (library="true"). Which files
 an army needs is found as the units reader finds them (src/io/units_source.c):
@@ -49,6 +52,9 @@ def read(path):
             root.get("library") == "true", links)
 
 
+SIZES = {}  # repository path -> bytes of its .gz
+
+
 def gz(src, dst):
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     with open(src, "rb") as f:
@@ -56,6 +62,7 @@ def gz(src, dst):
     with open(dst, "wb") as out:
         with gzip.GzipFile(filename="", mode="wb", fileobj=out, compresslevel=9, mtime=0) as z:
             z.write(data)
+    SIZES[src] = os.path.getsize(dst)
 
 
 def game(outdir, folder):
@@ -99,7 +106,8 @@ def main():
     for m in mappings:
         gz(m, os.path.join(outdir, "mappings", os.path.basename(m) + ".gz"))
     with open(os.path.join(outdir, "index.json"), "w") as f:
-        json.dump({"games": games, "mappings": mappings}, f, indent=1, sort_keys=True)
+        json.dump({"games": games, "mappings": mappings, "bytes": SIZES}, f, indent=1,
+                  sort_keys=True)
         f.write("\n")
 
 

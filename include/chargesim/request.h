@@ -178,6 +178,12 @@ const struct cs_units *cs_request_units(const cs_request *r);
  * beside it nor in "data" ("" when one was, or it is no roster), so that a
  * front end holding more catalogues (the page's) may add it and run again. */
 const char *cs_request_catalogue_wanted(const cs_request *r);
+/* units: the game of mapping i among those loaded (its `game_system`, as
+ * players name it; "" when it names none), NULL past the last; and the game
+ * a roster names (its gameSystemName, "" for no roster). A front end that
+ * refuses a game with no mapping (error key "mapping") names them. */
+const char *cs_request_mapping_game(const cs_request *r, int i);
+const char *cs_request_list_game(const cs_request *r);
 /* rerun: reads the metadata (once; no run) and gives the command it
  * records, (*argv)[0] the command ("run" or "dice") then its arguments
  * without -o (a --dist CSV's last word "--dist"), and the provenance the

@@ -196,6 +196,9 @@ typedef struct cs_unit {
     char base[CS_UNITS_TEXT]; /* base size as written, "" if unknown */
     char type[CS_UNITS_TEXT]; /* the mapping's type characteristic, "" if none or unknown */
     char mount[CS_UNITS_NAME]; /* the mount of this row, "" on foot or without mounts */
+    /* A second row's label, the mapping's `row` or `alternate_row` (`flying`):
+     * "" for the unit's own row. The CSV shows it only in the name. */
+    char row[CS_UNITS_TEXT];
     int models;               /* a roster's count of models (0: not given, no column) */
     unsigned rules;           /* bit r: the unit has the mapping's rule r */
     /* It cannot declare a charge (a [rule NAME] or [type NAME] with

@@ -20,6 +20,12 @@
  *    command line prints ("chargesim units: message"), "exit", and "notes"
  *    and "summary" when the source was read (a table with no row is refused,
  *    as the command line refuses to write one)}.
+ * The table's answer has "row_kind": each row's second-row label (`flying`,
+ * "" for a unit's own row; units.h), and "about": each ruleset with its
+ * edition or preset and mapping ("generic preset tow, mapping tow.ini"). A refusal of a game no mapping covers
+ * (error key "mapping") has "player": the refusal in a player's words (the
+ * games with unit tables, and the Run tab's games without: no option, id or
+ * path), with those as lists, "games" and "run_games".
  * Either form has "catalogue_wanted": a catalogueId when the source is a
  * roster whose catalogue was neither beside it nor in CS_WEB_DATA (the
  * page then fetches the army it ships under that id and runs once more). */

@@ -232,3 +232,13 @@ const char *cs_request_catalogue_wanted(const cs_request *r)
 {
     return r->u.roster.catalogue_wanted;
 }
+
+const char *cs_request_mapping_game(const cs_request *r, int i)
+{
+    return i >= 0 && i < r->u.n_maps ? r->u.maps[i].game_system : NULL;
+}
+
+const char *cs_request_list_game(const cs_request *r)
+{
+    return r->u.roster.system;
+}

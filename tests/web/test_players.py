@@ -3,9 +3,15 @@
 that look at the page rather than at its numbers. Each takes the shared
 Browser and Site of tests/web/test_web.py and its check()."""
 
+import functools
+import http.server
 import json
 import os
+import threading
 import time
+import types
+
+import browser
 
 WIDE, PHONE = 1280, 360
 
@@ -316,3 +322,81 @@ def test_offline(browser_class, site, check):
               manifest and manifest[2] == "standalone", repr(manifest))
     finally:
         b.close()
+
+
+class _Switch(browser._Quiet):
+    """web/ served, or, while `down` is set, every connection closed unanswered
+    (a fetch fails as with no signal: DevTools' offline mode does not reach
+    the page's worker, which fetches the catalogues)."""
+    down = False
+
+    def handle_one_request(self):
+        if _Switch.down:
+            self.raw_requestline = self.rfile.readline(65537)
+            self.close_connection = True
+            return
+        super().handle_one_request()
+
+
+def test_offline_armies(browser_class, _site, check, webdir):
+    """Issue 52: offline, an army never opened says it was not saved for
+    offline use and offers to save every army (its size the index's); once
+    saved (online), offline again any army's table is made."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(_Switch, directory=webdir))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    site = types.SimpleNamespace(url="http://127.0.0.1:%d/" % server.server_address[1])
+    b = browser_class()
+    off = dict(latency=0, downloadThroughput=-1, uploadThroughput=-1)
+    try:
+        b.open(site.url + "#cmd=units")
+        b.wait(("idle",))
+        b.eval("navigator.serviceWorker.ready.then(() => new Promise(r => {"
+               " const t = () => navigator.serviceWorker.controller ? r(true) :"
+               " setTimeout(t, 50); t(); }))")
+        b.call("Page.reload", ignoreCache=False)  # the units index, through the worker
+        b.wait(("idle",))
+        b.call("Network.enable")
+        b.call("Network.emulateNetworkConditions", offline=True, **off)
+        _Switch.down = True
+        b.eval("document.body.dataset.state = 'going'")
+        b.eval("location.hash = '#cmd=units&source=tow/Bretonnians&distance=6..14'")
+        state = b.wait(("done", "error"), timeout=60)
+        notice = b.eval("document.getElementById('units-notice')?.textContent ?? ''")
+        button = b.eval("document.getElementById('units-save-all')?.textContent ?? ''")
+        command = b.eval("!!document.querySelector('p.command').offsetParent")
+        with open(os.path.join(webdir, "data", "index.json")) as f:
+            index = json.load(f)
+        files = set(index["mappings"])
+        for g in index["games"]:
+            for a in g["armies"]:
+                files.update(a["files"])
+        size = "(%.1f MB)" % (sum(index["bytes"][p] for p in files) / 1e6)
+        check("offline: an army never opened says it was not saved for offline use, offers to "
+              "save every army (%s), and shows no command line" % size,
+              state == "error" and "not saved for offline use" in notice and size in button
+              and "Failed to fetch" not in notice and not command,
+              "%s; %s; %s; command %s" % (state, notice, button, command))
+        b.call("Network.emulateNetworkConditions", offline=False, **off)
+        _Switch.down = False
+        b.eval("document.getElementById('units-save-all').click()")
+        saved = ""
+        for _ in range(600):
+            saved = b.eval("document.getElementById('units-save-status')?.textContent ?? ''")
+            if "Saved" in saved or "Not saved" in saved:
+                break
+            time.sleep(0.1)
+        b.call("Network.emulateNetworkConditions", offline=True, **off)
+        _Switch.down = True
+        results = []
+        for source in ("bsdata-asoiaf/House_Stark", "tow/Bretonnians"):
+            b.eval("document.body.dataset.state = 'going'")
+            b.eval("location.hash = '#cmd=units&source=%s'" % source)
+            results.append(b.wait(("done", "error"), timeout=120))
+        check("offline: after saving every army, any army's table is made with no connection",
+              "Saved" in saved and results == ["done", "done"], "%s; %s" % (saved, results))
+    finally:
+        _Switch.down = False
+        b.close()
+        server.shutdown()
+        server.server_close()

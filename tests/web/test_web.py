@@ -36,6 +36,7 @@ from browser import Browser, Site, scaled  # noqa: E402
 import test_players as players  # noqa: E402
 import test_units as test_units_mod  # noqa: E402
 import test_columns as columns  # noqa: E402
+import test_units_phone as units_phone_mod  # noqa: E402
 
 BIN = WEBDIR = None
 results = []
@@ -225,6 +226,10 @@ def test_units(b, site):
     test_units_mod.run(b, site, BIN, WEBDIR, check)
 
 
+def test_units_phone(b, site):
+    units_phone_mod.run(b, site, BIN, check)
+
+
 def test_bad_value(b, site):
     pairs = [("experiment.ruleset", "t9a"), ("edition", "7"), ("distance", "3..12")]
     state, _ = page_state(b, site.url + fragment("run", pairs))
@@ -318,11 +323,13 @@ def main():
     ] + columns.cases(check, cli, cli_args, axe)
     only = os.environ.get("WEB_TESTS")  # e.g. WEB_TESTS=players while working on the page
     numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
-               test_cancel, test_twice, test_units]
+               test_cancel, test_twice, test_units, test_units_phone]
     try:
-        if only == "columns":  # issue 52's columns and words: tests/web/test_columns.py
-            pages, numbers = columns.cases(check, cli, cli_args, axe), []
-        for test in (pages if only in ("players", "columns") else numbers + pages):
+        offline_armies = lambda b, site: players.test_offline_armies(Browser, site, check, WEBDIR)
+        pages.append(offline_armies)
+        chosen = {"players": pages, "units": [test_units_phone, offline_armies],
+                  "columns": columns.cases(check, cli, cli_args, axe)}.get(only, numbers + pages)
+        for test in chosen:
             try:
                 test(b, site)
             except Exception as e:  # a case that could not run is a failure

@@ -71,17 +71,47 @@ function frame(ctx, spec, box, sx, sy) {
   }
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  const widest = Math.max(...spec.xs.map((x) => ctx.measureText(x).width), 1) + 8;
-  const every = Math.max(1, Math.ceil(spec.xs.length / Math.max(1, (box.right - box.left) / widest)));
+  // Labels that do not fit side by side take two staggered rows (every bar
+  // named: issue 52), else only every so many is written.
+  const {rows, every, caption} = box.under;
+  const put = (text, x, y) => {
+    ctx.fillText(text, x, y);
+    const half = ctx.measureText(text).width / 2;
+    box.written.push({text, left: Math.round(x - half), right: Math.round(x + half)});
+  };
   spec.xs.forEach((x, i) => {
-    if (i % every === 0) ctx.fillText(x, sx(i), box.bottom + 6);
+    if (i % every === 0) put(x, sx(i), box.bottom + 6 + (rows > 1 && i % 2 ? 14 : 0));
   });
-  ctx.fillText(spec.xLabel, (box.left + box.right) / 2, box.bottom + 26);
+  caption.forEach((line, k) => put(line, box.width / 2, box.bottom + 6 + 14 * rows + 4 + 14 * k));
   ctx.save();
   ctx.translate(14, (box.top + box.bottom) / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.fillText(spec.yLabel, 0, -6);
   ctx.restore();
+}
+
+// Words cut into lines no wider than px (a phone's caption is never cut
+// at the canvas's edges).
+function wrap(ctx, text, px) {
+  const lines = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length ? `${lines[lines.length - 1]} ${word}` : word;
+    if (lines.length && ctx.measureText(last).width <= px) lines[lines.length - 1] = last;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+// What goes under the x axis: how many rows of labels, which labels, the
+// caption's lines; and so the room it takes.
+function under(ctx, spec, w, plotW) {
+  ctx.font = '12px system-ui, sans-serif';
+  const slot = plotW / Math.max(spec.xs.length, 1);
+  const widest = Math.max(...spec.xs.map((x) => ctx.measureText(x).width), 1) + 8;
+  const rows = widest > slot && !spec.numeric && widest <= 2 * slot ? 2 : 1;
+  const every = rows > 1 ? 1 : Math.max(1, Math.ceil(spec.xs.length / Math.max(1, plotW / widest)));
+  const caption = spec.xLabel ? wrap(ctx, spec.xLabel, w - 8) : [];
+  return {rows, every, caption, room: 6 + 14 * rows + 4 + 14 * Math.max(caption.length, 1) + 4};
 }
 
 function band(ctx, s, sx, sy, colour) {
@@ -175,7 +205,9 @@ export function draw(canvas, spec) {
   const ctx = canvas.getContext('2d');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, h);
-  const box = {left: 56, right: w - 12, top: 12, bottom: h - 46};
+  const below = under(ctx, spec, w, w - 12 - 56);
+  const box = {left: 56, right: w - 12, top: 12, bottom: h - Math.max(46, below.room), width: w,
+               under: below, written: []};
   const n = spec.xs.length;
   const plotW = box.right - box.left;
   const slot = plotW / Math.max(n, 1);
@@ -196,6 +228,9 @@ export function draw(canvas, spec) {
     for (const k of order) curve(ctx, spec.series[k], k, spec.series.length, spec, sx, sy, st[k]);
   }
   canvas.dataset.errorBars = String(drawnBars);
+  // What was written under the axis, with its extent (the browser test
+  // checks that nothing is cut at the canvas's edges).
+  canvas.dataset.under = JSON.stringify(box.written);
   return st;
 }
 

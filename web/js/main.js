@@ -125,9 +125,13 @@ async function run(state, anyway = false) {
       display(state, result);
       setState('done');
     } else {
-      if (state.cmd !== 'units') form.markError(result.field, result.message);
-      showError(result.cli, result.command);
-      if (state.cmd === 'units') unitsview.showNotes(result);
+      if (state.cmd === 'units') {
+        await unitsview.refused(result); // notices and notes; no command line
+        setState('error');
+      } else {
+        form.markError(result.field, result.message);
+        showError(result.cli, result.command);
+      }
     }
   } catch (e) {
     if (e.cancelled && long) {
@@ -270,6 +274,8 @@ function select(id) {
 
 function submit(event) {
   event.preventDefault();
+  // Dropped files stay the source until an army is picked (unitsview.js).
+  if (current.cmd === 'units' && unitsview.submitDropped()) return;
   const pairs = current.cmd === 'units' ? unitsview.read() : form.read();
   const hash = link.format({cmd: current.cmd, pairs});
   if (hash === location.hash) route();

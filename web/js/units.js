@@ -36,7 +36,7 @@ export function army(idx, source) {
 }
 
 // A repository path as the site holds it, gzipped.
-function url(path) {
+export function url(path) {
   return path.startsWith('experiments/mappings/')
     ? 'data/mappings/' + path.slice('experiments/mappings/'.length) + '.gz'
     : path + '.gz';

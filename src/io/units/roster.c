@@ -231,11 +231,13 @@ static cs_status pick(const char *path, const cs_roster_info *info, cs_units_map
                  maps[i].game_system, maps[i].game_system[0] ? " " : "",
                  maps[i].game_system_id, file ? file + 1 : maps[i].path);
     }
-    return cs_error_set(err, CS_EINPUT, "%s: no mapping for game system `%s` (id %s)%s%s; the "
-                        "mappings cover: %s (write one under experiments/mappings, or pass "
-                        "--mapping)", path, info->system, info->system_id,
-                        rules ? " and ruleset " : "", rules ? rules : "",
-                        covered[0] ? covered : "no game system");
+    /* The key at fault is the mapping (as in units_source.c). */
+    cs_error_set(err, CS_EINPUT, "%s: no mapping for game system `%s` (id %s)%s%s; the "
+                 "mappings cover: %s (write one under experiments/mappings, or pass "
+                 "--mapping)", path, info->system, info->system_id,
+                 rules ? " and ruleset " : "", rules ? rules : "",
+                 covered[0] ? covered : "no game system");
+    return cs_error_key(err, "mapping");
 }
 
 /* ---- the walk ---------------------------------------------------------------- */

@@ -103,13 +103,15 @@ void cs_units_row_unnumbered(const reader *r, const base_unit *b, const proflist
 
 /* Settles a second row: the row `u` with characteristic texts replaced,
  * those feeding `param` (a rule's row) by `num`, or with `alternate` each
- * characteristic's alternate_row text; named with `extra`. */
+ * characteristic's alternate_row text; named with `extra`, and marked as
+ * the mapping's `row` (`flying`), which the page's chart shows (issue 52). */
 static cs_status second_row(reader *r, const base_unit *b, const cs_unit *u,
                             const cs_units_found *found, const char *param, const char *num,
-                            const char *label, int n_sel, const char *extra)
+                            const char *label, int n_sel, const char *extra, const char *row)
 {
     const cs_units_mapping *m = r->m;
     cs_unit v = *u;
+    snprintf(v.row, sizeof v.row, "%s", row);
     cs_units_found f[CS_UNITS_MAX_CHARS];
     memcpy(f, found, sizeof f);
     for (int c = 0; c < m->n_chars; c++) {
@@ -159,7 +161,8 @@ cs_status cs_units_flying_rows(reader *r, const base_unit *b, const cs_unit *u,
                      "the rule's own words say", rule->name, num, rest, at, num);
         }
         if (has)
-            st = second_row(r, b, &v, found, rule->row_param, num, label, n_sel, rule->row);
+            st = second_row(r, b, &v, found, rule->row_param, num, label, n_sel, rule->row,
+                            rule->row);
         cs_units_rule_option opt[4];
         int n_opt = has || n_sel ? 0 : cs_units_rule_options(b->node, rule->name, opt, 4);
         for (int i = 0; st == CS_OK && i < n_opt; i++) {
@@ -173,14 +176,16 @@ cs_status cs_units_flying_rows(reader *r, const base_unit *b, const cs_unit *u,
             }
             cs_units_row_note(&w, "this row takes the option `%s` (%s:%d)", opt[i].name,
                      path_of(r, opt[i].entry), cs_units_xml_line(opt[i].entry));
-            st = second_row(r, b, &w, found, rule->row_param, opt[i].num, label, n_sel, extra);
+            st = second_row(r, b, &w, found, rule->row_param, opt[i].num, label, n_sel, extra,
+                            rule->row);
         }
     }
     for (int c = 0; st == CS_OK && c < m->n_chars; c++) {
         char alt[CS_UNITS_TEXT];
         if (m->chars[c].alternate_row[0] && found[c].n == 1 &&
             cs_units_alternate_text(found[c].text[0], alt, sizeof alt))
-            st = second_row(r, b, u, found, NULL, NULL, label, n_sel, m->chars[c].alternate_row);
+            st = second_row(r, b, u, found, NULL, NULL, label, n_sel, m->chars[c].alternate_row,
+                            m->chars[c].alternate_row);
     }
     return st == CS_OK ? option_rows(r, b, u, found, label, n_sel) : st;
 }
@@ -401,7 +406,8 @@ static cs_status option_rows(reader *r, const base_unit *b, const cs_unit *u,
                 snprintf(extra, sizeof extra, "%s, with %s", m->chars[c].alternate_row, name);
                 if (m->chars[c].alternate_row[0] && found[c].n == 1 &&
                     cs_units_alternate_text(found[c].text[0], alt, sizeof alt))
-                    st = second_row(r, b, &w, found, NULL, NULL, label, n_sel, extra);
+                    st = second_row(r, b, &w, found, NULL, NULL, label, n_sel, extra,
+                                    m->chars[c].alternate_row);
             }
         }
     }

@@ -38,11 +38,15 @@ static cs_status pick_mapping(const char *cat, cs_units_mapping *maps, int n, co
                                 cat, (*out)->path, maps[i].path, id);
         *out = &maps[i];
     }
-    if (!*out)
-        return cs_error_set(err, CS_EINPUT,
-                            "%s: no mapping for game system %s%s%s (write one under "
-                            "experiments/mappings, or pass --mapping)",
-                            cat, id, rules ? " and ruleset " : "", rules ? rules : "");
+    /* The key at fault is the mapping: a front end says which games have
+     * one in its own words (src/web/webunits.c). */
+    if (!*out) {
+        cs_error_set(err, CS_EINPUT,
+                     "%s: no mapping for game system %s%s%s (write one under "
+                     "experiments/mappings, or pass --mapping)",
+                     cat, id, rules ? " and ruleset " : "", rules ? rules : "");
+        return cs_error_key(err, "mapping");
+    }
     return (*out)->rs ? CS_OK : cs_units_mapping_bind(*out, err);
 }
 
