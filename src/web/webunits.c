@@ -74,6 +74,7 @@ const char *cs_web_units(const char *source, const char *distance, const char *r
     }
     if (st == CS_OK) {
         cs_webjson_table(o, cs_request_table(r, 0), &oom);
+        cs_webjson_export(o, r, "units", command, &oom);
     } else if (r) {
         const cs_error *err = cs_request_error(r);
         char cli[sizeof err->msg + 32];
