@@ -22,7 +22,10 @@ document.body.dataset.ms):
     keep their state, the map's form, the long-run warning, messages,
     the Content-Security-Policy, axe-core's accessibility check of each
     tab, and a reload with the network off;
-  - the Units tab (tests/web/test_units.py).
+  - the Units tab (tests/web/test_units.py);
+  - the result's export (tests/web/test_export.py): Download CSV and Copy
+    Markdown equal the command line's -o and --format md, the chart's SVG
+    and PNG carry their title and source line.
 Usage: tests/web/test_web.py BIN WEBDIR. Prints one line per case and
 'N passed, N failed'."""
 
@@ -35,6 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, Site, scaled  # noqa: E402
 import test_players as players  # noqa: E402
 import test_units as test_units_mod  # noqa: E402
+import test_export  # noqa: E402
 
 BIN = WEBDIR = None
 results = []
@@ -314,12 +318,15 @@ def main():
         lambda b, site: players.test_csp(b, site, check),
         lambda b, site: players.test_axe(b, site, check, axe),
         lambda b, site: players.test_offline(Browser, site, check),
+        # The result's export (issue 52): tests/web/test_export.py.
+        lambda b, site: test_export.run(b, site, BIN, check, players, axe),
     ]
-    only = os.environ.get("WEB_TESTS")  # e.g. WEB_TESTS=players while working on the page
+    only = os.environ.get("WEB_TESTS")  # WEB_TESTS=players or export: those cases alone
     numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
                test_cancel, test_twice, test_units]
     try:
-        for test in (pages if only == "players" else numbers + pages):
+        chosen = {"players": pages[:-1], "export": pages[-1:]}.get(only, numbers + pages)
+        for test in chosen:
             try:
                 test(b, site)
             except Exception as e:  # a case that could not run is a failure

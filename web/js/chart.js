@@ -165,16 +165,10 @@ function bars(ctx, spec, sx, sy, width, st) {
   });
 }
 
-// Draws spec; returns the series' styles (for the legend).
-export function draw(canvas, spec) {
-  const dpr = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth || 800;
-  const h = canvas.clientHeight || 360;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  const ctx = canvas.getContext('2d');
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, w, h);
+// Paints spec on ctx, a w by h picture: the on-screen canvas's context, or
+// any pen that speaks the same calls (svgpen.js: the SVG export), so one
+// code path draws every copy of the chart. Returns the series' styles.
+export function paint(ctx, w, h, spec) {
   const box = {left: 56, right: w - 12, top: 12, bottom: h - 46};
   const n = spec.xs.length;
   const plotW = box.right - box.left;
@@ -195,6 +189,21 @@ export function draw(canvas, spec) {
                                                           Number(!!spec.series[b].share));
     for (const k of order) curve(ctx, spec.series[k], k, spec.series.length, spec, sx, sy, st[k]);
   }
+  return st;
+}
+
+// Draws spec on the canvas at its size on screen; returns the series'
+// styles (for the legend).
+export function draw(canvas, spec) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = canvas.clientWidth || 800;
+  const h = canvas.clientHeight || 360;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, w, h);
+  const st = paint(ctx, w, h, spec);
   canvas.dataset.errorBars = String(drawnBars);
   return st;
 }
