@@ -77,6 +77,12 @@ static const char *input_of(const cs_request *r)
 
 cs_status cs_req_export_text(cs_request *r, cs_format fmt, const char *cmdline, cs_text *out)
 {
+    /* The request's own tables are already CSV's (no note is added to a
+     * CSV): written as they are, nothing run or drawn again. */
+    if (fmt == CS_FORMAT_CSV && r->fmt == CS_FORMAT_CSV && r->n_tables > 0) {
+        cs_status st = cs_req_export_tables(r->tables, r->n_tables, fmt, NULL, out);
+        return st == CS_OK ? st : cs_error_set(&r->err, st, "out of memory");
+    }
     cs_table *t;
     int n;
     cs_status st = cs_req_steps_tables(r, fmt, &t, &n);
