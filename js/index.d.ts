@@ -42,6 +42,14 @@ export declare class Table {
   summary: string | null;
   /** map: the grid's geometry. */
   grid: Record<string, number> | null;
+  /** The bytes `chargesim ... -o FILE.csv` writes for `command` (every table). */
+  csv: string | null;
+  /** What `command --format md` prints; null for a command without --format (map). */
+  markdown: string | null;
+  /** chargesim's version. */
+  version: string | null;
+  /** The seed of sampled numbers, as text; null when they are exact. */
+  seed: string | null;
   /** The computation's time in the worker, in milliseconds. */
   ms: number;
   /** The CSV the command line writes, byte for byte. */

@@ -47,6 +47,14 @@ export class Table {
     this.notes = answer.notes ?? [];
     this.summary = answer.summary ?? null;
     this.grid = answer.grid ?? null;
+    // The command line's own output, made by the C core (issue 52): the
+    // bytes `-o FILE.csv` writes (every table) and what `--format md`
+    // prints (null for map); chargesim's version, and the seed of sampled
+    // numbers (null when exact).
+    this.csv = answer.csv ?? null;
+    this.markdown = answer.markdown ?? null;
+    this.version = answer.version ?? null;
+    this.seed = answer.seed ?? null;
     this.ms = ms;
   }
 

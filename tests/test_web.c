@@ -161,6 +161,67 @@ Test(web, a_map_a_comparison_and_dice_give_their_tables)
     command_gives_the_table();
 }
 
+/* The answer's export (issue 52) is the command line's output for the
+ * command shown: "csv" the bytes `COMMAND -o FILE.csv` writes, "markdown"
+ * what `COMMAND --format md` prints (its provenance line quotes that
+ * command, so it is run without --quiet, which the line would quote). */
+static void export_is_the_command_lines(void)
+{
+    const char *command = str("command");
+    char args[17000], path[4096];
+    snprintf(path, sizeof path, "%s/web-export.csv", th_tmpdir());
+    snprintf(args, sizeof args, "%s -o %s", command + 10, path);
+    free(out);
+    free(err);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s: %s", args, err);
+    size_t len;
+    char *csv = th_slurp(path, &len);
+    cr_assert(csv && str("csv"));
+    cr_expect_str_eq(str("csv"), csv, "the answer's CSV and `%s`", args);
+    free(csv);
+    if (strncmp(command, "chargesim map", 13) == 0) {
+        cr_expect(json_is_null(json_object_get(result, "markdown")), "map has no --format");
+        return;
+    }
+    snprintf(args, sizeof args, "%s --format md", command + 10);
+    free(out);
+    free(err);
+    cr_assert_eq(th_cli(args, &out, &err), 0, "%s: %s", args, err);
+    cr_assert(str("markdown"));
+    cr_expect_str_eq(str("markdown"), out, "the answer's Markdown and `%s`", args);
+}
+
+Test(web, the_export_is_the_command_lines_output)
+{
+    exec("run", (const char *const[]){"experiment.ruleset=t9a", "distance=3..6", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    export_is_the_command_lines();
+    cr_expect(json_is_null(json_object_get(result, "seed")));
+    cr_expect_str_eq(str("version"), CS_VERSION);
+    exec("run", (const char *const[]){"experiment.ruleset=generic", "preset=whfb8", "move=4,5",
+                                      "distance=6..8", "pivot=move:distance", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    export_is_the_command_lines();
+    cr_expect(strstr(str("markdown"), "--pivot"), "%s", str("markdown"));
+    exec("run", (const char *const[]){"experiment.ruleset=asoiaf", "distance=4..6",
+                                      "experiment.method=mc", "experiment.trials=2000",
+                                      "experiment.seed=3", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    export_is_the_command_lines();
+    cr_expect_str_eq(str("seed"), "3");
+    exec("map", (const char *const[]){"experiment.ruleset=t9a", "x=-1..1:1", "y=1..2:1", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    export_is_the_command_lines();
+    exec("compare", (const char *const[]){"experiment.ruleset=generic", "preset=tow", "move=4",
+                                          "distance=6..8", "b.move=5", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    export_is_the_command_lines();
+    exec("dice", (const char *const[]){"seed=4", "expr=2d6", "trials=2000", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    export_is_the_command_lines();
+    cr_expect_str_eq(str("seed"), "4");
+}
+
 /* The titles of the result's swept keys, joined by ',' into buf. */
 static const char *swept(char *buf, size_t cap)
 {

@@ -16,6 +16,7 @@
 #include "chargesim/csvw.h"
 #include "chargesim/entries.h"
 #include "chargesim/error.h"
+#include "chargesim/output.h"
 #include "chargesim/report.h"
 #include "chargesim/sched.h"
 
@@ -79,6 +80,11 @@ int cs_cli_threads(const char *cmd, const char *v, int *threads);
  * the other once both are written: the same text, the same existing file,
  * or, before either exists, the same name in the same directory. */
 bool cs_cli_same_file(const char *a, const char *b);
+/* Writes the n tables t into o as the request layer joins them
+ * (reqexport.h), with meta's provenance line (meta may be NULL) under each
+ * md and tex table's note: CS_OK, or the status with err set. */
+cs_status cs_cli_write_export(cs_outfile *o, cs_table *t, int n, cs_format fmt,
+                              const cs_csvw_source *meta, cs_error *err);
 /* Writes tables to `path` (NULL or "-": stdout) through the output module.
  * No rows at all: exit status 2 with a message, nothing written. With
  * `meta` (may be NULL) a CSV written to a regular file gets its CSVW

@@ -136,12 +136,18 @@ static inline const char *cs_req_slot(const cs_request *r, cs_req_slot_id s)
  * them, the run planned) and its run (the engine, the tables, the note). */
 cs_status cs_req_steps_check(cs_request *r);
 cs_status cs_req_steps_run(cs_request *r);
+/* The request's tables made again in format fmt from what its run made
+ * (the run is not repeated; sampled dice are drawn again from their seed):
+ * *n of them into *t, the caller's to free (cs_table_free each, then *t). */
+cs_status cs_req_steps_tables(cs_request *r, cs_format fmt, cs_table **t, int *n);
 /* Frees what the steps built and made. */
 void cs_req_steps_free(cs_request *r);
 /* units' steps (requnits.c): the stages read, checked, analysed and
  * tabulated in one go; what they made freed. */
 cs_status cs_req_units_run(cs_request *r);
 void cs_req_units_free(cs_request *r);
+/* units' table in format fmt from the analysis made (requnits.c). */
+cs_status cs_req_units_table(cs_request *r, cs_format fmt, cs_table *out);
 /* rules' text and draw's display list (reqshow.c). */
 cs_status cs_req_rules_run(cs_request *r);
 cs_status cs_req_draw_run(cs_request *r);

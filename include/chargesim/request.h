@@ -116,6 +116,10 @@ typedef struct cs_request_column {
 bool cs_request_column_at(cs_request *r, int i, int col, cs_request_column *out);
 /* The method that ran ("exact", "mc", ...); "" before a run. */
 const char *cs_request_method(const cs_request *r);
+/* The seed the numbers were drawn with into *seed: true when the run
+ * sampled (any method but exact), false when its numbers were counted
+ * exactly or before a run. */
+bool cs_request_seed(const cs_request *r, uint64_t *seed);
 /* How the numbers were obtained, one paragraph; "" when none. */
 const char *cs_request_note(const cs_request *r);
 /* The precision warning (--precision stopped at its cap), or NULL. */

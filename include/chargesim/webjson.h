@@ -21,6 +21,16 @@ void cs_webjson_table(struct json_t *o, const struct cs_table *t, bool *oom);
  * description, unit, kind: request.h, cs_request_column_at), for the
  * page's headers, charts and column chooser; never guessed from a name. */
 void cs_webjson_columns(struct json_t *o, struct cs_request *r, bool *oom);
+/* The export of request r (run) of command cmd, shown as the command line
+ * `command`, on
+ * o (issue 52): "csv", the bytes `command -o FILE.csv` writes; "markdown",
+ * what `command --format md` prints (null for a command without --format:
+ * map); "version", chargesim's; "seed", the
+ * seed as text where the numbers were sampled, else null. Made by the
+ * request layer (reqexport.h), never here. */
+struct cs_request;
+void cs_webjson_export(struct json_t *o, struct cs_request *r, const char *cmd,
+                       const char *command, bool *oom);
 /* o as compact JSON text (malloc'ed; numbers that read back the same
  * double), or NULL with *oom set (also when it was set already). */
 char *cs_webjson_dump(struct json_t *o, bool *oom);

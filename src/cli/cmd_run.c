@@ -103,23 +103,6 @@ static cs_status files_open(const run_args *a, run_files *f, cs_error *err)
     return st;
 }
 
-/* Provenance: the note line under md/tex tables, or the CSV's metadata. */
-static cs_status add_provenance(const run_args *a, const cs_csvw_source *meta, run_files *f,
-                                cs_table *tables, int n_tables, cs_error *err)
-{
-    cs_status st = CS_OK;
-    for (int t = 0; st == CS_OK && a->fmt != CS_FORMAT_CSV && t < n_tables; t++) {
-        char line[8192];
-        cs_csvw_note(meta, line, sizeof line);
-        if (cs_table_set_note(&tables[t], "%s%s%s", tables[t].note ? tables[t].note : "",
-                              tables[t].note ? " " : "", line))
-            st = cs_error_set(err, CS_ENOMEM, "out of memory");
-    }
-    if (st == CS_OK && f->mpath)
-        st = cs_csvw_write(f->mf.f, meta, &tables[0], err);
-    return st;
-}
-
 static cs_status write_dist(const run_args *a, const cs_csvw_source *meta, run_files *f,
                             cs_error *err)
 {
@@ -147,12 +130,9 @@ static cs_status write_outputs(const run_args *a, run_files *f, cs_error *err)
                            .csv_path = a->out, .input = input,
                            .run = cs_request_run_result(a->req), .pivot = a->pivot,
                            .remade = a->remade};
-    cs_status st = add_provenance(a, &meta, f, tables, n_tables, err);
-    for (int t = 0; st == CS_OK && t < n_tables; t++) {
-        if (t && a->fmt != CS_FORMAT_CSV)
-            fputc('\n', f->of.f);
-        st = cs_tablewrite_out(&tables[t], a->fmt, &f->of, err);
-    }
+    cs_status st = f->mpath ? cs_csvw_write(f->mf.f, &meta, &tables[0], err) : CS_OK;
+    if (st == CS_OK)
+        st = cs_cli_write_export(&f->of, tables, n_tables, a->fmt, &meta, err);
     if (st == CS_OK && a->dist)
         st = write_dist(a, &meta, f, err);
     cs_outfile *const all[] = {&f->of, &f->mf, &f->df, &f->dmf};

@@ -15,6 +15,7 @@
 #include "chargesim/options.h"
 #include "chargesim/output.h"
 #include "chargesim/parse.h"
+#include "chargesim/reqexport.h"
 #include "chargesim/request.h"
 #include "chargesim/sched.h"
 #include "chargesim/tablewrite.h"
@@ -120,6 +121,22 @@ int cs_cli_threads(const char *cmd, const char *v, int *threads)
     return 0;
 }
 
+cs_status cs_cli_write_export(cs_outfile *o, cs_table *t, int n, cs_format fmt,
+                              const cs_csvw_source *meta, cs_error *err)
+{
+    char line[8192];
+    if (meta)
+        cs_csvw_note(meta, line, sizeof line);
+    cs_text s = {0};
+    cs_status st = cs_req_export_tables(t, n, fmt, meta ? line : NULL, &s);
+    if (st != CS_OK)
+        st = cs_error_set(err, st, "out of memory");
+    else if (s.len && fwrite(s.s, 1, s.len, o->f) != s.len)
+        st = cs_outfile_write_error(o, err);
+    free(s.s);
+    return st;
+}
+
 int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int n,
                              cs_format fmt, const cs_csvw_source *meta)
 {
@@ -140,18 +157,8 @@ int cs_cli_write_tables_meta(const char *cmd, const char *path, cs_table *t, int
         if (st == CS_OK)
             st = cs_csvw_write(m.f, meta, &t[0], &err);
     }
-    for (int i = 0; meta && st == CS_OK && fmt != CS_FORMAT_CSV && i < n; i++) {
-        char line[8192];
-        cs_csvw_note(meta, line, sizeof line);
-        if (cs_table_set_note(&t[i], "%s%s%s", t[i].note ? t[i].note : "",
-                              t[i].note ? " " : "", line) != CS_OK)
-            st = cs_error_set(&err, CS_ENOMEM, "out of memory");
-    }
-    for (int i = 0; st == CS_OK && i < n; i++) {
-        if (i && fmt != CS_FORMAT_CSV)
-            fputc('\n', o.f);
-        st = cs_tablewrite_out(&t[i], fmt, &o, &err);
-    }
+    if (st == CS_OK)
+        st = cs_cli_write_export(&o, t, n, fmt, meta, &err);
     free(mpath);
     cs_outfile *const both[] = {&o, &m};
     if (st == CS_OK)

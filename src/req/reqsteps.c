@@ -206,17 +206,32 @@ cs_status cs_req_steps_check(cs_request *r)
     return st;
 }
 
-/* One table of the request's own. */
-static cs_status one_table(cs_request *r)
+/* One table, into *t (*n of them). */
+static cs_status one_table(cs_table **t, int *n, cs_error *err)
 {
-    r->tables = calloc(1, sizeof *r->tables);
-    r->n_tables = r->tables ? 1 : 0;
-    return r->tables ? CS_OK : cs_error_set(&r->err, CS_ENOMEM, "out of memory");
+    *t = calloc(1, sizeof **t);
+    *n = *t ? 1 : 0;
+    return *t ? CS_OK : cs_error_set(err, CS_ENOMEM, "out of memory");
 }
 
 static cs_status oom(cs_request *r, cs_status st)
 {
     return st == CS_OK ? st : cs_error_set(&r->err, st, "out of memory");
+}
+
+/* run's tables in format fmt from its result: the summary, or the pivot
+ * (each of its tables) under --pivot. */
+static cs_status run_tables(cs_request *r, cs_format fmt, cs_table **t, int *n)
+{
+    const char *pivot = cs_req_slot(r, CS_REQ_PIVOT);
+    if (pivot) {
+        char row[256], col[256];
+        const char *what;
+        pivot_parts(pivot, row, col, sizeof row, &what);
+        return cs_report_pivot_column(&r->res, row, col, what, fmt, t, n, &r->err);
+    }
+    cs_status st = one_table(t, n, &r->err);
+    return st == CS_OK ? oom(r, cs_report_summary(&r->res, fmt, &(*t)[0])) : st;
 }
 
 static cs_status run_run(cs_request *r)
@@ -226,16 +241,7 @@ static cs_status run_run(cs_request *r)
         return st;
     r->has_res = true;
     r->made = r->res;
-    const char *pivot = cs_req_slot(r, CS_REQ_PIVOT);
-    if (pivot) {
-        char row[256], col[256];
-        const char *what;
-        pivot_parts(pivot, row, col, sizeof row, &what);
-        st = cs_report_pivot_column(&r->res, row, col, what, r->fmt, &r->tables, &r->n_tables,
-                                    &r->err);
-    } else if ((st = one_table(r)) == CS_OK) {
-        st = oom(r, cs_report_summary(&r->res, r->fmt, &r->tables[0]));
-    }
+    st = run_tables(r, r->fmt, &r->tables, &r->n_tables);
     if (st == CS_OK && r->opts.want_dist) {
         st = oom(r, cs_report_dist(&r->res, &r->dist));
         r->has_dist = st == CS_OK;
@@ -256,7 +262,7 @@ static cs_status run_map(cs_request *r)
         return st;
     r->has_map = true;
     r->made = (cs_run_result){.exp = m->exp, .method = m->method};
-    if ((st = one_table(r)) == CS_OK)
+    if ((st = one_table(&r->tables, &r->n_tables, &r->err)) == CS_OK)
         st = oom(r, cs_report_map(m, &r->tables[0]));
     cs_report_map_caption(m, r->note, sizeof r->note);
     snprintf(r->method, sizeof r->method, "%s", cs_method_name(m->method));
@@ -280,6 +286,25 @@ static void b_description(const cs_request *r, char *buf, size_t cap)
     }
 }
 
+/* compare's table in format fmt from its result: the comparison, or its
+ * pivot under --pivot. */
+static cs_status compare_tables(cs_request *r, cs_format fmt, cs_table **t, int *n)
+{
+    char bd[4096];
+    b_description(r, bd, sizeof bd);
+    const char *pivot = cs_req_slot(r, CS_REQ_PIVOT);
+    cs_status st = one_table(t, n, &r->err);
+    if (st == CS_OK && pivot) {
+        char row[256];
+        const char *colon = strchr(pivot, ':');
+        snprintf(row, sizeof row, "%.*s", (int)(colon - pivot), pivot);
+        st = cs_cmpreport_pivot(&r->cmp, row, colon + 1, bd, fmt, &(*t)[0], &r->err);
+    } else if (st == CS_OK) {
+        st = oom(r, cs_cmpreport_table(&r->cmp, bd, fmt, &(*t)[0]));
+    }
+    return st;
+}
+
 static cs_status run_compare(cs_request *r)
 {
     char bd[4096];
@@ -289,15 +314,7 @@ static cs_status run_compare(cs_request *r)
         return st;
     r->made = (cs_run_result){.exp = r->cmp.a, .method = r->cmp.method};
     b_description(r, bd, sizeof bd);
-    const char *pivot = cs_req_slot(r, CS_REQ_PIVOT);
-    if ((st = one_table(r)) == CS_OK && pivot) {
-        char row[256];
-        const char *colon = strchr(pivot, ':');
-        snprintf(row, sizeof row, "%.*s", (int)(colon - pivot), pivot);
-        st = cs_cmpreport_pivot(&r->cmp, row, colon + 1, bd, r->fmt, &r->tables[0], &r->err);
-    } else if (st == CS_OK) {
-        st = oom(r, cs_cmpreport_table(&r->cmp, bd, r->fmt, &r->tables[0]));
-    }
+    st = compare_tables(r, r->fmt, &r->tables, &r->n_tables);
     cs_cmpreport_note(&r->cmp, bd, false, r->note, sizeof r->note);
     snprintf(r->method, sizeof r->method, "%s", cs_method_name(r->cmp.method));
     /* Not met only past the cap, which the estimators' worst case keeps
@@ -308,18 +325,27 @@ static cs_status run_compare(cs_request *r)
     return st;
 }
 
-static cs_status run_dice(cs_request *r)
+/* dice's table in format fmt: exact dice counted, sampled ones drawn
+ * (the same seed gives the same draws, so the same numbers). */
+static cs_status dice_table(cs_request *r, cs_format fmt, cs_table *t)
 {
     const char *expr = cs_req_slot(r, CS_REQ_EXPR);
     cs_dice d;
-    cs_status st = one_table(r);
-    if (st == CS_OK && (st = cs_dicereport_parse(expr, &d, &r->err)) != CS_OK)
+    cs_status st = cs_dicereport_parse(expr, &d, &r->err);
+    if (st != CS_OK) {
         r->fault = r->slot[CS_REQ_EXPR];
-    if (st != CS_OK)
         return st;
-    st = r->trials ? cs_dicereport_sampled(expr, &d, r->trials, r->seed, r->threads,
-                                           r->confidence, r->fmt, &r->tables[0], &r->err)
-                   : cs_dicereport_exact(expr, &d, r->fmt, &r->tables[0], &r->err);
+    }
+    return r->trials ? cs_dicereport_sampled(expr, &d, r->trials, r->seed, r->threads,
+                                             r->confidence, fmt, t, &r->err)
+                     : cs_dicereport_exact(expr, &d, fmt, t, &r->err);
+}
+
+static cs_status run_dice(cs_request *r)
+{
+    cs_status st = one_table(&r->tables, &r->n_tables, &r->err);
+    if (st == CS_OK)
+        st = dice_table(r, r->fmt, &r->tables[0]);
     if (st == CS_OK) {
         const char *note = r->tables[0].note;
         snprintf(r->note, sizeof r->note, "%s", note ? note : "");
@@ -327,6 +353,26 @@ static cs_status run_dice(cs_request *r)
     } else if (st == CS_ELIMIT) {
         r->fault = r->slot[CS_REQ_EXPR];
     }
+    return st;
+}
+
+cs_status cs_req_steps_tables(cs_request *r, cs_format fmt, cs_table **t, int *n)
+{
+    *t = NULL;
+    *n = 0;
+    cs_status st = CS_OK;
+    if (is(r, "run") && r->has_res)
+        st = run_tables(r, fmt, t, n);
+    else if (is(r, "compare") && r->has_cmp)
+        st = compare_tables(r, fmt, t, n);
+    else if (is(r, "map") && r->has_map && (st = one_table(t, n, &r->err)) == CS_OK)
+        st = oom(r, cs_report_map(&r->map, &(*t)[0]));
+    else if (is(r, "dice") && r->n_tables && (st = one_table(t, n, &r->err)) == CS_OK)
+        st = dice_table(r, fmt, &(*t)[0]);
+    else if (is(r, "units") && r->n_tables && (st = one_table(t, n, &r->err)) == CS_OK)
+        st = cs_req_units_table(r, fmt, &(*t)[0]);
+    else if (!r->n_tables)
+        st = cs_error_set(&r->err, CS_EINPUT, "no tables: the request has not run");
     return st;
 }
 

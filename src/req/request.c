@@ -357,6 +357,19 @@ const char *cs_request_note(const cs_request *r)
     return r->note;
 }
 
+bool cs_request_seed(const cs_request *r, uint64_t *seed)
+{
+    if (!r->method[0] || strcmp(r->method, "exact") == 0)
+        return false;
+    if (strcmp(r->cmd, "dice") == 0)
+        *seed = r->seed;
+    else if (r->made.exp)
+        *seed = r->made.exp->seed;
+    else
+        return false;
+    return true;
+}
+
 const char *cs_request_warning(const cs_request *r)
 {
     return r->warning[0] ? r->warning : NULL;

@@ -120,9 +120,10 @@ static void about(cs_req_units *u)
     }
 }
 
-/* Stage 5: the table (src/io/units/units_table.c), titled by the source or,
- * for a roster, by the list: its three forms give the same bytes. */
-static cs_status tabulate(cs_request *r)
+/* Stage 5: the table (src/io/units/units_table.c) in format fmt, titled
+ * by the source or, for a roster, by the list: its three forms give the
+ * same bytes. */
+cs_status cs_req_units_table(cs_request *r, cs_format fmt, cs_table *out)
 {
     cs_req_units *u = &r->u;
     const cs_units_grid *g = &u->g;
@@ -147,12 +148,18 @@ static cs_status tabulate(cs_request *r)
              "Charge odds per unit, %s (%s; method exact, head-on; distances %g to %g by %g in%s)",
              ro->system_id[0] ? list : cs_req_slot(r, CS_REQ_SOURCE), u->about, g->lo,
              cs_units_grid_at(g, cs_units_grid_count(g) - 1), g->step, plain);
+    cs_status st = cs_units_table(&u->units, u->res, g, fmt, title, out);
+    return st == CS_OK ? st : cs_error_set(&r->err, st, "out of memory");
+}
+
+static cs_status tabulate(cs_request *r)
+{
     r->tables = calloc(1, sizeof *r->tables);
     r->n_tables = r->tables ? 1 : 0;
-    cs_status st = r->tables ? cs_units_table(&u->units, u->res, g, r->fmt, title, &r->tables[0])
-                             : CS_ENOMEM;
+    cs_status st = r->tables ? cs_req_units_table(r, r->fmt, &r->tables[0])
+                             : cs_error_set(&r->err, CS_ENOMEM, "out of memory");
     if (st != CS_OK)
-        return cs_error_set(&r->err, st, "out of memory");
+        return st;
     /* A table with no row is refused, as a file with none would be. */
     if (r->tables[0].nrows == 0)
         return cs_error_set(&r->err, CS_EINPUT, "no rows to write; nothing written");

@@ -106,8 +106,6 @@ static json_t *text(const char *s)
     return s ? json_string_nocheck(s) : json_null();
 }
 
-/* A table's "header" (its column titles) and "rows" (every cell as text):
- * what the page shows cell for cell. */
 /* The commands a link may name (the Units tab has its own entry point). */
 static bool page_command(const char *cmd)
 {
@@ -115,10 +113,11 @@ static bool page_command(const char *cmd)
            strcmp(cmd, "dice") == 0;
 }
 
-static json_t *result(cs_request *r, bool *oom)
+static json_t *result(cs_request *r, const char *cmd, const char *command, bool *oom)
 {
     json_t *o = json_object();
     cs_webjson_set(o, "ok", json_true(), oom);
+    cs_webjson_export(o, r, cmd, command, oom);
     cs_webjson_set(o, "method", text(cs_request_method(r)), oom);
     cs_webjson_set(o, "note", text(cs_request_note(r)), oom);
     cs_webjson_set(o, "notice", json_null(), oom);
@@ -215,7 +214,7 @@ const char *cs_web_exec(cs_web_link *l)
     int fault = r ? cs_request_fault(r) : -1;
     const char *field = !r ? NULL : fault >= 0 ? l->key[fault] : cs_request_fault_key(r);
     bool oom = false;
-    json_t *o = st == CS_OK ? result(r, &oom) : refusal(l, &err, field, &oom);
+    json_t *o = st == CS_OK ? result(r, l->cmd, command, &oom) : refusal(l, &err, field, &oom);
     cs_webjson_set(o, "cmd", text(l->cmd), &oom);
     cs_webjson_set(o, "command", text(command), &oom);
     cs_request_free(r);

@@ -3,10 +3,18 @@
 #include "chargesim/webjson.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "chargesim/options.h"
+#include "chargesim/reqexport.h"
 #include "chargesim/request.h"
 #include "chargesim/table.h"
+
+#ifndef CS_VERSION
+#define CS_VERSION "unknown"
+#endif
 
 /* A text as it is (the command line's bytes, whatever they hold). */
 static json_t *str(const char *s)
@@ -58,6 +66,41 @@ void cs_webjson_columns(json_t *o, cs_request *r, bool *oom)
                                        "kind", c.kind),
                        oom);
     cs_webjson_set(o, "columns", cols, oom);
+/* Key of o set to r's tables in format fmt as the command line `cmdline`
+ * writes them; null when that failed (the page then offers no export). */
+static void export_text(json_t *o, const char *key, cs_request *r, cs_format fmt,
+                        const char *cmdline, bool *oom)
+{
+    cs_text t = {0};
+    cs_status st = cs_req_export_text(r, fmt, cmdline, &t);
+    if (st == CS_ENOMEM)
+        *oom = true;
+    cs_webjson_set(o, key, st == CS_OK && t.s ? json_stringn_nocheck(t.s, t.len) : json_null(),
+                   oom);
+    free(t.s);
+}
+
+void cs_webjson_export(json_t *o, cs_request *r, const char *cmd, const char *command, bool *oom)
+{
+    export_text(o, "csv", r, CS_FORMAT_CSV, command, oom);
+    /* A command without --format (map) prints no Markdown: null. */
+    size_t n = strlen(command) + sizeof " --format md";
+    char *md = malloc(n);
+    if (!cs_opt_by_key(cs_opt_table_of(cmd), "format")) {
+        cs_webjson_set(o, "markdown", json_null(), oom);
+    } else if (md) {
+        snprintf(md, n, "%s --format md", command);
+        export_text(o, "markdown", r, CS_FORMAT_MD, md, oom);
+    } else {
+        *oom = true;
+    }
+    free(md);
+    cs_webjson_set(o, "version", json_string(CS_VERSION), oom);
+    uint64_t seed = 0;
+    bool sampled = cs_request_seed(r, &seed);
+    char text[32];
+    snprintf(text, sizeof text, "%llu", (unsigned long long)seed);
+    cs_webjson_set(o, "seed", sampled ? json_string(text) : json_null(), oom);
 }
 
 char *cs_webjson_dump(json_t *o, bool *oom)

@@ -160,6 +160,7 @@ const char *cs_web_units(const char *source, const char *distance, const char *r
         /* Each ruleset with its edition or preset and mapping, for the
          * table's heading (the CSV's ruleset column names the ruleset only). */
         cs_webjson_set(o, "about", json_string(cs_request_about(r)), &oom);
+        cs_webjson_export(o, r, "units", command, &oom);
     } else if (r) {
         const cs_error *err = cs_request_error(r);
         char cli[sizeof err->msg + 32];

@@ -22,7 +22,10 @@ document.body.dataset.ms):
     keep their state, the map's form, the long-run warning, messages,
     the Content-Security-Policy, axe-core's accessibility check of each
     tab, and a reload with the network off;
-  - the Units tab (tests/web/test_units.py).
+  - the Units tab (tests/web/test_units.py);
+  - the result's export (tests/web/test_export.py): Download CSV and Copy
+    Markdown equal the command line's -o and --format md, the chart's SVG
+    and PNG carry their title and source line.
 Usage: tests/web/test_web.py BIN WEBDIR. Prints one line per case and
 'N passed, N failed'."""
 
@@ -37,6 +40,7 @@ import test_players as players  # noqa: E402
 import test_units as test_units_mod  # noqa: E402
 import test_columns as columns  # noqa: E402
 import test_units_phone as units_phone_mod  # noqa: E402
+import test_export  # noqa: E402
 
 BIN = WEBDIR = None
 results = []
@@ -321,14 +325,17 @@ def main():
         lambda b, site: players.test_axe(b, site, check, axe),
         lambda b, site: players.test_offline(Browser, site, check),
     ] + columns.cases(check, cli, cli_args, axe)
-    only = os.environ.get("WEB_TESTS")  # e.g. WEB_TESTS=players while working on the page
+    # The result's export (issue 52): tests/web/test_export.py.
+    export_case = lambda b, site: test_export.run(b, site, BIN, check, players, axe)  # noqa: E731
+    only = os.environ.get("WEB_TESTS")  # WEB_TESTS=players, columns, units or export: those alone
     numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
                test_cancel, test_twice, test_units, test_units_phone]
     try:
-        offline_armies = lambda b, site: players.test_offline_armies(Browser, site, check, WEBDIR)
+        offline_armies = lambda b, site: players.test_offline_armies(Browser, site, check, WEBDIR)  # noqa: E731
         pages.append(offline_armies)
         chosen = {"players": pages, "units": [test_units_phone, offline_armies],
-                  "columns": columns.cases(check, cli, cli_args, axe)}.get(only, numbers + pages)
+                  "columns": columns.cases(check, cli, cli_args, axe),
+                  "export": [export_case]}.get(only, numbers + pages + [export_case])
         for test in chosen:
             try:
                 test(b, site)

@@ -128,6 +128,8 @@ function band(ctx, s, sx, sy, colour) {
 // The error bars the last draw() made (its canvas's data-error-bars: what
 // the browser test reads of a picture).
 let drawnBars = 0;
+// What paint() last wrote under the axis, with its extent.
+let written = [];
 
 function errorBar(ctx, x, lo, hi, sy) {
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return;
@@ -195,19 +197,14 @@ function bars(ctx, spec, sx, sy, width, st) {
   });
 }
 
-// Draws spec; returns the series' styles (for the legend).
-export function draw(canvas, spec) {
-  const dpr = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth || 800;
-  const h = canvas.clientHeight || 360;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  const ctx = canvas.getContext('2d');
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, w, h);
+// Paints spec on ctx, a w by h picture: the on-screen canvas's context, or
+// any pen that speaks the same calls (svgpen.js: the SVG export), so one
+// code path draws every copy of the chart. Returns the series' styles.
+export function paint(ctx, w, h, spec) {
   const below = under(ctx, spec, w, w - 12 - 56);
   const box = {left: 56, right: w - 12, top: 12, bottom: h - Math.max(46, below.room), width: w,
                under: below, written: []};
+  written = box.written;
   const n = spec.xs.length;
   const plotW = box.right - box.left;
   const slot = plotW / Math.max(n, 1);
@@ -227,10 +224,25 @@ export function draw(canvas, spec) {
                                                           Number(!!spec.series[b].share));
     for (const k of order) curve(ctx, spec.series[k], k, spec.series.length, spec, sx, sy, st[k]);
   }
+  return st;
+}
+
+// Draws spec on the canvas at its size on screen; returns the series'
+// styles (for the legend).
+export function draw(canvas, spec) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = canvas.clientWidth || 800;
+  const h = canvas.clientHeight || 360;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, w, h);
+  const st = paint(ctx, w, h, spec);
   canvas.dataset.errorBars = String(drawnBars);
   // What was written under the axis, with its extent (the browser test
   // checks that nothing is cut at the canvas's edges).
-  canvas.dataset.under = JSON.stringify(box.written);
+  canvas.dataset.under = JSON.stringify(written);
   return st;
 }
 

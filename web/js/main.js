@@ -27,6 +27,7 @@ import * as offline from './offline.js';
 import * as unitsview from './unitsview.js';
 import * as dicetoggle from './dicetoggle.js';
 import * as glossary from './glossary.js';
+import * as exporter from './export.js';
 
 let current = {cmd: 'run', pairs: []};
 let shown = null; // the result on screen, or null
@@ -56,6 +57,7 @@ function clearScreen() {
   progress.clearAsk();
   results.clear();
   unitsview.clear();
+  exporter.clear();
   byId('error').hidden = true;
   fill(byId('error'));
   shown = null;
@@ -96,6 +98,7 @@ function display(state, result) {
     // The Units tab (unitsview.js): its table, sortable, its chart and notes.
     results.show(result, () => '');
     unitsview.show(result, !!state.dropped);
+    exporter.show(state.cmd, result);
     return;
   }
   if (result.method === 'exact' && state.cmd !== 'dice') {
@@ -103,6 +106,11 @@ function display(state, result) {
   }
   results.show(result, helpFor(state.pairs));
   draw(state.cmd, result);
+  // The export draws the chart as it is now (the x axis picked since).
+  exporter.show(state.cmd, result, {
+    chart: () => plots.specFor(state.cmd, result, choice, helpFor(state.pairs)),
+    map: state.cmd === 'map' ? (ctx, w, h) => mapview.paint(ctx, result, w, h) : null,
+  });
 }
 
 // Runs state. A run projected past progress.LONG_SECONDS is stopped after

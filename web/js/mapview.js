@@ -25,10 +25,8 @@ export function percentText(cell) {
   return `${m[1]}${whole}${rest ? `.${rest}` : ''}%`;
 }
 
-function layout(canvas, pic) {
-  const w = canvas.clientWidth || 800;
+function layout(w, h, pic) {
   PAD = w < 560 ? NARROW : WIDE;
-  const h = canvas.clientHeight || 480;
   const [xmin, xmax, ymin, ymax] = pic.extent;
   const s = Math.min((w - PAD.left - PAD.right) / (xmax - xmin), (h - PAD.top - PAD.bottom) / (ymax - ymin));
   return {w, h, s, X: (x) => PAD.left + (x - xmin) * s, Y: (y) => h - PAD.bottom - (y - ymin) * s,
@@ -202,6 +200,23 @@ function legend(ctx, pic, L) {
   });
 }
 
+function paintMap(ctx, result, L) {
+  const pic = result.picture;
+  cells(ctx, result.grid, pic, L);
+  contours(ctx, pic, L);
+  charger(ctx, pic.charger, L);
+  axes(ctx, pic, L);
+  legend(ctx, pic, L);
+}
+
+// Paints the map of result on ctx as a w by h picture (the export's print
+// copy, figure.js), leaving the screen's layout as it was.
+export function paint(ctx, result, w, h) {
+  const screen = PAD;
+  paintMap(ctx, result, layout(w, h, result.picture));
+  PAD = screen;
+}
+
 // Draws result (a map's table, grid and picture) on canvas; readout(text)
 // is called with the value under the pointer.
 export function draw(canvas, result, readout) {
@@ -210,17 +225,13 @@ export function draw(canvas, result, readout) {
   const lo = result.header.indexOf('ci_low'), hi = result.header.indexOf('ci_high');
   const stand = result.header.indexOf('p_cannot_stand');
   const dpr = window.devicePixelRatio || 1;
-  const L = layout(canvas, pic);
+  const L = layout(canvas.clientWidth || 800, canvas.clientHeight || 480, pic);
   canvas.width = Math.round(L.w * dpr);
   canvas.height = Math.round(L.h * dpr);
   const ctx = canvas.getContext('2d');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, L.w, L.h);
-  cells(ctx, g, pic, L);
-  contours(ctx, pic, L);
-  charger(ctx, pic.charger, L);
-  axes(ctx, pic, L);
-  legend(ctx, pic, L);
+  paintMap(ctx, result, L);
   canvas.onmousemove = (event) => {
     const r = canvas.getBoundingClientRect();
     const x = (event.clientX - r.left - PAD.left) / L.s + L.xmin;

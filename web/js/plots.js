@@ -139,8 +139,10 @@ function diceSpec(result, choice) {
 // choice.x: the x axis the player picked; help(outcome): its meaning.
 export function specFor(cmd, result, choice = {}, help = () => '') {
   if (result.rows.length === 0) return null;
-  if (cmd === 'run') return runSpec(result, choice, help);
-  if (cmd === 'compare') return compareSpec(result, choice);
+  // A pivot (--pivot) is a table of one column's values, rows by columns:
+  // no p_success or delta column to draw, so no chart.
+  if (cmd === 'run') return result.header.includes('p_success') ? runSpec(result, choice, help) : null;
+  if (cmd === 'compare') return result.header.includes('delta') ? compareSpec(result, choice) : null;
   if (cmd === 'dice') return diceSpec(result, choice);
   return null;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "chargesim/cmdline.h"
+#include "chargesim/reqexport.h"
 
 #ifndef CS_VERSION
 #define CS_VERSION "unknown"
@@ -233,32 +234,6 @@ cs_status cs_csvw_write(FILE *f, const cs_csvw_source *src, const cs_table *t, c
 void cs_csvw_note(const cs_csvw_source *src, char *buf, size_t cap)
 {
     char cmd[4096];
-    const char *hex = input_sha256(src);
     command_line(src, cmd, sizeof cmd);
-    /* A code span; one holding a backquote is fenced by two (CommonMark). */
-    const char *fence = strchr(cmd, '`') ? "`` " : "`";
-    int n = snprintf(buf, cap, "Made by chargesim %s: %s%s%s", CS_VERSION, fence, cmd,
-                     strchr(cmd, '`') ? " ``" : "`");
-    if (src->input && n >= 0 && (size_t)n < cap)
-        n += snprintf(buf + n, cap - (size_t)n, "; %s SHA-256 %s", src->input, hex);
-    if (src->run && n >= 0 && (size_t)n < cap) {
-        const cs_experiment *e = src->run->exp;
-        char succ[256] = "";
-        for (int o = 0; o < e->rs->n_outcomes; o++)
-            if (e->rs->success_mask & (1u << o)) {
-                size_t used = strlen(succ);
-                snprintf(succ + used, sizeof succ - used, "%s%s", used ? ", " : "",
-                         e->rs->outcomes[o]);
-            }
-        char prec[32] = "off";
-        if (e->precision > 0.0)
-            snprintf(prec, sizeof prec, "%g", e->precision);
-        snprintf(buf + n, cap - (size_t)n,
-                 "; ruleset %s, method %s, trials %llu, seed %llu, confidence %g, precision %s, "
-                 "success: %s.",
-                 e->rs->name, cs_method_name(src->run->method), (unsigned long long)e->trials,
-                 (unsigned long long)e->seed, e->confidence, prec, succ);
-    } else if (n >= 0 && (size_t)n < cap) {
-        snprintf(buf + n, cap - (size_t)n, ".");
-    }
+    cs_req_export_note(cmd, src->input, src->run, buf, cap);
 }
