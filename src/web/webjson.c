@@ -66,6 +66,8 @@ void cs_webjson_columns(json_t *o, cs_request *r, bool *oom)
                                        "kind", c.kind),
                        oom);
     cs_webjson_set(o, "columns", cols, oom);
+}
+
 /* Key of o set to r's tables in format fmt as the command line `cmdline`
  * writes them; null when that failed (the page then offers no export). */
 static void export_text(json_t *o, const char *key, cs_request *r, cs_format fmt,
