@@ -66,6 +66,43 @@ else fail "units table differs"; diff units.csv units.js.csv | head >&2 || true;
 if cmp -s units.err units.js.err; then ok "units tow/Bretonnians: the command line's notes and summary"
 else fail "units notes differ"; diff units.err units.js.err | head >&2 || true; fi
 
+# Same request, same numbers (tests/bindings/same.json): one request per
+# command through the package, with the keys as the Python module takes
+# them, against the command line's -o file, byte for byte and cell for cell
+# (tests/bindings/same.mjs, same_check.py); units also from a plain folder
+# (dataDir, a path and a file: URL) and as dropped files.
+mkdir -p same/cli same/js same/drop
+cp "$root/tests/bindings/same.mjs" same.mjs # beside node_modules, where 'chargesim' resolves
+node same.mjs "$root/tests/bindings/same.json" "$data" "$root" same/js \
+    2>same.err || { cat same.err >&2; fail "same.mjs"; }
+/usr/bin/python3 - "$root/tests/bindings/same.json" >same.args <<'EOF'
+import json, sys
+for q in json.load(open(sys.argv[1]))["requests"]:
+    print("%s\t%d" % (q["cmd"], len(q["cli"])))
+    print("\n".join(q["cli"]))
+EOF
+exec 3<same.args
+while IFS='	' read -r name n <&3; do
+    : >same/args
+    i=0
+    while [ "$i" -lt "$n" ] && IFS= read -r a <&3; do printf '%s\n' "$a" >>same/args; i=$((i + 1)); done
+    # shellcheck disable=SC2046
+    (cd "$root" && IFS='
+' && "$bin" $(cat "$tmp/same/args") -o "$tmp/same/cli/$name.csv") </dev/null >/dev/null 2>&1 ||
+        fail "chargesim $name (same.json) exited non-zero"
+done
+exec 3<&-
+cp same/cli/units.csv same/cli/units-dataDir.csv
+cp same/cli/units.csv same/cli/units-dataDir-url.csv
+# The dropped files, as the command line reads them in a folder of their own.
+touch same/js/units-files.list
+while IFS= read -r f; do cp "$root/$f" same/drop/; done <same/js/units-files.list
+first=$(head -n 1 same/js/units-files.list)
+(cd same/drop && "$bin" units "$(basename "${first:-none}")" --distance 4..20 -o ../cli/units-files.csv) \
+    </dev/null >/dev/null 2>&1 || fail "chargesim units (dropped files) exited non-zero"
+/usr/bin/python3 "$root/tests/bindings/same_check.py" same/cli same/js run map compare dice units \
+    units-dataDir units-dataDir-url units-files || failed=1
+
 # A refusal, then an aborted run and a request after it.
 cat >errors.mjs <<'EOF'
 import {writeFileSync} from 'node:fs';
