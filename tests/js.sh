@@ -9,6 +9,11 @@
 #   - a refusal: the command line's message, field and exit status;
 #   - an aborted run (AbortSignal), then a next request that works;
 #   - the package's size unpacked, under 2.5 MB;
+#   - one request per command (tests/bindings/same.json) against the command
+#     line's -o file, byte for byte and cell for cell, with the keys as the
+#     Python module takes them; units from a plain dataDir and dropped files;
+#   - TypeScript: tests/bindings/api.mts compiled against index.d.ts
+#     (tsc --noEmit --strict), skipped with its reason when tsc is missing;
 #   - the same tarball imported by a page in headless Chromium
 #     (tests/web/test_pkg.py).
 # Run by make test-web (it needs the web build: the engine and web/data).
@@ -103,6 +108,25 @@ first=$(head -n 1 same/js/units-files.list)
 /usr/bin/python3 "$root/tests/bindings/same_check.py" same/cli same/js run map compare dice units \
     units-dataDir units-dataDir-url units-files || failed=1
 
+# The declarations (js/index.d.ts) against a TypeScript program of the
+# package's API (tests/bindings/api.mts), compiled with tsc --noEmit
+# --strict, TypeScript being a test-only tool of make deps-web (npm); when
+# it is not installed, a skip that says so (never a silent pass).
+tsc=$root/build-web/npm/node_modules/typescript/bin/tsc
+if [ -f "$tsc" ]; then
+    cp "$root/tests/bindings/api.mts" api.mts
+    if node "$tsc" --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext \
+        api.mts >tsc.log 2>&1; then
+        ok "TypeScript $(node "$tsc" --version | cut -d' ' -f2): tests/bindings/api.mts compiles (--strict) against index.d.ts"
+    else
+        fail "tsc --strict: tests/bindings/api.mts against index.d.ts"
+        cat tsc.log >&2
+    fi
+else
+    printf 'js: SKIP: TypeScript declarations not checked: %s not installed (make deps-web installs it from the npm registry)\n' \
+        "build-web/npm/node_modules/typescript" >&2
+fi
+
 # A refusal, then an aborted run and a request after it.
 cat >errors.mjs <<'EOF'
 import {writeFileSync} from 'node:fs';
@@ -118,8 +142,7 @@ try {
 const ac = new AbortController();
 let progress = 0;
 const long = cs.run({'experiment.ruleset': 'generic', preset: 'whfb8', move: '3..10',
-                     distance: '1..24', 'experiment.method': 'mc',
-                     'experiment.trials': 2000000000},
+                     distance: '1..24', method: 'mc', trials: 2000000000},
                     {signal: ac.signal, onProgress: () => { progress++; }});
 setTimeout(() => ac.abort(), 300);
 const t0 = Date.now();
