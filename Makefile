@@ -313,7 +313,7 @@ asan: deps
 	  SAN="-fsanitize=address -fno-omit-frame-pointer" \
 	  TEST_ENV="CS_BIN=$(CURDIR)/build-asan/bin/chargesim CS_ROOT=$(CURDIR) CS_TEST_TIME_SCALE=5 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp" \
-	  PY_ENV="LD_PRELOAD=$$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
+	  PY_ENV="LD_PRELOAD='$$(gcc -print-file-name=libasan.so) $(CURDIR)/build-asan/libchargesim.so.0'"
 
 ubsan: deps
 	@$(MAKE) --no-print-directory check BUILD=build-ubsan BIN=build-ubsan/bin/chargesim OPT="-O1 -g" \
