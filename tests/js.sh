@@ -12,6 +12,7 @@
 #   - one request per command (tests/bindings/same.json) against the command
 #     line's -o file, byte for byte and cell for cell, with the keys as the
 #     Python module takes them; units from a plain dataDir and dropped files;
+#   - a dropped roster alone, its catalogue fetched by its id (as the page);
 #   - TypeScript: tests/bindings/api.mts compiled against index.d.ts
 #     (tsc --noEmit --strict), skipped with its reason when tsc is missing;
 #   - the same tarball imported by a page in headless Chromium
@@ -107,6 +108,19 @@ first=$(head -n 1 same/js/units-files.list)
     </dev/null >/dev/null 2>&1 || fail "chargesim units (dropped files) exited non-zero"
 /usr/bin/python3 "$root/tests/bindings/same_check.py" same/cli same/js run map compare dice units \
     units-dataDir units-dataDir-url units-files || failed=1
+
+# A dropped roster alone, its catalogue found among the data folder's by
+# its catalogueId (our Bretonnian list without New Recruit's group
+# attributes, as tests/web/test_units.py drops it in the page).
+mkdir -p roster
+sed 's/ group="[^"]*"//g' "$root/tests/data/rosters/own/tow-bretonnia.ros" >roster/list.ros
+cp "$root/tests/bindings/roster.mjs" roster.mjs
+node roster.mjs "$data" roster/list.ros >roster/js.csv 2>roster/js.err || { cat roster/js.err >&2; fail "roster.mjs"; }
+(cd roster && CS_DATA=$root/data "$bin" units list.ros -o cli.csv) </dev/null >/dev/null 2>&1 ||
+    fail "chargesim units list.ros exited non-zero"
+if [ -s roster/cli.csv ] && cmp -s roster/cli.csv roster/js.csv; then
+    ok "a dropped roster alone: its catalogue fetched by its id, chargesim units' CSV"
+else fail "a dropped roster alone differs from chargesim units"; fi
 
 # The declarations (js/index.d.ts) against a TypeScript program of the
 # package's API (tests/bindings/api.mts), compiled with tsc --noEmit

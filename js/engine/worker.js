@@ -232,6 +232,23 @@ async function units(engine, msg) {
     req = await prepared(FS, msg);
     if (req.error) return refusal(req.error);
   }
+  const json = await unitsOnce(engine, req, msg);
+  // A dropped roster whose catalogue was neither dropped beside it nor
+  // read before names the catalogueId it wanted (webunits.h): the army the
+  // data folder ships under that id is read into data/, and the roster
+  // runs once more, as the page does (web/js/units.js).
+  if (!msg.dropped || !msg.data) return json;
+  const wanted = JSON.parse(json).catalogue_wanted;
+  if (typeof wanted !== 'string') return json;
+  const idx = await index(msg.data);
+  const army = idx.games.flatMap((g) => g.armies).find((a) => a.id === wanted);
+  if (!army) return json;
+  const fetch = army.files.map((path) => ({path, url: located(msg.data, path)}));
+  return unitsOnce(engine, {...req, fetch: (req.fetch || []).concat(fetch)}, msg);
+}
+
+async function unitsOnce(engine, req, msg) {
+  const FS = engine.FS;
   const wanted = (req.fetch || []).filter((f) => !fetched.has(f.url));
   const got = await Promise.all(wanted.map((f) => readGzip(f.url)));
   wanted.forEach((f, i) => {
