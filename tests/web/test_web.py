@@ -315,11 +315,12 @@ def main():
         lambda b, site: players.test_axe(b, site, check, axe),
         lambda b, site: players.test_offline(Browser, site, check),
     ]
-    only = os.environ.get("WEB_TESTS")  # e.g. WEB_TESTS=players while working on the page
+    only = os.environ.get("WEB_TESTS")  # WEB_TESTS=players or units: those cases alone
     numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
                test_cancel, test_twice, test_units]
     try:
-        for test in (pages if only == "players" else numbers + pages):
+        cases = {"players": pages, "units": [test_units]}.get(only, numbers + pages)
+        for test in cases:
             try:
                 test(b, site)
             except Exception as e:  # a case that could not run is a failure

@@ -48,10 +48,14 @@ export class Table {
     this.summary = answer.summary ?? null;
     this.grid = answer.grid ?? null;
     this.ms = ms;
+    // The C side's own CSV text, when its answer carries it.
+    this.csv = typeof answer.csv === 'string' ? answer.csv : null;
   }
 
-  // The CSV the command line writes, byte for byte.
+  // The CSV the command line writes, byte for byte: the C side's text when
+  // the answer has it, else written from the cells as tablefmt.c writes them.
   toCSV() {
+    if (this.csv !== null) return this.csv;
     return [this.header, ...this.rows].map((r) => r.map(csvField).join(',') + '\n').join('');
   }
 
