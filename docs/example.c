@@ -2,7 +2,9 @@
 /* A program of chargesim's C library (issue 53): runs one request and prints
  * its table as CSV, the bytes `chargesim dice 2d6kh1+d6 --exact` prints.
  * Or: example CMD KEY=VALUE... (example run input=experiments/default.ini
- * experiment.method=exact). Build it against an install with
+ * method=exact): a KEY an option's name (method, trials, seed, distance, as
+ * the Python module takes it) or a request key (experiment.method), any
+ * other an override (--set KEY=VALUE). Build it against an install with
  *     cc example.c $(pkg-config --cflags --libs chargesim) -o example */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +32,13 @@ int main(int argc, char **argv)
         char *eq = strchr(argv[i], '=');
         if (eq)
             *eq = '\0';
-        cs_request_set(r, argv[i], eq ? eq + 1 : NULL);
+        /* An option's name is the key it sets (--method: experiment.method). */
+        const char *key = cs_request_key_of(r, argv[i]);
+        if (cs_request_set(r, key ? key : argv[i], eq ? eq + 1 : NULL) != CS_OK) {
+            fprintf(stderr, "example: %s\n", cs_request_message(r));
+            cs_request_free(r);
+            return 2;
+        }
     }
     int rc = 0;
     if (cs_request_run(r) != CS_OK) {

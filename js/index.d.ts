@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // chargesim's JavaScript package (index.js): types.
 
-/** A request's keys: the command line's --set keys and options (method,
- * trials, seed, success, x, y, b.KEY, expr, exact, ...). A value is sent as
- * text, a list joined by commas, true as the bare flag; false, null and
- * undefined are left out. */
-export type Params = Record<string, string | number | boolean | null | undefined | (string | number)[]>;
+/** A request's keys, as the Python module takes them: an option's name
+ * (method, trials, seed, success, x, y, expr, exact, max_trials, ...) or its
+ * key (experiment.method), any other key an override as --set KEY=VALUE
+ * (charge_speed, move, experiment.ruleset, b.KEY: compare's --b). The C
+ * core's option tables decide which is which. A value is sent as text, a
+ * list joined by commas, true as the bare flag; false, null and undefined
+ * are left out. */
+export type Value = string | number | boolean | null | undefined | (string | number)[];
+export type Params = {[key: string]: Value | {[key: string]: Value}} & {
+  /** compare: variant B's overrides, as b.KEY. */
+  b?: {[key: string]: Value};
+};
 
 export interface RequestOptions {
   /** Cancels the request: the worker is ended and the promise rejects
@@ -52,6 +59,8 @@ export declare class Table {
   seed: string | null;
   /** The computation's time in the worker, in milliseconds. */
   ms: number;
+  /** The C side's CSV text, when its answer carries it (else null). */
+  csv: string | null;
   /** The CSV the command line writes, byte for byte. */
   toCSV(): string;
   /** The rows as objects keyed by the header. */
@@ -69,17 +78,38 @@ export declare class ChargesimError extends Error {
   notes: string[];
 }
 
-export interface UnitsParams {
+/** Where the catalogues and the mapping files are read from. */
+export interface DataOptions {
+  /** The catalogues' folder as the web edition ships it (index.json and
+   * gzipped files): a path in Node, or a URL. */
+  data?: string | URL;
+  /** Node: a plain folder laid out as the repository's data/ (GAME/NAME.cat
+   * beside the files it links), a path or a file: URL. */
+  dataDir?: string | URL;
+  /** Node: the mapping files' folder (the repository's
+   * experiments/mappings); by default data's, else DATADIR/../experiments/mappings. */
+  mappingsDir?: string | URL;
+}
+
+/** A dropped file: its name and bytes (a roster, a catalogue, ...). */
+export interface DroppedFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface UnitsParams extends DataOptions {
   /** A folder of data/: tow, bsdata-t9a-2nd, bsdata-asoiaf. */
-  game: string;
+  game?: string;
   /** A catalogue's name without .cat, e.g. Bretonnians. */
-  army: string;
+  army?: string;
+  /** Your own files instead of a shipped army, as the page's dropped files. */
+  files?: DroppedFile[];
+  /** With files: the one to read (the first by default). */
+  source?: string;
   /** --distance A..B */
   distance?: string;
   /** --rules NAME */
   rules?: string;
-  /** The catalogues' folder, instead of createChargesim's. */
-  data?: string | URL;
 }
 
 export interface Chargesim {
@@ -109,10 +139,7 @@ export interface Chargesim {
   close(): void;
 }
 
-export interface CreateOptions {
-  /** The catalogues' folder as the web edition ships it (index.json and
-   * gzipped files): a path in Node, or a URL. */
-  data?: string | URL;
+export interface CreateOptions extends DataOptions {
   /** Where engine/worker.js is, if a bundler moved it. */
   workerURL?: string | URL;
 }

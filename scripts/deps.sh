@@ -42,15 +42,23 @@ for p in $pkgs; do
 done
 # The web test's accessibility check (issue 45): axe-core, which Debian does
 # not package, from the npm registry into build-web/npm (never committed),
-# at one pinned version. A test-only tool: the site does not load it.
+# at one pinned version. A test-only tool: the site does not load it. So is
+# TypeScript's compiler (issue 53): tests/js.sh compiles a program of the
+# JavaScript package's API against its declarations (js/index.d.ts) with
+# tsc --noEmit --strict. Both in one install, as npm prunes what a
+# --no-save install of another package did not name.
 AXE_VERSION=4.10.3
+TS_VERSION=5.9.3
+has() { # PACKAGE VERSION FILE
+    [ -f "build-web/npm/node_modules/$1/$3" ] &&
+        grep -q "\"version\": \"$2\"" "build-web/npm/node_modules/$1/package.json"
+}
 axe() {
     [ "${WEB:-}" = 1 ] || return 0
-    [ -f build-web/npm/node_modules/axe-core/axe.min.js ] &&
-        grep -q "\"version\": \"$AXE_VERSION\"" build-web/npm/node_modules/axe-core/package.json &&
-        return 0
-    command -v npm >/dev/null || { echo "chargesim: make deps-web needs npm for axe-core" >&2; exit 1; }
-    npm install --prefix build-web/npm --no-save --no-audit --no-fund "axe-core@$AXE_VERSION" >&2
+    has axe-core "$AXE_VERSION" axe.min.js && has typescript "$TS_VERSION" bin/tsc && return 0
+    command -v npm >/dev/null || { echo "chargesim: make deps-web needs npm for axe-core and typescript" >&2; exit 1; }
+    npm install --prefix build-web/npm --no-save --no-audit --no-fund "axe-core@$AXE_VERSION" \
+        "typescript@$TS_VERSION" >&2
 }
 if [ -z "$missing" ]; then
     axe

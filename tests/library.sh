@@ -12,6 +12,12 @@
 #      and static, and prints what bin/chargesim prints for the same
 #      request, byte for byte (dice 2d6kh1+d6 --exact; run
 #      experiments/default.ini --method exact);
+#   3b. one request per command, as tests/bindings/same.json lists them
+#      (run, map, compare, dice, units; keys as the Python module takes
+#      them, each made a request key by cs_request_key_of in the example):
+#      the example's CSV is the bytes `chargesim ... -o FILE` writes
+#      (tests/python/test_same.py and tests/js.sh hold Python and
+#      JavaScript to the same file);
 #   4. the installed Python module imports with Debian's python3 and gives
 #      the same bytes;
 #   5. make uninstall leaves nothing.
@@ -109,6 +115,48 @@ same() { # NAME EXAMPLE-ARGS -- CHARGESIM-ARGS
 same dice -- dice 2d6kh1+d6 --exact
 same run run input=experiments/default.ini experiment.method=exact -- \
     run experiments/default.ini --method exact
+
+# 3b. One request per command (tests/bindings/same.json) against -o's file.
+# The lines: NAME, the command line's argument count and the example's,
+# tab-separated, then each argument on a line of its own. units takes the
+# mapping files from its caller (the command
+# line finds them itself).
+/usr/bin/python3 - tests/bindings/same.json >"$tmp/same.txt" <<'EOF'
+import json, sys
+for q in json.load(open(sys.argv[1]))["requests"]:
+    ex = [q["cmd"]] + (["%s=%s" % tuple(q["operand"])] if q["operand"] else [])
+    ex += ["%s=%s" % (k, v) for k, v in q["pairs"]]
+    if q["cmd"] == "units":
+        ex += ["mapping=experiments/mappings"]
+    print("%s\t%d\t%d" % (q["cmd"], len(q["cli"]), len(ex)))
+    print("\n".join(q["cli"] + ex))
+EOF
+[ "$(grep -c '	' "$tmp/same.txt")" -eq 5 ] || fail "tests/bindings/same.json: not five requests"
+exec 3<"$tmp/same.txt"
+while IFS='	' read -r name ncli nex <&3; do
+    : >"$tmp/cli.args"
+    : >"$tmp/ex.args"
+    i=0
+    while [ "$i" -lt "$ncli" ] && IFS= read -r a <&3; do printf '%s\n' "$a" >>"$tmp/cli.args"; i=$((i + 1)); done
+    i=0
+    while [ "$i" -lt "$nex" ] && IFS= read -r a <&3; do printf '%s\n' "$a" >>"$tmp/ex.args"; i=$((i + 1)); done
+    rm -f "$tmp/same.csv"
+    # shellcheck disable=SC2046
+    (IFS='
+'; "$bin" $(cat "$tmp/cli.args") -o "$tmp/same.csv") </dev/null >/dev/null 2>"$tmp/cli.err" ||
+        fail "chargesim ($name, same.json) exited non-zero: $(cat "$tmp/cli.err")"
+    [ -s "$tmp/same.csv" ] || fail "chargesim ($name, same.json) wrote no CSV"
+    for e in example example-static; do
+        [ -x "$tmp/$e" ] || continue
+        # shellcheck disable=SC2046
+        (IFS='
+'; LD_LIBRARY_PATH=$dest/usr/lib "$tmp/$e" $(cat "$tmp/ex.args")) </dev/null >"$tmp/$e.out" 2>"$tmp/$e.err" ||
+            fail "$e ($name, same.json) exited non-zero: $(cat "$tmp/$e.err")"
+        cmp -s "$tmp/$e.out" "$tmp/same.csv" || fail "$e ($name, same.json) differs from chargesim -o"
+        echo "library test: $e ($name): the bytes of chargesim -o"
+    done
+done
+exec 3<&-
 
 # 4. The installed Python module, with the staged library.
 py=$dest/usr/lib/python3/dist-packages

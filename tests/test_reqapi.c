@@ -85,3 +85,15 @@ Test(reqapi, errors_and_version)
                  CHARGESIM_API_VERSION_MAJOR * 1000 + CHARGESIM_API_VERSION_MINOR);
     cr_assert_str_eq(cs_request_library_version(), CS_VERSION);
 }
+
+/* A units request whose caller names no mapping folder (the command line
+ * and the bindings always name one) says so, and names the key. */
+Test(reqapi, units_without_a_mapping_folder)
+{
+    cs_request *r = cs_request_new("units");
+    cr_assert_eq(cs_request_set(r, "source", "data/tow/Bretonnians.cat"), CS_OK);
+    cr_assert_neq(cs_request_run(r), CS_OK);
+    cr_assert(strstr(cs_request_message(r), "no mapping folder"), "%s", cs_request_message(r));
+    cr_assert_str_eq(cs_request_fault_key(r), "mapping");
+    cs_request_free(r);
+}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "chargesim/web.h"
+#include "chargesim/webkeys.h"
 #include "support/helpers.h"
 
 static json_t *result;
@@ -464,4 +465,17 @@ Test(web, the_rulesets_as_the_form_needs_them)
     cr_expect_str_eq(json_string_value(json_object_get(json_array_get(run, 0), "default")),
                      "100000");
     cr_expect_eq(json_array_size(json_object_get(json_object_get(result, "settings"), "map")), 8);
+}
+
+/* The JavaScript package's keys (webkeys.h): an option's name is the key
+ * it sets, as --method sets experiment.method; any other key is the
+ * caller's, an override. */
+Test(web, an_options_name_is_its_request_key)
+{
+    cr_assert_str_eq(cs_web_key_of("run", "method"), "experiment.method");
+    cr_assert_str_eq(cs_web_key_of("run", "--trials"), "experiment.trials");
+    cr_assert_str_eq(cs_web_key_of("map", "seed"), "experiment.seed");
+    cr_assert_str_eq(cs_web_key_of("run", "charge_speed"), "charge_speed");
+    cr_assert_str_eq(cs_web_key_of("run", "experiment.seed"), "experiment.seed");
+    cr_assert_str_eq(cs_web_key_of("nosuch", "method"), "method");
 }

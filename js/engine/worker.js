@@ -7,14 +7,19 @@
 // folder's package.json says commonjs). One request at a time; the caller
 // cancels one by ending this worker (../index.js). Messages:
 //   {type: 'rulesets', id}                   -> {type: 'result', id, json}
-//   {type: 'exec', id, cmd, pairs}           -> {type: 'progress', id, done, total}...,
+//   {type: 'exec', id, cmd, pairs, named}    -> {type: 'progress', id, done, total}...,
 //                                               {type: 'result', id, json, ms}
 //   {type: 'units', id, data, game, army, distance, rules}
+//   {type: 'units', id, dataDir, mappingsDir, data, game, army, distance, rules}
+//   {type: 'units', id, dropped: [{name, bytes}], source, data, dataDir, mappingsDir,
+//    distance, rules}
 //   {type: 'units', id, fetch, files, clear, cwd, source, distance, rules}
 //                                            -> {type: 'result', id, json, ms}
 // json is the C side's answer as it is (include/chargesim/web.h, webunits.h);
 // ms the computation's time, measured here around the engine's call (for
-// units, reading and unpacking the files it needs included). The web
+// units, reading and unpacking the files it needs included). named: the
+// pairs' keys are as a caller names them (method, trials, charge_speed),
+// each made its request key by the C core's option tables (webkeys.h). The web
 // edition's worker (web/worker.js) is this file, copied by make web.
 'use strict';
 
@@ -152,18 +157,97 @@ async function shipped(msg) {
   return {fetch, source: army.files[0], cwd: '/'};
 }
 
+// A folder on this machine (a path or a file: URL) and what it holds, in
+// Node; a refusal elsewhere.
+function local(where) {
+  if (typeof importScripts === 'function' || /^https?:/.test(where)) {
+    throw new Error(`${where}: dataDir and mappingsDir are folders on this machine, read in Node`);
+  }
+  return where.startsWith('file:') ? require('url').fileURLToPath(where) : where;
+}
+
+function listed(dir, ext) {
+  const fs = require('fs');
+  return fs.readdirSync(dir).filter((n) => ext.some((e) => n.endsWith(e))).sort();
+}
+
+// Plain files put into the file system (at to/NAME), each read once.
+function putPlain(FS, dir, names, to) {
+  const fs = require('fs');
+  const path = require('path');
+  for (const name of names) {
+    const from = path.resolve(dir, name);
+    if (fetched.has(from)) continue;
+    put(FS, `${to}/${name}`, new Uint8Array(fs.readFileSync(from)));
+    fetched.add(from);
+  }
+}
+
+// The mapping files, at /experiments/mappings (CS_WEB_MAPPINGS): a
+// mappingsDir's, else the data folder's index's, else the repository's
+// beside a dataDir (DATADIR/../experiments/mappings).
+async function mappings(FS, msg) {
+  if (msg.mappingsDir || (!msg.data && msg.dataDir)) {
+    const dir = msg.mappingsDir ? local(msg.mappingsDir)
+      : require('path').join(local(msg.dataDir), '..', 'experiments', 'mappings');
+    putPlain(FS, dir, listed(dir, ['.ini']), '/experiments/mappings');
+    return [];
+  }
+  if (!msg.data) throw new Error('units needs the mapping files: createChargesim({data, dataDir or mappingsDir})');
+  const idx = await index(msg.data);
+  return idx.mappings.map((path) => ({path, url: located(msg.data, path)}));
+}
+
+// A units request as the files to put and the source to read: a shipped
+// army ({data, game, army}), an army of a plain folder ({dataDir, game,
+// army}: the game's folder put at /data/GAME, as the repository's data/),
+// or dropped files ({dropped: [{name, bytes}], source}: at /dropped, as
+// the page puts them).
+async function prepared(FS, msg) {
+  if (msg.dropped) {
+    return {fetch: await mappings(FS, msg), clear: '/dropped', cwd: '/dropped', source: msg.source,
+            files: msg.dropped.map((f) => ({path: `/dropped/${f.name}`, bytes: f.bytes}))};
+  }
+  if (msg.dataDir) {
+    if (!/^[\w .-]+$/.test(msg.game ?? '') || msg.game.startsWith('.')) return {error: `no game '${msg.game}'`};
+    const dir = require('path').join(local(msg.dataDir), msg.game);
+    const names = listed(dir, ['.cat', '.gst']);
+    if (!names.includes(`${msg.army}.cat`)) return {error: `no army '${msg.army}' in ${msg.game}`};
+    putPlain(FS, dir, names, `/data/${msg.game}`);
+    return {fetch: await mappings(FS, msg), source: `data/${msg.game}/${msg.army}.cat`, cwd: '/'};
+  }
+  return shipped(msg);
+}
+
 // A units table: the files it needs put into the in-memory file system at
 // their repository paths (data/tow/..., experiments/mappings/...), then
-// `chargesim units` on them (webunits.h). msg is a shipped army
-// ({data, game, army}) or the files as the page names them: {fetch: [{path,
-// url}] (gzipped, read once), files: [{path, bytes}], clear: a folder to
-// empty first, cwd, source}; distance and rules either way.
+// `chargesim units` on them (webunits.h). msg is one of prepared's, or the
+// files as the page names them: {fetch: [{path, url}] (gzipped, read
+// once), files: [{path, bytes}], clear: a folder to empty first, cwd,
+// source}; distance and rules either way.
 async function units(engine, msg) {
+  const FS = engine.FS;
   let req = msg;
-  if (msg.army !== undefined) {
-    req = await shipped(msg);
+  if (msg.army !== undefined || msg.dropped) {
+    req = await prepared(FS, msg);
     if (req.error) return refusal(req.error);
   }
+  const json = await unitsOnce(engine, req, msg);
+  // A dropped roster whose catalogue was neither dropped beside it nor
+  // read before names the catalogueId it wanted (webunits.h): the army the
+  // data folder ships under that id is read into data/, and the roster
+  // runs once more, as the page does (web/js/units.js).
+  if (!msg.dropped || !msg.data) return json;
+  const wanted = JSON.parse(json).catalogue_wanted;
+  if (typeof wanted !== 'string') return json;
+  const idx = await index(msg.data);
+  const army = idx.games.flatMap((g) => g.armies).find((a) => a.id === wanted);
+  if (!army) return json;
+  const fetch = army.files.map((path) => ({path, url: located(msg.data, path)}));
+  return unitsOnce(engine, {...req, fetch: (req.fetch || []).concat(fetch)}, msg);
+}
+
+async function unitsOnce(engine, req, msg) {
   const FS = engine.FS;
   const wanted = (req.fetch || []).filter((f) => !fetched.has(f.url));
   const got = await Promise.all(wanted.map((f) => readGzip(f.url)));
@@ -194,7 +278,9 @@ async function handle(msg) {
   } else {
     // The link is a handle this worker holds (web.h); exec frees it.
     const link = engine.ccall('cs_web_begin', 'number', ['string'], [msg.cmd]);
-    for (const [key, value] of msg.pairs) {
+    for (const [name, value] of msg.pairs) {
+      const key = msg.named ? engine.ccall('cs_web_key_of', 'string', ['string', 'string'], [msg.cmd, name])
+        : name;
       engine.ccall('cs_web_pair', null, ['number', 'string', 'string'], [link, key, value]);
     }
     json = answer(engine, engine._cs_web_exec(link));

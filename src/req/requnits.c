@@ -61,6 +61,13 @@ static cs_status read_units(cs_request *r)
             r->fault = r->slot[CS_REQ_DISTANCE]; /* the parameter at fault (issue 53) */
         }
     }
+    /* The front end names the mapping folder (the command line's default,
+     * the Python module's, the page's); a program of the C API may not. */
+    if (st == CS_OK && !cs_req_slot(r, CS_REQ_MAPPING)) {
+        r->fault_key = "mapping";
+        st = cs_error_set(err, CS_EINPUT, "no mapping folder: name one (mapping=DIR, the "
+                                          "command line's --mapping), e.g. experiments/mappings");
+    }
     if (st == CS_OK)
         st = cs_units_mapping_load_path(cs_req_slot(r, CS_REQ_MAPPING), &u->maps, &u->n_maps, err);
     u->units.sets = &u->sets;

@@ -333,7 +333,7 @@ def main():
     try:
         offline_armies = lambda b, site: players.test_offline_armies(Browser, site, check, WEBDIR)  # noqa: E731
         pages.append(offline_armies)
-        chosen = {"players": pages, "units": [test_units_phone, offline_armies],
+        chosen = {"players": pages, "units": [test_units, test_units_phone, offline_armies],
                   "columns": columns.cases(check, cli, cli_args, axe),
                   "export": [export_case]}.get(only, numbers + pages + [export_case])
         for test in chosen:

@@ -56,10 +56,14 @@ export class Table {
     this.version = answer.version ?? null;
     this.seed = answer.seed ?? null;
     this.ms = ms;
+    // The C side's own CSV text, when its answer carries it.
+    this.csv = typeof answer.csv === 'string' ? answer.csv : null;
   }
 
-  // The CSV the command line writes, byte for byte.
+  // The CSV the command line writes, byte for byte: the C side's text when
+  // the answer has it, else written from the cells as tablefmt.c writes them.
   toCSV() {
+    if (this.csv !== null) return this.csv;
     return [this.header, ...this.rows].map((r) => r.map(csvField).join(',') + '\n').join('');
   }
 
@@ -70,12 +74,17 @@ export class Table {
 }
 
 // A request's keys as the link's pairs: a value as text, a list joined by
-// commas, true as the bare flag (no value), false, null and undefined left out.
+// commas, true as the bare flag (no value), false, null and undefined left
+// out; b: {KEY: VALUE} as compare's b.KEY pairs (as the Python module's b=).
+// What a key means is the C core's: the worker asks its option tables
+// (cs_web_key_of, webkeys.h) which request key an option's name sets.
 function pairs(params) {
   const out = [];
   for (const [key, value] of Object.entries(params ?? {})) {
     if (value === false || value === null || value === undefined) continue;
-    if (value === true) out.push([key, null]);
+    if (key === 'b' && typeof value === 'object' && !Array.isArray(value)) {
+      out.push(...pairs(Object.fromEntries(Object.entries(value).map(([k, v]) => [`b.${k}`, v]))));
+    } else if (value === true) out.push([key, null]);
     else out.push([key, Array.isArray(value) ? value.join(',') : String(value)]);
   }
   return out;
@@ -91,6 +100,8 @@ function abortError(signal) {
 class Chargesim {
   constructor(options) {
     this.data = options.data ?? null;
+    this.dataDir = options.dataDir ?? null;
+    this.mappingsDir = options.mappingsDir ?? null;
     this.workerURL = options.workerURL ?? new URL('./engine/worker.js', import.meta.url);
     this.worker = null;
     this.pending = null; // {id, resolve, reject, onProgress}
@@ -181,26 +192,40 @@ class Chargesim {
   }
 
   run(params, opts) {
-    return this.request({type: 'exec', cmd: 'run', pairs: pairs(params)}, opts);
+    return this.request({type: 'exec', cmd: 'run', pairs: pairs(params), named: true}, opts);
   }
 
   map(params, opts) {
-    return this.request({type: 'exec', cmd: 'map', pairs: pairs(params)}, opts);
+    return this.request({type: 'exec', cmd: 'map', pairs: pairs(params), named: true}, opts);
   }
 
   compare(params, opts) {
-    return this.request({type: 'exec', cmd: 'compare', pairs: pairs(params)}, opts);
+    return this.request({type: 'exec', cmd: 'compare', pairs: pairs(params), named: true}, opts);
   }
 
   dice(params, opts) {
     const p = typeof params === 'string' ? {expr: params} : params;
-    return this.request({type: 'exec', cmd: 'dice', pairs: pairs(p)}, opts);
+    return this.request({type: 'exec', cmd: 'dice', pairs: pairs(p), named: true}, opts);
   }
 
+  // A units table: a shipped army ({game, army}) from the catalogues'
+  // folder (data: index.json and gzipped files, a path or URL), or from a
+  // plain folder laid out as the repository's data/ (dataDir: GAME/NAME.cat
+  // beside what it links, a path or file: URL, Node only), or your own
+  // files ({files: [{name, bytes}], source: one of the names, the first by
+  // default}), as the page's dropped files.
   units(params, opts) {
-    const {game, army, distance, rules} = params ?? {};
-    return this.request({type: 'units', data: toLocation(params?.data ?? this.data),
-                         game, army, distance, rules}, opts);
+    const {game, army, distance, rules, files, source} = params ?? {};
+    const where = {
+      data: toLocation(params?.data ?? this.data),
+      dataDir: toLocation(params?.dataDir ?? this.dataDir),
+      mappingsDir: toLocation(params?.mappingsDir ?? this.mappingsDir),
+    };
+    if (files) {
+      return this.request({type: 'units', ...where, dropped: files.map((f) => ({name: f.name, bytes: f.bytes})),
+                           source: source ?? files[0]?.name, distance, rules}, opts);
+    }
+    return this.request({type: 'units', ...where, game, army, distance, rules}, opts);
   }
 
   // The C side's answer as it is, refusals included ({answer, ms}): a
@@ -238,7 +263,10 @@ function toLocation(data) {
 
 // The package's entry point: a chargesim whose requests run in a worker.
 // options.data: the catalogues' folder (a path in Node, a URL), laid out as
-// the web edition ships them (make web: web/data, index.json and gzipped files).
+// the web edition ships them (make web: web/data, index.json and gzipped
+// files); options.dataDir: a plain folder laid out as the repository's data/
+// (Node); options.mappingsDir: the mapping files' folder (the repository's
+// experiments/mappings), when data is not given (default: DATADIR/../experiments/mappings).
 export async function createChargesim(options = {}) {
   const cs = new Chargesim(options);
   await cs.start();
