@@ -357,6 +357,11 @@ const char *cs_request_note(const cs_request *r)
     return r->note;
 }
 
+const char *cs_request_verdict(const cs_request *r)
+{
+    return r->verdict;
+}
+
 const char *cs_request_warning(const cs_request *r)
 {
     return r->warning[0] ? r->warning : NULL;
