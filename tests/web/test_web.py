@@ -34,6 +34,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, Site, scaled  # noqa: E402
 import test_players as players  # noqa: E402
+import test_compare as compare_page  # noqa: E402
 import test_units as test_units_mod  # noqa: E402
 
 BIN = WEBDIR = None
@@ -315,11 +316,21 @@ def main():
         lambda b, site: players.test_axe(b, site, check, axe),
         lambda b, site: players.test_offline(Browser, site, check),
     ]
+    # compare's verdict and layout (issue 52): tests/web/test_compare.py.
+    compare_cases = [
+        lambda b, site: compare_page.test_verdict(b, site, check, cli, fragment, cli_args),
+        lambda b, site: compare_page.test_one_point(b, site, check, fragment),
+        lambda b, site: compare_page.test_layout(b, site, check),
+        lambda b, site: compare_page.test_axe(b, site, check, axe),
+    ]
+
     only = os.environ.get("WEB_TESTS")  # e.g. WEB_TESTS=players while working on the page
     numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
                test_cancel, test_twice, test_units]
     try:
-        for test in (pages if only == "players" else numbers + pages):
+        chosen = {"players": pages, "compare": compare_cases}.get(only,
+                                                                  numbers + pages + compare_cases)
+        for test in chosen:
             try:
                 test(b, site)
             except Exception as e:  # a case that could not run is a failure

@@ -196,6 +196,7 @@ export function draw(canvas, spec) {
     for (const k of order) curve(ctx, spec.series[k], k, spec.series.length, spec, sx, sy, st[k]);
   }
   canvas.dataset.errorBars = String(drawnBars);
+  canvas.dataset.yRange = `${spec.yMin},${spec.yMax}`; // the axis drawn, for the browser test
   return st;
 }
 

@@ -10,6 +10,7 @@
 
 import {el, fill} from './dom.js';
 import {get} from './link.js';
+import {breakable} from './wrap.js';
 
 let info = null; // the engine's description of the rulesets
 let fields = []; // [{key, input, value?}] in display order
@@ -80,7 +81,7 @@ function gameRow(cmd, name, preset, onGame) {
 function paramRow(p, pairs, compare) {
   const suggestions = p.type === 'bool' ? ['true', 'false'] : p.choices;
   const cells = [
-    el('th', {scope: 'row'}, p.key),
+    el('th', {scope: 'row'}, ...breakable(p.key)),
     el('td', {className: 'value'},
        field(p.key, compare ? `${p.key}, A` : p.key, p.default === '' ? '""' : p.default, suggestions,
              get(pairs, p.key))),
@@ -106,8 +107,10 @@ function paramTable(cmd, rs, pairs) {
   const params = rs.params.filter((p) => cmd !== 'map' || !rs.map_keys.includes(p.key));
   const hidden = rs.params.length - params.length;
   return el('div', {className: 'params-wrap'},
-            el('table', {className: 'params'},
-               el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {scope: 'col'}, h)))),
+            el('table', {className: compare ? 'params compare' : 'params'},
+               el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {
+                 scope: 'col', className: h === 'A' || h === 'B' ? 'variant' : '',
+               }, h)))),
                el('tbody', {}, ...params.map((p) => paramRow(p, pairs, compare)))),
             hidden ? el('p', {className: 'hint'},
                         `The map sets ${rs.map_keys.join(' and ')} from each position of the ` +

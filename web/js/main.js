@@ -10,6 +10,8 @@
 //   #error                        the message, on error
 //   <table id="results">          on done, the CSV of the equivalent command
 //                                 (header row first), cell for cell
+//   #verdict                      compare: its verdict, the command line's
+//                                 sentence (verdict.js; hidden otherwise)
 //   document.body.dataset.ms      the computation's time in milliseconds
 
 import {byId, el, fill} from './dom.js';
@@ -25,6 +27,7 @@ import * as progress from './progress.js';
 import {find} from './tabs.js';
 import * as offline from './offline.js';
 import * as unitsview from './unitsview.js';
+import * as verdict from './verdict.js';
 
 let current = {cmd: 'run', pairs: []};
 let shown = null; // the result on screen, or null
@@ -53,6 +56,7 @@ function showError(message, command) {
 function clearScreen() {
   progress.clearAsk();
   results.clear();
+  verdict.clear();
   unitsview.clear();
   byId('error').hidden = true;
   fill(byId('error'));
@@ -99,6 +103,7 @@ function display(state, result) {
     form.placeholder('experiment.trials', 'unused: this result is exact');
   }
   results.show(result, helpFor(state.pairs));
+  verdict.show(result);
   draw(state.cmd, result);
 }
 
