@@ -158,3 +158,22 @@ Test(cmpverdict, cli_prints_the_sentence)
     free(out);
     free(err);
 }
+
+/* LaTeX: the verdict opens the note, its marks as LaTeX commands (the
+ * inch mark is no character pdflatex's default encoding declares). */
+Test(cmpverdict, tex_note_marks)
+{
+    char *out = NULL, *err = NULL;
+    int rc = th_cli("compare tests/data/golden/whfb8.ini --set move=4 --set distance=6..9 "
+                    "--b move=5 --quiet --format tex",
+                    &out, &err);
+    cr_assert_eq(rc, 0, "%s", err);
+    cr_expect(strstr(out, "\\footnotesize B reaches more often from 7$''$ (+8.3 points at "
+                          "9$''$, exact); no difference at 6$''$. A: move 4 "
+                          "\\textperiodcentered{} B: move 5") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "\u2033") == NULL && strstr(out, "\u00b7") == NULL, "%s", out);
+    cr_expect_str_eq(err, "");
+    free(out);
+    free(err);
+}
