@@ -76,20 +76,43 @@ static void point_words(const cs_experiment *e, uint64_t k, vtext *t)
     }
 }
 
-/* One run of points i..j (of n) along a single swept key: "at 4″",
- * "at 6–10″", "from 14″" (to the last point), "up to 3″" (from the first). */
+/* Values of the innermost swept key (the last, which varies fastest). */
+static uint64_t inner_n(const cs_experiment *e)
+{
+    return (uint64_t)e->param[e->sweep[e->n_sweep - 1]].n;
+}
+
+/* Whether every combination of the outer swept keys has the classes of
+ * the first along the innermost key: then the ranges of that key say it
+ * all, "alike for every" outer key. */
+static bool alike(const cs_cmp_result *r)
+{
+    const cs_experiment *e = r->a;
+    if (e->n_sweep < 2)
+        return false;
+    uint64_t n = inner_n(e);
+    for (uint64_t k = n; k < r->n_points; k++)
+        if (cs_cmpverdict_class(r, k) != cs_cmpverdict_class(r, k % n))
+            return false;
+    return true;
+}
+
+/* One run of points i..j (of n) along the innermost swept key (the points
+ * of the first combination of the others): "at 4″", "at 6–10″", "from
+ * 14″" (to the last point), "up to 3″" (from the first). */
 static void run_words(const cs_experiment *e, uint64_t i, uint64_t j, uint64_t n, vtext *t)
 {
-    const char *key = e->rs->params[e->sweep[0]].key;
+    int pos = e->n_sweep - 1;
+    const char *key = e->rs->params[e->sweep[pos]].key;
     bool named = strcmp(key, "distance") != 0;
     bool from = j == n - 1 && i > 0 && j > i, upto = i == 0 && j < n - 1 && j > i;
     put(t, "%s%s%s", from ? "from " : upto ? "up to " : "at ", named ? key : "",
         named ? " " : "");
     if (i != j && !from && !upto) {
-        value_at(e, i, 0, false, t);
+        value_at(e, i, pos, false, t);
         put(t, "\u2013");
     }
-    value_at(e, upto ? j : i == j ? i : from ? i : j, 0, true, t);
+    value_at(e, upto ? j : i == j ? i : from ? i : j, pos, true, t);
 }
 
 /* Whether point k begins a run of class c. */
@@ -106,7 +129,8 @@ static void where_words(const cs_cmp_result *r, int c, vtext *t)
     uint64_t n = r->n_points, count = 0, runs = 0;
     for (uint64_t k = 0; k < n; k++)
         count += cs_cmpverdict_class(r, k) == c;
-    if (e->n_sweep == 1) {
+    if (e->n_sweep == 1 || alike(r)) {
+        n = inner_n(e);
         uint64_t all = 0; /* runs in all, for "X, Y and Z" */
         for (uint64_t k = 0; k < n; k++)
             all += run_start(r, c, k);
@@ -245,5 +269,9 @@ void cs_cmpverdict(const cs_cmp_result *r, char *buf, size_t cap)
         if (!parts) /* nothing differs: how large the largest delta may be */
             size_words(r, telling(r, 2), &t);
     }
+    if (alike(r))
+        for (int s = 0; s + 1 < r->a->n_sweep; s++)
+            put(&t, "%s%s", s ? " and " : "; alike for every ",
+                r->a->rs->params[r->a->sweep[s]].key);
     put(&t, ".");
 }
