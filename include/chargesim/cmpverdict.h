@@ -9,7 +9,8 @@
  * The reading is docs/compare.md's "The verdict": a point is B's where the
  * interval of delta (p_success) lies wholly above 0, A's where wholly below,
  * undecided where it holds 0 (exact: delta itself > 0, < 0, or 0); points
- * of one kind in a row of the sweep make one range; the size given is
+ * of one kind in a row of the sweep make one range (past six ranges, a
+ * count); the size given is
  * delta's interval at the point of largest |delta| among those that differ
  * (exact: delta itself). */
 #include <stddef.h>

@@ -121,15 +121,39 @@ static bool run_start(const cs_cmp_result *r, int c, uint64_t k)
     return cs_cmpverdict_class(r, k) == c && (k == 0 || cs_cmpverdict_class(r, k - 1) != c);
 }
 
-/* Where the points of class c lie: ranges along one swept key, else the
- * points themselves when one or two, else their count. */
+/* Runs of one class past this many are counted, not listed: the verdict
+ * stays one readable sentence (and within its buffer) over any sweep. */
+#define MAX_RUNS 6
+
+/* Whether the verdict speaks in ranges of the innermost swept key: one
+ * key swept, or several alike (above), and no class in too many runs. */
+static bool ranged(const cs_cmp_result *r)
+{
+    const cs_experiment *e = r->a;
+    if (e->n_sweep == 0 || (e->n_sweep > 1 && !alike(r)))
+        return false;
+    for (int c = -1; c <= 1; c++) {
+        uint64_t runs = 0;
+        for (uint64_t k = 0; k < inner_n(e); k++)
+            runs += run_start(r, c, k);
+        if (runs > MAX_RUNS)
+            return false;
+    }
+    return true;
+}
+
+/* Where the points of class c lie: ranges along the innermost swept key
+ * (ranged), else the points themselves when one or two of several keys,
+ * else their count. */
 static void where_words(const cs_cmp_result *r, int c, vtext *t)
 {
     const cs_experiment *e = r->a;
     uint64_t n = r->n_points, count = 0, runs = 0;
     for (uint64_t k = 0; k < n; k++)
         count += cs_cmpverdict_class(r, k) == c;
-    if (e->n_sweep == 1 || alike(r)) {
+    if (e->n_sweep == 0)
+        return;
+    if (ranged(r)) {
         n = inner_n(e);
         uint64_t all = 0; /* runs in all, for "X, Y and Z" */
         for (uint64_t k = 0; k < n; k++)
@@ -150,11 +174,10 @@ static void where_words(const cs_cmp_result *r, int c, vtext *t)
                 put(t, "%s", runs++ ? " and at " : " at ");
                 point_words(e, k, t);
             }
-    } else if (e->n_sweep > 1) {
-        if (count == n)
-            put(t, " in all %llu cases", (unsigned long long)n);
-        else
-            put(t, " in %llu of %llu cases", (unsigned long long)count, (unsigned long long)n);
+    } else if (count == n) {
+        put(t, " in all %llu cases", (unsigned long long)n);
+    } else {
+        put(t, " in %llu of %llu cases", (unsigned long long)count, (unsigned long long)n);
     }
 }
 
@@ -269,7 +292,7 @@ void cs_cmpverdict(const cs_cmp_result *r, char *buf, size_t cap)
         if (!parts) /* nothing differs: how large the largest delta may be */
             size_words(r, telling(r, 2), &t);
     }
-    if (alike(r))
+    if (r->a->n_sweep > 1 && ranged(r))
         for (int s = 0; s + 1 < r->a->n_sweep; s++)
             put(&t, "%s%s", s ? " and " : "; alike for every ",
                 r->a->rs->params[r->a->sweep[s]].key);
