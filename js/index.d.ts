@@ -41,6 +41,8 @@ export declare class Table {
   columns: Column[];
   method: string | null;
   note: string | null;
+  /** compare: its verdict in one sentence, as the command line prints it. */
+  verdict: string | null;
   notice: string | null;
   warning: string | null;
   /** units: each line the command line prints on standard error. */

@@ -286,7 +286,7 @@ Test(compare, cli)
     snprintf(args, sizeof args, "compare %s/%s --b charge_speed=1 --trials 500 --quiet --format md "
              "--pivot maximised:distance", th_root(), exp);
     cr_assert_eq(th_cli(args, &out, &err), 0, "%s", err);
-    cr_assert(strstr(out, "| maximised | 3 | 4 |") && strstr(out, "B: A with charge_speed=1"),
+    cr_assert(strstr(out, "| maximised | 3 | 4 |") && strstr(out, "\u00b7 B: charge_speed 1"),
               "%s", out);
     free(out);
     free(err);
@@ -544,7 +544,7 @@ Test(compare, cli_exact_tables)
         snprintf(want, sizeof want, rows[i], 100.0 * a7, 100.0 * b7, 100.0 * (b7 - a7),
                  100.0 * (b7 - a7), 100.0 * (b7 - a7));
         cr_expect(strstr(out, want), "%s in %s", want, out);
-        cr_expect(strstr(out, "B: A with move=1") &&
+        cr_expect(strstr(out, "B: move 1 (all else as in") &&
                       strstr(out, "exact on both sides (one fixed layout per point)"),
                   "%s", out);
         free(out);

@@ -150,7 +150,9 @@ Test(web, a_map_a_comparison_and_dice_give_their_tables)
     exec("compare", (const char *const[]){"experiment.ruleset=generic", "preset=tow", "move=4",
                                           "distance=6..12", "b.move=5", NULL});
     cr_assert(ok(), "%s", str("cli"));
-    cr_expect(strstr(str("note"), "B: A with move=5"), "%s", str("note"));
+    /* A and B by the settings they differ in, and the verdict (issue 52). */
+    cr_expect(strstr(str("note"), "A: move 4 \u00b7 B: move 5"), "%s", str("note"));
+    cr_expect(strstr(str("verdict"), "B reaches more often"), "%s", str("verdict"));
     command_gives_the_table();
     exec("dice", (const char *const[]){"expr=3d6dl1", NULL});
     cr_assert(ok(), "%s", str("cli"));

@@ -30,7 +30,7 @@
 #endif
 
 #define CHARGESIM_API_VERSION_MAJOR 0
-#define CHARGESIM_API_VERSION_MINOR 1
+#define CHARGESIM_API_VERSION_MINOR 2
 
 typedef struct cs_request cs_request;
 

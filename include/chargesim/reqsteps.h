@@ -104,6 +104,7 @@ struct cs_request {
     cs_table dist;
     bool has_dist;
     char method[16], note[2048], warning[512];
+    char verdict[1024];          /* compare: its verdict in one sentence (cmpverdict.h) */
     uint64_t cap;                /* the trial cap --precision ran under */
     bool has_grid;
     double grid[8];

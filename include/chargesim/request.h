@@ -122,6 +122,12 @@ const char *cs_request_method(const cs_request *r);
 bool cs_request_seed(const cs_request *r, uint64_t *seed);
 /* How the numbers were obtained, one paragraph; "" when none. */
 const char *cs_request_note(const cs_request *r);
+/* compare's verdict in one sentence, the same words the command line
+ * prints and the page shows ("B reaches more often at 6–10″ (+2.7 to +2.9
+ * points at 8″, 95%); no difference detected at 4″."; include/chargesim/
+ * cmpverdict.h); "" for the other commands and before a run. Since API
+ * 0.2. */
+const char *cs_request_verdict(const cs_request *r);
 /* The precision warning (--precision stopped at its cap), or NULL. */
 const char *cs_request_warning(const cs_request *r);
 /* The error of the last call that failed (its key, detail: error.h). */

@@ -214,8 +214,11 @@ def _request(cmd, operand, params, kwargs, progress=None, cancel=None, defaults=
             raise _error(r, keys, st)
         said = [text(lib.cs_request_said_line(r, i)) for i in range(lib.cs_request_said(r))]
         note = text(lib.cs_request_note(r))
+        # compare's verdict in one sentence (API 0.2), the first of its notes.
+        verdict = text(lib.cs_request_verdict(r)) if api_version >= (0, 2) else ""
         warning = lib.cs_request_warning(r)
-        common = (text(lib.cs_request_method(r)), ([note] if note else []) + said,
+        common = (text(lib.cs_request_method(r)),
+                  ([verdict] if verdict else []) + ([note] if note else []) + said,
                   text(warning) if warning != ffi.NULL else None, _provenance(r))
         tables = [Table(r, i, common) for i in range(lib.cs_request_tables(r))]
         if not tables:

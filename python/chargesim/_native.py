@@ -32,6 +32,7 @@ long cs_request_table_text(cs_request *r, int i, const char *format, char *buf, 
 bool cs_request_column_at(cs_request *r, int i, int col, cs_request_column *out);
 const char *cs_request_method(const cs_request *r);
 const char *cs_request_note(const cs_request *r);
+const char *cs_request_verdict(const cs_request *r);
 const char *cs_request_warning(const cs_request *r);
 const char *cs_request_message(const cs_request *r);
 const char *cs_request_message_key(const cs_request *r);

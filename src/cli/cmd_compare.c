@@ -100,6 +100,11 @@ static int run_compare(cmp_args *a)
                                .run = cs_request_run_result(a->req), .pivot = a->pivot};
         rc = cs_cli_write_tables_meta(CMD, a->out, cs_request_table(a->req, 0), 1, a->fmt, &meta);
     }
+    /* The verdict in words (issue 52): md and tex carry it in their note;
+     * a CSV, read by programs, keeps its bytes, so the sentence goes to
+     * standard error after it. */
+    if (!rc && a->fmt == CS_FORMAT_CSV && *cs_request_verdict(a->req))
+        fprintf(stderr, "%s\n", cs_request_verdict(a->req));
     if (!rc)
         cs_cli_precision_warning(CMD, a->req);
     return cs_cli_ckpt_finish(&a->ckpt, rc);

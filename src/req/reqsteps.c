@@ -10,6 +10,7 @@
 
 #include "chargesim/checkpoint.h"
 #include "chargesim/cmpreport.h"
+#include "chargesim/cmpverdict.h"
 #include "chargesim/dicereport.h"
 #include "chargesim/estimator.h"
 #include "chargesim/expfile.h"
@@ -316,6 +317,7 @@ static cs_status run_compare(cs_request *r)
     b_description(r, bd, sizeof bd);
     st = compare_tables(r, r->fmt, &r->tables, &r->n_tables);
     cs_cmpreport_note(&r->cmp, bd, false, r->note, sizeof r->note);
+    cs_cmpverdict(&r->cmp, r->verdict, sizeof r->verdict);
     snprintf(r->method, sizeof r->method, "%s", cs_method_name(r->cmp.method));
     /* Not met only past the cap, which the estimators' worst case keeps
      * above what any point needs (sched.c, check_bounds). */

@@ -368,6 +368,9 @@ bool cs_request_seed(const cs_request *r, uint64_t *seed)
     else
         return false;
     return true;
+const char *cs_request_verdict(const cs_request *r)
+{
+    return r->verdict;
 }
 
 const char *cs_request_warning(const cs_request *r)

@@ -152,6 +152,22 @@ static const char *code_end(const char *s, size_t n)
     return NULL;
 }
 
+/* The non-ASCII marks chargesim's own words use (compare's verdict and
+ * note, issue 52), as LaTeX commands: pdflatex's default input encoding
+ * declares no U+2033 (the inch mark). The length of the mark at s, its
+ * command in *cmd, or 0. */
+static size_t tex_mark(const char *s, const char **cmd)
+{
+    static const char *const marks[][2] = {
+        {"\u2033", "$''$"}, {"\u2013", "--"}, {"\u00b7", "\\textperiodcentered{}"}};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strncmp(s, marks[i][0], strlen(marks[i][0])) == 0) {
+            *cmd = marks[i][1];
+            return strlen(marks[i][0]);
+        }
+    return 0;
+}
+
 /* LaTeX text: special characters escaped (tex_char), and a code span (the
  * command a table's note quotes between backquotes, as Markdown writes
  * it) set in \texttt as typed. */
@@ -160,6 +176,13 @@ static void tex_text(cs_text *f, const char *s)
     while (*s) {
         size_t n = strspn(s, "`");
         const char *close = n ? code_end(s, n) : NULL;
+        const char *cmd;
+        size_t mark = n ? 0 : tex_mark(s, &cmd);
+        if (mark) {
+            puts_(f, cmd);
+            s += mark;
+            continue;
+        }
         if (!close) {
             for (size_t k = n ? n : 1; k-- > 0; s++)
                 tex_char(f, *s, s[1], false);

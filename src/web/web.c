@@ -122,6 +122,9 @@ static json_t *result(cs_request *r, const char *cmd, const char *command, bool 
     cs_webjson_set(o, "note", text(cs_request_note(r)), oom);
     cs_webjson_set(o, "notice", json_null(), oom);
     cs_webjson_set(o, "warning", text(cs_request_warning(r)), oom);
+    /* compare's verdict, the command line's sentence (cmpverdict.h). */
+    if (*cs_request_verdict(r))
+        cs_webjson_set(o, "verdict", text(cs_request_verdict(r)), oom);
     cs_webjson_table(o, cs_request_table(r, 0), oom);
     /* What each column holds, for the page's charts: never guessed from
      * its position. */

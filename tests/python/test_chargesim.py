@@ -195,5 +195,14 @@ def test_to_pandas():
     assert df.attrs["columns"]["p"]["description"] == t.columns[1].description
 
 
+def test_compare_verdict_first_of_its_notes():
+    """compare's verdict (issue 52) is the sentence the command line prints
+    after its CSV."""
+    t = chargesim.compare("experiments/compare-tow-move.ini", b={"move": 5})
+    rc, _, err = cli("compare", "experiments/compare-tow-move.ini", "--b", "move=5")
+    assert rc == 0 and t.notes[0] == err.strip().split("\n")[-1]
+    assert t.notes[0].startswith("B reaches more often")
+
+
 def test_api_version():
     assert chargesim.api_version[0] == 0 and chargesim.api_version[1] >= 1

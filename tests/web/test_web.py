@@ -37,6 +37,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, Site, scaled  # noqa: E402
 import test_players as players  # noqa: E402
+import test_compare as compare_page  # noqa: E402
 import test_units as test_units_mod  # noqa: E402
 import test_columns as columns  # noqa: E402
 import test_units_phone as units_phone_mod  # noqa: E402
@@ -328,6 +329,13 @@ def main():
     # The result's export (issue 52): tests/web/test_export.py.
     export_case = lambda b, site: test_export.run(b, site, BIN, check, players, axe)  # noqa: E731
     only = os.environ.get("WEB_TESTS")  # WEB_TESTS=players, columns, units or export: those alone
+    # compare's verdict and layout (issue 52): tests/web/test_compare.py.
+    compare_cases = [
+        lambda b, site: compare_page.test_verdict(b, site, check, cli, fragment, cli_args),
+        lambda b, site: compare_page.test_one_point(b, site, check, fragment),
+        lambda b, site: compare_page.test_layout(b, site, check),
+        lambda b, site: compare_page.test_axe(b, site, check, axe),
+    ]
     numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
                test_cancel, test_twice, test_units, test_units_phone]
     try:
@@ -335,7 +343,8 @@ def main():
         pages.append(offline_armies)
         chosen = {"players": pages, "units": [test_units, test_units_phone, offline_armies],
                   "columns": columns.cases(check, cli, cli_args, axe),
-                  "export": [export_case]}.get(only, numbers + pages + [export_case])
+                  "export": [export_case], "compare": compare_cases}.get(
+            only, numbers + pages + [export_case] + compare_cases)
         for test in chosen:
             try:
                 test(b, site)

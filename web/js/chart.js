@@ -243,6 +243,7 @@ export function draw(canvas, spec) {
   // What was written under the axis, with its extent (the browser test
   // checks that nothing is cut at the canvas's edges).
   canvas.dataset.under = JSON.stringify(written);
+  canvas.dataset.yRange = `${spec.yMin},${spec.yMax}`; // the axis drawn, for the browser test
   return st;
 }
 

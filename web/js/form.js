@@ -10,6 +10,7 @@
 
 import {el, fill} from './dom.js';
 import {get} from './link.js';
+import {breakable} from './wrap.js';
 
 let info = null; // the engine's description of the rulesets
 let fields = []; // [{key, input, value?}] in display order
@@ -81,8 +82,8 @@ function paramRow(p, pairs, compare) {
   const suggestions = p.type === 'bool' ? ['true', 'false'] : p.choices;
   // A player's label (the core's), the key beneath as the command line writes it.
   const cells = [
-    el('th', {scope: 'row', title: p.help ?? ''}, p.label && p.label !== p.key ? p.label : p.key,
-       p.label && p.label !== p.key ? el('small', {className: 'key'}, p.key) : null),
+    el('th', {scope: 'row', title: p.help ?? ''}, ...(p.label && p.label !== p.key
+      ? [p.label, el('small', {className: 'key'}, ...breakable(p.key))] : breakable(p.key))),
     el('td', {className: 'value'},
        field(p.key, compare ? `${p.label ?? p.key}, A` : p.label ?? p.key, p.default === '' ? '""' : p.default, suggestions,
              get(pairs, p.key))),
@@ -111,8 +112,10 @@ function paramTable(cmd, rs, pairs) {
   const params = rs.params.filter((p) => cmd !== 'map' || !rs.map_keys.includes(p.key));
   const hidden = rs.params.length - params.length;
   return el('div', {className: 'params-wrap'},
-            el('table', {className: 'params'},
-               el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {scope: 'col'}, h)))),
+            el('table', {className: compare ? 'params compare' : 'params'},
+               el('thead', {}, el('tr', {}, ...head.map((h) => el('th', {
+                 scope: 'col', className: h === 'A' || h === 'B' ? 'variant' : '',
+               }, h)))),
                el('tbody', {}, ...params.map((p) => paramRow(p, pairs, compare)))),
             hidden ? el('p', {className: 'hint'},
                         `The map sets ${rs.map_keys.join(' and ')} from each position of the ` +

@@ -10,6 +10,8 @@
 //   #error                        the message, on error
 //   <table id="results">          on done, the CSV of the equivalent command
 //                                 (header row first), cell for cell
+//   #verdict                      compare: its verdict, the command line's
+//                                 sentence (verdict.js; hidden otherwise)
 //   document.body.dataset.ms      the computation's time in milliseconds
 
 import {byId, el, fill} from './dom.js';
@@ -28,6 +30,7 @@ import * as unitsview from './unitsview.js';
 import * as dicetoggle from './dicetoggle.js';
 import * as glossary from './glossary.js';
 import * as exporter from './export.js';
+import * as verdict from './verdict.js';
 
 let current = {cmd: 'run', pairs: []};
 let shown = null; // the result on screen, or null
@@ -56,6 +59,7 @@ function showError(message, command) {
 function clearScreen() {
   progress.clearAsk();
   results.clear();
+  verdict.clear();
   unitsview.clear();
   exporter.clear();
   byId('error').hidden = true;
@@ -105,6 +109,7 @@ function display(state, result) {
     form.placeholder('experiment.trials', 'unused: this result is exact');
   }
   results.show(result, helpFor(state.pairs));
+  verdict.show(result);
   draw(state.cmd, result);
   // The export draws the chart as it is now (the x axis picked since).
   exporter.show(state.cmd, result, {

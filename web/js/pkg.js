@@ -42,6 +42,7 @@ export class Table {
     this.columns = answer.columns ?? [];
     this.method = answer.method ?? null;
     this.note = answer.note ?? null;
+    this.verdict = answer.verdict ?? null;
     this.notice = answer.notice ?? null;
     this.warning = answer.warning ?? null;
     this.notes = answer.notes ?? [];

@@ -106,10 +106,15 @@ function compareSpec(result, choice) {
   const keys = sweptKeys(result);
   const same = (xs) => xs;
   if (keys.length === 0) {
+    // One point: the axis spans delta, its interval and 0 with a margin
+    // (issue 52: on a fixed -1..1 a difference of a few points was a flat dot).
+    const ys = column(result, 'delta'), lo = column(result, 'delta_lo'), hi = column(result, 'delta_hi');
+    const vals = [0, ...ys, ...lo, ...hi].filter(Number.isFinite);
+    const low = Math.min(...vals), high = Math.max(...vals);
+    const pad = Math.max(high - low, 0.01) * 0.15;
     return {xLabel: '', yLabel: 'delta = B - A (proportion)', xs: ['B - A'], numeric: false,
-            yMin: -1, yMax: 1,
-            series: [{label: 'delta', ys: column(result, 'delta'),
-                      lo: column(result, 'delta_lo'), hi: column(result, 'delta_hi')}]};
+            yMin: Math.max(-1, low - pad), yMax: Math.min(1, high + pad),
+            series: [{label: 'delta', ys, lo, hi}]};
   }
   const x = keys.includes(choice.x) ? choice.x : defaultX(result, keys);
   const c = curves(result, keys, x, {y: 'delta', lo: 'delta_lo', hi: 'delta_hi'}, same, []);

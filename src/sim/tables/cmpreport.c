@@ -2,6 +2,7 @@
 /* The compare table; see include/chargesim/cmpreport.h. */
 #include "chargesim/cmpreport.h"
 
+#include "chargesim/cmpverdict.h"
 #include "chargesim/columns.h"
 
 #include <stdio.h>
@@ -85,6 +86,32 @@ static cs_status csv_row(const cs_cmp_result *r, uint64_t k, cs_table *t, int ro
     return cs_table_status(t);
 }
 
+/* A and B by the settings in which they differ (issue 52: a reader of
+ * "A: t9a" had to guess what B changed): "A: charge_speed 8 · B:
+ * charge_speed 9 (all else as in NAME)"; the settings compared as the pair
+ * check does (compare.c, cs_cmp_pair_problem: the values as written). */
+static void ab_words(const cs_cmp_result *r, const char *b_desc, char *buf, size_t cap)
+{
+    const cs_experiment *a = r->a, *b = r->b;
+    char sa[480] = "", sb[480] = "";
+    size_t la = 0, lb = 0;
+    for (int i = 0; b && i < a->rs->n_params; i++) {
+        const char *va = a->param[i].raw ? a->param[i].raw : "";
+        const char *vb = b->param[i].raw ? b->param[i].raw : "";
+        if (strcmp(va, vb) == 0 || la >= sizeof sa || lb >= sizeof sb)
+            continue;
+        const char *key = a->rs->params[i].key;
+        int wa = snprintf(sa + la, sizeof sa - la, "%s%s %s", la ? ", " : "", key, va);
+        int wb = snprintf(sb + lb, sizeof sb - lb, "%s%s %s", lb ? ", " : "", key, vb);
+        la += wa > 0 ? (size_t)wa : 0;
+        lb += wb > 0 ? (size_t)wb : 0;
+    }
+    if (la == 0) /* nothing the ruleset names differs: B as the user wrote it */
+        snprintf(buf, cap, "A: %s; B: A with %s", a->name, b_desc);
+    else
+        snprintf(buf, cap, "A: %.480s \u00b7 B: %.480s (all else as in %s)", sa, sb, a->name);
+}
+
 void cs_cmpreport_note(const cs_cmp_result *r, const char *b_desc, bool pp, char *buf,
                        size_t cap)
 {
@@ -112,10 +139,12 @@ void cs_cmpreport_note(const cs_cmp_result *r, const char *b_desc, bool pp, char
                  cs_method_name(r->method), (unsigned long long)e->trials,
                  r->method == CS_METHOD_MC ? "trials" : "layouts", (unsigned long long)e->seed,
                  100.0 * e->confidence);
+    char ab[1024];
+    ab_words(r, b_desc, ab, sizeof ab);
     snprintf(buf, cap,
-             "A: %s; B: A with %s. delta = B - A %s of p_success, paired "
+             "%s. delta = B - A %s of p_success, paired "
              "(common random numbers), %s.",
-             e->name, b_desc,
+             ab,
              pp ? "in percentage points"
                 : "as a proportion like p_success (0.05 = 5 percentage points)",
              how);
@@ -149,9 +178,10 @@ static cs_status pub_table(const cs_cmp_result *r, const char *b_desc, cs_table 
         cs_table_set(t, row, ns + 3, "%+.2f", 100.0 * p->d[0]);
         cs_table_set(t, row, ns + 4, "[%+.2f, %+.2f]", 100.0 * p->lo[0], 100.0 * p->hi[0]);
     }
-    char note[1024];
+    char note[2048], verdict[1024];
     cs_cmpreport_note(r, b_desc, true, note, sizeof note);
-    cs_table_set_note(t, "%s", note);
+    cs_cmpverdict(r, verdict, sizeof verdict);
+    cs_table_set_note(t, "%s %s", verdict, note);
     return cs_table_status(t);
 }
 
@@ -223,12 +253,16 @@ cs_status cs_cmpreport_pivot(const cs_cmp_result *r, const char *row, const char
         else
             cs_table_set(out, choice[e->sweep[rp]], choice[e->sweep[cp]] + 1, "%+.2f", 100.0 * d);
     }
-    if (fmt != CS_FORMAT_CSV)
+    if (fmt != CS_FORMAT_CSV) {
+        char ab[1024], verdict[1024];
+        ab_words(r, b_desc, ab, sizeof ab);
+        cs_cmpverdict(r, verdict, sizeof verdict);
         cs_table_set_note(out,
-                          "delta = B - A of p_success in percentage points (rows %s, columns "
-                          "%s); A: %s; B: A with %s; paired, %s, seed %llu.",
-                          row, col, e->name, b_desc, cs_method_name(r->method),
+                          "%s delta = B - A of p_success in percentage points (rows %s, "
+                          "columns %s); %s; paired, %s, seed %llu.",
+                          verdict, row, col, ab, cs_method_name(r->method),
                           (unsigned long long)e->seed);
+    }
     st = cs_table_status(out);
     return st == CS_OK ? CS_OK : cs_error_set(err, st, "out of memory");
 }
