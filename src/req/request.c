@@ -368,6 +368,8 @@ bool cs_request_seed(const cs_request *r, uint64_t *seed)
     else
         return false;
     return true;
+}
+
 const char *cs_request_verdict(const cs_request *r)
 {
     return r->verdict;
