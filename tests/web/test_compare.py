@@ -73,7 +73,7 @@ def test_one_point(b, site, check, fragment):
     got = b.eval("[document.getElementById('chart').dataset.yRange,"
                  " ...['delta', 'delta_lo', 'delta_hi'].map((h) => document.querySelector("
                  "'#results tbody tr').cells[[...document.querySelectorAll('#results th')]"
-                 ".findIndex((t) => t.textContent === h)].dataset.value)]")
+                 ".findIndex((t) => (t.dataset.column ?? t.textContent) === h)].dataset.value)]")
     lo_axis, hi_axis = (float(v) for v in got[0].split(","))
     d, lo, hi = (float(v) for v in got[1:])
     low, high = min(0.0, lo), max(0.0, hi)

@@ -62,11 +62,12 @@ async function copy(text, what) {
 }
 
 // The shown table as tab-separated text: header, then each row, each cell
-// its whole value (a tab or line break inside a cell becomes a space).
+// its whole value, a header cell its CSV column name (a tab or line
+// break inside a cell becomes a space).
 export function tableTsv() {
   const clean = (t) => t.replace(/[\t\r\n]+/g, ' ');
   const rows = [...byId('results').querySelectorAll('tr')].map((tr) =>
-    [...tr.children].map((c) => clean(c.dataset.value ?? c.textContent)).join('\t'));
+    [...tr.children].map((c) => clean(c.dataset.column ?? c.dataset.value ?? c.textContent)).join('\t'));
   return rows.map((r) => `${r}\n`).join('');
 }
 
