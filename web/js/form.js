@@ -114,6 +114,11 @@ function paramTable(cmd, rs, pairs) {
                         'target (x across, y ahead), so they are not asked here.') : null);
 }
 
+// The engine's default of setting key for cmd (its text), or undefined.
+export function settingDefault(cmd, key) {
+  return (info.settings[cmd] ?? []).find((s) => s.key === key)?.default;
+}
+
 // The command's settings besides the parameters (the engine's list).
 function settings(cmd, pairs) {
   const rows = (info.settings[cmd] ?? []).map((s) => {

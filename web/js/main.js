@@ -7,6 +7,8 @@
 //                                 (asked: a long run stopped to ask, #long-go
 //                                 runs it anyway; see js/progress.js)
 //                                 (file: opened as a file, see js/file.js)
+//                                 (cancelled: the player's cancel, said in
+//                                 #progress-text, not as an error)
 //   #error                        the message, on error
 //   <table id="results">          on done, the CSV of the equivalent command
 //                                 (header row first), cell for cell
@@ -25,6 +27,7 @@ import * as progress from './progress.js';
 import {find} from './tabs.js';
 import * as offline from './offline.js';
 import * as unitsview from './unitsview.js';
+import * as waits from './waits.js';
 
 let current = {cmd: 'run', pairs: []};
 let shown = null; // the result on screen, or null
@@ -109,6 +112,7 @@ async function run(state, anyway = false) {
   setState('busy');
   byId('cancel').disabled = false;
   let long = 0;
+  let stopped = false;
   progress.start(anyway ? null : (projected) => {
     long = projected;
     engine.cancel();
@@ -121,26 +125,40 @@ async function run(state, anyway = false) {
     if (result.ok) {
       display(state, result);
       setState('done');
+      heading(state.cmd);
     } else {
       if (state.cmd !== 'units') form.markError(result.field, result.message);
       showError(result.cli, result.command);
       if (state.cmd === 'units') unitsview.showNotes(result);
     }
   } catch (e) {
+    stopped = e.cancelled;
     if (e.cancelled && long) {
-      progress.ask(state.cmd, long, () => {
+      progress.ask(waits.settings(state), long, () => {
         progress.clearAsk();
         run(state, true);
       });
       setState('asked');
+    } else if (e.cancelled) {
+      setState('cancelled');
     } else {
-      showError(e.cancelled ? 'Cancelled: the run was stopped before it finished; nothing to show.'
-                            : `The engine failed: ${e.message}`);
+      showError(`The engine failed: ${e.message}`);
     }
   } finally {
     byId('cancel').disabled = true;
     progress.stop();
+    // The player's own cancel is no error: a plain status (issue 52).
+    if (stopped && !long) progress.cancelled();
   }
+}
+
+// The result's heading, naming the command, takes the focus and is
+// scrolled to (issue 52: the focus stayed at the top of the page).
+function heading(cmd) {
+  const h = byId('result-heading');
+  fill(h, `Result of ${cmd}`);
+  h.focus({preventScroll: true});
+  h.scrollIntoView({block: 'start'});
 }
 
 function setLink(state) {
