@@ -149,7 +149,9 @@ static const char *const outcome_help[O_COUNT] = {
     "declared, but the roll fell short (or the lane was blocked)",
     "may not be declared: beyond speed + 6, out of sight, no room on that side, or engaged",
 };
-static const cs_game games[] = {{"A Song of Ice and Fire", NULL}};
+static const cs_game games[] = {
+    /* The default unit (speed 5 + D6) from 4 to 14": sure, then the D6, then out of reach. */
+    {"A Song of Ice and Fire", NULL, "distance=4..14"}};
 
 enum {
     M_ROLL,

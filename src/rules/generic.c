@@ -102,7 +102,16 @@ typedef struct preset {
 #define PRESET_ROW(name, title, line, source, swift, swift_dice, swift_help, ...) \
     {#name, line, source, swift_dice, __VA_ARGS__},
 #define PRESET_NAME(name, ...) #name,
-#define PRESET_GAME(name, title, ...) {title, #name},
+#define PRESET_GAME(name, title, ...) {title, #name, EXAMPLE_##name},
+/* Each game's first Run on the page (cs_game.example): a usual unit and
+ * the distances where its charge goes from sure to out of reach. Move 4
+ * is the common infantry Movement of the Warhammer games; the dice-only
+ * games (40k, AoS) keep move 0, as their rules make it. */
+#define EXAMPLE_none "move=4&distance=5..16"
+#define EXAMPLE_w40k "distance=2..13"
+#define EXAMPLE_aos "distance=2..13"
+#define EXAMPLE_tow "move=4&distance=4..12"
+#define EXAMPLE_whfb8 "move=4&distance=5..16"
 #define PRESET_SUMMARY(name, ...) " " #name
 #define PRESET_LINE(name, title, line, ...) "  " line "\n"
 #define PRESET_SOURCE(name, title, line, source, ...) "  " #name ": " source "\n"

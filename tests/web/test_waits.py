@@ -158,3 +158,43 @@ def test_about(b, site, check):
         b.ws.settimeout(120)
         b.call("Network.disable")
     check("about.html loads with no failed request", not failed, "%r" % failed)
+
+
+def test_presets(b, site, check):
+    """Every game of the Run tab, chosen and run with what the page then
+    shows, gives a curve: at least 5 distances, chances neither all 0 nor
+    all 1."""
+    b.open(site.url + "#cmd=run")
+    games = b.eval("[...document.getElementById('game').options].map(o => [o.value, o.text])")
+    for value, title in games:
+        b.open(site.url + "#cmd=run")
+        b.eval("(() => { const s = document.getElementById('game'); s.value = %s;"
+               " s.dispatchEvent(new Event('change')); })()" % json.dumps(value))
+        b.eval("document.body.dataset.state = 'x'; document.getElementById('go').click()")
+        state = b.wait()
+        rows = b.table() or []
+        chances = []
+        if rows and "p_success" in rows[0]:
+            i = rows[0].index("p_success")
+            chances = [float(r[i]) for r in rows[1:] if r[i] != ""]
+        check("the first Run of %s shows a curve" % title,
+              state == "done" and len(chances) >= 5 and any(0 < c for c in chances) and
+              any(c < 1 for c in chances) and not all(c == chances[0] for c in chances),
+              "%s, %d rows: %r" % (state, len(rows), chances))
+
+
+def test_methods(b, site, check):
+    """Where the method is chosen, the page says what the core says: exact
+    is available for a fixed layout, and rqmc's rounding of the trials."""
+    b.open(site.url + "#cmd=run&experiment.ruleset=t9a&distance=6..8&experiment.method=rqmc"
+           "&experiment.trials=10000")
+    state = b.wait()
+    said = b.eval("(document.getElementById('method-facts') || {}).textContent || ''")
+    check("a fixed layout run with rqmc: exact is available, and the trials rounded",
+          state == "done" and "exact is available" in said and
+          "rqmc rounds 10000 trials up to 16384" in said, "%s %r" % (state, said))
+    b.open(site.url + "#cmd=run&experiment.ruleset=t9a&distance=6..8")
+    state = b.wait()
+    said = b.eval("(document.getElementById('method-facts') || {}).textContent || ''")
+    check("an exact run says nothing more of its method", state == "done" and said == "",
+          "%s %r" % (state, said))

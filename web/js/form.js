@@ -9,7 +9,7 @@
 // link had them (the first swept key is the outermost).
 
 import {el, fill} from './dom.js';
-import {get} from './link.js';
+import {get, parse} from './link.js';
 
 let info = null; // the engine's description of the rulesets
 let fields = []; // [{key, input, value?}] in display order
@@ -112,6 +112,13 @@ function paramTable(cmd, rs, pairs) {
             hidden ? el('p', {className: 'hint'},
                         `The map sets ${rs.map_keys.join(' and ')} from each position of the ` +
                         'target (x across, y ahead), so they are not asked here.') : null);
+}
+
+// The pairs a game starts the Run tab from (the core's example of the
+// ruleset's game with preset), or none.
+export function example(name, preset) {
+  const game = rulesetNamed(name)?.games.find((g) => (g.preset ?? '') === (preset ?? ''));
+  return game?.example ? parse(game.example).pairs : [];
 }
 
 // The engine's default of setting key for cmd (its text), or undefined.

@@ -28,6 +28,7 @@ import {find} from './tabs.js';
 import * as offline from './offline.js';
 import * as unitsview from './unitsview.js';
 import * as waits from './waits.js';
+import * as methods from './methods.js';
 
 let current = {cmd: 'run', pairs: []};
 let shown = null; // the result on screen, or null
@@ -102,6 +103,7 @@ function display(state, result) {
     form.placeholder('experiment.trials', 'unused: this result is exact');
   }
   results.show(result, helpFor(state.pairs));
+  methods.show(result);
   draw(state.cmd, result);
 }
 
@@ -177,6 +179,8 @@ function show(state) {
       clearScreen();
       const pairs = [['experiment.ruleset', ruleset]];
       if (preset) pairs.push(['preset', preset]);
+      // The Run tab starts from the game's example (issue 52), the core's.
+      if (state.cmd === 'run') pairs.push(...form.example(ruleset, preset));
       show({cmd: state.cmd, pairs});
       setLink(current);
       setState('idle');
@@ -230,6 +234,14 @@ function route() {
     // The ruleset the form shows is the one the link runs.
     state = {cmd: state.cmd, pairs: [['experiment.ruleset', form.defaultRuleset(state.cmd)], ...state.pairs]};
     setLink(state);
+  }
+  if (!asks && state.cmd === 'run' && state.pairs.length === 0) {
+    // A first page shows the default game's example, to run as it is.
+    const name = form.defaultRuleset('run');
+    const game = form.rulesetNamed(name)?.games[0];
+    state = {cmd: 'run', pairs: [['experiment.ruleset', name],
+                                 ...(game?.preset ? [['preset', game.preset]] : []),
+                                 ...form.example(name, game?.preset)]};
   }
   Promise.resolve(show(state)).then(() => {
     if (asks) run(state);

@@ -133,7 +133,7 @@ static void merge_round(sched *s, const uint64_t *items, uint64_t n_items,
     }
 }
 
-/* The next up to s->chunk items of a round from (*k, *b) on: blocks
+/* The next up to `limit` items of a round from (*k, *b) on: blocks
  * [blocks_done, target) of every active point, points in order. */
 /* The first point from k on with blocks of the round left to run (a
  * resumed round may have finished some), and its next block into *b. */
@@ -147,10 +147,10 @@ static uint64_t first_open(const sched *s, uint64_t target, uint64_t k, uint64_t
 }
 
 static uint64_t next_items(const sched *s, uint64_t target, uint64_t *k, uint64_t *b,
-                           uint64_t *items)
+                           uint64_t *items, uint64_t limit)
 {
     uint64_t n = 0;
-    while (n < s->chunk && *k < s->n_points) {
+    while (n < limit && *k < s->n_points) {
         items[2 * n] = *k;
         items[2 * n + 1] = *b;
         n++;
@@ -239,7 +239,15 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
     uint64_t b = 0, k = first_open(s, target, 0, &b);
     cs_status st = CS_OK;
     for (uint64_t left = n_items; st == CS_OK && left > 0;) {
-        uint64_t n = next_items(s, target, &k, &b, items), m;
+        /* Under --precision (alone, no checkpoint) a round's first chunk
+         * is about one point's blocks, so plan_precision has an interval
+         * to plan from early: items merge in their order whatever the
+         * chunks, so the bytes are the same. */
+        uint64_t limit = s->chunk;
+        if (s->precision > 0.0 && left == n_items && !s->ck && !cs_backend_multi() &&
+            target < limit)
+            limit = target;
+        uint64_t n = next_items(s, target, &k, &b, items, limit), m;
         s->chunk_start = s->ck ? cs_ckpt_now() : 0.0;
         for (uint64_t i = 0; i < n; i++)
             memcpy(deal + 2 * cs_sched_ckpt_dealt(s, i, n), items + 2 * i, 2 * sizeof *items);
