@@ -128,8 +128,10 @@ typedef struct cs_game {
     /* The web page's first Run of the game (issue 52: a preset's defaults
      * alone, Move 0 at 8", said nothing): link pairs "key=value&..." of a
      * usual unit and a distance sweep that shows the curve. The page's
-     * only; the command line's defaults stay as they are. */
-    const char *example;
+     * only; the command line's defaults stay as they are. A pointer to
+     * the text, so that generic's games can point into its preset table
+     * (a row's optional `.example`); NULL, or pointing at NULL: none. */
+    const char *const *example;
 } cs_game;
 
 typedef struct cs_ruleset {

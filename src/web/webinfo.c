@@ -101,7 +101,8 @@ static json_t *ruleset(const cs_ruleset *rs, bool *oom)
     for (int g = 0; g < rs->n_games; g++)
         cs_webjson_add(games, json_pack("{s:s?, s:s?, s:s?}", "title", rs->games[g].title,
                                                "preset", rs->games[g].preset, "example",
-                                               rs->games[g].example), oom);
+                                               rs->games[g].example ? *rs->games[g].example
+                                                                    : NULL), oom);
     for (int m = 0; m < rs->n_metrics; m++)
         cs_webjson_add(metrics, json_pack("{s:s?, s:s?, s:s?}", "name", rs->metrics[m].name,
                                                  "unit", rs->metrics[m].unit, "help",
