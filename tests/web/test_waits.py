@@ -21,7 +21,7 @@ ESTIMATES = [
     ("a drawn-layout map", SMALL_MAP),
     ("the same with trials 10000", SMALL_MAP + "&experiment.trials=10000"),
     ("a precision", "#cmd=run&experiment.ruleset=t9a&angle=uniform(-30,30)&distance=6..12"
-     "&experiment.method=mc&experiment.precision=0.002"),
+     "&experiment.method=mc&experiment.precision=0.001"),
     ("rqmc", "#cmd=run&experiment.ruleset=t9a&angle=uniform(-30,30)&distance=6..9"
      "&experiment.method=rqmc&experiment.trials=3000000"),
     ("mc", "#cmd=run&experiment.ruleset=t9a&angle=uniform(-30,30)&distance=6..9"
@@ -86,6 +86,7 @@ def test_estimates(b, site, check):
     for name, link in ESTIMATES:
         estimate, actual, state = projected_and_actual(b, site, link)
         ok = state == "done" and estimate and actual and 0.5 <= estimate / actual <= 2.0
+        print("  %s: estimate %s s, actual %.1f s" % (name, estimate, actual or 0))
         check("the estimate of %s is within 2x of its time" % name, ok,
               "%s: estimate %s s, actual %s s" % (state, estimate, actual))
 
@@ -198,3 +199,31 @@ def test_methods(b, site, check):
     said = b.eval("(document.getElementById('method-facts') || {}).textContent || ''")
     check("an exact run says nothing more of its method", state == "done" and said == "",
           "%s %r" % (state, said))
+
+
+def test_axe(b, site, check, axe_path):
+    """axe-core on the new states: the question shown, a cancel said, and
+    the method's facts by its field, at either width."""
+    with open(axe_path, encoding="utf-8") as f:
+        axe = f.read()
+    run = ("axe.run(document, {resultTypes: ['violations']}).then(r =>"
+           " r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')"
+           ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join('; ')))")
+    for w in (1280, 360):
+        b.call("Emulation.setDeviceMetricsOverride", width=w, height=800, deviceScaleFactor=1,
+               mobile=False)
+        b.open(site.url + LONG_MAP)
+        asked = b.wait(("asked", "done", "error"), timeout=60)
+        b.eval(axe + "\n;0")
+        found = b.eval(run)
+        check("accessibility of the long run's question at %d px (axe-core)" % w,
+              asked == "asked" and found == [], "%s %s" % (asked, json.dumps(found)))
+        b.open(site.url + "#cmd=run&experiment.ruleset=t9a&distance=6..8"
+               "&experiment.method=rqmc&experiment.trials=10000")
+        b.wait()
+        b.eval(axe + "\n;0")
+        found = b.eval(run)
+        check("accessibility of the method's facts at %d px (axe-core)" % w, found == [],
+              json.dumps(found))
+    b.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1,
+           mobile=False)

@@ -326,6 +326,7 @@ def main():
         lambda b, site: waits.test_about(b, site, check),
         lambda b, site: waits.test_presets(b, site, check),
         lambda b, site: waits.test_methods(b, site, check),
+        lambda b, site: waits.test_axe(b, site, check, axe),
         lambda b, site: waits.test_estimates(b, site, check),
     ]
     only = os.environ.get("WEB_TESTS")  # e.g. WEB_TESTS=players while working on the page

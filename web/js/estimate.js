@@ -6,40 +6,60 @@
 // setup + work / rate: the setup (loading the engine, preparing points,
 // building layouts) is the time before the first work is reported, and
 // does not scale with the trials, so it is never extrapolated; the rate
-// is the work per second measured over the stretch after it (the pilot).
+// is the work per second measured after it (the pilot, then the later
+// half of everything measured).
 // Projecting the whole elapsed time by the share done instead counted the
 // setup as many times as the work is larger than the pilot's, which made a
 // run of 10000 trials look like minutes.
 
 // The stretch the rate is measured over before it is trusted.
 export const PILOT_SECONDS = 0.5;
+// The engine's code runs slower until the browser has compiled it fully,
+// for a second or more on a busy machine (a rate from the start
+// overestimated long runs nearly twice): the rate is the later half's of
+// what has been measured, so the pilot's is that of its last quarter
+// second, and it follows the engine's speed as the run goes on.
+const WARMUP_SECONDS = 0.25;
 
 export function create(now = performance.now()) {
-  return {start: now, first: null, last: null, total: 0};
+  return {start: now, samples: [], mid: 0, total: 0};
 }
 
 // A progress report at time now (ms): done of total units of work.
 export function report(m, done, total, now = performance.now()) {
   m.total = total;
   if (done <= 0) return;
-  if (!m.first) m.first = {t: now, done};
-  m.last = {t: now, done};
+  const s = m.samples;
+  s.push({t: now, done});
+  // The first sample of the later half of the time measured.
+  const half = (s[0].t + now) / 2;
+  while (m.mid < s.length - 1 && s[m.mid].t < half) m.mid++;
 }
 
-// Whether the rate has been measured for PILOT_SECONDS after the setup.
+function first(m) {
+  return m.samples[m.mid];
+}
+
+function last(m) {
+  return m.samples[m.samples.length - 1];
+}
+
+// Whether the rate has been measured for the pilot after the setup.
 export function ready(m) {
-  return !!m.first && (m.last.t - m.first.t) / 1000 >= PILOT_SECONDS && m.last.done > m.first.done;
+  const s = m.samples;
+  return s.length > 2 && (last(m).t - s[0].t) / 1000 >= PILOT_SECONDS + WARMUP_SECONDS &&
+    last(m).done > first(m).done && last(m).t > first(m).t;
 }
 
-// Seconds per unit of work, as measured after the setup.
+// Seconds per unit of work, as measured lately.
 function perUnit(m) {
-  return (m.last.t - m.first.t) / 1000 / (m.last.done - m.first.done);
+  return (last(m).t - first(m).t) / 1000 / (last(m).done - first(m).done);
 }
 
 // The whole run's time in seconds (setup included), or NaN before ready().
 export function whole(m) {
   if (!ready(m)) return NaN;
-  return (m.first.t - m.start) / 1000 + (m.total - m.first.done) * perUnit(m);
+  return (first(m).t - m.start) / 1000 + (m.total - first(m).done) * perUnit(m);
 }
 
 // The time still to go, in seconds.
@@ -51,7 +71,8 @@ export function left(m, now = performance.now()) {
 // trials): the setup as measured, the work at the measured rate.
 export function scaled(m, share) {
   if (!ready(m)) return NaN;
-  return (m.first.t - m.start) / 1000 + m.total * share * perUnit(m);
+  // The setup is the time before the first work, not before first(m).
+  return (m.samples[0].t - m.start) / 1000 + m.total * share * perUnit(m);
 }
 
 // A time as a player reads it: one figure.
