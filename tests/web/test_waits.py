@@ -43,7 +43,12 @@ def test_question(Browser, site, check):
         try:
             # A link opened, then Run pressed on its form.
             b.open(site.url + LONG_MAP)
-            b.wait(("asked", "done", "error"), timeout=60)
+            state = b.wait(("asked", "done", "error"), timeout=60)
+            top, bottom, left, right, vw, vh, focused, which, shown = b.eval(INSIDE)
+            check("the long run's question of a link opened at %dx%d: in view, focused" % (w, h),
+                  state == "asked" and top >= 0 and bottom <= vh and left >= 0 and right <= vw
+                  and focused and shown, "state %s, box %s..%s, focus %s (%s)"
+                  % (state, top, bottom, focused, which))
             b.eval("document.body.dataset.state = 'x'; document.getElementById('go').click()")
             state = b.wait(("asked", "done", "error"), timeout=60)
             top, bottom, left, right, vw, vh, focused, which, shown = b.eval(INSIDE)

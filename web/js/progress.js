@@ -96,8 +96,8 @@ function quicker(run) {
 function question(run, projected, go, id) {
   return [
     el('strong', {}, 'A long run. '),
-    `This would take about ${estimate.duration(projected)} in all, so it was stopped after ` +
-      `its first ${estimate.PILOT_SECONDS} s of work. For a quicker answer, ${quicker(run)} `,
+    `This would take about ${estimate.duration(projected)} in all, so it was stopped once ` +
+      `its speed was measured. For a quicker answer, ${quicker(run)} `,
     el('button', {type: 'button', id, className: 'long-go', onclick: go}, 'Run it anyway'),
   ];
 }
