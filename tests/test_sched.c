@@ -500,3 +500,51 @@ Test(sched, a_job_runs_every_block_once_on_any_thread_count)
         cr_expect_eq(j.opened, threads[i]);
     }
 }
+
+/* The progress's total under --precision is the whole run's (issue 52: a
+ * page models the run's time from it): once the first points are merged
+ * it counts the rounds their intervals say they need, so it passes the
+ * first round's trials long before the run ends and comes within a factor
+ * of two of the trials the run took. */
+typedef struct seen_progress {
+    uint64_t first_total, most, last_done, early_total;
+    int calls;
+} seen_progress;
+
+static void note_progress(void *user, uint64_t done, uint64_t total)
+{
+    seen_progress *s = user;
+    if (s->calls++ == 0)
+        s->first_total = total;
+    if (total > s->most)
+        s->most = total;
+    /* The total the page would have planned with at a tenth of the work. */
+    if (!s->early_total && total > s->first_total && done * 10 <= total)
+        s->early_total = total;
+    s->last_done = done;
+}
+
+Test(sched, progress_under_precision_counts_the_rounds_needed)
+{
+    const char *text = "[experiment]\nruleset = generic\ntrials = 8192\nseed = 3\nmethod = mc\n"
+                       "precision = 0.002\n[params]\nmove = 4\ndistance = 6..9\n";
+    cs_experiment e;
+    cs_error err;
+    cr_assert_eq(th_load(text, NULL, 0, &e, &err), CS_OK, "%s", err.msg);
+    seen_progress s = {0};
+    cs_run_result r;
+    cs_run_opts o = {.threads = 1, .progress = note_progress, .progress_user = &s};
+    cr_assert_eq(cs_sched_run(&e, &o, &r, &err), CS_OK, "%s", err.msg);
+    uint64_t took = 0;
+    for (uint64_t k = 0; k < r.n_points; k++)
+        took += r.point[k].trials + r.point[k].cannot_stand;
+    cr_expect_gt(took, 2 * s.first_total, "the run took one round only: %llu",
+                 (unsigned long long)took);
+    cr_expect(s.early_total > 0, "no whole-run total within the first tenth of the work");
+    cr_expect(s.early_total * 2 >= took && s.early_total <= 2 * took,
+              "planned %llu early, took %llu", (unsigned long long)s.early_total,
+              (unsigned long long)took);
+    cr_expect_eq(s.last_done, took);
+    cs_sched_result_free(&r);
+    cs_experiment_free(&e);
+}

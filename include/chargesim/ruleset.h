@@ -125,6 +125,13 @@ typedef struct cs_map_spot {
 typedef struct cs_game {
     const char *title;  /* the game's name, as players say it */
     const char *preset; /* the value of the ruleset's `preset` that plays it; NULL: the ruleset as is */
+    /* The web page's first Run of the game (issue 52: a preset's defaults
+     * alone, Move 0 at 8", said nothing): link pairs "key=value&..." of a
+     * usual unit and a distance sweep that shows the curve. The page's
+     * only; the command line's defaults stay as they are. A pointer to
+     * the text, so that generic's games can point into its preset table
+     * (a row's optional `.example`); NULL, or pointing at NULL: none. */
+    const char *const *example;
 } cs_game;
 
 typedef struct cs_ruleset {

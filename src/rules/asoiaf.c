@@ -149,7 +149,10 @@ static const char *const outcome_help[O_COUNT] = {
     "declared, but the roll fell short (or the lane was blocked)",
     "may not be declared: beyond speed + 6, out of sight, no room on that side, or engaged",
 };
-static const cs_game games[] = {{"A Song of Ice and Fire", NULL}};
+/* The default unit (speed 5 + D6) from 4 to 14": sure, then the D6, then out of reach. */
+static const char *const example = "distance=4..14";
+static const cs_game games[] = {
+    {"A Song of Ice and Fire", NULL, &example}};
 
 enum {
     M_ROLL,

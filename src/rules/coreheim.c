@@ -136,7 +136,10 @@ static const char *const outcome_help[N_OUTCOMES] = {
     [O_DECLINED] = "the player misjudged the distance as too far and did not declare",
     [O_ILLEGAL] = "may not be declared: the target is hidden, or the climb is over 6\"",
 };
-static const cs_game games[] = {{"Coreheim (Mordheim-style skirmish)", NULL}};
+/* The default warrior from 4 to 14": within the charge, then beyond it. */
+static const char *const example = "distance=4..14";
+static const cs_game games[] = {
+    {"Coreheim (Mordheim-style skirmish)", NULL, &example}};
 static const char *const map_keys[] = {"distance", NULL};
 
 static const cs_metric_def metrics[N_METRICS] = {

@@ -49,12 +49,16 @@ enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
  *   swift   SWIFT where swiftstride applies, with the dice it rolls and
  *           what it does in words (for the help of `swiftstride`);
  *           NOSWIFT, NULL, "" elsewhere
- *   fields  of struct preset below; what a row leaves out is 0 or NULL */
+ *   fields  of struct preset below; what a row leaves out is 0 or NULL.
+ *           `.example` is the page's first Run of the game (issue 52): a
+ *           usual unit and the distances where its charge goes from sure
+ *           to out of reach. Move 4 is the common infantry Movement of the
+ *           Warhammer games; the dice-only games (40k, AoS) keep move 0. */
 #define PRESETS(X)                                                                              \
     X(none, "Any move + dice charge", "none    move + dice         0 (contact)  no limit",                                \
       "your own dice (`dice`, 2D6 when empty) and move.",                                       \
       NOSWIFT, NULL, "",                                                                        \
-      .limit = LIMIT_NONE)                                                                      \
+      .limit = LIMIT_NONE, .example = "move=4&distance=5..16")                                  \
     X(w40k, "Warhammer 40,000",                                                                 \
       "w40k    2D6 (no move)       1\"           target within 12\"; not already within 1\"",   \
       "Warhammer 40,000 core rules, Charge phase: a charge may be declared\n"                   \
@@ -63,14 +67,14 @@ enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
       "    and cannot declare.",                                                                \
       NOSWIFT, NULL, "",                                                                        \
       .dice = "2d6", .dice_alone = true, .engagement = 1.0, .limit = LIMIT_FIXED,               \
-      .declare = 12.0)                                                                          \
+      .declare = 12.0, .example = "distance=2..13")                                             \
     X(aos, "Warhammer Age of Sigmar",                                                           \
       "aos     2D6 (no move)       1/2\"         target within 12\"; not already within 1/2\"", \
       "Age of Sigmar core rules: charge targets within 12\", the move must end\n"               \
       "    within 1/2\" of the target, a unit already within 1/2\" is in combat.",              \
       NOSWIFT, NULL, "",                                                                        \
       .dice = "2d6", .dice_alone = true, .engagement = 0.5, .limit = LIMIT_FIXED,               \
-      .declare = 12.0)                                                                          \
+      .declare = 12.0, .example = "distance=2..13")                                             \
     X(tow, "Warhammer: The Old World", "tow     M + highest of 2D6  0 (contact)  target within M + 6 (+3 Swiftstride)",     \
       "The Old World: charges are declared only within the Maximum Possible\n"                  \
       "    Charge Range, M + 6 (+3 with Swiftstride), and end in base contact.\n"               \
@@ -80,12 +84,13 @@ enum { LIMIT_NONE, LIMIT_FIXED, LIMIT_MAX_RANGE };
       "    declared within M + 9. The +D6 is always taken: it never shortens a\n"             \
       "    charge.",                                                                            \
       SWIFT, "2d6kh1+1d6", "the highest of 2D6, plus a D6",                                     \
-      .dice = "2d6kh1", .limit = LIMIT_MAX_RANGE, .declare = 6.0, .swift_declare = 3.0)         \
+      .dice = "2d6kh1", .limit = LIMIT_MAX_RANGE, .declare = 6.0, .swift_declare = 3.0,         \
+      .example = "move=4&distance=4..12")                                                       \
     X(whfb8, "Warhammer Fantasy Battles, 8th edition", "whfb8   M + 2D6             0 (contact)  no limit",                               \
       "Warhammer Fantasy Battles, 8th edition, Charge Range; Swiftstride rolls\n"               \
       "    3D6 and drops the lowest.",                                                          \
       SWIFT, "3d6dl1", "roll 3D6 and drop the lowest",                                          \
-      .dice = "2d6", .limit = LIMIT_NONE)                                                       \
+      .dice = "2d6", .limit = LIMIT_NONE, .example = "move=4&distance=5..16")                   \
     /* a new preset: its row above this line */
 
 typedef struct preset {
@@ -97,12 +102,14 @@ typedef struct preset {
     int limit;              /* LIMIT_*: who may declare */
     double declare;         /* LIMIT_FIXED: inches; LIMIT_MAX_RANGE: added to M */
     double swift_declare;   /* LIMIT_MAX_RANGE with swiftstride: added as well */
+    const char *example;    /* the page's first Run of the game (cs_game.example); NULL: none */
 } preset;
 
 #define PRESET_ROW(name, title, line, source, swift, swift_dice, swift_help, ...) \
     {#name, line, source, swift_dice, __VA_ARGS__},
 #define PRESET_NAME(name, ...) #name,
-#define PRESET_GAME(name, title, ...) {title, #name},
+#define PRESET_INDEX(name, ...) PRESET_##name,
+#define PRESET_GAME(name, title, ...) {title, #name, &presets[PRESET_##name].example},
 #define PRESET_SUMMARY(name, ...) " " #name
 #define PRESET_LINE(name, title, line, ...) "  " line "\n"
 #define PRESET_SOURCE(name, title, line, source, ...) "  " #name ": " source "\n"
@@ -112,6 +119,8 @@ typedef struct preset {
 #define PRESET_HELP_SWIFT(name, swift_help) "; " #name ": " swift_help
 #define PRESET_HELP_NOSWIFT(name, swift_help)
 
+/* Each preset's index in presets[], for games[] to point into its row. */
+enum { PRESETS(PRESET_INDEX) };
 static const preset presets[] = {PRESETS(PRESET_ROW)};
 static const char *const preset_names[] = {PRESETS(PRESET_NAME) NULL};
 static const cs_game games[] = {PRESETS(PRESET_GAME)};

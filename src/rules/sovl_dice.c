@@ -112,7 +112,10 @@ static const char *const outcome_help[N_OUTCOMES] = {
     [O_NO_CASUALTIES] = "no hit, or every hit saved",
     [O_OUT_OF_RANGE] = "the target is beyond the weapon's range: no attack",
 };
-static const cs_game games[] = {{"SOVL: tests, flight and shooting", NULL}};
+/* The default discipline test over every Discipline 2D6 can pass or fail. */
+static const char *const example = "discipline=2..12";
+static const cs_game games[] = {
+    {"SOVL: tests, flight and shooting", NULL, &example}};
 
 static const cs_metric_def metrics[N_METRICS] = {
     [M_ROLL] = {"roll", "", "discipline: the 2D6 total; flight: the distance rolled", 1, 0, 96,

@@ -127,7 +127,10 @@ static const char *const charge_outcome_help[N_OUTCOMES] = {
     [O_CAUGHT] = "the target fled and was caught",
     [O_ILLEGAL] = "no valid charge: out of range, out of sight, no room, or already engaged",
 };
-static const cs_game charge_games[] = {{"SOVL: the charge phase", NULL}};
+/* The default units from 4 to 14": charged, then out of reach. */
+static const char *const charge_example = "distance=4..14";
+static const cs_game charge_games[] = {
+    {"SOVL: the charge phase", NULL, &charge_example}};
 static const char *const charge_map_keys[] = {"distance", "offset", NULL};
 
 static const cs_metric_def charge_metrics[N_METRICS] = {

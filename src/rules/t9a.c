@@ -79,7 +79,10 @@ static const char *const outcome_help[O_COUNT] = {
     "the target fled out of the charger's reach",
     "may not be declared: beyond the maximum charge range, out of sight, or already engaged",
 };
-static const cs_game games[] = {{"The Ninth Age", NULL}};
+/* The default unit (a charge range of D6 + 4 here) from 4 to 14": the D6's curve. */
+static const char *const example = "distance=4..14";
+static const cs_game games[] = {
+    {"The Ninth Age", NULL, &example}};
 
 static const cs_metric_def metrics[M_COUNT] = {
     {"range_rolled", "in", "the Charge Range rolled (charges declared)", 1.0, 0.0, 40.0,

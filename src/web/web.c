@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "chargesim/entries.h"
+#include "chargesim/estimator.h"
+#include "chargesim/experiment.h"
 #include "chargesim/options.h"
 #include "chargesim/request.h"
 #include "chargesim/webinfo.h"
@@ -113,6 +115,28 @@ static bool page_command(const char *cmd)
            strcmp(cmd, "dice") == 0;
 }
 
+/* What the method field should say of these settings (issue 52: rqmc ran
+ * 6 s on a fixed layout where exact takes 0.01 s): whether exact can run
+ * them ("exact": the core's own check), and the trials rqmc takes for the
+ * ones asked ("rqmc_trials": a power of two per replicate, 0 when rqmc
+ * did not run). Nothing for dice, which has no experiment. */
+static void method_facts(json_t *o, cs_request *r, bool *oom)
+{
+    const cs_experiment *e = cs_request_experiment(r);
+    const char *m = cs_request_method(r);
+    if (!e) {
+        cs_webjson_set(o, "exact_available", json_null(), oom);
+        cs_webjson_set(o, "rqmc_trials", json_null(), oom);
+        return;
+    }
+    cs_error err = {0};
+    bool exact = cs_experiment_method_check(e, CS_METHOD_EXACT, &err) == CS_OK;
+    uint64_t rqmc = m && strcmp(m, "rqmc") == 0 ? cs_est_qmc_trials(e, e->n_drawn) : 0;
+    cs_webjson_set(o, "exact_available", json_boolean(exact), oom);
+    cs_webjson_set(o, "trials", json_integer((json_int_t)e->trials), oom);
+    cs_webjson_set(o, "rqmc_trials", json_integer((json_int_t)rqmc), oom);
+}
+
 static json_t *result(cs_request *r, const char *cmd, const char *command, bool *oom)
 {
     json_t *o = json_object();
@@ -129,6 +153,7 @@ static json_t *result(cs_request *r, const char *cmd, const char *command, bool 
     /* What each column holds, for the page's charts: never guessed from
      * its position. */
     cs_webjson_columns(o, r, oom);
+    method_facts(o, r, oom);
     /* A map's picture, decided by the C core as the command line's is
      * (mapdraw.h): the page only draws it. */
     const struct cs_map_result *m = cs_request_map(r);

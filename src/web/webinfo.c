@@ -106,8 +106,10 @@ static json_t *ruleset(const cs_ruleset *rs, bool *oom)
             cs_webjson_add(success, json_string(rs->outcomes[o]), oom);
     }
     for (int g = 0; g < rs->n_games; g++)
-        cs_webjson_add(games, json_pack("{s:s?, s:s?}", "title", rs->games[g].title,
-                                               "preset", rs->games[g].preset), oom);
+        cs_webjson_add(games, json_pack("{s:s?, s:s?, s:s?}", "title", rs->games[g].title,
+                                               "preset", rs->games[g].preset, "example",
+                                               rs->games[g].example ? *rs->games[g].example
+                                                                    : NULL), oom);
     for (int m = 0; m < rs->n_metrics; m++)
         cs_webjson_add(metrics, json_pack("{s:s?, s:s?, s:s?}", "name", rs->metrics[m].name,
                                                  "unit", rs->metrics[m].unit, "help",

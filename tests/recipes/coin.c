@@ -18,7 +18,7 @@ static const cs_param_def params[P_COUNT] = {
 static const char *const outcomes[O_COUNT] = {"charged", "failed"};
 static const char *const outcome_help[O_COUNT] = {"the die showed need or more",
                                                   "the die showed less than need"};
-static const cs_game games[] = {{"Coin (the recipe's test game)", NULL}};
+static const cs_game games[] = {{"Coin (the recipe's test game)", NULL, NULL}};
 
 static const cs_metric_def metrics[] = {
     {"face", "", "the face rolled", 1.0, 0.0, 101.0, CS_METRIC_DIST},

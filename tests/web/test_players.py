@@ -211,7 +211,7 @@ def test_long_run(b, site, check):
         time.sleep(0.2)
     again = b.eval("document.body.dataset.state")
     b.eval("document.getElementById('cancel').click()")
-    b.wait()
+    b.wait(("cancelled", "done", "error"))
     warning = asked[1]
     check("a long map: stopped to ask before the long wait, with the time it would take and "
           "what is quicker; run anyway, the share done and the time left",

@@ -42,6 +42,7 @@ import test_units as test_units_mod  # noqa: E402
 import test_columns as columns  # noqa: E402
 import test_units_phone as units_phone_mod  # noqa: E402
 import test_export  # noqa: E402
+import test_waits as waits  # noqa: E402
 
 BIN = WEBDIR = None
 results = []
@@ -276,8 +277,9 @@ def test_cancel(b, site):
     b.eval("new Promise(r => { const t = () => document.getElementById('progress').value > 0"
            " ? r() : setTimeout(t, 20); t(); })")
     b.eval("document.getElementById('cancel').click()")
-    state = b.wait(timeout=30)
-    shown = b.eval("document.getElementById('error').textContent")
+    state = b.wait(("cancelled", "done", "error"), timeout=30)
+    # The player's cancel is a status, not an error (issue 52).
+    shown = b.eval("document.getElementById('progress-text').textContent")
     # The page works on: the next link runs in a fresh engine.
     again = [("experiment.ruleset", "generic"), ("preset", "whfb8"), ("move", "5"),
              ("distance", "6..8")]
@@ -286,7 +288,7 @@ def test_cancel(b, site):
     after = b.wait(timeout=60)
     rows = len(b.table() or [])
     check("cancelling a long run, and the page works on",
-          asked and busy and state == "error" and "Cancelled" in shown and after == "done" and
+          asked and busy and state == "cancelled" and "Cancelled" in shown and after == "done" and
           rows == 4, "asked %s, busy %s, state %s, %r, then %s with %d rows"
           % (asked, busy, state, shown, after, rows))
 
@@ -336,15 +338,27 @@ def main():
         lambda b, site: compare_page.test_layout(b, site, check),
         lambda b, site: compare_page.test_axe(b, site, check, axe),
     ]
-    numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
+    # The waits (issue 52): tests/web/test_waits.py.
+    waiting = [
+        lambda b, site: waits.test_question(Browser, site, check),
+        lambda b, site: waits.test_suggestion(b, site, check),
+        lambda b, site: waits.test_cancel(b, site, check),
+        lambda b, site: waits.test_focus(b, site, check),
+        lambda b, site: waits.test_about(b, site, check),
+        lambda b, site: waits.test_presets(b, site, check),
+        lambda b, site: waits.test_methods(b, site, check),
+        lambda b, site: waits.test_axe(b, site, check, axe),
+        lambda b, site: waits.test_estimates(b, site, check),
+    ]
+        numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
                test_cancel, test_twice, test_units, test_units_phone]
     try:
         offline_armies = lambda b, site: players.test_offline_armies(Browser, site, check, WEBDIR)  # noqa: E731
         pages.append(offline_armies)
         chosen = {"players": pages, "units": [test_units, test_units_phone, offline_armies],
                   "columns": columns.cases(check, cli, cli_args, axe),
-                  "export": [export_case], "compare": compare_cases}.get(
-            only, numbers + pages + [export_case] + compare_cases)
+                  "export": [export_case], "compare": compare_cases, "waits": waiting}.get(
+            only, numbers + pages + [export_case] + compare_cases + waiting)
         for test in chosen:
             try:
                 test(b, site)

@@ -9,7 +9,7 @@
 // link had them (the first swept key is the outermost).
 
 import {el, fill} from './dom.js';
-import {get} from './link.js';
+import {get, parse} from './link.js';
 import {breakable} from './wrap.js';
 
 let info = null; // the engine's description of the rulesets
@@ -120,6 +120,18 @@ function paramTable(cmd, rs, pairs) {
             hidden ? el('p', {className: 'hint'},
                         `The map sets ${rs.map_keys.join(' and ')} from each position of the ` +
                         'target (x across, y ahead), so they are not asked here.') : null);
+}
+
+// The pairs a game starts the Run tab from (the core's example of the
+// ruleset's game with preset), or none.
+export function example(name, preset) {
+  const game = rulesetNamed(name)?.games.find((g) => (g.preset ?? '') === (preset ?? ''));
+  return game?.example ? parse(game.example).pairs : [];
+}
+
+// The engine's default of setting key for cmd (its text), or undefined.
+export function settingDefault(cmd, key) {
+  return (info.settings[cmd] ?? []).find((s) => s.key === key)?.default;
 }
 
 // The command's settings besides the parameters (the engine's list).

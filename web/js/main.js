@@ -7,6 +7,8 @@
 //                                 (asked: a long run stopped to ask, #long-go
 //                                 runs it anyway; see js/progress.js)
 //                                 (file: opened as a file, see js/file.js)
+//                                 (cancelled: the player's cancel, said in
+//                                 #progress-text, not as an error)
 //   #error                        the message, on error
 //   <table id="results">          on done, the CSV of the equivalent command
 //                                 (header row first), cell for cell
@@ -31,6 +33,8 @@ import * as dicetoggle from './dicetoggle.js';
 import * as glossary from './glossary.js';
 import * as exporter from './export.js';
 import * as verdict from './verdict.js';
+import * as waits from './waits.js';
+import * as methods from './methods.js';
 
 let current = {cmd: 'run', pairs: []};
 let shown = null; // the result on screen, or null
@@ -110,6 +114,7 @@ function display(state, result) {
   }
   results.show(result, helpFor(state.pairs));
   verdict.show(result);
+  methods.show(result);
   draw(state.cmd, result);
   // The export draws the chart as it is now (the x axis picked since).
   exporter.show(state.cmd, result, {
@@ -125,6 +130,7 @@ async function run(state, anyway = false) {
   setState('busy');
   byId('cancel').disabled = false;
   let long = 0;
+  let stopped = false;
   progress.start(anyway ? null : (projected) => {
     long = projected;
     engine.cancel();
@@ -137,6 +143,7 @@ async function run(state, anyway = false) {
     if (result.ok) {
       display(state, result);
       setState('done');
+      heading(state.cmd);
     } else {
       if (state.cmd === 'units') {
         await unitsview.refused(result); // notices and notes; no command line
@@ -147,20 +154,33 @@ async function run(state, anyway = false) {
       }
     }
   } catch (e) {
+    stopped = e.cancelled;
     if (e.cancelled && long) {
-      progress.ask(state.cmd, long, () => {
+      progress.ask(waits.settings(state), long, () => {
         progress.clearAsk();
         run(state, true);
       });
       setState('asked');
+    } else if (e.cancelled) {
+      setState('cancelled');
     } else {
-      showError(e.cancelled ? 'Cancelled: the run was stopped before it finished; nothing to show.'
-                            : `The engine failed: ${e.message}`);
+      showError(`The engine failed: ${e.message}`);
     }
   } finally {
     byId('cancel').disabled = true;
     progress.stop();
+    // The player's own cancel is no error: a plain status (issue 52).
+    if (stopped && !long) progress.cancelled();
   }
+}
+
+// The result's heading, naming the command, takes the focus and is
+// scrolled to (issue 52: the focus stayed at the top of the page).
+function heading(cmd) {
+  const h = byId('result-heading');
+  fill(h, `Result of ${cmd}`);
+  h.focus({preventScroll: true});
+  h.scrollIntoView({block: 'start'});
 }
 
 function setLink(state) {
@@ -179,6 +199,8 @@ function show(state) {
       clearScreen();
       const pairs = [['experiment.ruleset', ruleset]];
       if (preset) pairs.push(['preset', preset]);
+      // The Run tab starts from the game's example (issue 52), the core's.
+      if (state.cmd === 'run') pairs.push(...form.example(ruleset, preset));
       show({cmd: state.cmd, pairs});
       setLink(current);
       setState('idle');
@@ -232,6 +254,14 @@ function route() {
     // The ruleset the form shows is the one the link runs.
     state = {cmd: state.cmd, pairs: [['experiment.ruleset', form.defaultRuleset(state.cmd)], ...state.pairs]};
     setLink(state);
+  }
+  if (!asks && state.cmd === 'run' && state.pairs.length === 0) {
+    // A first page shows the default game's example, to run as it is.
+    const name = form.defaultRuleset('run');
+    const game = form.rulesetNamed(name)?.games[0];
+    state = {cmd: 'run', pairs: [['experiment.ruleset', name],
+                                 ...(game?.preset ? [['preset', game.preset]] : []),
+                                 ...form.example(name, game?.preset)]};
   }
   Promise.resolve(show(state)).then(() => {
     if (asks) run(state);

@@ -1,37 +1,33 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A computation's progress for a player: the share done and the time left
-// (projected from the time so far). A run that would pass 30 s is stopped
-// after its first half-second of measurement, before the player has waited
-// for it: the page asks (ask()) with the projected time and quicker ways to
-// the same answer, and runs it only if the player says so. Only times and
-// the share of work done are formatted here; no probability is.
+// A computation's progress for a player: the share done and the time left,
+// from the model of the whole run (estimate.js). A run that would pass
+// 30 s is stopped after its pilot, before the player has waited for it:
+// the page asks (ask()) with the projected time and quicker ways to the
+// same answer, each with its own time, and runs it only if the player says
+// so. The question shows in the sticky Run bar (#long-run, seen from
+// anywhere on the page) and at the top of the results (#long-run-top), and
+// takes the focus (issue 52: at the bottom of a long form it went unseen).
+// Only times and the share of work done are formatted here; no probability
+// is.
 
 import {byId, el, fill} from './dom.js';
+import * as estimate from './estimate.js';
 
 export const LONG_SECONDS = 30;
-// The run's first stretch, measured before a projection is trusted.
-const PILOT_SECONDS = 0.5;
-let started = 0;
+let model = estimate.create();
 let onLong = null;
-
-function duration(s) {
-  if (s < 90) return `${Math.max(1, Math.round(s))} s`;
-  if (s < 5400) return `${Math.round(s / 60)} min`;
-  return `${(s / 3600).toFixed(1)} h`;
-}
 
 // A run starts. long(projectedSeconds), when given, is called once if the
 // run's projection passes LONG_SECONDS (the caller stops the run and asks);
 // without it (the player said to go on) the run only reports.
 export function start(long) {
-  started = performance.now();
+  model = estimate.create();
   onLong = long ?? null;
   const bar = byId('progress');
   bar.hidden = false;
   bar.removeAttribute('value');
   fill(byId('progress-text'), 'starting…');
-  byId('long-run').hidden = true;
-  fill(byId('long-run'));
+  clearAsk();
 }
 
 export function stop() {
@@ -39,47 +35,93 @@ export function stop() {
   fill(byId('progress-text'));
 }
 
+// A run the player stopped: said plainly where the progress was, not as an
+// error (it is not one).
+export function cancelled() {
+  stop();
+  fill(byId('progress-text'), 'Cancelled: the run was stopped before it finished; nothing to show.');
+}
+
 // done of total units of work so far (the engine's count).
 export function update(done, total) {
   const bar = byId('progress');
   bar.max = total || 1;
   bar.value = Math.min(done, bar.max);
+  estimate.report(model, done, total);
   const share = total ? done / total : 0;
-  const elapsed = (performance.now() - started) / 1000;
-  if (share <= 0 || elapsed < PILOT_SECONDS) {
+  if (!estimate.ready(model)) {
     fill(byId('progress-text'), `${(100 * share).toFixed(0)}% done`);
     return;
   }
-  const projected = elapsed / share;
-  const left = Math.max(0, projected - elapsed);
-  fill(byId('progress-text'), `${(100 * share).toFixed(0)}% done, about ${duration(left)} left`);
-  if (projected > LONG_SECONDS && onLong) {
+  const left = estimate.left(model);
+  fill(byId('progress-text'), `${(100 * share).toFixed(0)}% done, about ${estimate.duration(left)} left`);
+  const whole = estimate.whole(model);
+  byId('progress').dataset.projected = whole.toFixed(2);
+  if (whole > LONG_SECONDS && onLong) {
     const long = onLong;
     onLong = null;
-    long(projected);
+    long(whole);
   }
 }
 
-// What makes cmd quicker, in its own fields.
-function quicker(cmd) {
-  if (cmd === 'dice') return 'ask for fewer rolls (trials, e.g. 100000).';
-  if (cmd === 'units') return 'ask for fewer distances (Distances, e.g. 6..14).';
-  return 'ask for fewer trials (experiment.trials, e.g. 10000), or for an interval width ' +
-    'instead (experiment.precision, e.g. 0.01: it stops when every interval is that narrow).';
+// A figure of one significant digit at most a tenth of n (100000 -> 10000).
+function tenth(n) {
+  const t = n / 10;
+  const p = 10 ** Math.floor(Math.log10(t));
+  return Math.max(1, Math.floor(t / p) * p);
 }
 
-// The question after a stopped long run: its projected time, what is
-// quicker, and a button that runs it anyway (go()). Nothing is shown of
-// the stopped run.
-export function ask(cmd, projected, go) {
-  const note = byId('long-run');
-  fill(note, `This would take about ${duration(projected)} in all, so it was stopped after ` +
-       `its first ${PILOT_SECONDS} s. For a quicker answer, ${quicker(cmd)} `,
-       el('button', {type: 'button', id: 'long-go', onclick: go}, 'Run it anyway'));
-  note.hidden = false;
+// What makes the run quicker, in its own fields, each with its time.
+// run: {cmd, trials, precision} (trials the one in force, precision 0 when
+// not set).
+function quicker(run) {
+  if (run.cmd === 'units') return 'ask for fewer distances (Distances, e.g. 6..14).';
+  const key = run.cmd === 'dice' ? 'trials' : 'experiment.trials';
+  if (run.precision > 0) {
+    // The trials a precision needs go as the inverse square of the width.
+    const wider = Number((run.precision * 2).toPrecision(2));
+    return `ask for a wider interval (with experiment.precision ${wider}: about ` +
+      `${estimate.duration(estimate.scaled(model, 0.25))}).`;
+  }
+  const fewer = run.trials ? tenth(run.trials) : 0;
+  const timed = fewer ? ` (with ${key} ${fewer}: about ` +
+    `${estimate.duration(estimate.scaled(model, fewer / run.trials))})` : '';
+  if (run.cmd === 'dice') return `ask for fewer rolls${timed}.`;
+  return `ask for fewer trials${timed}, or for an interval width instead ` +
+    '(experiment.precision, e.g. 0.01: it stops when every interval is that narrow).';
+}
+
+// The question, with its button (go()), as one node of the bar or the
+// results' top.
+function question(run, projected, go, id) {
+  return [
+    el('strong', {}, 'A long run. '),
+    `This would take about ${estimate.duration(projected)} in all, so it was stopped once ` +
+      `its speed was measured. For a quicker answer, ${quicker(run)} `,
+    el('button', {type: 'button', id, className: 'long-go', onclick: go}, 'Run it anyway'),
+  ];
+}
+
+// The question after a stopped long run, in the sticky bar and at the top
+// of the results; the focus goes to its button. Nothing is shown of the
+// stopped run.
+export function ask(run, projected, go) {
+  const bar = byId('long-run');
+  fill(bar, ...question(run, projected, go, 'long-go'));
+  bar.hidden = false;
+  const top = byId('long-run-top');
+  if (top) {
+    fill(top, ...question(run, projected, go, ''));
+    top.hidden = false;
+  }
+  byId('long-go').focus();
 }
 
 export function clearAsk() {
-  byId('long-run').hidden = true;
-  fill(byId('long-run'));
+  for (const id of ['long-run', 'long-run-top']) {
+    const node = byId(id);
+    if (!node) continue;
+    node.hidden = true;
+    fill(node);
+  }
 }

@@ -133,7 +133,7 @@ static void merge_round(sched *s, const uint64_t *items, uint64_t n_items,
     }
 }
 
-/* The next up to s->chunk items of a round from (*k, *b) on: blocks
+/* The next up to `limit` items of a round from (*k, *b) on: blocks
  * [blocks_done, target) of every active point, points in order. */
 /* The first point from k on with blocks of the round left to run (a
  * resumed round may have finished some), and its next block into *b. */
@@ -147,10 +147,10 @@ static uint64_t first_open(const sched *s, uint64_t target, uint64_t k, uint64_t
 }
 
 static uint64_t next_items(const sched *s, uint64_t target, uint64_t *k, uint64_t *b,
-                           uint64_t *items)
+                           uint64_t *items, uint64_t limit)
 {
     uint64_t n = 0;
-    while (n < s->chunk && *k < s->n_points) {
+    while (n < limit && *k < s->n_points) {
         items[2 * n] = *k;
         items[2 * n + 1] = *b;
         n++;
@@ -171,6 +171,49 @@ static uint64_t next_target(const sched *s, uint64_t target, const uint64_t cap[
     return target * 2 < cap[1] ? target * 2 : cap[1];
 }
 
+/* --precision: the blocks point p will have run when its interval is
+ * narrow enough, from its interval so far. The half-width goes as
+ * 1/sqrt(trials), so h now needs (h/H)^2 times the blocks for H; the
+ * rounds then grow as run_pass grows them, up to the cap. */
+static uint64_t blocks_needed(const sched *s, const sched_point *p, uint64_t target)
+{
+    double h = s->est->halfwidth(&s->run, &p->pt, p->tally, s->z);
+    double grow = h > s->precision ? (h / s->precision) * (h / s->precision) : 1.0;
+    double want = (double)p->blocks_done * grow;
+    uint64_t t = target;
+    for (uint64_t next; (double)t < want && (next = next_target(s, t, s->cap)) > t;)
+        t = next;
+    return t;
+}
+
+/* The whole run's trials as the progress reports them (issue 52: a page
+ * models the run's time from it): the round's, and under --precision the
+ * rounds each point's interval so far says it will need, a point not yet
+ * measured taken as the measured ones' mean. Never less than the round
+ * under way still holds (`left` items). */
+static void plan_precision(sched *s, uint64_t target, uint64_t left)
+{
+    uint64_t blocks = 0, measured = 0, waiting = 0;
+    for (uint64_t k = 0; k < s->n_points; k++) {
+        const sched_point *p = &s->pts[k];
+        if (!p->placed)
+            continue;
+        if (!p->active)
+            blocks += p->blocks_done;
+        else if (p->blocks_done == 0)
+            waiting++;
+        else {
+            blocks += blocks_needed(s, p, target);
+            measured++;
+        }
+    }
+    uint64_t least = s->done + left * s->run.block_size;
+    if (measured > 0)
+        blocks += waiting * (blocks / measured);
+    uint64_t whole = blocks * s->run.block_size;
+    s->planned = measured > 0 && whole > least ? whole : least;
+}
+
 static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
 {
     uint64_t n_items = 0;
@@ -189,11 +232,22 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
                             (unsigned long long)n_items);
     }
     uint64_t *deal = items + 2 * cap; /* the chunk's items as dealt (cs_sched_ckpt_dealt) */
-    s->planned = s->done + n_items * s->run.block_size;
+    if (s->precision > 0.0)
+        plan_precision(s, target, n_items);
+    else
+        s->planned = s->done + n_items * s->run.block_size;
     uint64_t b = 0, k = first_open(s, target, 0, &b);
     cs_status st = CS_OK;
     for (uint64_t left = n_items; st == CS_OK && left > 0;) {
-        uint64_t n = next_items(s, target, &k, &b, items), m;
+        /* Under --precision (alone, no checkpoint) a round's first chunk
+         * is about one point's blocks, so plan_precision has an interval
+         * to plan from early: items merge in their order whatever the
+         * chunks, so the bytes are the same. */
+        uint64_t limit = s->chunk;
+        if (s->precision > 0.0 && left == n_items && !s->ck && !cs_backend_multi() &&
+            target < limit)
+            limit = target;
+        uint64_t n = next_items(s, target, &k, &b, items, limit), m;
         s->chunk_start = s->ck ? cs_ckpt_now() : 0.0;
         for (uint64_t i = 0; i < n; i++)
             memcpy(deal + 2 * cs_sched_ckpt_dealt(s, i, n), items + 2 * i, 2 * sizeof *items);
@@ -203,6 +257,8 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
         }
         merge_round(s, items, m, slots, n);
         left -= m;
+        if (s->precision > 0.0)
+            plan_precision(s, target, left);
         if (m < n) { /* a cut chunk: the next one starts at its first item left */
             k = items[2 * m];
             b = items[2 * m + 1];
@@ -226,8 +282,9 @@ static cs_status run_pass(sched *s, cs_error *err)
     /* The blocks that reach max_trials, the last one cut short; an
      * estimator that keeps rounds whole (next_blocks) gets the whole ones. */
     uint64_t extra = s->max_trials > run->trials ? s->max_trials - run->trials : 0;
-    const uint64_t cap[2] = {target + extra / run->block_size,
-                             target + (extra + run->block_size - 1) / run->block_size};
+    s->cap[0] = target + extra / run->block_size;
+    s->cap[1] = target + (extra + run->block_size - 1) / run->block_size;
+    const uint64_t *cap = s->cap;
     /* A checkpoint's round must be one this run reaches: the first, or
      * under --precision one of the rounds that follow it (an rqmc round's
      * blocks hold whole replicates, which its point set is grown for). */

@@ -30,7 +30,8 @@ typedef struct sched {
     uint64_t hist_stride;
     double precision, z;
     uint64_t max_trials;     /* --precision adds blocks up to this many trials */
-    uint64_t done, planned;  /* progress, trials */
+    uint64_t done, planned;  /* progress, trials; planned is the whole run's (plan_precision) */
+    uint64_t cap[2];         /* --precision's blocks per point at most (run_pass) */
     /* --checkpoint (checkpoint.h; NULL: off): saved between chunks, resumed
      * from `resume` (its passes not yet taken); pass 1 is resample_pass,
      * whose checkpoints hold the run's own (`main`) too. */
