@@ -350,7 +350,7 @@ def main():
         lambda b, site: waits.test_axe(b, site, check, axe),
         lambda b, site: waits.test_estimates(b, site, check),
     ]
-        numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
+    numbers = [test_runs, test_map_compare_dice, test_rqmc, test_bad_value, test_markup,
                test_cancel, test_twice, test_units, test_units_phone]
     try:
         offline_armies = lambda b, site: players.test_offline_armies(Browser, site, check, WEBDIR)  # noqa: E731
