@@ -61,8 +61,6 @@ export declare class Table {
   seed: string | null;
   /** The computation's time in the worker, in milliseconds. */
   ms: number;
-  /** The C side's CSV text, when its answer carries it (else null). */
-  csv: string | null;
   /** The CSV the command line writes, byte for byte. */
   toCSV(): string;
   /** The rows as objects keyed by the header. */

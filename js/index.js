@@ -52,13 +52,11 @@ export class Table {
     // bytes `-o FILE.csv` writes (every table) and what `--format md`
     // prints (null for map); chargesim's version, and the seed of sampled
     // numbers (null when exact).
-    this.csv = answer.csv ?? null;
+    this.csv = typeof answer.csv === 'string' ? answer.csv : null;
     this.markdown = answer.markdown ?? null;
     this.version = answer.version ?? null;
     this.seed = answer.seed ?? null;
     this.ms = ms;
-    // The C side's own CSV text, when its answer carries it.
-    this.csv = typeof answer.csv === 'string' ? answer.csv : null;
   }
 
   // The CSV the command line writes, byte for byte: the C side's text when

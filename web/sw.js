@@ -12,7 +12,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = '26a9e3d5b5f7';
+const VERSION = '591d23b99192';
 const SITE = [
   './',
   'SOURCES.txt',
