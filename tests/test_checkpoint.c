@@ -578,6 +578,33 @@ static void killed_and_resumed(const char *what, const char *args, int kills)
     free(err);
 }
 
+/* Alone and without a checkpoint, a round visits the points in a stride
+ * over the sweep (sched.c, visit: the page's estimate then measures every
+ * part of a map); with a checkpoint, in order. The numbers are the same
+ * bytes either way: each point's blocks still merge in their order. */
+Test(checkpoint_cli, the_order_points_are_visited_in_changes_no_number, .timeout = 120)
+{
+    const char *dir = th_tmpdir();
+    char cmd[4096], a[512], b[512], ck[512];
+    path_in(a, sizeof a, dir, "strided.csv");
+    path_in(b, sizeof b, dir, "in-order.csv");
+    path_in(ck, sizeof ck, dir, "ck");
+    const char *args[] = {
+        "map %s/experiments/map-t9a.ini --set 'angle=uniform(-30,30)' --x -3..3:1 --y 1..4:1 "
+        "--trials 2000",
+        "run %s/experiments/t9a-random-approach.ini --method mc --trials 2000 --precision 0.01",
+    };
+    for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
+        char base[1024];
+        snprintf(base, sizeof base, args[i], th_root());
+        snprintf(cmd, sizeof cmd, "%s --quiet -o %s", base, a);
+        cr_assert_eq(th_cli(cmd, NULL, NULL), 0, "%s", cmd);
+        snprintf(cmd, sizeof cmd, "%s --quiet -o %s --checkpoint %s", base, b, ck);
+        cr_assert_eq(th_cli(cmd, NULL, NULL), 0, "%s", cmd);
+        same_file(a, b, base);
+    }
+}
+
 Test(checkpoint_cli, sigkill_mc_with_precision, .timeout = 300)
 {
     char args[1024];

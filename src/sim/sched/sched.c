@@ -133,29 +133,36 @@ static void merge_round(sched *s, const uint64_t *items, uint64_t n_items,
     }
 }
 
-/* The next up to `limit` items of a round from (*k, *b) on: blocks
- * [blocks_done, target) of every active point, points in order. */
-/* The first point from k on with blocks of the round left to run (a
- * resumed round may have finished some), and its next block into *b. */
-static uint64_t first_open(const sched *s, uint64_t target, uint64_t k, uint64_t *b)
+/* The point a round visits j-th (sched.stride). */
+static uint64_t visit(const sched *s, uint64_t j)
 {
-    while (k < s->n_points && !(s->pts[k].active && s->pts[k].blocks_done < target))
-        k++;
-    if (k < s->n_points)
-        *b = s->pts[k].blocks_done;
-    return k;
+    return s->stride == 1 ? j : j * s->stride % s->n_points; /* both < 2^32 */
 }
 
-static uint64_t next_items(const sched *s, uint64_t target, uint64_t *k, uint64_t *b,
+/* The first visit from j on whose point has blocks of the round left to
+ * run (a resumed round may have finished some), its next block into *b. */
+static uint64_t first_open(const sched *s, uint64_t target, uint64_t j, uint64_t *b)
+{
+    while (j < s->n_points && !(s->pts[visit(s, j)].active &&
+                                s->pts[visit(s, j)].blocks_done < target))
+        j++;
+    if (j < s->n_points)
+        *b = s->pts[visit(s, j)].blocks_done;
+    return j;
+}
+
+/* The next up to `limit` items of a round from visit *j, block *b on:
+ * blocks [blocks_done, target) of every active point, in visiting order. */
+static uint64_t next_items(const sched *s, uint64_t target, uint64_t *j, uint64_t *b,
                            uint64_t *items, uint64_t limit)
 {
     uint64_t n = 0;
-    while (n < limit && *k < s->n_points) {
-        items[2 * n] = *k;
+    while (n < limit && *j < s->n_points) {
+        items[2 * n] = visit(s, *j);
         items[2 * n + 1] = *b;
         n++;
         if (++*b >= target)
-            *k = first_open(s, target, *k + 1, b);
+            *j = first_open(s, target, *j + 1, b);
     }
     return n;
 }
@@ -259,7 +266,8 @@ static cs_status run_round_items(sched *s, uint64_t target, cs_error *err)
         left -= m;
         if (s->precision > 0.0)
             plan_precision(s, target, left);
-        if (m < n) { /* a cut chunk: the next one starts at its first item left */
+        if (m < n) { /* a cut chunk (checkpoints: stride 1, so visit j is point j):
+                      * the next one starts at its first item left */
             k = items[2 * m];
             b = items[2 * m + 1];
         }
@@ -357,6 +365,26 @@ static cs_status prepare_points(sched *s, cs_error *err)
     return CS_OK;
 }
 
+/* A stride for visiting n points that is coprime to n (so every point is
+ * visited once) and near n/phi, the golden ratio's, so that the points
+ * visited first lie spread over the sweep. */
+static uint64_t visit_stride(uint64_t n)
+{
+    if (n < 3 || n > UINT32_MAX) /* j * stride must not overflow (visit) */
+        return 1;
+    for (uint64_t st = (uint64_t)((double)n * 0.6180339887); st < n; st++) {
+        uint64_t a = n, b = st;
+        while (b) {
+            uint64_t t = a % b;
+            a = b;
+            b = t;
+        }
+        if (st > 1 && a == 1)
+            return st;
+    }
+    return 1;
+}
+
 static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
                       const cs_run_opts *opts)
 {
@@ -376,6 +404,7 @@ static void run_setup(sched *s, const cs_experiment *e, const cs_estimator *est,
      * and grow to their interval (ckpt_agree); alone, a chunk is cut. */
     const cs_backend *backend = cs_backend_multi();
     s->chunk = s->ck && backend ? 2 * (uint64_t)backend->size : CHUNK;
+    s->stride = s->ck || backend ? 1 : visit_stride(s->n_points);
 }
 
 /* Bytes one point holds with estimator est (NULL: not known, as for a

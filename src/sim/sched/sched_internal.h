@@ -24,6 +24,12 @@ typedef struct sched {
     const cs_run_opts *opts;
     int threads;
     uint64_t n_points;
+    /* A round visits point (j * stride) mod n_points j-th (issue 52): a
+     * stride coprime to n_points spreads the first half-second over the
+     * whole sweep, so the page's estimate, which measures it, sees every
+     * part of a map and not its first corner. 1 (in order) with a
+     * checkpoint or MPI, whose chunks resume from the points in order. */
+    uint64_t stride;
     sched_point *pts;
     unsigned char *tallies;  /* every point's tally, one allocation */
     uint64_t **thread_hist;  /* [thread][point * hist_stride] */
