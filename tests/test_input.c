@@ -90,3 +90,19 @@ Test(input, normal_draws_are_range_checked)
     cr_assert_eq(th_load(ok, NULL, 0, &e, &err), CS_OK, "%s", err.msg);
     cs_experiment_free(&e);
 }
+
+/* A file that cannot be read fails before any override is looked at: no
+ * override is at fault (-1), whatever the caller's variable held. The
+ * request reads it to name the field at fault; left unset, it was read
+ * uninitialised (an MPI worker, whose input is rank 0's, crashed on it). */
+Test(input, a_file_not_read_puts_no_override_at_fault)
+{
+    const char *sets[] = {"move=4"};
+    cs_experiment e;
+    cs_error err = {0};
+    int failed = 12345;
+    cs_status st = cs_expfile_load_sets("/nonexistent/nothere.ini", sets, 1, &e, &failed, &err);
+    cr_assert_neq(st, CS_OK);
+    cr_assert_eq(failed, -1, "failed_set %d", failed);
+    cs_experiment_free(&e);
+}

@@ -42,7 +42,7 @@ static int named(const cs_req_sets *s, const char *key)
 static cs_status load(cs_request *r, bool with_b, cs_experiment *e)
 {
     const char *both[2 * CS_REQ_MAX_SETS];
-    int n = r->a.n, failed;
+    int n = r->a.n, failed = -1;
     memcpy(both, r->a.text, (size_t)r->a.n * sizeof *both);
     if (with_b) {
         memcpy(both + n, r->b.text, (size_t)r->b.n * sizeof *both);

@@ -86,6 +86,10 @@ cs_status cs_expfile_load_sets(const char *path, const char *const *sets, int n_
 {
     reader r = {0};
     cs_status st = CS_OK;
+    /* No override at fault until one is: a file that cannot be read fails
+     * before the overrides are looked at, and the caller reads this. */
+    if (failed_set)
+        *failed_set = -1;
     cs_experiment_init(e, path);
     /* "-": no file, the experiment is given whole by the overrides (what
      * `chargesim rerun` rebuilds from a CSV's metadata). */
@@ -113,8 +117,6 @@ cs_status cs_expfile_load_sets(const char *path, const char *const *sets, int n_
     for (int i = 0; i < r.list.n; i++)
         r.list.entry[i].origin = path;
     int from_file = r.list.n, failed = -1;
-    if (failed_set)
-        *failed_set = -1;
     for (int i = 0; i < n_sets && st == CS_OK; i++)
         if ((st = cs_entries_add_set(&r.list, sets[i], err)) != CS_OK && failed_set)
             *failed_set = i;
