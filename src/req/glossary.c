@@ -24,6 +24,9 @@ static const cs_glossary_entry entries[] = {
                   "every interval is that narrow"},
     {"interval", "lower and upper bound (ci_low, ci_high; delta_lo, delta_hi for a "
                  "difference): where the true chance lies, at the confidence chosen"},
+    {"paired (common random numbers)", "compare plays A and B on the same dice and layouts, "
+                                       "trial by trial, so their difference is measured more "
+                                       "finely than two runs apart would measure it"},
     {"ruleset", "the charge rules the engine plays: generic is any \"move + dice\" charge, "
                 "others are one game's rules (t9a, asoiaf, ...)"},
     {"preset", "a ruleset's settings for one game: generic preset tow is The Old World's "

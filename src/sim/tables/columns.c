@@ -69,11 +69,11 @@ static const struct fixed {
     {"type", CS_DT_STRING, false, "type", "the unit's type as the data gives it (The Old World: Troop Type); "
                                           "empty for a mount choice the data gives no type"},
     {"models", CS_DT_NUMBER, true, "models", "a roster's unit: the number of models in it, its mount aside"},
-    {"reach_50", CS_DT_NUMBER, true, "reach 50%", "the farthest distance (in) still charged at least 50% of the "
-                                                  "time, by exact inversion of the range distribution; empty when "
+    {"reach_50", CS_DT_NUMBER, true, "reach 50%", "the farthest distance (in) charged at least half the time "
+                                                  "(50%), by exact inversion of the range distribution; empty when "
                                                   "below 50% just beyond base contact"},
-    {"reach_75", CS_DT_NUMBER, true, "reach 75%", "as reach_50, at 75%"},
-    {"reach_90", CS_DT_NUMBER, true, "reach 90%", "as reach_50, at 90%"},
+    {"reach_75", CS_DT_NUMBER, true, "reach 75%", "the farthest distance (in) charged 3 times in 4 (75%), as reach_50"},
+    {"reach_90", CS_DT_NUMBER, true, "reach 90%", "the farthest distance (in) charged 9 times in 10 (90%), as reach_50"},
     {"plus1_speed", CS_DT_NUMBER, true, "+1" INCH " speed", "inches of reach_75 one more inch of speed buys (reach_75 at "
                                                             "speed + 1 less reach_75)"},
     {"points_per_inch_75", CS_DT_NUMBER, true, "points per inch", "points / reach_75; empty when the points are unknown"},
@@ -307,7 +307,7 @@ cs_status cs_columns_unit_distance(cs_table *t, int c, double d)
     cs_table_column_meta(t, c, CS_COL_VALUE, PROBABILITY);
     cs_table_label(t, c, "%g" INCH, d);
     return cs_table_describe(t, c, CS_DT_NUMBER,
-                             "p_success with the target %g in away, head-on (exact)", d);
+                             "chance to reach a target %g in away, head-on: p_success there (exact)", d);
 }
 
 cs_status cs_columns_total(cs_table *t, int c, const char *expr)
