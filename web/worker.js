@@ -277,6 +277,11 @@ async function handle(msg) {
     } catch (e) {
       json = refusal(e.message);
     }
+  } else if (msg.type === 'check' && !engine._cs_web_check) {
+    // An engine older than its worker (no cs_web_check): a refusal, never a
+    // request left unanswered in the queue.
+    json = JSON.stringify({ok: false, cmd: msg.cmd, command: '', message: 'this engine cannot check',
+                           cli: 'chargesim: this engine cannot check', exit: 1, field: null});
   } else {
     // The link is a handle this worker holds (web.h); exec and check free it.
     const link = engine.ccall('cs_web_begin', 'number', ['string'], [msg.cmd]);
