@@ -481,7 +481,7 @@ WEB_CFLAGS := -std=c17 -O3 $(filter-out -Wdouble-promotion,$(WARN)) -Wno-source-
               -D_POSIX_C_SOURCE=200809L -DCS_VERSION='"$(VERSION)"'
 WEB_LDFLAGS := -O3 -sENVIRONMENT=web,worker -sMODULARIZE=1 -sEXPORT_NAME=createChargesim \
                -sALLOW_MEMORY_GROWTH=1 -sFILESYSTEM=1 \
-               -sEXPORTED_FUNCTIONS=_cs_web_begin,_cs_web_pair,_cs_web_exec,_cs_web_rulesets,_cs_web_units,_cs_web_key_of,_cs_web_free \
+               -sEXPORTED_FUNCTIONS=_cs_web_begin,_cs_web_pair,_cs_web_exec,_cs_web_check,_cs_web_rulesets,_cs_web_units,_cs_web_key_of,_cs_web_free \
                -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString,FS
 # The catalogues, their index and the mappings, gzipped into the site
 # (scripts/web-data.py): the page fetches only the army it shows.

@@ -123,6 +123,12 @@ export interface Chargesim {
    * edition's form uses it. */
   exec(cmd: 'run' | 'map' | 'compare' | 'dice', pairs: [string, string | null][],
        options?: RequestOptions): Promise<{answer: any; ms: number}>;
+  /** The link checked without running it (src/web/web.c, cs_web_check):
+   * the answer as it is, {ok, method (asked), resolved (what a run would
+   * take), exact_available, trials, rqmc_trials} or the refusal a run would
+   * give. The web edition's method field uses it before a run. */
+  check(cmd: 'run' | 'map' | 'compare' | 'dice', pairs: [string, string | null][],
+        options?: RequestOptions): Promise<{answer: any; ms: number}>;
   /** A units request naming its files (engine/worker.js): the answer as it is. */
   unitsFiles(request: {
     fetch?: {path: string; url: string}[];

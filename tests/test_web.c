@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chargesim/estimator.h"
+#include "chargesim/experiment.h"
+#include "chargesim/request.h"
 #include "chargesim/web.h"
 #include "chargesim/webkeys.h"
 #include "support/helpers.h"
@@ -27,8 +30,9 @@ static void release(void)
 
 TestSuite(web, .fini = release);
 
-/* Runs cmd with pairs "KEY=VALUE" ("KEY" alone: no '='), NULL-terminated. */
-static json_t *exec(const char *cmd, const char *const *pairs)
+/* Runs cmd with pairs "KEY=VALUE" ("KEY" alone: no '='), NULL-terminated;
+ * or with only checks them (cs_web_check). */
+static json_t *serve(const char *cmd, const char *const *pairs, bool only_check)
 {
     cs_web_link *link = cs_web_begin(cmd);
     for (int i = 0; pairs[i]; i++) {
@@ -40,11 +44,21 @@ static json_t *exec(const char *cmd, const char *const *pairs)
     }
     json_error_t je;
     json_decref(result);
-    const char *json = cs_web_exec(link);
+    const char *json = only_check ? cs_web_check(link) : cs_web_exec(link);
     result = json_loads(json, 0, &je);
     cs_web_free(json);
     cr_assert(result, "not JSON: %s", je.text);
     return result;
+}
+
+static json_t *exec(const char *cmd, const char *const *pairs)
+{
+    return serve(cmd, pairs, false);
+}
+
+static json_t *check(const char *cmd, const char *const *pairs)
+{
+    return serve(cmd, pairs, true);
 }
 
 static const char *str(const char *key)
@@ -480,4 +494,64 @@ Test(web, an_options_name_is_its_request_key)
     cr_assert_str_eq(cs_web_key_of("run", "charge_speed"), "charge_speed");
     cr_assert_str_eq(cs_web_key_of("run", "experiment.seed"), "experiment.seed");
     cr_assert_str_eq(cs_web_key_of("nosuch", "method"), "method");
+}
+
+/* The trials the core's rqmc takes for run's KEY=VALUE pairs: the request
+ * checked, then cs_est_qmc_trials of its experiment. */
+static long long core_rqmc_trials(const char *const *pairs)
+{
+    cs_request *r = cs_request_new("run");
+    cr_assert(r);
+    for (int i = 0; pairs[i]; i++) {
+        char key[512];
+        const char *eq = strchr(pairs[i], '=');
+        cr_assert(eq);
+        snprintf(key, sizeof key, "%.*s", (int)(eq - pairs[i]), pairs[i]);
+        cr_assert_eq(cs_request_set(r, key, eq + 1), CS_OK, "%s", pairs[i]);
+    }
+    cr_assert_eq(cs_request_check(r), CS_OK, "%s", cs_request_error(r)->msg);
+    const cs_experiment *e = cs_request_experiment(r);
+    long long n = (long long)cs_est_qmc_trials(e, e->n_drawn);
+    cs_request_free(r);
+    return n;
+}
+
+static long long num(const char *key)
+{
+    return (long long)json_integer_value(json_object_get(result, key));
+}
+
+/* Issue 52: the method field says before a run whether exact can run the
+ * settings and what rqmc rounds the trials up to, from a check that runs
+ * nothing. */
+Test(web, a_check_says_the_method_facts_without_running)
+{
+    check("run", (const char *const[]){"experiment.ruleset=t9a", "distance=8",
+                                       "experiment.method=mc", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    cr_expect(json_is_true(json_object_get(result, "exact_available")), "a fixed layout");
+    cr_expect_str_eq(str("method"), "mc");
+    cr_expect_str_eq(str("resolved"), "mc");
+    cr_expect_eq(num("rqmc_trials"), 0);
+    cr_expect(!json_object_get(result, "rows"), "nothing ran");
+    check("run", (const char *const[]){"experiment.ruleset=t9a", "distance=8", NULL});
+    cr_expect_str_eq(str("method"), "auto");
+    cr_expect_str_eq(str("resolved"), "exact");
+    check("run", (const char *const[]){"experiment.ruleset=t9a", "distance=8",
+                                       "angle=uniform(-30,30)", NULL});
+    cr_assert(ok(), "%s", str("cli"));
+    cr_expect(json_is_false(json_object_get(result, "exact_available")), "a drawn layout");
+    const char *const rqmc[] = {"experiment.ruleset=t9a", "distance=8", "offset=uniform(-3,3)",
+                                "experiment.method=rqmc", "experiment.trials=10000", NULL};
+    check("run", rqmc);
+    cr_assert(ok(), "%s", str("cli"));
+    cr_expect_str_eq(str("method"), "rqmc");
+    cr_expect_eq(num("trials"), 10000);
+    long long want = core_rqmc_trials(rqmc);
+    cr_expect_geq(want, 10000);
+    cr_expect_eq(num("rqmc_trials"), want);
+    check("run", (const char *const[]){"experiment.ruleset=t9a", "edition=7", NULL});
+    cr_assert(!ok());
+    cr_expect_str_eq(str("field"), "edition");
+    command_refuses_alike(2);
 }

@@ -39,7 +39,7 @@
  * one by ending the worker. */
 #include <stdbool.h>
 
-/* A page's link, owned by the caller until cs_web_exec. */
+/* A page's link, owned by the caller until cs_web_exec or cs_web_check. */
 typedef struct cs_web_link cs_web_link;
 
 /* Starts a link of command cmd; NULL when out of memory (cs_web_pair then
@@ -49,9 +49,18 @@ cs_web_link *cs_web_begin(const char *cmd);
 void cs_web_pair(cs_web_link *link, const char *key, const char *value);
 /* Runs link's request and frees link: its JSON result (cs_web_free). */
 const char *cs_web_exec(cs_web_link *link);
+/* Checks link's request without running it (cs_request_check: read, built,
+ * planned) and frees link, for the method field as the player edits the
+ * form (issue 52): {"ok": true, "cmd", "command", "method": the method asked
+ * (auto, mc, conditional, exact, rqmc), "resolved": the one a run would
+ * take (auto decided; null when none can run it), "exact_available",
+ * "trials", "rqmc_trials" (the trials rqmc takes, rounded up to a power of
+ * two per replicate; 0 when resolved is not rqmc)} (null and no trials for
+ * dice), or cs_web_exec's refusal. Quick: nothing is sampled. */
+const char *cs_web_check(cs_web_link *link);
 /* Every ruleset as JSON (webinfo.h), the caller's (cs_web_free). */
 const char *cs_web_rulesets(void);
-/* Frees an answer of cs_web_exec, cs_web_rulesets or cs_web_units. */
+/* Frees an answer of cs_web_exec, cs_web_check, cs_web_rulesets or cs_web_units. */
 void cs_web_free(const char *json);
 
 #endif

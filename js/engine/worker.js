@@ -9,6 +9,8 @@
 //   {type: 'rulesets', id}                   -> {type: 'result', id, json}
 //   {type: 'exec', id, cmd, pairs, named}    -> {type: 'progress', id, done, total}...,
 //                                               {type: 'result', id, json, ms}
+//   {type: 'check', id, cmd, pairs, named}   -> {type: 'result', id, json, ms}
+//     (the link checked, not run: cs_web_check, the method's facts)
 //   {type: 'units', id, data, game, army, distance, rules}
 //   {type: 'units', id, dataDir, mappingsDir, data, game, army, distance, rules}
 //   {type: 'units', id, dropped: [{name, bytes}], source, data, dataDir, mappingsDir,
@@ -275,15 +277,20 @@ async function handle(msg) {
     } catch (e) {
       json = refusal(e.message);
     }
+  } else if (msg.type === 'check' && !engine._cs_web_check) {
+    // An engine older than its worker (no cs_web_check): a refusal, never a
+    // request left unanswered in the queue.
+    json = JSON.stringify({ok: false, cmd: msg.cmd, command: '', message: 'this engine cannot check',
+                           cli: 'chargesim: this engine cannot check', exit: 1, field: null});
   } else {
-    // The link is a handle this worker holds (web.h); exec frees it.
+    // The link is a handle this worker holds (web.h); exec and check free it.
     const link = engine.ccall('cs_web_begin', 'number', ['string'], [msg.cmd]);
     for (const [name, value] of msg.pairs) {
       const key = msg.named ? engine.ccall('cs_web_key_of', 'string', ['string', 'string'], [msg.cmd, name])
         : name;
       engine.ccall('cs_web_pair', null, ['number', 'string', 'string'], [link, key, value]);
     }
-    json = answer(engine, engine._cs_web_exec(link));
+    json = answer(engine, msg.type === 'check' ? engine._cs_web_check(link) : engine._cs_web_exec(link));
   }
   post({type: 'result', id: msg.id, json, ms: performance.now() - start});
 }

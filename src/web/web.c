@@ -15,6 +15,7 @@
 #include "chargesim/experiment.h"
 #include "chargesim/options.h"
 #include "chargesim/request.h"
+#include "chargesim/sched.h"
 #include "chargesim/webinfo.h"
 #include "chargesim/webjson.h"
 #include "chargesim/webunits.h"
@@ -118,12 +119,12 @@ static bool page_command(const char *cmd)
 /* What the method field should say of these settings (issue 52: rqmc ran
  * 6 s on a fixed layout where exact takes 0.01 s): whether exact can run
  * them ("exact": the core's own check), and the trials rqmc takes for the
- * ones asked ("rqmc_trials": a power of two per replicate, 0 when rqmc
- * did not run). Nothing for dice, which has no experiment. */
-static void method_facts(json_t *o, cs_request *r, bool *oom)
+ * ones asked ("rqmc_trials": a power of two per replicate, 0 when method m,
+ * the one that ran or will run, is not rqmc). Nothing for dice, which has
+ * no experiment. */
+static void method_facts(json_t *o, cs_request *r, const char *m, bool *oom)
 {
     const cs_experiment *e = cs_request_experiment(r);
-    const char *m = cs_request_method(r);
     if (!e) {
         cs_webjson_set(o, "exact_available", json_null(), oom);
         cs_webjson_set(o, "rqmc_trials", json_null(), oom);
@@ -135,6 +136,27 @@ static void method_facts(json_t *o, cs_request *r, bool *oom)
     cs_webjson_set(o, "exact_available", json_boolean(exact), oom);
     cs_webjson_set(o, "trials", json_integer((json_int_t)e->trials), oom);
     cs_webjson_set(o, "rqmc_trials", json_integer((json_int_t)rqmc), oom);
+}
+
+/* cs_web_check's answer for a checked request: the method asked
+ * ("method": auto, mc, ...), the one a run would take ("resolved": auto
+ * decided by the estimators' registry, a comparison's paired one; null when
+ * none can run it) and method_facts for it. */
+static json_t *check_result(cs_request *r, bool *oom)
+{
+    json_t *o = json_object();
+    cs_webjson_set(o, "ok", json_true(), oom);
+    const cs_experiment *e = cs_request_experiment(r);
+    const cs_run_opts *opts = cs_request_run_opts(r);
+    cs_method m;
+    cs_error err = {0};
+    const char *resolved = NULL;
+    if (e && cs_est_run_method(e, opts ? opts->pair : NULL, &m, &err) == CS_OK)
+        resolved = cs_method_name(m);
+    cs_webjson_set(o, "method", text(e ? cs_method_name(e->method) : NULL), oom);
+    cs_webjson_set(o, "resolved", text(resolved), oom);
+    method_facts(o, r, resolved, oom);
+    return o;
 }
 
 static json_t *result(cs_request *r, const char *cmd, const char *command, bool *oom)
@@ -153,7 +175,7 @@ static json_t *result(cs_request *r, const char *cmd, const char *command, bool 
     /* What each column holds, for the page's charts: never guessed from
      * its position. */
     cs_webjson_columns(o, r, oom);
-    method_facts(o, r, oom);
+    method_facts(o, r, cs_request_method(r), oom);
     /* A map's picture, decided by the C core as the command line's is
      * (mapdraw.h): the page only draws it. */
     const struct cs_map_result *m = cs_request_map(r);
@@ -212,7 +234,9 @@ static cs_status set(cs_request *r, const char *cmd, const char *key, const char
     return st;
 }
 
-const char *cs_web_exec(cs_web_link *l)
+/* The link's request, checked (run false) or run: its answer, and l
+ * freed (cs_web_exec, cs_web_check). */
+static const char *serve(cs_web_link *l, bool run)
 {
     if (!l)
         return OOM_ANSWER;
@@ -232,7 +256,7 @@ const char *cs_web_exec(cs_web_link *l)
     if (r) {
         cs_request_on_progress(r, progress, NULL);
         if (st == CS_OK)
-            st = cs_request_run(r);
+            st = run ? cs_request_run(r) : cs_request_check(r);
         if (st != CS_OK && err.status == CS_OK)
             err = *cs_request_error(r);
         cs_request_command_line(r, command, sizeof command);
@@ -242,12 +266,24 @@ const char *cs_web_exec(cs_web_link *l)
     int fault = r ? cs_request_fault(r) : -1;
     const char *field = !r ? NULL : fault >= 0 ? l->key[fault] : cs_request_fault_key(r);
     bool oom = false;
-    json_t *o = st == CS_OK ? result(r, l->cmd, command, &oom) : refusal(l, &err, field, &oom);
+    json_t *o = st != CS_OK ? refusal(l, &err, field, &oom)
+                : run       ? result(r, l->cmd, command, &oom)
+                            : check_result(r, &oom);
     cs_webjson_set(o, "cmd", text(l->cmd), &oom);
     cs_webjson_set(o, "command", text(command), &oom);
     cs_request_free(r);
     link_free(l);
     return answer(o, oom);
+}
+
+const char *cs_web_exec(cs_web_link *l)
+{
+    return serve(l, true);
+}
+
+const char *cs_web_check(cs_web_link *l)
+{
+    return serve(l, false);
 }
 
 const char *cs_web_rulesets(void)

@@ -27,6 +27,8 @@ await cs.units({files: [{name: 'army.ros', bytes: new Uint8Array(0)}], source: '
 await cs.units({game: 'tow', army: 'Bretonnians', dataDir: 'data', mappingsDir: 'experiments/mappings'});
 const raw = await cs.exec('dice', [['expr', 'd6'], ['exact', null]]);
 const ms: number = raw.ms;
+const checked = await cs.check('run', [['experiment.ruleset', 't9a'], ['experiment.method', 'rqmc']]);
+const checkMs: number = checked.ms;
 try {
   await cs.dice('2d6kh');
 } catch (e) {

@@ -3,10 +3,16 @@
 player looks, honest estimates of a run's time, a cancel that is no error,
 the focus on the result, and an about page without a missing icon. Each
 case takes the shared Browser and Site of tests/web/test_web.py and its
-check(); WEB_TESTS=waits runs only these."""
+check(); WEB_TESTS=waits runs only these (WEB_TESTS=methods: the method
+field's cases alone)."""
 
+import csv
+import io
 import json
+import subprocess
 import time
+
+from browser import scaled
 
 # A threat map with the angle drawn per trial: a drawn layout in every
 # trial, long at the default trials (the map of test_players.test_long_run).
@@ -204,6 +210,63 @@ def test_methods(b, site, check):
     said = b.eval("(document.getElementById('method-facts') || {}).textContent || ''")
     check("an exact run says nothing more of its method", state == "done" and said == "",
           "%s %r" % (state, said))
+
+
+def cli_trials(bin_path, *args):
+    """The trials the command line's run takes for args (its table's first
+    column, first row)."""
+    out = subprocess.run([bin_path, "run", "-", "--threads", "1"] + list(args), check=True,
+                         capture_output=True, text=True, timeout=scaled(120)).stdout
+    rows = list(csv.DictReader(io.StringIO(out)))
+    return int(rows[0]["trials"])
+
+
+def test_facts_before_a_run(b, site, check, bin_path):
+    """Before a run, as the player edits the form (issue 52): the method
+    field says what the core's check (cs_web_check) says of the settings,
+    and nothing runs."""
+    rounded = cli_trials(bin_path, "--set", "experiment.ruleset=t9a", "--set", "distance=8",
+                         "--method", "rqmc", "--trials", "10000")
+    b.open(site.url + "#cmd=run")
+    b.wait(("idle",))
+    # The t9a game, then its fields emptied but the distance: a fixed layout.
+    b.eval("(() => { const s = document.getElementById('game');"
+           " s.value = [...s.options].find(o => o.value.startsWith('t9a|')).value;"
+           " s.dispatchEvent(new Event('change', {bubbles: true})); })()")
+    b.wait(("idle",))
+
+    def fill(values):
+        b.eval("(() => { const v = %s; for (const i of document.querySelectorAll("
+               "'#form input[data-key]')) { const k = i.dataset.key;"
+               " if (k in v) i.value = v[k]; else if (v['*'] === '') i.value = '';"
+               " i.dispatchEvent(new Event('input', {bubbles: true})); } })()" % json.dumps(values))
+
+    def said(want, timeout=10.0):
+        end = time.time() + timeout
+        text = ""
+        while time.time() < end:
+            time.sleep(0.2)
+            text = b.eval("(document.getElementById('method-facts') || {}).textContent || ''")
+            if want(text):
+                break
+        return text, b.eval("document.body.dataset.state")
+
+    fill({"*": "", "distance": "8", "experiment.method": "rqmc", "experiment.trials": "10000"})
+    text, state = said(lambda t: "rqmc rounds" in t)
+    check("before a run: rqmc's trials rounded, said by the method field",
+          "rqmc rounds 10000 trials up to %d" % rounded in text and state == "idle",
+          "%s %r" % (state, text))
+    fill({"experiment.method": "mc", "experiment.trials": ""})
+    text, state = said(lambda t: "exact is available" in t and "rqmc" not in t)
+    check("before a run: a fixed layout with mc, exact is available",
+          "exact is available" in text and "rqmc" not in text and state == "idle",
+          "%s %r" % (state, text))
+    # A drawn layout with rqmc: the rounding said (the check answered), not exact.
+    fill({"angle": "uniform(-30,30)", "experiment.method": "rqmc", "experiment.trials": "10000"})
+    text, state = said(lambda t: "rqmc rounds" in t and "exact is available" not in t)
+    check("before a run: a drawn layout, exact is not said",
+          "rqmc rounds" in text and "exact is available" not in text and state == "idle",
+          "%s %r" % (state, text))
 
 
 def test_axe(b, site, check, axe_path):

@@ -330,7 +330,7 @@ def main():
     ] + columns.cases(check, cli, cli_args, axe)
     # The result's export (issue 52): tests/web/test_export.py.
     export_case = lambda b, site: test_export.run(b, site, BIN, check, players, axe)  # noqa: E731
-    only = os.environ.get("WEB_TESTS")  # WEB_TESTS=players, columns, units or export: those alone
+    only = os.environ.get("WEB_TESTS")  # WEB_TESTS=players, columns, units, export, waits or methods: those alone
     # compare's verdict and layout (issue 52): tests/web/test_compare.py.
     compare_cases = [
         lambda b, site: compare_page.test_verdict(b, site, check, cli, fragment, cli_args),
@@ -338,7 +338,12 @@ def main():
         lambda b, site: compare_page.test_layout(b, site, check),
         lambda b, site: compare_page.test_axe(b, site, check, axe),
     ]
-    # The waits (issue 52): tests/web/test_waits.py.
+    # The waits (issue 52): tests/web/test_waits.py; the method field's facts
+    # after a run and before one.
+    methods_cases = [
+        lambda b, site: waits.test_methods(b, site, check),
+        lambda b, site: waits.test_facts_before_a_run(b, site, check, BIN),
+    ]
     waiting = [
         lambda b, site: waits.test_question(Browser, site, check),
         lambda b, site: waits.test_suggestion(b, site, check),
@@ -346,7 +351,7 @@ def main():
         lambda b, site: waits.test_focus(b, site, check),
         lambda b, site: waits.test_about(b, site, check),
         lambda b, site: waits.test_presets(b, site, check),
-        lambda b, site: waits.test_methods(b, site, check),
+    ] + methods_cases + [
         lambda b, site: waits.test_axe(b, site, check, axe),
         lambda b, site: waits.test_estimates(b, site, check),
     ]
@@ -357,7 +362,8 @@ def main():
         pages.append(offline_armies)
         chosen = {"players": pages, "units": [test_units, test_units_phone, offline_armies],
                   "columns": columns.cases(check, cli, cli_args, axe),
-                  "export": [export_case], "compare": compare_cases, "waits": waiting}.get(
+                  "export": [export_case], "compare": compare_cases, "waits": waiting,
+                  "methods": methods_cases}.get(
             only, numbers + pages + [export_case] + compare_cases + waiting)
         for test in chosen:
             try:

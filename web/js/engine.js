@@ -52,6 +52,15 @@ export function exec(cmd, pairs, onProgress) {
   return request((c, opts) => c.exec(cmd, pairs, opts), onProgress);
 }
 
+// Checks cmd with the link's pairs without running them (cs_web_check):
+// the answer, or null when a request is under way (never queued behind a
+// run, never cancelling it). Not cancelled by cancel().
+export async function check(cmd, pairs) {
+  if (busy()) return null;
+  const {answer} = await (await engine()).check(cmd, pairs);
+  return answer;
+}
+
 // Runs a Units tab request (units.js: the files it needs, then
 // `chargesim units`): {result, ms}.
 export function units(req, onProgress) {

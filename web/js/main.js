@@ -334,6 +334,8 @@ async function boot() {
   glossary.show(byId('form'), info.glossary);
   nav.build(byId('tabs'), select);
   byId('form').addEventListener('submit', submit);
+  // The method field's facts before a run (methods.js), as the form is edited.
+  methods.watch(byId('form'), () => ({cmd: current.cmd, pairs: form.read()}), engine.check);
   byId('cancel').addEventListener('click', () => engine.cancel());
   window.addEventListener('hashchange', route);
   window.addEventListener('resize', () => shown && current.cmd !== 'units' && draw(current.cmd, shown));

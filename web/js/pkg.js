@@ -235,6 +235,14 @@ class Chargesim {
     return this.request({type: 'exec', cmd, pairs: linkPairs}, {...opts, raw: true});
   }
 
+  // The link checked without running it (cs_web_check, web.h): the C
+  // side's answer as it is ({answer, ms}): the method asked and the one a
+  // run would take, whether exact can run these settings, the trials rqmc
+  // rounds up to; or the refusal a run would give. Quick: nothing is sampled.
+  check(cmd, linkPairs, opts = {}) {
+    return this.request({type: 'check', cmd, pairs: linkPairs}, {...opts, raw: true});
+  }
+
   unitsFiles(request, opts = {}) {
     return this.request({...request, type: 'units'}, {...opts, raw: true});
   }
