@@ -12,7 +12,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = '9a1da56c479f';
+const VERSION = 'a51c24aae3ca';
 const SITE = [
   './',
   'SOURCES.txt',
