@@ -55,6 +55,10 @@ static cs_status load(cs_request *r, bool with_b, cs_experiment *e)
         r->fault = failed < r->a.n ? r->a.pair[failed] : r->b.pair[failed - r->a.n];
     else if ((r->fault = named(&r->a, r->err.key)) < 0 && with_b)
         r->fault = named(&r->b, r->err.key);
+    /* No override at fault: the experiment file is (it cannot be read, or
+     * a line of its own is wrong). */
+    if (r->fault < 0)
+        r->fault = r->slot[CS_REQ_INPUT];
     return st;
 }
 
