@@ -34,6 +34,21 @@ def scaled(seconds):
         k = 1.0
     return seconds * max(k, 1.0)
 
+
+# axe-core's serious and critical violations on the page, each "id
+# (impact): its first three nodes".
+AXE_RUN = ("axe.run(document, {resultTypes: ['violations']}).then(r =>"
+           " r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')"
+           ".map(v => v.id + ' (' + v.impact + '): ' +"
+           " v.nodes.slice(0, 3).map(n => n.target.join(' ')).join('; ')))")
+
+
+def axe_violations(b, axe_source):
+    """Loads axe-core (its source text) into the page on screen and runs it:
+    the serious and critical violations (AXE_RUN), [] when there are none."""
+    b.eval(axe_source + "\n;0")
+    return b.eval(AXE_RUN)
+
 class Site:
     """web/ served by a static HTTP server on 127.0.0.1 (a port the system
     picks), in a thread of this process."""

@@ -14,6 +14,7 @@ import json
 import os
 from urllib.parse import quote
 
+from browser import axe_violations
 from test_players import PHONE, WIDE, width
 
 # The page's tabs with a result each, and the same table's command line.
@@ -199,11 +200,7 @@ def test_axe(b, site, check, axe_path):
             b.wait()
             b.eval("document.querySelectorAll('#columns-box details, #glossary')"
                    ".forEach(d => { d.open = true; }); 0")
-            b.eval(axe + "\n;0")
-            found = b.eval("axe.run(document, {resultTypes: ['violations']}).then(r =>"
-                           " r.violations.filter(v => v.impact === 'serious' ||"
-                           " v.impact === 'critical').map(v => v.id + ': ' +"
-                           " v.nodes.slice(0, 3).map(n => n.target.join(' ')).join('; ')))")
+            found = axe_violations(b, axe)
             check("columns: %s at %d px, the column list and chooser open: no serious "
                   "violation (axe-core)" % (name, w), found == [], json.dumps(found))
     width(b, WIDE)

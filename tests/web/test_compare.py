@@ -9,6 +9,8 @@ shared Browser and Site of tests/web/test_web.py, its check(), and cli(args)
 import json
 import os
 
+from browser import axe_violations  # noqa: E402
+
 WIDE, PHONE = 1280, 360
 
 # (link pairs, what the verdict must say): one with a difference, exact; one
@@ -113,11 +115,7 @@ def test_axe(b, site, check, axe_path):
         width(b, w)
         b.open(site.url + "#cmd=compare&experiment.ruleset=t9a&distance=9&b.charge_speed=1")
         b.wait()
-        b.eval(axe + "\n;0")
-        found = b.eval("axe.run(document, {resultTypes: ['violations']}).then(r =>"
-                       " r.violations.filter(v => v.impact === 'serious' ||"
-                       " v.impact === 'critical').map(v => v.id + ' (' + v.impact + '): ' +"
-                       " v.nodes.slice(0, 3).map(n => n.target.join(' ')).join('; ')))")
+        found = axe_violations(b, axe)
         check("compare with its verdict at %d px: no serious or critical violation (axe-core)"
               % w, found == [], json.dumps(found))
     width(b, WIDE)

@@ -12,6 +12,7 @@ import time
 import types
 
 import browser
+from browser import axe_violations
 
 WIDE, PHONE = 1280, 360
 
@@ -282,11 +283,7 @@ def test_axe(b, site, check, axe_path):
         for tab, link in TAB_LINKS.items():
             b.open(site.url + link)
             b.wait()
-            b.eval(axe + "\n;0")
-            found = b.eval("axe.run(document, {resultTypes: ['violations']}).then(r =>"
-                           " r.violations.filter(v => v.impact === 'serious' ||"
-                           " v.impact === 'critical').map(v => v.id + ' (' + v.impact + '): ' +"
-                           " v.nodes.slice(0, 3).map(n => n.target.join(' ')).join('; ')))")
+            found = axe_violations(b, axe)
             check("accessibility, %s tab at %d px: no serious or critical violation (axe-core)"
                   % (tab, w), found == [], json.dumps(found))
     width(b, WIDE)

@@ -19,7 +19,7 @@ import json
 import os
 import subprocess
 
-from browser import scaled  # noqa: E402
+from browser import axe_violations, scaled  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LINK = "#cmd=units&source=tow/Bretonnians&distance=6..14"
@@ -194,11 +194,7 @@ def axe_both(b, site, check):
         width(b, w)
         b.open(site.url + LINK)
         b.wait()
-        b.eval(axe + "\n;0")
-        found = b.eval("axe.run(document, {resultTypes: ['violations']}).then(r =>"
-                       " r.violations.filter(v => v.impact === 'serious' ||"
-                       " v.impact === 'critical').map(v => v.id + ': ' +"
-                       " v.nodes.slice(0, 3).map(n => n.target.join(' ')).join('; ')))")
+        found = axe_violations(b, axe)
         check("units tab at %d px: no serious or critical violation (axe-core)" % w, found == [],
               json.dumps(found))
     width(b, 1280)

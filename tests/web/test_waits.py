@@ -12,7 +12,7 @@ import json
 import subprocess
 import time
 
-from browser import scaled
+from browser import axe_violations, scaled
 
 # A threat map with the angle drawn per trial: a drawn layout in every
 # trial, long at the default trials (the map of test_players.test_long_run).
@@ -274,23 +274,18 @@ def test_axe(b, site, check, axe_path):
     the method's facts by its field, at either width."""
     with open(axe_path, encoding="utf-8") as f:
         axe = f.read()
-    run = ("axe.run(document, {resultTypes: ['violations']}).then(r =>"
-           " r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')"
-           ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join('; ')))")
     for w in (1280, 360):
         b.call("Emulation.setDeviceMetricsOverride", width=w, height=800, deviceScaleFactor=1,
                mobile=False)
         b.open(site.url + LONG_MAP)
         asked = b.wait(("asked", "done", "error"), timeout=60)
-        b.eval(axe + "\n;0")
-        found = b.eval(run)
+        found = axe_violations(b, axe)
         check("accessibility of the long run's question at %d px (axe-core)" % w,
               asked == "asked" and found == [], "%s %s" % (asked, json.dumps(found)))
         b.open(site.url + "#cmd=run&experiment.ruleset=t9a&distance=6..8"
                "&experiment.method=rqmc&experiment.trials=10000")
         b.wait()
-        b.eval(axe + "\n;0")
-        found = b.eval(run)
+        found = axe_violations(b, axe)
         check("accessibility of the method's facts at %d px (axe-core)" % w, found == [],
               json.dumps(found))
     b.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1,
