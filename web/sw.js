@@ -12,7 +12,7 @@
 //   the player opens) joins the version's cache when it is fetched, and
 //   only then: nothing is fetched ahead.
 // - Requests are answered from the cache first, then the network.
-const VERSION = '5528c4977f55';
+const VERSION = '11ec9c0f0a38';
 const SITE = [
   './',
   'SOURCES.txt',

@@ -215,9 +215,10 @@ cs_status cs_columns_outcome(cs_table *t, int c, const cs_ruleset *rs, int o,
                              which == CS_COLUMNS_CI_LOW ? "lower" : "upper", rs->outcomes[o]);
 }
 
-cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m)
+/* Column c of t as metric d's mean: its name mean_NAME, kind, unit and
+ * label (the description is the caller's: where the mean was measured). */
+static cs_status mean_head(cs_table *t, int c, const cs_metric_def *d)
 {
-    const cs_metric_def *d = &rs->metrics[m];
     char name[128];
     snprintf(name, sizeof name, "mean_%s", d->name);
     cs_status st = cs_table_set_header(t, c, name, true);
@@ -225,7 +226,15 @@ cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m)
         return st;
     cs_table_column_meta(t, c, CS_COL_VALUE, d->unit);
     char w[128];
-    cs_table_label(t, c, "mean %s", cs_columns_words(d->name, w, sizeof w));
+    return cs_table_label(t, c, "mean %s", cs_columns_words(d->name, w, sizeof w));
+}
+
+cs_status cs_columns_mean(cs_table *t, int c, const cs_ruleset *rs, int m)
+{
+    const cs_metric_def *d = &rs->metrics[m];
+    cs_status st = mean_head(t, c, d);
+    if (st != CS_OK)
+        return st;
     return cs_table_describe(t, c, CS_DT_NUMBER,
                              "mean %s%s%s%s over the trials where it was measured: %s", d->name,
                              d->unit[0] ? " (" : "", d->unit, d->unit[0] ? ")" : "", d->help);
@@ -282,14 +291,9 @@ cs_status cs_columns_unit_param(cs_table *t, int c, const cs_param_def *d)
 
 cs_status cs_columns_unit_mean(cs_table *t, int c, const cs_metric_def *d)
 {
-    char name[128];
-    snprintf(name, sizeof name, "mean_%s", d->name);
-    cs_status st = cs_table_set_header(t, c, name, true);
+    cs_status st = mean_head(t, c, d);
     if (st != CS_OK)
         return st;
-    cs_table_column_meta(t, c, CS_COL_VALUE, d->unit);
-    char w[128];
-    cs_table_label(t, c, "mean %s", cs_columns_words(d->name, w, sizeof w));
     return cs_table_describe(t, c, CS_DT_NUMBER,
                              "mean %s%s%s%s: %s; measured just beyond base contact, where every "
                              "roll reaches (a property of the unit, whatever the distances)",

@@ -106,35 +106,38 @@ cs_status cs_table_set_header(cs_table *t, int col, const char *name, bool right
     return CS_OK;
 }
 
-cs_status cs_table_describe(cs_table *t, int col, cs_datatype type, const char *fmt, ...)
+/* Sets *slot (a column's description or label, the title, the note) to a formatted text. */
+static cs_status set_text(cs_table *t, char **slot, const char *fmt, va_list ap)
 {
     if (t->status != CS_OK)
         return t->status;
-    va_list ap;
-    va_start(ap, fmt);
+    /* Formatted before the old text is freed: it may be an argument. */
     char *s = vformat(fmt, ap);
-    va_end(ap);
     if (!s)
         return fail(t, CS_ENOMEM);
-    free(t->desc[col]);
-    t->desc[col] = s;
-    t->type[col] = type;
+    free(*slot);
+    *slot = s;
     return CS_OK;
+}
+
+cs_status cs_table_describe(cs_table *t, int col, cs_datatype type, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cs_status st = set_text(t, &t->desc[col], fmt, ap);
+    va_end(ap);
+    if (st == CS_OK)
+        t->type[col] = type;
+    return st;
 }
 
 cs_status cs_table_label(cs_table *t, int col, const char *fmt, ...)
 {
-    if (t->status != CS_OK)
-        return t->status;
     va_list ap;
     va_start(ap, fmt);
-    char *s = vformat(fmt, ap);
+    cs_status st = set_text(t, &t->label[col], fmt, ap);
     va_end(ap);
-    if (!s)
-        return fail(t, CS_ENOMEM);
-    free(t->label[col]);
-    t->label[col] = s;
-    return CS_OK;
+    return st;
 }
 
 void cs_table_column_meta(cs_table *t, int col, cs_colkind kind, const char *unit)
@@ -205,20 +208,6 @@ const char *cs_table_cell(const cs_table *t, int row, int col)
 {
     const char *s = t->cell[(size_t)row * (size_t)t->ncols + (size_t)col];
     return s ? s : "";
-}
-
-/* Sets *slot (the title or the note) to a formatted text. */
-static cs_status set_text(cs_table *t, char **slot, const char *fmt, va_list ap)
-{
-    if (t->status != CS_OK)
-        return t->status;
-    /* Formatted before the old text is freed: it may be an argument. */
-    char *s = vformat(fmt, ap);
-    if (!s)
-        return fail(t, CS_ENOMEM);
-    free(*slot);
-    *slot = s;
-    return CS_OK;
 }
 
 cs_status cs_table_set_title(cs_table *t, const char *fmt, ...)
